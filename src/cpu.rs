@@ -1,0 +1,880 @@
+//! The CPU reference integrator, in double precision.
+//!
+//! [`CpuWorld`] runs a [`Model`] exactly as the model's docs describe. It is the reference that
+//! the GPU [`crate::World`] is checked against, and a fast backend in its own right: the spring
+//! pass runs on every core without atomics, each chunk of springs accumulating into its own force
+//! buffer, and the mass pass gathers those buffers in a fixed order, so results are bit-identical
+//! run to run and independent of the number of threads.
+//!
+//! One step, at time `t`:
+//! 1. [`springs`]: every spring's elastic and damping force, into the chunk force buffers (the CPU
+//!    twin of `shaders/springs.wgsl`). Actuated rest lengths are set for time `t` first.
+//! 2. [`integrate`]: per mass, gravity, external, drag-spring and air-drag forces, then ground
+//!    contact and friction ([`ground`]), then the velocity and position update (the CPU twin of
+//!    `shaders/integrate.wgsl`).
+
+use std::ops::Range;
+
+use glam::DVec3;
+
+use crate::energy::Energy;
+use crate::error::{Error, Result};
+use crate::model::{Contact, Friction, FrictionOscillator, Integrator, Model, Params, SpringLaw};
+
+/// A spring pulling one mass toward a target point, e.g. a mouse drag (seed 003).
+/// Its force on the mass is `stiffness (target - p) - damping v`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DragSpring {
+    /// The mass being dragged.
+    pub mass: usize,
+    /// Where it is pulled to, in m.
+    pub target: DVec3,
+    /// Stiffness in N/m (finite, >= 0).
+    pub stiffness: f64,
+    /// Damping in N*s/m (finite, >= 0).
+    pub damping: f64,
+}
+
+impl DragSpring {
+    /// Checks the drag spring against a model with `masses` masses.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing mass, [`Error::InvalidParameter`] for a non-finite
+    /// target or a negative or non-finite stiffness or damping.
+    pub fn validate(&self, masses: usize) -> Result<()> {
+        if self.mass >= masses {
+            return Err(Error::IndexOutOfRange {
+                what: "mass",
+                index: self.mass,
+                len: masses,
+            });
+        }
+        if !self.target.is_finite() {
+            return Err(Error::InvalidParameter {
+                name: "drag.target",
+                value: f64::NAN,
+                expected: "must be finite (m)",
+            });
+        }
+        for (name, v) in [
+            ("drag.stiffness", self.stiffness),
+            ("drag.damping", self.damping),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: v,
+                    expected: "must be finite and >= 0",
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The force (N) on a mass at `p` (m) moving at `v` (m/s).
+    #[must_use]
+    pub fn force(&self, p: DVec3, v: DVec3) -> DVec3 {
+        self.stiffness * (self.target - p) - self.damping * v
+    }
+}
+
+/// Springs per chunk: a chunk is the unit of parallel work and owns a force buffer spanning the
+/// masses its springs touch. Chunking depends only on the model, never on the thread count, so the
+/// summation order (and with it every bit of the result) is the same on any machine.
+const SPRINGS_PER_CHUNK: usize = 1 << 17;
+
+/// Below this many springs a step runs on one thread: spawning costs more than it saves.
+const PARALLEL_MIN_SPRINGS: usize = 40_000;
+
+/// Springs in structure-of-arrays form, every law folded into `f = k_eff (L - L0)` along the axis:
+/// Hooke is itself, the material law is `k_eff = k / L0`, zero length is `L0 = 0`.
+#[derive(Clone, Debug, Default)]
+struct SpringArrays {
+    a: Vec<u32>,
+    b: Vec<u32>,
+    /// Current rest length, m (actuated springs are rewritten every step).
+    rest: Vec<f64>,
+    /// Effective Hooke stiffness, N/m.
+    k: Vec<f64>,
+    /// Axial damping, N*s/m.
+    c: Vec<f64>,
+}
+
+/// A contiguous run of springs and the force buffer for the masses it touches.
+#[derive(Clone, Debug)]
+struct Chunk {
+    springs: Range<usize>,
+    /// First mass index covered by `force`.
+    lo: usize,
+    force: Vec<DVec3>,
+    /// Energy dissipated by spring damping in the last step, J.
+    dissipated: f64,
+}
+
+/// The double-precision CPU simulation of a [`Model`].
+#[derive(Clone, Debug)]
+pub struct CpuWorld {
+    model: Model,
+    params: Params,
+    pos: Vec<DVec3>,
+    vel: Vec<DVec3>,
+    mass: Vec<f64>,
+    fixed: Vec<bool>,
+    external: Vec<DVec3>,
+    oscillators: Vec<Option<FrictionOscillator>>,
+    springs: SpringArrays,
+    /// Base (unactuated) rest length per spring, m.
+    base_rest: Vec<f64>,
+    /// Stiffness as given, N/m or N.
+    stiffness: Vec<f64>,
+    law: Vec<SpringLaw>,
+    actuators: Vec<crate::model::Actuator>,
+    chunks: Vec<Chunk>,
+    force: Vec<DVec3>,
+    drag: Option<DragSpring>,
+    time: f64,
+    steps: u64,
+    dissipated: f64,
+    injected: f64,
+    threads: usize,
+    failed: Option<(usize, u64, f64)>,
+}
+
+impl CpuWorld {
+    /// Builds a simulation of `model`, validating it first.
+    ///
+    /// # Errors
+    /// Whatever [`Model::validate`] rejects.
+    pub fn new(model: &Model) -> Result<Self> {
+        model.validate()?;
+        let n = model.masses.len();
+        let mut w = Self {
+            model: model.clone(),
+            params: model.params,
+            pos: Vec::with_capacity(n),
+            vel: Vec::with_capacity(n),
+            mass: model.masses.iter().map(|m| m.mass).collect(),
+            fixed: model.masses.iter().map(|m| m.fixed).collect(),
+            external: model.masses.iter().map(|m| m.external_force).collect(),
+            oscillators: model
+                .masses
+                .iter()
+                .map(|m| m.friction_oscillator)
+                .collect(),
+            springs: SpringArrays {
+                a: model.springs.iter().map(|s| s.a).collect(),
+                b: model.springs.iter().map(|s| s.b).collect(),
+                rest: Vec::new(),
+                k: Vec::new(),
+                c: model.springs.iter().map(|s| s.damping).collect(),
+            },
+            base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
+            stiffness: model.springs.iter().map(|s| s.stiffness).collect(),
+            law: model.springs.iter().map(|s| s.law).collect(),
+            actuators: model.actuators.clone(),
+            chunks: Vec::new(),
+            force: vec![DVec3::ZERO; n],
+            drag: None,
+            time: 0.0,
+            steps: 0,
+            dissipated: 0.0,
+            injected: 0.0,
+            threads: std::thread::available_parallelism().map_or(1, |t| t.get()),
+            failed: None,
+        };
+        w.springs.rest = vec![0.0; model.springs.len()];
+        w.springs.k = vec![0.0; model.springs.len()];
+        for s in 0..model.springs.len() {
+            w.set_effective(s, w.base_rest[s]);
+        }
+        w.chunks = make_chunks(&w.springs);
+        w.reset();
+        Ok(w)
+    }
+
+    /// Returns to the initial state of the model: positions, velocities, time 0, energy counters
+    /// 0, no drag spring, the model's external forces, fixed flags and rest lengths.
+    pub fn reset(&mut self) {
+        let m = &self.model;
+        self.pos = m.masses.iter().map(|m| m.position).collect();
+        self.vel = m
+            .masses
+            .iter()
+            .map(|m| if m.fixed { DVec3::ZERO } else { m.velocity })
+            .collect();
+        self.fixed = m.masses.iter().map(|m| m.fixed).collect();
+        self.external = m.masses.iter().map(|m| m.external_force).collect();
+        self.base_rest = m.springs.iter().map(|s| s.rest_length).collect();
+        self.actuators = m.actuators.clone();
+        for s in 0..self.base_rest.len() {
+            self.set_effective(s, self.base_rest[s]);
+        }
+        self.drag = None;
+        self.time = 0.0;
+        self.steps = 0;
+        self.dissipated = 0.0;
+        self.injected = 0.0;
+        self.failed = None;
+        self.actuate();
+    }
+
+    /// Sets the number of threads used for large models (at least 1). Results do not depend on it.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The model this world was built from.
+    #[must_use]
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The global parameters in force.
+    #[must_use]
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Simulation time in s.
+    #[must_use]
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps taken since the start (or the last reset).
+    #[must_use]
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Positions of all masses, m.
+    #[must_use]
+    pub fn positions(&self) -> &[DVec3] {
+        &self.pos
+    }
+
+    /// Velocities of all masses, m/s.
+    #[must_use]
+    pub fn velocities(&self) -> &[DVec3] {
+        &self.vel
+    }
+
+    /// Current rest length of every spring (actuated ones at the current time), m.
+    #[must_use]
+    pub fn rest_lengths(&self) -> &[f64] {
+        &self.springs.rest
+    }
+
+    /// Sets the constant external force on mass `mass` to `force` (N) from the next step on.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing mass; [`Error::InvalidParameter`] for a
+    /// non-finite force.
+    pub fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()> {
+        self.check_index("mass", mass, self.pos.len())?;
+        if !force.is_finite() {
+            return Err(Error::InvalidParameter {
+                name: "external force",
+                value: f64::NAN,
+                expected: "must be finite (N)",
+            });
+        }
+        self.external[mass] = force;
+        Ok(())
+    }
+
+    /// Sets or clears the drag spring.
+    ///
+    /// # Errors
+    /// What [`DragSpring::validate`] rejects.
+    pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
+        if let Some(d) = &drag {
+            d.validate(self.pos.len())?;
+        }
+        self.drag = drag;
+        Ok(())
+    }
+
+    /// Fixes or frees a mass. A newly fixed mass stops dead (its velocity becomes zero).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing mass.
+    pub fn set_fixed(&mut self, mass: usize, fixed: bool) -> Result<()> {
+        self.check_index("mass", mass, self.pos.len())?;
+        if fixed {
+            self.dissipated += 0.5 * self.mass[mass] * self.vel[mass].length_squared();
+            self.vel[mass] = DVec3::ZERO;
+        }
+        self.fixed[mass] = fixed;
+        Ok(())
+    }
+
+    /// Sets the (base) rest length of spring `spring` to `rest_length` (m). For an actuated spring
+    /// this is the base length `L_base` the actuator modulates. The change in elastic energy is
+    /// counted as injected work.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing spring; [`Error::InvalidSpringParameter`] for a
+    /// negative or non-finite length, [`Error::ZeroRestLength`] for zero on a material-law spring.
+    pub fn set_rest_length(&mut self, spring: usize, rest_length: f64) -> Result<()> {
+        self.check_index("spring", spring, self.base_rest.len())?;
+        if !(rest_length.is_finite() && rest_length >= 0.0) {
+            return Err(Error::InvalidSpringParameter {
+                spring,
+                name: "rest_length",
+                value: rest_length,
+            });
+        }
+        if self.law[spring] == SpringLaw::Material && rest_length == 0.0 {
+            return Err(Error::ZeroRestLength { spring });
+        }
+        self.base_rest[spring] = rest_length;
+        let before = self.spring_energy(spring);
+        self.set_effective(spring, rest_length);
+        self.actuate();
+        self.injected += self.spring_energy(spring) - before;
+        Ok(())
+    }
+
+    /// Replaces actuator `index` (its `spring` must name an existing spring).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing actuator; [`Error::InvalidActuator`] as
+    /// [`Model::validate`] checks actuators.
+    pub fn set_actuator(&mut self, index: usize, actuator: crate::model::Actuator) -> Result<()> {
+        self.check_index("actuator", index, self.actuators.len())?;
+        let mut probe = Model::new(self.params);
+        probe.springs = self.model.springs.clone();
+        probe.actuators = vec![actuator];
+        probe.masses = self.model.masses.clone();
+        probe.validate().map_err(|e| match e {
+            Error::InvalidActuator { reason, .. } => Error::InvalidActuator {
+                actuator: index,
+                reason,
+            },
+            other => other,
+        })?;
+        self.actuators[index] = actuator;
+        let before = self.elastic_energy();
+        self.actuate();
+        self.injected += self.elastic_energy() - before;
+        Ok(())
+    }
+
+    /// The actuators in force.
+    #[must_use]
+    pub fn actuators(&self) -> &[crate::model::Actuator] {
+        &self.actuators
+    }
+
+    fn check_index(&self, what: &'static str, index: usize, len: usize) -> Result<()> {
+        if index < len {
+            Ok(())
+        } else {
+            Err(Error::IndexOutOfRange { what, index, len })
+        }
+    }
+
+    /// Sets spring `s`'s current rest length and effective stiffness.
+    fn set_effective(&mut self, s: usize, rest: f64) {
+        let (r, k) = match self.law[s] {
+            SpringLaw::Hooke => (rest, self.stiffness[s]),
+            SpringLaw::Material => (rest, self.stiffness[s] / rest),
+            SpringLaw::ZeroLength => (0.0, self.stiffness[s]),
+        };
+        self.springs.rest[s] = r;
+        self.springs.k[s] = k;
+    }
+
+    /// Rewrites the rest length of every actuated spring for the current time.
+    fn actuate(&mut self) {
+        for i in 0..self.actuators.len() {
+            let a = self.actuators[i];
+            let s = a.spring as usize;
+            let rest = a.rest_length(self.base_rest[s], self.time);
+            self.set_effective(s, rest);
+        }
+    }
+
+    fn spring_energy(&self, s: usize) -> f64 {
+        let sp = &self.springs;
+        let l = self.pos[sp.a[s] as usize].distance(self.pos[sp.b[s] as usize]);
+        0.5 * sp.k[s] * (l - sp.rest[s]) * (l - sp.rest[s])
+    }
+
+    fn elastic_energy(&self) -> f64 {
+        (0..self.springs.a.len())
+            .map(|s| self.spring_energy(s))
+            .sum()
+    }
+
+    /// Advances `steps` steps of `dt`.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] if a position or velocity becomes non-finite; the world then keeps
+    /// that state (for inspection) and refuses to step until [`CpuWorld::reset`].
+    pub fn step(&mut self, steps: u64) -> Result<()> {
+        for _ in 0..steps {
+            self.step_once()?;
+        }
+        Ok(())
+    }
+
+    /// Advances by `duration` seconds of simulated time: `round(duration / dt)` steps, so the
+    /// frame time is independent of `dt` (seed 001). Returns the number of steps taken.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a negative or non-finite duration; [`Error::NonFinite`] as
+    /// [`CpuWorld::step`].
+    pub fn step_for(&mut self, duration: f64) -> Result<u64> {
+        let n = steps_for(duration, self.params.dt)?;
+        self.step(n)?;
+        Ok(n)
+    }
+
+    fn step_once(&mut self) -> Result<()> {
+        if let Some((mass, step, time)) = self.failed {
+            return Err(Error::NonFinite { mass, step, time });
+        }
+        // Actuated rest lengths for the start of this step. The elastic energy they add or
+        // remove at fixed positions is work done by the muscles.
+        if !self.actuators.is_empty() {
+            let before: f64 = self.actuated_energy();
+            self.actuate();
+            self.injected += self.actuated_energy() - before;
+        }
+        let threads = if self.springs.a.len() >= PARALLEL_MIN_SPRINGS {
+            self.threads
+        } else {
+            1
+        };
+        springs(
+            &self.springs,
+            &self.pos,
+            &self.vel,
+            &mut self.chunks,
+            threads,
+        );
+        let dt = self.params.dt;
+        self.dissipated += self.chunks.iter().map(|c| c.dissipated).sum::<f64>() * dt;
+        gather(&self.chunks, &mut self.force);
+        let ctx = MassContext {
+            params: &self.params,
+            time: self.time,
+            damping_factor: (-self.params.velocity_damping * dt).exp(),
+            drag: self.drag,
+        };
+        let outcome = integrate(
+            &ctx,
+            MassState {
+                pos: &mut self.pos,
+                vel: &mut self.vel,
+                first: 0,
+            },
+            MassProps {
+                mass: &self.mass,
+                fixed: &self.fixed,
+                external: &self.external,
+                oscillators: &self.oscillators,
+                force: &self.force,
+            },
+            threads,
+        );
+        self.dissipated += outcome.dissipated;
+        self.injected += outcome.injected;
+        self.steps += 1;
+        let t0 = self.time;
+        self.time += dt;
+        if let Some(mass) = outcome.first_bad {
+            self.failed = Some((mass, self.steps, t0));
+            return Err(Error::NonFinite {
+                mass,
+                step: self.steps,
+                time: t0,
+            });
+        }
+        Ok(())
+    }
+
+    fn actuated_energy(&self) -> f64 {
+        self.actuators
+            .iter()
+            .map(|a| self.spring_energy(a.spring as usize))
+            .sum()
+    }
+
+    /// Energy terms of the current state, and the dissipated and injected totals so far.
+    #[must_use]
+    pub fn energy(&self) -> Energy {
+        let g = self.params.gravity;
+        let mut e = Energy {
+            dissipated: self.dissipated,
+            injected: self.injected,
+            elastic: self.elastic_energy(),
+            ..Energy::default()
+        };
+        let kc = match self.params.contact {
+            Contact::Penalty { stiffness, .. } => stiffness,
+            _ => 0.0,
+        };
+        for i in 0..self.pos.len() {
+            let (m, p, v) = (self.mass[i], self.pos[i], self.vel[i]);
+            e.kinetic += 0.5 * m * v.length_squared();
+            e.gravity -= m * g.dot(p);
+            if p.z < 0.0 {
+                e.ground += 0.5 * kc * p.z * p.z;
+            }
+        }
+        e
+    }
+
+    /// Centre of mass (m) of the masses in `range`.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] if the range passes the end or is empty.
+    pub fn centre_of_mass(&self, range: Range<usize>) -> Result<DVec3> {
+        self.weighted_mean(range, &self.pos)
+    }
+
+    /// Mass-weighted mean velocity (m/s) of the masses in `range`.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] if the range passes the end or is empty.
+    pub fn mean_velocity(&self, range: Range<usize>) -> Result<DVec3> {
+        self.weighted_mean(range, &self.vel)
+    }
+
+    /// Centre of mass (m) of body `body` of the model.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing or empty body.
+    pub fn body_centre_of_mass(&self, body: usize) -> Result<DVec3> {
+        self.check_index("body", body, self.model.bodies.len())?;
+        self.centre_of_mass(self.model.bodies[body].masses.clone())
+    }
+
+    /// Mean velocity (m/s) of body `body` of the model.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing or empty body.
+    pub fn body_mean_velocity(&self, body: usize) -> Result<DVec3> {
+        self.check_index("body", body, self.model.bodies.len())?;
+        self.mean_velocity(self.model.bodies[body].masses.clone())
+    }
+
+    fn weighted_mean(&self, range: Range<usize>, x: &[DVec3]) -> Result<DVec3> {
+        if range.end > x.len() || range.is_empty() {
+            return Err(Error::IndexOutOfRange {
+                what: "mass",
+                index: range.end,
+                len: x.len(),
+            });
+        }
+        let mut sum = DVec3::ZERO;
+        let mut total = 0.0;
+        for i in range {
+            sum += self.mass[i] * x[i];
+            total += self.mass[i];
+        }
+        Ok(sum / total)
+    }
+
+    /// The net spring force (N) on every mass in the current state: elastic plus axial damping,
+    /// summed over the springs at each mass. Used by the parity suite to compare single-step forces.
+    #[must_use]
+    pub fn spring_forces(&mut self) -> Vec<DVec3> {
+        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, 1);
+        gather(&self.chunks, &mut self.force);
+        self.force.clone()
+    }
+}
+
+/// Number of steps of `dt` in `duration` (both s), rounded to the nearest whole step.
+pub(crate) fn steps_for(duration: f64, dt: f64) -> Result<u64> {
+    if !(duration.is_finite() && duration >= 0.0) {
+        return Err(Error::InvalidParameter {
+            name: "duration",
+            value: duration,
+            expected: "must be finite and >= 0 s",
+        });
+    }
+    Ok((duration / dt).round() as u64)
+}
+
+fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
+    let n = sp.a.len();
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < n {
+        let end = (start + SPRINGS_PER_CHUNK).min(n);
+        let (mut lo, mut hi) = (u32::MAX, 0u32);
+        for s in start..end {
+            lo = lo.min(sp.a[s]).min(sp.b[s]);
+            hi = hi.max(sp.a[s]).max(sp.b[s]);
+        }
+        chunks.push(Chunk {
+            springs: start..end,
+            lo: lo as usize,
+            force: vec![DVec3::ZERO; (hi - lo + 1) as usize],
+            dissipated: 0.0,
+        });
+        start = end;
+    }
+    chunks
+}
+
+/// Spring pass: the elastic and axial damping force of every spring, accumulated per chunk.
+///
+/// With `d = p_a - p_b`, `L = |d|`, `n = d / L`: the force on `a` is
+/// `-(k (L - L0) + c (v_a - v_b) . n) n` and `b` feels the opposite. A spring of length exactly 0
+/// has no direction and exerts no force. Each chunk also records the power its dampers dissipate,
+/// `sum c ((v_a - v_b) . n)^2` (W).
+fn springs(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunks: &mut [Chunk], threads: usize) {
+    let run = |chunk: &mut Chunk| {
+        let lo = chunk.lo;
+        let force = &mut chunk.force;
+        force.fill(DVec3::ZERO);
+        let mut power = 0.0;
+        for s in chunk.springs.clone() {
+            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let d = pos[a] - pos[b];
+            let len = d.length();
+            if len == 0.0 {
+                continue;
+            }
+            let n = d / len;
+            let vrel = (vel[a] - vel[b]).dot(n);
+            let c = sp.c[s];
+            let f = (sp.k[s] * (len - sp.rest[s]) + c * vrel) * n;
+            power += c * vrel * vrel;
+            force[a - lo] -= f;
+            force[b - lo] += f;
+        }
+        chunk.dissipated = power;
+    };
+    if threads <= 1 || chunks.len() <= 1 {
+        chunks.iter_mut().for_each(run);
+        return;
+    }
+    let per = chunks.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut parts = chunks.chunks_mut(per);
+        let first = parts.next();
+        for part in parts {
+            scope.spawn(move || part.iter_mut().for_each(run));
+        }
+        if let Some(part) = first {
+            part.iter_mut().for_each(run);
+        }
+    });
+}
+
+/// Sums the chunk force buffers into one force per mass, chunk by chunk in order.
+fn gather(chunks: &[Chunk], force: &mut [DVec3]) {
+    force.fill(DVec3::ZERO);
+    for c in chunks {
+        for (f, g) in force[c.lo..c.lo + c.force.len()].iter_mut().zip(&c.force) {
+            *f += *g;
+        }
+    }
+}
+
+struct MassContext<'a> {
+    params: &'a Params,
+    time: f64,
+    damping_factor: f64,
+    drag: Option<DragSpring>,
+}
+
+struct MassState<'a> {
+    pos: &'a mut [DVec3],
+    vel: &'a mut [DVec3],
+    /// Index of `pos[0]` in the model.
+    first: usize,
+}
+
+#[derive(Clone, Copy)]
+struct MassProps<'a> {
+    mass: &'a [f64],
+    fixed: &'a [bool],
+    external: &'a [DVec3],
+    oscillators: &'a [Option<FrictionOscillator>],
+    force: &'a [DVec3],
+}
+
+#[derive(Default)]
+struct MassOutcome {
+    dissipated: f64,
+    injected: f64,
+    first_bad: Option<usize>,
+}
+
+/// Mass pass over all masses, split across `threads` contiguous ranges.
+fn integrate(
+    ctx: &MassContext<'_>,
+    state: MassState<'_>,
+    props: MassProps<'_>,
+    threads: usize,
+) -> MassOutcome {
+    let n = state.pos.len();
+    if threads <= 1 || n < 2 * threads {
+        return integrate_range(ctx, state, props);
+    }
+    let per = n.div_ceil(threads);
+    let outcomes: Vec<MassOutcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = state
+            .pos
+            .chunks_mut(per)
+            .zip(state.vel.chunks_mut(per))
+            .enumerate()
+            .map(|(i, (pos, vel))| {
+                let st = MassState {
+                    pos,
+                    vel,
+                    first: i * per,
+                };
+                scope.spawn(move || integrate_range(ctx, st, props))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("mass pass thread panicked"))
+            .collect()
+    });
+    let mut total = MassOutcome::default();
+    for o in outcomes {
+        total.dissipated += o.dissipated;
+        total.injected += o.injected;
+        total.first_bad = total.first_bad.or(o.first_bad);
+    }
+    total
+}
+
+fn integrate_range(
+    ctx: &MassContext<'_>,
+    state: MassState<'_>,
+    props: MassProps<'_>,
+) -> MassOutcome {
+    let p = ctx.params;
+    let dt = p.dt;
+    let mut out = MassOutcome::default();
+    for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {
+        let i = state.first + j;
+        if props.fixed[i] {
+            continue;
+        }
+        let m = props.mass[i];
+        let (x, v) = (*pos, *vel);
+        // Forces whose work is counted elsewhere or that store energy: springs (their damping is
+        // counted in the spring pass), gravity, external and drag forces.
+        let mut applied = props.external[i];
+        if let Some(d) = ctx.drag.filter(|d| d.mass == i) {
+            applied += d.force(x, v);
+        }
+        let conservative = props.force[i] + m * p.gravity + applied;
+        // Forces that only remove energy.
+        let mut dissipative = -p.air_drag * v;
+        let friction = match props.oscillators[i] {
+            Some(o) => {
+                let mu = o.coefficient(ctx.time);
+                Friction {
+                    static_coefficient: mu,
+                    kinetic_coefficient: mu,
+                    rest_speed: p.friction.rest_speed,
+                }
+            }
+            None => p.friction,
+        };
+        let mut ground_force = DVec3::ZERO;
+        ground(
+            &p.contact,
+            &friction,
+            m,
+            dt,
+            x,
+            v,
+            conservative + dissipative,
+            &mut ground_force,
+            &mut dissipative,
+        );
+        let total = conservative + ground_force + dissipative;
+        let v_cons = v + (conservative + ground_force) / m * dt;
+        let v_new = (v + total / m * dt) * ctx.damping_factor;
+        let x_new = match p.integrator {
+            Integrator::SemiImplicitEuler => x + v_new * dt,
+            Integrator::ExplicitEuler => x + v * dt,
+        };
+        out.dissipated += 0.5 * m * (v_cons.length_squared() - v_new.length_squared());
+        out.injected += applied.dot(x_new - x);
+        if !(x_new.is_finite() && v_new.is_finite()) && out.first_bad.is_none() {
+            out.first_bad = Some(i);
+        }
+        *pos = x_new;
+        *vel = v_new;
+    }
+    out
+}
+
+/// Ground contact and friction for one mass at `x` (m) with velocity `v` (m/s) and net non-ground
+/// force `f` (N). Adds the conservative part of the contact (penalty spring) to `conservative`
+/// and everything else (contact damping, restitution impulse and normal force, friction) to
+/// `dissipative`. The ground is the plane z = 0 with normal +z.
+#[allow(clippy::too_many_arguments)]
+fn ground(
+    contact: &Contact,
+    friction: &Friction,
+    m: f64,
+    dt: f64,
+    x: DVec3,
+    v: DVec3,
+    f: DVec3,
+    conservative: &mut DVec3,
+    dissipative: &mut DVec3,
+) {
+    let normal = match *contact {
+        Contact::None => return,
+        Contact::Penalty { stiffness, damping } => {
+            if x.z >= 0.0 {
+                return;
+            }
+            let spring = -stiffness * x.z;
+            let n = (spring - damping * v.z).max(0.0);
+            conservative.z += spring;
+            dissipative.z += n - spring;
+            n
+        }
+        Contact::Restitution { restitution } => {
+            if x.z > 0.0 {
+                return;
+            }
+            // Normal force: cancels whatever pushes the mass into the ground (seed 004 eq. 8).
+            let n = (-f.z).max(0.0);
+            // Impulse: a mass moving into the ground leaves the step at -e v_z (eq. 10, 11).
+            let impulse = if v.z < 0.0 {
+                -m * (1.0 + restitution) * v.z / dt
+            } else {
+                0.0
+            };
+            dissipative.z += n + impulse;
+            n
+        }
+    };
+    let ft = DVec3::new(f.x, f.y, 0.0);
+    let vt = DVec3::new(v.x, v.y, 0.0);
+    let f_stop = -(m * vt / dt + ft);
+    let stop = f_stop.length();
+    let speed = vt.length();
+    let mu_k_n = friction.kinetic_coefficient * normal;
+    let fr = if speed > friction.rest_speed {
+        if stop <= mu_k_n {
+            f_stop
+        } else {
+            -mu_k_n * vt / speed
+        }
+    } else if stop <= friction.static_coefficient * normal {
+        f_stop
+    } else {
+        mu_k_n * f_stop / stop
+    };
+    *dissipative += fr;
+}

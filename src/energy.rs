@@ -1,0 +1,42 @@
+//! Energy bookkeeping shared by the CPU reference and the GPU World.
+
+use serde::{Deserialize, Serialize};
+
+/// The energy of a simulation, in J.
+///
+/// `total()` is the mechanical energy (kinetic + gravitational + elastic + ground penalty). What
+/// damping, drag, friction and inelastic contact remove accumulates in `dissipated`; what external
+/// forces, the drag spring, actuators and rest-length edits put in accumulates in `injected`. So
+/// [`Energy::balance`] = `total + dissipated - injected` stays constant up to the integrator's
+/// O(dt) error (seed 000 tip 4: "if it is not constant, you have some bug").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Energy {
+    /// Kinetic energy `sum m |v|^2 / 2`.
+    pub kinetic: f64,
+    /// Gravitational potential `-sum m g . p` (that is `m 9.81 z` for standard gravity), zero at
+    /// the origin.
+    pub gravity: f64,
+    /// Elastic energy stored in the springs (per law, see [`crate::SpringLaw`]).
+    pub elastic: f64,
+    /// Energy stored in the ground penalty springs, `k_c z^2 / 2` for each mass below ground.
+    pub ground: f64,
+    /// Energy removed so far by spring damping, global velocity damping, air drag, friction and
+    /// contact damping or restitution (>= 0 up to rounding).
+    pub dissipated: f64,
+    /// Work done so far by external forces, the drag spring, actuators and rest-length changes.
+    pub injected: f64,
+}
+
+impl Energy {
+    /// Mechanical energy: kinetic + gravity + elastic + ground.
+    #[must_use]
+    pub fn total(&self) -> f64 {
+        self.kinetic + self.gravity + self.elastic + self.ground
+    }
+
+    /// `total + dissipated - injected`: constant for an exact integrator.
+    #[must_use]
+    pub fn balance(&self) -> f64 {
+        self.total() + self.dissipated - self.injected
+    }
+}

@@ -1,0 +1,187 @@
+//! The crate's one error type.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in hooke, from a bad model to a lost GPU device.
+///
+/// Every variant names the offending element (mass or spring index, parameter name, file path) so
+/// that a user can find it in their own model.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A spring names a mass index that does not exist.
+    #[error("spring {spring} joins mass {mass}, but the model has only {masses} masses")]
+    SpringMassOutOfRange {
+        /// Index of the spring in the model.
+        spring: usize,
+        /// The mass index it names.
+        mass: u32,
+        /// How many masses the model has.
+        masses: usize,
+    },
+    /// A spring joins a mass to itself.
+    #[error("spring {spring} joins mass {mass} to itself")]
+    SelfSpring {
+        /// Index of the spring in the model.
+        spring: usize,
+        /// The mass at both ends.
+        mass: u32,
+    },
+    /// A mass is non-finite or not positive.
+    #[error("mass {mass} has mass {value} kg; it must be finite and > 0")]
+    InvalidMass {
+        /// Index of the mass.
+        mass: usize,
+        /// The value given, in kg.
+        value: f64,
+    },
+    /// A mass starts with a non-finite position or velocity.
+    #[error("mass {mass} has a non-finite {quantity}: {value:?}")]
+    NonFiniteInitialState {
+        /// Index of the mass.
+        mass: usize,
+        /// `"position"`, `"velocity"` or `"external force"`.
+        quantity: &'static str,
+        /// The value given.
+        value: [f64; 3],
+    },
+    /// A spring parameter is negative or non-finite.
+    #[error("spring {spring} has {name} = {value}; it must be finite and >= 0")]
+    InvalidSpringParameter {
+        /// Index of the spring.
+        spring: usize,
+        /// Which parameter (`"stiffness"`, `"damping"`, `"rest_length"`).
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A spring whose law divides by the rest length has a zero rest length.
+    #[error("spring {spring} uses the material law f = k (L/L0 - 1) but has rest length 0; use SpringLaw::ZeroLength or a positive rest length")]
+    ZeroRestLength {
+        /// Index of the spring.
+        spring: usize,
+    },
+    /// An actuator names a spring that does not exist, or has bad parameters.
+    #[error("actuator {actuator}: {reason}")]
+    InvalidActuator {
+        /// Index of the actuator in the model.
+        actuator: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A per-mass friction oscillator has bad parameters.
+    #[error("friction oscillator of mass {mass}: {reason}")]
+    InvalidFrictionOscillator {
+        /// Index of the mass.
+        mass: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A global or builder parameter is out of its allowed range.
+    #[error("parameter {name} = {value}: {expected}")]
+    InvalidParameter {
+        /// Name of the parameter, as in the API (`"dt"`, `"restitution"`, ...).
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// What values are allowed.
+        expected: &'static str,
+    },
+    /// An index given at run time (to `set_external_force` and friends) is out of range.
+    #[error("{what} index {index} is out of range (the model has {len})")]
+    IndexOutOfRange {
+        /// `"mass"`, `"spring"`, `"actuator"` or `"body"`.
+        what: &'static str,
+        /// The index given.
+        index: usize,
+        /// How many there are.
+        len: usize,
+    },
+    /// An image used to build a body could not be read or decoded.
+    #[error("cannot read image {path}: {source}")]
+    Image {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: image::ImageError,
+    },
+    /// An image used to build a body has no black pixels, or no pixels at all.
+    #[error("image {path} has no black pixels (a pixel is a mass when its luminance is below the threshold)")]
+    EmptyImage {
+        /// The file (or `"<memory>"`).
+        path: PathBuf,
+    },
+    /// A scene file could not be read or written.
+    #[error("scene file {path}: {source}")]
+    SceneIo {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A scene file is not valid JSON for a scene.
+    #[error("scene file {path}: {source}")]
+    SceneParse {
+        /// The file (or `"<memory>"`).
+        path: PathBuf,
+        /// Why, with line and column.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The simulation state became non-finite (the model exploded: dt too large for the stiffness?).
+    #[error("mass {mass} became non-finite at step {step} (t = {time} s); the simulation stopped. A smaller dt or stiffness usually cures this (explicit schemes need dt < 2 sqrt(m / k))")]
+    NonFinite {
+        /// The first (lowest-index) mass whose position or velocity is not finite.
+        mass: usize,
+        /// The step (counted from 0 at the initial state) whose update produced it.
+        step: u64,
+        /// Simulation time at the start of that step, in s.
+        time: f64,
+    },
+    /// The GPU force accumulator would overflow its fixed-point range.
+    #[error("fixed-point force overflow at step {step}: a force of more than {limit_newtons} N reached one mass. {advice}")]
+    FixedPointOverflow {
+        /// The step at which it was detected.
+        step: u64,
+        /// The largest force the encoding can hold per mass, in N.
+        limit_newtons: f64,
+        /// What to change.
+        advice: String,
+    },
+    /// No GPU adapter could be found.
+    #[error("no GPU adapter found ({found}). On a Linux machine without a GPU, install Mesa's lavapipe (Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1)")]
+    NoAdapter {
+        /// The adapters that were seen, if any.
+        found: String,
+    },
+    /// A scene does not fit the device: a buffer or dispatch would pass one of its limits.
+    #[error("the scene needs {what} = {asked}, but the device allows at most {limit}")]
+    DeviceLimit {
+        /// Which limit (`"max_storage_buffer_binding_size"`, ...).
+        what: &'static str,
+        /// The size the scene asks for.
+        asked: u64,
+        /// The device's limit.
+        limit: u64,
+    },
+    /// A wgpu validation, out-of-memory or internal error was caught.
+    #[error("GPU error: {0}")]
+    Gpu(String),
+    /// The adapter could not be requested.
+    #[error(transparent)]
+    RequestAdapter(#[from] wgpu::RequestAdapterError),
+    /// The device could not be requested.
+    #[error(transparent)]
+    RequestDevice(#[from] wgpu::RequestDeviceError),
+    /// Waiting for the device failed (device lost, timeout).
+    #[error(transparent)]
+    Poll(#[from] wgpu::PollError),
+    /// Mapping a buffer for readback failed.
+    #[error(transparent)]
+    BufferAsync(#[from] wgpu::BufferAsyncError),
+}
+
+/// `Result` with hooke's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,34 @@
+//! # hooke
+//!
+//! Mass-spring physics on the GPU, with a double-precision CPU reference integrator that checks
+//! every GPU result.
+//!
+//! Point masses joined by damped springs fall under gravity, land on a ground with friction, and
+//! some springs act as muscles: the model behind soft robots, evolved creatures, cloth, rope and
+//! bouncing soft bodies.
+//!
+//! ## Conventions
+//! SI units everywhere (m, kg, s, N), z up, gravity `(0, 0, -9.81)` m/s^2 by default, the ground
+//! is the plane `z = 0`. The default integrator is semi-implicit (symplectic) Euler:
+//! `v += a dt`, then `p += v dt`.
+//!
+//! ## Pipeline
+//! - [`model`]: what a simulation is made of ([`Model`], [`Mass`], [`Spring`], [`Actuator`],
+//!   [`Params`]).
+//! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
+//! - [`energy`]: the [`Energy`] bookkeeping both backends report.
+//! - [`error`]: the one [`Error`] type.
+
+pub mod cpu;
+pub mod energy;
+pub mod error;
+pub mod model;
+
+pub use cpu::{CpuWorld, DragSpring};
+pub use energy::Energy;
+pub use error::{Error, Result};
+pub use glam::{DVec3, Vec3};
+pub use model::{
+    Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
+    Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
+};
