@@ -112,6 +112,33 @@ pub enum Error {
         /// The file (or `"<memory>"`).
         path: PathBuf,
     },
+    /// An image (a rendered frame, an animation or a plot) could not be encoded or written.
+    #[error("cannot write image {path}: {source}")]
+    ImageWrite {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: image::ImageError,
+    },
+    /// A slice or buffer given to the renderer does not match the model's size.
+    #[error("{what}: expected {expected}, got {got}")]
+    LengthMismatch {
+        /// What was given (`"positions"`, `"rest lengths"`, ...).
+        what: &'static str,
+        /// How many the model needs.
+        expected: usize,
+        /// How many were given.
+        got: usize,
+    },
+    /// A plot could not be drawn.
+    #[error("cannot draw plot {path}: {reason}")]
+    Plot {
+        /// The file being written (or `"<memory>"`).
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// A scene file could not be read or written.
     #[error("scene file {path}: {source}")]
     SceneIo {

@@ -18,11 +18,18 @@
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
 //! - [`error`]: the one [`Error`] type.
+//! - [`render`]: offscreen wgpu rendering (strain-coloured springs, masses, ground, shaded faces)
+//!   to PNG and GIF, drawing from GPU position buffers or CPU positions; [`render::input`] holds
+//!   the interactive viewer's input handling.
+//! - [`plot`] (feature `plot`, on by default): energy plots to PNG.
 
 pub mod cpu;
 pub mod energy;
 pub mod error;
 pub mod model;
+#[cfg(feature = "plot")]
+pub mod plot;
+pub mod render;
 
 pub use cpu::{CpuWorld, DragSpring};
 pub use energy::Energy;

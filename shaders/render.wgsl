@@ -1,0 +1,296 @@
+// hooke::render: draws a mass-spring scene straight from a positions buffer.
+//
+// Every pass reads the mass positions from `positions` (array<vec4<f32>>, xyz in m), the buffer
+// the GPU World integrates or the renderer's own copy of the CPU world's positions. Nothing is
+// read back to draw. The Rust mirror of `View` is `GpuView` in src/render/mod.rs.
+//
+// Entry points, in drawing order: ground (plane z = 0 with a grid), spring_shadows and
+// mass_shadows (the scene flattened onto z = 0, blended with `min`), faces (shaded triangles),
+// springs (screen-space quads coloured by strain), masses (discs; squares for fixed masses) and
+// overlay (extra segments such as the drag line, drawn over everything).
+
+struct View {
+    view_proj: mat4x4<f32>,
+    // xyz: eye position (m).
+    eye: vec4<f32>,
+    // x, y: target size in pixels; z: world size of a pixel at unit depth (m per m).
+    viewport: vec4<f32>,
+    neutral: vec4<f32>,
+    tension: vec4<f32>,
+    compression: vec4<f32>,
+    mass: vec4<f32>,
+    fixed_mass: vec4<f32>,
+    highlight: vec4<f32>,
+    face: vec4<f32>,
+    shadow: vec4<f32>,
+    ground: vec4<f32>,
+    grid: vec4<f32>,
+    background: vec4<f32>,
+    // x: strain at full colour; y: half line width (px); z: mass radius (px); w: grid spacing (m).
+    sizes: vec4<f32>,
+    // xy: centre of the ground disc (m); z: its radius (m).
+    ground_area: vec4<f32>,
+    // xyz: unit direction toward the light.
+    light: vec4<f32>,
+    // x: highlighted mass index (0xffffffff for none).
+    flags: vec4<u32>,
+}
+
+// One overlay segment: ends a and b (xyz, m) and a linear RGBA colour.
+struct OverlayLine {
+    a: vec4<f32>,
+    b: vec4<f32>,
+    color: vec4<f32>,
+}
+
+@group(0) @binding(0) var<uniform> view: View;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> springs: array<vec2<u32>>;
+@group(0) @binding(3) var<storage, read> rest_lengths: array<f32>;
+// Bit 0: fixed mass.
+@group(0) @binding(4) var<storage, read> mass_flags: array<u32>;
+// Three mass indices per triangle.
+@group(0) @binding(5) var<storage, read> triangles: array<u32>;
+@group(0) @binding(6) var<storage, read> overlay: array<OverlayLine>;
+
+const MASS_FIXED: u32 = 1u;
+const NO_HIGHLIGHT: u32 = 0xffffffffu;
+
+// A vertex outside the clip volume: the primitive using it is discarded.
+const CULLED: vec4<f32> = vec4<f32>(0.0, 0.0, -2.0, 1.0);
+
+struct Flat {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+}
+
+struct Disc {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+    // Position in the quad, -1..1 on both axes.
+    @location(1) uv: vec2<f32>,
+    // 0: disc, 1: square.
+    @location(2) @interpolate(flat) square: u32,
+}
+
+struct GroundOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec2<f32>,
+}
+
+// Corners of a quad as two triangles: x selects the end (0 = a, 1 = b), y the side (-1, +1).
+fn quad_corner(i: u32) -> vec2<f32> {
+    var corners = array<vec2<f32>, 6>(
+        vec2<f32>(0.0, -1.0),
+        vec2<f32>(0.0, 1.0),
+        vec2<f32>(1.0, -1.0),
+        vec2<f32>(1.0, -1.0),
+        vec2<f32>(0.0, 1.0),
+        vec2<f32>(1.0, 1.0),
+    );
+    return corners[i];
+}
+
+// Clip-space position of `p`, with depth taken `radius_px` pixels toward the eye: a line or disc
+// of that half width is drawn like a tube or sphere, in front of a face it lies on.
+fn clip_nudged(p: vec3<f32>, radius_px: f32) -> vec4<f32> {
+    let c = view.view_proj * vec4<f32>(p, 1.0);
+    let toward_eye = view.eye.xyz - p;
+    let d = length(toward_eye);
+    if (d <= 0.0 || c.w <= 0.0) {
+        return c;
+    }
+    let r = min(radius_px * view.viewport.z * c.w, 0.5 * d);
+    let n = view.view_proj * vec4<f32>(p + toward_eye / d * r, 1.0);
+    return vec4<f32>(c.xy, n.z / n.w * c.w, c.w);
+}
+
+// One corner of the screen-space quad of half width `half_px` pixels covering segment a-b.
+fn segment(a: vec3<f32>, b: vec3<f32>, corner: u32, half_px: f32) -> vec4<f32> {
+    var ca = clip_nudged(a, half_px);
+    var cb = clip_nudged(b, half_px);
+    // Clip to the near plane (z >= 0 in wgpu clip space) before dividing by w.
+    if (ca.z < 0.0 && cb.z < 0.0) {
+        return CULLED;
+    }
+    if (ca.z < 0.0) {
+        ca = mix(ca, cb, ca.z / (ca.z - cb.z) + 1e-6);
+    } else if (cb.z < 0.0) {
+        cb = mix(cb, ca, cb.z / (cb.z - ca.z) + 1e-6);
+    }
+    let half_size = 0.5 * view.viewport.xy;
+    let sa = ca.xy / ca.w * half_size;
+    let sb = cb.xy / cb.w * half_size;
+    var dir = sb - sa;
+    let len = length(dir);
+    if (len < 1e-6) {
+        dir = vec2<f32>(1.0, 0.0);
+    } else {
+        dir = dir / len;
+    }
+    let normal = vec2<f32>(-dir.y, dir.x);
+    let k = quad_corner(corner);
+    var c = ca;
+    if (k.x > 0.5) {
+        c = cb;
+    }
+    // Extend past each end by the half width so that joints look closed.
+    let offset_px = normal * k.y * half_px + dir * (2.0 * k.x - 1.0) * half_px;
+    return vec4<f32>(c.xy + offset_px / half_size * c.w, c.z, c.w);
+}
+
+// Strain colour: neutral at rest, toward `tension` when stretched and `compression` when
+// squeezed, saturating at |strain| = sizes.x. A spring with no rest length is neutral.
+fn strain_color(len: f32, rest: f32) -> vec4<f32> {
+    var strain = 0.0;
+    if (rest > 0.0) {
+        strain = (len - rest) / rest;
+    }
+    let t = clamp(strain / view.sizes.x, -1.0, 1.0);
+    var toward = view.compression;
+    if (t > 0.0) {
+        toward = view.tension;
+    }
+    return mix(view.neutral, toward, abs(t));
+}
+
+fn on_ground(p: vec3<f32>) -> vec3<f32> {
+    return vec3<f32>(p.xy, 0.0);
+}
+
+@vertex
+fn ground_vs(@builtin(vertex_index) vi: u32) -> GroundOut {
+    let k = quad_corner(vi);
+    let offset = vec2<f32>(2.0 * k.x - 1.0, k.y) * view.ground_area.z;
+    let xy = view.ground_area.xy + offset;
+    var out: GroundOut;
+    out.clip = view.view_proj * vec4<f32>(xy, 0.0, 1.0);
+    out.world = xy;
+    return out;
+}
+
+// Antialiased grid-line coverage for lines every `spacing` m, faded out where they get denser
+// than a few pixels apart.
+fn grid_lines(world: vec2<f32>, spacing: f32) -> f32 {
+    let g = world / spacing;
+    let w = max(fwidth(g), vec2<f32>(1e-6));
+    let dist = abs(fract(g - 0.5) - 0.5) / w;
+    let line = 1.0 - min(min(dist.x, dist.y), 1.0);
+    let density = max(w.x, w.y);
+    return line * (1.0 - smoothstep(0.15, 0.45, density));
+}
+
+@fragment
+fn ground_fs(in: GroundOut) -> @location(0) vec4<f32> {
+    let spacing = view.sizes.w;
+    let minor = grid_lines(in.world, spacing);
+    let major = grid_lines(in.world, spacing * 10.0);
+    let color = mix(view.ground, view.grid, max(0.45 * minor, major));
+    let r = length(in.world - view.ground_area.xy) / view.ground_area.z;
+    let fade = 1.0 - smoothstep(0.3, 1.0, r);
+    return mix(view.background, color, fade);
+}
+
+@vertex
+fn spring_shadows_vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) s: u32) -> Flat {
+    let ab = springs[s];
+    var out: Flat;
+    out.clip = segment(on_ground(positions[ab.x].xyz), on_ground(positions[ab.y].xyz), vi, view.sizes.y);
+    out.color = view.shadow;
+    return out;
+}
+
+@vertex
+fn springs_vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) s: u32) -> Flat {
+    let ab = springs[s];
+    let a = positions[ab.x].xyz;
+    let b = positions[ab.y].xyz;
+    var out: Flat;
+    out.clip = segment(a, b, vi, view.sizes.y);
+    out.color = strain_color(distance(a, b), rest_lengths[s]);
+    return out;
+}
+
+@vertex
+fn overlay_vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) i: u32) -> Flat {
+    let line = overlay[i];
+    var out: Flat;
+    out.clip = segment(line.a.xyz, line.b.xyz, vi, view.sizes.y);
+    out.color = line.color;
+    return out;
+}
+
+@fragment
+fn flat_fs(in: Flat) -> @location(0) vec4<f32> {
+    return in.color;
+}
+
+fn disc(p: vec3<f32>, corner: u32, radius_px: f32) -> Disc {
+    var out: Disc;
+    let c = clip_nudged(p, radius_px);
+    let k = quad_corner(corner);
+    out.uv = vec2<f32>(2.0 * k.x - 1.0, k.y);
+    if (c.z < 0.0) {
+        out.clip = CULLED;
+        return out;
+    }
+    let half_size = 0.5 * view.viewport.xy;
+    out.clip = vec4<f32>(c.xy + out.uv * radius_px / half_size * c.w, c.z, c.w);
+    return out;
+}
+
+@vertex
+fn masses_vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) m: u32) -> Disc {
+    let highlighted = m == view.flags.x;
+    var radius = view.sizes.z;
+    if (highlighted) {
+        radius = radius * 1.75;
+    }
+    var out = disc(positions[m].xyz, vi, radius);
+    out.square = 0u;
+    out.color = view.mass;
+    if ((mass_flags[m] & MASS_FIXED) != 0u) {
+        out.square = 1u;
+        out.color = view.fixed_mass;
+    }
+    if (highlighted) {
+        out.color = view.highlight;
+    }
+    return out;
+}
+
+@vertex
+fn mass_shadows_vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) m: u32) -> Disc {
+    var out = disc(on_ground(positions[m].xyz), vi, view.sizes.z);
+    out.square = 0u;
+    out.color = view.shadow;
+    return out;
+}
+
+@fragment
+fn disc_fs(in: Disc) -> @location(0) vec4<f32> {
+    if (in.square == 0u && dot(in.uv, in.uv) > 1.0) {
+        discard;
+    }
+    return in.color;
+}
+
+@vertex
+fn faces_vs(@builtin(vertex_index) vi: u32) -> Flat {
+    let t = vi / 3u;
+    let a = positions[triangles[3u * t]].xyz;
+    let b = positions[triangles[3u * t + 1u]].xyz;
+    let c = positions[triangles[3u * t + 2u]].xyz;
+    let p = positions[triangles[vi]].xyz;
+    let n = cross(b - a, c - a);
+    let len = length(n);
+    var lambert = 0.0;
+    if (len > 0.0) {
+        // Two-sided lighting: a face is lit the same from either side.
+        lambert = abs(dot(n / len, view.light.xyz));
+    }
+    var out: Flat;
+    out.clip = view.view_proj * vec4<f32>(p, 1.0);
+    out.color = vec4<f32>(view.face.rgb * (0.4 + 0.6 * lambert), view.face.a);
+    return out;
+}

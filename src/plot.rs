@@ -1,0 +1,298 @@
+//! Energy plots to PNG (seed 000, tip 4: "plot the total energy of the cube as a function of
+//! time ... the sum should be nearly constant. If it is not constant, you have some bug").
+//!
+//! Drawn with [`plotters`] on its bitmap backend; text uses the bundled DejaVu Sans font
+//! (`assets/fonts`, Bitstream Vera licence), so no system font libraries are needed.
+//!
+//! ```no_run
+//! # fn main() -> hooke::Result<()> {
+//! # let model = hooke::Model::default();
+//! let mut world = hooke::CpuWorld::new(&model)?;
+//! let mut samples = vec![(world.time(), world.energy())];
+//! for _ in 0..100 {
+//!     world.step(100)?;
+//!     samples.push((world.time(), world.energy()));
+//! }
+//! hooke::plot::EnergyPlot::default().save(&samples, "energy.png")?;
+//! # Ok(()) }
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use plotters::prelude::*;
+
+use crate::energy::Energy;
+use crate::error::{Error, Result};
+
+/// The bundled font (DejaVu Sans; licence in assets/fonts/DejaVuSans-LICENSE.txt).
+static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
+/// Family name the bundled font is registered under.
+const FAMILY: &str = "sans-serif";
+
+fn register_font() {
+    static REGISTER: Once = Once::new();
+    REGISTER.call_once(|| {
+        // The font is a valid TrueType file checked in; a failure here would show as missing
+        // text, never as a crash.
+        let _ = plotters::style::register_font(FAMILY, FontStyle::Normal, FONT);
+    });
+}
+
+/// One curve of an energy plot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Series {
+    /// [`Energy::kinetic`].
+    Kinetic,
+    /// [`Energy::gravity`].
+    Gravity,
+    /// [`Energy::elastic`].
+    Elastic,
+    /// [`Energy::ground`].
+    Ground,
+    /// [`Energy::dissipated`].
+    Dissipated,
+    /// [`Energy::injected`].
+    Injected,
+    /// [`Energy::total`]: kinetic + gravitational + elastic + ground.
+    Total,
+    /// [`Energy::balance`]: total + dissipated - injected, constant up to integration error.
+    Balance,
+}
+
+impl Series {
+    /// Every series, in legend order.
+    pub const ALL: [Series; 8] = [
+        Series::Kinetic,
+        Series::Gravity,
+        Series::Elastic,
+        Series::Ground,
+        Series::Dissipated,
+        Series::Injected,
+        Series::Total,
+        Series::Balance,
+    ];
+
+    /// The legend label.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Series::Kinetic => "kinetic",
+            Series::Gravity => "gravitational",
+            Series::Elastic => "elastic",
+            Series::Ground => "ground",
+            Series::Dissipated => "dissipated",
+            Series::Injected => "injected",
+            Series::Total => "total",
+            Series::Balance => "balance (total + dissipated - injected)",
+        }
+    }
+
+    /// The series' value in `e`, in J.
+    #[must_use]
+    pub fn value(self, e: &Energy) -> f64 {
+        match self {
+            Series::Kinetic => e.kinetic,
+            Series::Gravity => e.gravity,
+            Series::Elastic => e.elastic,
+            Series::Ground => e.ground,
+            Series::Dissipated => e.dissipated,
+            Series::Injected => e.injected,
+            Series::Total => e.total(),
+            Series::Balance => e.balance(),
+        }
+    }
+
+    /// Line colour (sRGB) and width (px).
+    #[must_use]
+    pub fn color(self) -> ([u8; 3], u32) {
+        match self {
+            Series::Kinetic => ([228, 26, 28], 2),
+            Series::Gravity => ([55, 126, 184], 2),
+            Series::Elastic => ([77, 175, 74], 2),
+            Series::Ground => ([152, 78, 163], 2),
+            Series::Dissipated => ([255, 127, 0], 2),
+            Series::Injected => ([166, 86, 40], 2),
+            Series::Total => ([0, 0, 0], 3),
+            Series::Balance => ([120, 120, 120], 2),
+        }
+    }
+}
+
+/// An energy-versus-time plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnergyPlot {
+    /// Image width in pixels (>= 200).
+    pub width: u32,
+    /// Image height in pixels (>= 150).
+    pub height: u32,
+    /// The caption.
+    pub title: String,
+    /// The curves drawn, in legend order. [`Series::Injected`] is left out of the default when
+    /// it stays zero (see [`EnergyPlot::series_for`]).
+    pub series: Vec<Series>,
+}
+
+impl Default for EnergyPlot {
+    /// 960 x 540 pixels, titled "Energy", every series.
+    fn default() -> Self {
+        Self {
+            width: 960,
+            height: 540,
+            title: "Energy".to_string(),
+            series: Series::ALL.to_vec(),
+        }
+    }
+}
+
+impl EnergyPlot {
+    /// The default plot with caption `title`.
+    #[must_use]
+    pub fn titled(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The series this plot draws for `samples`: [`EnergyPlot::series`], without
+    /// [`Series::Injected`] when it is zero throughout.
+    #[must_use]
+    pub fn series_for(&self, samples: &[(f64, Energy)]) -> Vec<Series> {
+        let injected = samples.iter().any(|(_, e)| e.injected != 0.0);
+        self.series
+            .iter()
+            .copied()
+            .filter(|&s| s != Series::Injected || injected)
+            .collect()
+    }
+
+    /// Draws the plot of `samples`, each `(time in s, energy)`, as an RGB image.
+    ///
+    /// # Errors
+    /// [`Error::Plot`] for no samples, non-finite or decreasing times, non-finite energies, a
+    /// size below 200 x 150, or a drawing failure.
+    pub fn render(&self, samples: &[(f64, Energy)]) -> Result<image::RgbImage> {
+        self.render_named(samples, Path::new("<memory>"))
+    }
+
+    /// Draws the plot of `samples` and writes it as a PNG file at `path`.
+    ///
+    /// # Errors
+    /// As [`EnergyPlot::render`]; [`Error::ImageWrite`] if the file cannot be written.
+    pub fn save(&self, samples: &[(f64, Energy)], path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let image = self.render_named(samples, path)?;
+        image
+            .save_with_format(path, image::ImageFormat::Png)
+            .map_err(|source| Error::ImageWrite {
+                path: path.to_path_buf(),
+                source,
+            })
+    }
+
+    fn render_named(&self, samples: &[(f64, Energy)], path: &Path) -> Result<image::RgbImage> {
+        let fail = |reason: String| Error::Plot {
+            path: PathBuf::from(path),
+            reason,
+        };
+        if self.width < 200 || self.height < 150 {
+            return Err(fail(format!(
+                "size {} x {} is below the minimum 200 x 150 pixels",
+                self.width, self.height
+            )));
+        }
+        if samples.is_empty() {
+            return Err(fail("no samples to plot".to_string()));
+        }
+        let series = self.series_for(samples);
+        let mut y_min = f64::INFINITY;
+        let mut y_max = f64::NEG_INFINITY;
+        for (i, (t, e)) in samples.iter().enumerate() {
+            if !t.is_finite() {
+                return Err(fail(format!("sample {i} has a non-finite time {t}")));
+            }
+            if i > 0 && *t < samples[i - 1].0 {
+                return Err(fail(format!(
+                    "sample {i} has time {t} s, before the previous sample's {} s",
+                    samples[i - 1].0
+                )));
+            }
+            for s in &series {
+                let v = s.value(e);
+                if !v.is_finite() {
+                    return Err(fail(format!(
+                        "sample {i} (t = {t} s) has a non-finite {} energy",
+                        s.label()
+                    )));
+                }
+                y_min = y_min.min(v);
+                y_max = y_max.max(v);
+            }
+        }
+        if series.is_empty() {
+            (y_min, y_max) = (0.0, 1.0);
+        }
+        let pad = ((y_max - y_min) * 0.05)
+            .max(y_max.abs().max(y_min.abs()) * 1e-6)
+            .max(1e-12);
+        let (y_min, y_max) = (y_min - pad, y_max + pad);
+        let t0 = samples[0].0;
+        let mut t1 = samples[samples.len() - 1].0;
+        if t1 <= t0 {
+            t1 = t0 + 1.0;
+        }
+
+        register_font();
+        let (w, h) = (self.width, self.height);
+        let mut buffer = vec![0u8; w as usize * h as usize * 3];
+        {
+            let draw = |e: &dyn std::fmt::Display| fail(format!("drawing failed: {e}"));
+            let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| draw(&e))?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(&self.title, (FAMILY, 22))
+                .margin(12)
+                .x_label_area_size(42)
+                .y_label_area_size(78)
+                .build_cartesian_2d(t0..t1, y_min..y_max)
+                .map_err(|e| draw(&e))?;
+            chart
+                .configure_mesh()
+                .x_desc("time (s)")
+                .y_desc("energy (J)")
+                .label_style((FAMILY, 14))
+                .axis_desc_style((FAMILY, 16))
+                .light_line_style(RGBColor(235, 235, 235))
+                .bold_line_style(RGBColor(205, 205, 205))
+                .draw()
+                .map_err(|e| draw(&e))?;
+            for s in &series {
+                let ([r, g, b], width) = s.color();
+                let style = RGBColor(r, g, b).stroke_width(width);
+                let points = samples.iter().map(|(t, e)| (*t, s.value(e)));
+                let drawn = if *s == Series::Balance {
+                    chart.draw_series(DashedLineSeries::new(points, 8, 5, style))
+                } else {
+                    chart.draw_series(LineSeries::new(points, style))
+                };
+                drawn
+                    .map_err(|e| draw(&e))?
+                    .label(s.label())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
+            }
+            chart
+                .configure_series_labels()
+                .label_font((FAMILY, 14))
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(160, 160, 160))
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()
+                .map_err(|e| draw(&e))?;
+            root.present().map_err(|e| draw(&e))?;
+        }
+        image::RgbImage::from_raw(w, h, buffer)
+            .ok_or_else(|| fail("plot buffer has the wrong size".to_string()))
+    }
+}

@@ -1,0 +1,352 @@
+//! Interactive input, apart from any window system: keys and mouse to simulation actions, the
+//! arrow-key nudge of the topmost mass (seed 000), picking the mass nearest the mouse and
+//! dragging it with a [`DragSpring`] (seed 003), and an orbiting camera.
+//!
+//! A viewer translates its window events into [`Key`]s and pixel positions, feeds them to a
+//! [`Controller`], and applies what comes back ([`Action`]s, force updates, the drag spring) to
+//! its world. Everything here is plain data and is tested without a display.
+
+use std::collections::BTreeSet;
+
+use glam::{DVec3, Vec2, Vec3};
+
+use crate::cpu::DragSpring;
+use crate::render::Camera;
+
+/// Keys the viewer reacts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Key {
+    /// Space: play / pause.
+    Space,
+    /// S: advance one step.
+    S,
+    /// R: reset the simulation.
+    R,
+    /// Left arrow: push the topmost mass toward the left of the screen.
+    Left,
+    /// Right arrow: push it toward the right.
+    Right,
+    /// Up arrow: push it away from the viewer.
+    Up,
+    /// Down arrow: push it toward the viewer.
+    Down,
+    /// A digit key 1-9: select scenario `n - 1`.
+    Digit(u8),
+}
+
+/// What the viewer should do in response to an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Toggle between playing and paused; the new state is [`Controller::playing`].
+    TogglePlay,
+    /// Advance the simulation by exactly one step (and pause).
+    Step,
+    /// Reset the simulation to its initial state.
+    Reset,
+    /// Switch to scenario number `0`-based.
+    SelectScenario(usize),
+    /// The mouse grabbed this mass; it is now dragged.
+    Grab(usize),
+    /// The dragged mass was let go: remove the drag spring.
+    Release,
+}
+
+/// A mass being dragged: which one, and the point where it was grabbed, which fixes the depth
+/// of the plane (parallel to the image) in which the mouse moves it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    /// The dragged mass.
+    pub mass: usize,
+    /// Its position when grabbed, in m.
+    pub anchor: Vec3,
+    /// The current mouse position, in pixels (origin top-left).
+    pub cursor: Vec2,
+}
+
+/// Turns key and mouse input into simulation actions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Controller {
+    /// Magnitude of the arrow-key nudge force, in N.
+    pub nudge_force: f64,
+    /// Stiffness of the mouse drag spring, in N/m.
+    pub drag_stiffness: f64,
+    /// Damping of the mouse drag spring, in N*s/m.
+    pub drag_damping: f64,
+    /// How far from the mouse (pixels) a mass may be and still be grabbed.
+    pub pick_radius: f32,
+    playing: bool,
+    held: BTreeSet<Key>,
+    nudged: Option<usize>,
+    drag: Option<Drag>,
+}
+
+impl Default for Controller {
+    /// Nudge 2 N, drag spring 200 N/m with 2 N*s/m damping, pick radius 30 px, paused.
+    fn default() -> Self {
+        Self {
+            nudge_force: 2.0,
+            drag_stiffness: 200.0,
+            drag_damping: 2.0,
+            pick_radius: 30.0,
+            playing: false,
+            held: BTreeSet::new(),
+            nudged: None,
+            drag: None,
+        }
+    }
+}
+
+impl Controller {
+    /// A controller with the default settings, paused.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether the simulation should be running.
+    #[must_use]
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Sets playing or paused.
+    pub fn set_playing(&mut self, playing: bool) {
+        self.playing = playing;
+    }
+
+    /// The current drag, if a mass is held.
+    #[must_use]
+    pub fn drag(&self) -> Option<&Drag> {
+        self.drag.as_ref()
+    }
+
+    /// A key went down. Returns the action to take, if any. Space toggles play, S pauses and
+    /// asks for one step, R resets (and lets go of a dragged mass), digits select a scenario;
+    /// arrows are held (see [`Controller::nudge`]) and return nothing.
+    pub fn key_pressed(&mut self, key: Key) -> Option<Action> {
+        match key {
+            Key::Space => {
+                self.playing = !self.playing;
+                Some(Action::TogglePlay)
+            }
+            Key::S => {
+                self.playing = false;
+                Some(Action::Step)
+            }
+            Key::R => {
+                self.drag = None;
+                Some(Action::Reset)
+            }
+            Key::Digit(d) if (1..=9).contains(&d) => {
+                self.drag = None;
+                Some(Action::SelectScenario(usize::from(d) - 1))
+            }
+            Key::Digit(_) => None,
+            Key::Left | Key::Right | Key::Up | Key::Down => {
+                self.held.insert(key);
+                None
+            }
+        }
+    }
+
+    /// A key went up.
+    pub fn key_released(&mut self, key: Key) {
+        self.held.remove(&key);
+    }
+
+    /// The horizontal nudge force (N) the held arrow keys ask for, relative to `camera`: right
+    /// pushes along the screen's right projected on the ground, up pushes away from the viewer
+    /// along the ground. Opposite keys cancel; two perpendicular keys push diagonally with the
+    /// same magnitude [`Controller::nudge_force`].
+    #[must_use]
+    pub fn nudge_direction(&self, camera: &Camera) -> DVec3 {
+        let forward = camera.forward();
+        let mut ahead = Vec3::new(forward.x, forward.y, 0.0).normalize_or(Vec3::Y);
+        if forward.truncate().length() < 1e-6 {
+            // Looking straight down: the screen's up is +y.
+            ahead = Vec3::Y;
+        }
+        let right = ahead.cross(Vec3::Z);
+        let mut d = Vec3::ZERO;
+        for key in &self.held {
+            d += match key {
+                Key::Right => right,
+                Key::Left => -right,
+                Key::Up => ahead,
+                Key::Down => -ahead,
+                _ => Vec3::ZERO,
+            };
+        }
+        let d = d.normalize_or_zero().as_dvec3();
+        d * self.nudge_force
+    }
+
+    /// The external-force updates to apply this frame for the arrow-key nudge: the topmost mass
+    /// of `positions` gets the nudge force of [`Controller::nudge_direction`]; a mass nudged
+    /// before that is no longer topmost (or any mass, once the keys are released) gets zero. Each
+    /// entry is `(mass, force in N)`, to pass to `set_external_force`.
+    pub fn nudge(&mut self, camera: &Camera, positions: &[DVec3]) -> Vec<(usize, DVec3)> {
+        let force = self.nudge_direction(camera);
+        let target = if force == DVec3::ZERO {
+            None
+        } else {
+            topmost(positions)
+        };
+        let mut updates = Vec::new();
+        if let Some(old) = self.nudged {
+            if Some(old) != target {
+                updates.push((old, DVec3::ZERO));
+            }
+        }
+        if let Some(t) = target {
+            updates.push((t, force));
+        }
+        self.nudged = target;
+        updates
+    }
+
+    /// The mouse button went down at `cursor` (pixels) over an image of `width` x `height`
+    /// pixels seen by `camera`: grabs the mass nearest the cursor on screen within
+    /// [`Controller::pick_radius`], if any.
+    pub fn mouse_pressed(
+        &mut self,
+        cursor: Vec2,
+        camera: &Camera,
+        width: u32,
+        height: u32,
+        positions: &[DVec3],
+    ) -> Option<Action> {
+        let mass = pick_mass(camera, width, height, cursor, positions, self.pick_radius)?;
+        self.drag = Some(Drag {
+            mass,
+            anchor: positions[mass].as_vec3(),
+            cursor,
+        });
+        Some(Action::Grab(mass))
+    }
+
+    /// The mouse moved to `cursor` (pixels).
+    pub fn mouse_moved(&mut self, cursor: Vec2) {
+        if let Some(drag) = &mut self.drag {
+            drag.cursor = cursor;
+        }
+    }
+
+    /// The mouse button went up: lets go of the dragged mass, if any.
+    pub fn mouse_released(&mut self) -> Option<Action> {
+        self.drag.take().map(|_| Action::Release)
+    }
+
+    /// The drag spring (seed 003) pulling the dragged mass toward the point under the cursor in
+    /// the plane parallel to the image through the grab point, or `None` when nothing is held.
+    #[must_use]
+    pub fn drag_spring(&self, camera: &Camera, width: u32, height: u32) -> Option<DragSpring> {
+        let drag = self.drag.as_ref()?;
+        let target = camera.point_at_depth_of(drag.cursor, width, height, drag.anchor)?;
+        Some(DragSpring {
+            mass: drag.mass,
+            target: target.as_dvec3(),
+            stiffness: self.drag_stiffness,
+            damping: self.drag_damping,
+        })
+    }
+}
+
+/// The mass with the largest z (the lowest index among equals), or `None` if there are no
+/// finite positions.
+#[must_use]
+pub fn topmost(positions: &[DVec3]) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, p) in positions.iter().enumerate() {
+        if p.is_finite() && best.is_none_or(|(_, z)| p.z > z) {
+            best = Some((i, p.z));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The mass whose projection is nearest `cursor` (pixels, origin top-left) in a `width` x
+/// `height` image seen by `camera`, if it lies within `max_distance` pixels. Masses behind the
+/// camera are ignored; between masses at the same screen distance the one nearer the eye wins.
+#[must_use]
+pub fn pick_mass(
+    camera: &Camera,
+    width: u32,
+    height: u32,
+    cursor: Vec2,
+    positions: &[DVec3],
+    max_distance: f32,
+) -> Option<usize> {
+    let mut best: Option<(usize, f32, f32)> = None;
+    for (i, p) in positions.iter().enumerate() {
+        let p = p.as_vec3();
+        let Some(pixel) = camera.project(p, width, height) else {
+            continue;
+        };
+        let d = pixel.distance(cursor);
+        if d.is_nan() || d > max_distance {
+            continue;
+        }
+        let depth = p.distance(camera.eye);
+        let better = match best {
+            None => true,
+            Some((_, bd, bdepth)) => d < bd - 1e-3 || (d <= bd + 1e-3 && depth < bdepth),
+        };
+        if better {
+            best = Some((i, d, depth));
+        }
+    }
+    best.map(|(i, _, _)| i)
+}
+
+/// A camera orbiting a target point: what a viewer's mouse turns and zooms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Orbit {
+    /// The point looked at, in m.
+    pub target: Vec3,
+    /// Distance from the target, in m (> 0).
+    pub distance: f32,
+    /// Azimuth in radians, counter-clockwise from +x about z (see [`Camera::orbit`]).
+    pub azimuth: f32,
+    /// Elevation above the ground plane in radians, kept within (-89, 89) degrees.
+    pub elevation: f32,
+}
+
+impl Orbit {
+    /// The orbit that reproduces a camera made by [`Camera::orbit`] or [`Camera::fit`].
+    #[must_use]
+    pub fn from_camera(camera: &Camera) -> Self {
+        let offset = camera.eye - camera.target;
+        let distance = offset.length().max(1e-6);
+        Self {
+            target: camera.target,
+            distance,
+            azimuth: offset.y.atan2(offset.x),
+            elevation: (offset.z / distance).clamp(-1.0, 1.0).asin(),
+        }
+    }
+
+    /// Turns by `dx`, `dy` pixels of mouse motion (0.01 rad per pixel; dragging right turns the
+    /// scene right, dragging up looks from higher).
+    pub fn turn(&mut self, dx: f32, dy: f32) {
+        let limit = 89f32.to_radians();
+        self.azimuth -= 0.01 * dx;
+        self.elevation = (self.elevation + 0.01 * dy).clamp(-limit, limit);
+    }
+
+    /// Zooms by `factor` (< 1 moves closer).
+    pub fn zoom(&mut self, factor: f32) {
+        if factor.is_finite() && factor > 0.0 {
+            self.distance = (self.distance * factor).max(1e-4);
+        }
+    }
+
+    /// The camera for this orbit (clipping planes scaled with the distance).
+    #[must_use]
+    pub fn camera(&self) -> Camera {
+        let mut c = Camera::orbit(self.target, self.distance, self.azimuth, self.elevation);
+        c.near = self.distance * 0.01;
+        c.far = self.distance * 100.0;
+        c
+    }
+}

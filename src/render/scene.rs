@@ -1,0 +1,312 @@
+//! The GPU-side description of what to draw: spring topology, rest lengths, fixed flags,
+//! triangles and overlay lines, uploaded once from a [`Model`].
+
+use bytemuck::{Pod, Zeroable};
+use glam::{DVec3, Vec3};
+
+use crate::error::{Error, Result};
+use crate::model::{Contact, Model, SpringLaw};
+use crate::render::style::{linear, Srgba};
+use crate::render::Renderer;
+
+/// Bit of a mass's flags: the mass is fixed (drawn as a square).
+pub(crate) const MASS_FIXED: u32 = 1;
+
+/// One overlay segment as the shader reads it (`OverlayLine` in shaders/render.wgsl).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub(crate) struct GpuOverlayLine {
+    a: [f32; 4],
+    b: [f32; 4],
+    color: [f32; 4],
+}
+const _: () = assert!(std::mem::size_of::<GpuOverlayLine>() == 48);
+
+/// A segment drawn over the scene (not depth tested), e.g. the line from a dragged mass to the
+/// mouse (seed 003).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverlayLine {
+    /// One end, in m.
+    pub a: Vec3,
+    /// The other end, in m.
+    pub b: Vec3,
+    /// Its colour.
+    pub color: Srgba,
+}
+
+/// What a [`Renderer`] draws for one model: the springs' mass indices and rest lengths, which
+/// masses are fixed, optional shaded triangles, overlay lines, the highlighted mass, whether
+/// there is a ground, and (for CPU worlds) a positions buffer.
+///
+/// Made once per model with [`Scene::new`]; only topology is uploaded then. Positions come at
+/// draw time from a [`crate::render::Positions`]: the scene's own buffer (filled by
+/// [`Scene::set_positions`] from a [`crate::CpuWorld`]) or any GPU buffer holding
+/// `array<vec4<f32>>`, such as the GPU World's, on the same device. A scene must be drawn by a
+/// renderer on the device it was made with.
+#[derive(Debug)]
+pub struct Scene {
+    pub(crate) masses: u32,
+    pub(crate) springs: u32,
+    pub(crate) triangles: u32,
+    pub(crate) overlay_lines: u32,
+    pub(crate) spring_buffer: wgpu::Buffer,
+    pub(crate) rest_buffer: wgpu::Buffer,
+    pub(crate) flag_buffer: wgpu::Buffer,
+    pub(crate) triangle_buffer: wgpu::Buffer,
+    pub(crate) overlay_buffer: wgpu::Buffer,
+    pub(crate) position_buffer: wgpu::Buffer,
+    pub(crate) highlight: Option<u32>,
+    pub(crate) ground: bool,
+    laws: Vec<SpringLaw>,
+    staging: Vec<[f32; 4]>,
+}
+
+/// Smallest buffer made, in bytes: wgpu refuses zero-sized bindings.
+const MIN_BUFFER: u64 = 16;
+
+fn storage_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    let size = (bytes.len() as u64).max(MIN_BUFFER).next_multiple_of(4) as usize;
+    let mut contents = Vec::with_capacity(size);
+    contents.extend_from_slice(bytes);
+    contents.resize(size, 0);
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: &contents,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+impl Scene {
+    /// Uploads the drawing data of `model` to `renderer`'s device: spring ends, rest lengths (the
+    /// zero-length law gets 0, so it is drawn neutral), fixed flags. The scene has a ground when
+    /// the model's contact is not [`Contact::None`]. The position buffer starts at the model's
+    /// initial positions.
+    ///
+    /// # Errors
+    /// [`Model::validate`]'s errors: a model that cannot be simulated is not drawn either.
+    pub fn new(renderer: &Renderer, model: &Model) -> Result<Self> {
+        model.validate()?;
+        let device = renderer.device();
+        let ends: Vec<[u32; 2]> = model.springs.iter().map(|s| [s.a, s.b]).collect();
+        let laws: Vec<SpringLaw> = model.springs.iter().map(|s| s.law).collect();
+        let rest: Vec<f32> = model
+            .springs
+            .iter()
+            .map(|s| match s.law {
+                SpringLaw::ZeroLength => 0.0,
+                _ => s.rest_length as f32,
+            })
+            .collect();
+        let flags: Vec<u32> = model
+            .masses
+            .iter()
+            .map(|m| if m.fixed { MASS_FIXED } else { 0 })
+            .collect();
+        let positions: Vec<[f32; 4]> = model.masses.iter().map(|m| to_vec4(m.position)).collect();
+        Ok(Self {
+            masses: model.masses.len() as u32,
+            springs: model.springs.len() as u32,
+            triangles: 0,
+            overlay_lines: 0,
+            spring_buffer: storage_buffer(
+                device,
+                "hooke::render::springs",
+                bytemuck::cast_slice(&ends),
+            ),
+            rest_buffer: storage_buffer(
+                device,
+                "hooke::render::rest_lengths",
+                bytemuck::cast_slice(&rest),
+            ),
+            flag_buffer: storage_buffer(
+                device,
+                "hooke::render::mass_flags",
+                bytemuck::cast_slice(&flags),
+            ),
+            triangle_buffer: storage_buffer(device, "hooke::render::triangles", &[]),
+            overlay_buffer: storage_buffer(device, "hooke::render::overlay", &[]),
+            position_buffer: storage_buffer(
+                device,
+                "hooke::render::positions",
+                bytemuck::cast_slice(&positions),
+            ),
+            highlight: None,
+            ground: model.params.contact != Contact::None,
+            laws,
+            staging: positions,
+        })
+    }
+
+    /// Number of masses.
+    #[must_use]
+    pub fn masses(&self) -> usize {
+        self.masses as usize
+    }
+
+    /// Number of springs.
+    #[must_use]
+    pub fn springs(&self) -> usize {
+        self.springs as usize
+    }
+
+    /// Number of shaded triangles.
+    #[must_use]
+    pub fn triangles(&self) -> usize {
+        self.triangles as usize
+    }
+
+    /// The scene's own positions buffer (`array<vec4<f32>>`, xyz in m, one per mass), the one
+    /// [`crate::render::Positions::Scene`] draws from.
+    #[must_use]
+    pub fn position_buffer(&self) -> &wgpu::Buffer {
+        &self.position_buffer
+    }
+
+    /// Uploads mass positions (m), e.g. [`crate::CpuWorld::positions`], to the scene's own
+    /// positions buffer (converted to `f32`).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] unless there is exactly one position per mass.
+    pub fn set_positions(&mut self, renderer: &Renderer, positions: &[DVec3]) -> Result<()> {
+        check_len("positions", self.masses(), positions.len())?;
+        self.staging.clear();
+        self.staging.extend(positions.iter().map(|&p| to_vec4(p)));
+        if !self.staging.is_empty() {
+            renderer.queue().write_buffer(
+                &self.position_buffer,
+                0,
+                bytemuck::cast_slice(&self.staging),
+            );
+        }
+        Ok(())
+    }
+
+    /// Uploads current rest lengths (m), one per spring, e.g. [`crate::CpuWorld::rest_lengths`]
+    /// when actuators move them; strain colours are measured against these. Zero-length-law
+    /// springs stay at 0 (neutral).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] unless there is exactly one rest length per spring.
+    pub fn set_rest_lengths(&mut self, renderer: &Renderer, rest_lengths: &[f64]) -> Result<()> {
+        check_len("rest lengths", self.springs(), rest_lengths.len())?;
+        let rest: Vec<f32> = rest_lengths
+            .iter()
+            .zip(&self.laws)
+            .map(|(&r, law)| match law {
+                SpringLaw::ZeroLength => 0.0,
+                _ => r as f32,
+            })
+            .collect();
+        if !rest.is_empty() {
+            renderer
+                .queue()
+                .write_buffer(&self.rest_buffer, 0, bytemuck::cast_slice(&rest));
+        }
+        Ok(())
+    }
+
+    /// Sets the triangles to shade (the solid look of voxel bodies, seed 000), each three mass
+    /// indices. Both sides are lit. See [`crate::render::exterior_triangles`] to get the
+    /// exterior faces of a set of hexahedral cells. An empty slice removes them.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a mass index that does not exist.
+    pub fn set_triangles(&mut self, renderer: &Renderer, triangles: &[[u32; 3]]) -> Result<()> {
+        for &i in triangles.iter().flatten() {
+            if i >= self.masses {
+                return Err(Error::IndexOutOfRange {
+                    what: "mass",
+                    index: i as usize,
+                    len: self.masses(),
+                });
+            }
+        }
+        self.triangle_buffer = storage_buffer(
+            renderer.device(),
+            "hooke::render::triangles",
+            bytemuck::cast_slice(triangles),
+        );
+        self.triangles = triangles.len() as u32;
+        Ok(())
+    }
+
+    /// Sets the overlay segments drawn over everything (an empty slice removes them).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a non-finite end point.
+    pub fn set_overlay(&mut self, renderer: &Renderer, lines: &[OverlayLine]) -> Result<()> {
+        if lines.iter().any(|l| !(l.a.is_finite() && l.b.is_finite())) {
+            return Err(Error::InvalidParameter {
+                name: "overlay line end",
+                value: f64::NAN,
+                expected: "must be finite (m)",
+            });
+        }
+        let gpu: Vec<GpuOverlayLine> = lines
+            .iter()
+            .map(|l| GpuOverlayLine {
+                a: l.a.extend(1.0).to_array(),
+                b: l.b.extend(1.0).to_array(),
+                color: linear(l.color),
+            })
+            .collect();
+        let bytes: &[u8] = bytemuck::cast_slice(&gpu);
+        if self.overlay_buffer.size() < bytes.len() as u64 {
+            self.overlay_buffer =
+                storage_buffer(renderer.device(), "hooke::render::overlay", bytes);
+        } else if !bytes.is_empty() {
+            renderer
+                .queue()
+                .write_buffer(&self.overlay_buffer, 0, bytes);
+        }
+        self.overlay_lines = lines.len() as u32;
+        Ok(())
+    }
+
+    /// Highlights one mass (drawn larger, in [`crate::render::Style::highlight`]), or none.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a mass that does not exist.
+    pub fn set_highlight(&mut self, mass: Option<usize>) -> Result<()> {
+        if let Some(m) = mass {
+            if m >= self.masses() {
+                return Err(Error::IndexOutOfRange {
+                    what: "mass",
+                    index: m,
+                    len: self.masses(),
+                });
+            }
+        }
+        self.highlight = mass.map(|m| m as u32);
+        Ok(())
+    }
+
+    /// Whether the scene has a ground plane at `z = 0` to draw.
+    #[must_use]
+    pub fn ground(&self) -> bool {
+        self.ground
+    }
+
+    /// Turns the ground plane on or off for this scene (by default on unless the model's
+    /// contact is [`Contact::None`]).
+    pub fn set_ground(&mut self, ground: bool) {
+        self.ground = ground;
+    }
+}
+
+fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Error::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+fn to_vec4(p: DVec3) -> [f32; 4] {
+    [p.x as f32, p.y as f32, p.z as f32, 1.0]
+}
