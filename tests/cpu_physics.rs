@@ -2,8 +2,8 @@
 //! conservation laws. Every tolerance is derived beside its test.
 
 use hooke::{
-    Actuator, Contact, CpuWorld, DVec3, DragSpring, DutyCycle, Error, Friction,
-    FrictionOscillator, Integrator, Mass, Model, Params, Part, Spring, SpringLaw,
+    Actuator, Contact, CpuWorld, DVec3, DragSpring, DutyCycle, Error, Friction, FrictionOscillator,
+    Integrator, Mass, Model, Params, Part, Spring, SpringLaw,
 };
 
 const G: f64 = 9.81;
@@ -85,7 +85,8 @@ fn free_fall_matches_exact_discrete_solution() {
     let dt = 1e-3;
     let (z0, v0) = (10.0, 2.0);
     let mut model = Model::new(params(dt, Contact::None));
-    model.add_mass(Mass::new(1.5, DVec3::new(0.0, 0.0, z0)).with_velocity(DVec3::new(0.5, 0.0, v0)));
+    model
+        .add_mass(Mass::new(1.5, DVec3::new(0.0, 0.0, z0)).with_velocity(DVec3::new(0.5, 0.0, v0)));
     let mut w = CpuWorld::new(&model).unwrap();
     let n = 1000u64;
     w.step(n).unwrap();
@@ -362,7 +363,8 @@ fn fixed_mass_never_moves_and_pendulum_swings() {
     model.add("pendulum", part);
     let pinned = model.masses[7].position;
     let mut w = CpuWorld::new(&model).unwrap();
-    w.set_external_force(7, DVec3::new(100.0, 0.0, 0.0)).unwrap();
+    w.set_external_force(7, DVec3::new(100.0, 0.0, 0.0))
+        .unwrap();
     let com0 = w.body_centre_of_mass(0).unwrap();
     for _ in 0..50 {
         w.step(100).unwrap();
@@ -371,7 +373,10 @@ fn fixed_mass_never_moves_and_pendulum_swings() {
     }
     // The rest hangs and swings down: the centre of mass drops below the pin.
     let com = w.body_centre_of_mass(0).unwrap();
-    assert!(com.z < com0.z - 0.01, "pendulum did not swing ({com0} -> {com})");
+    assert!(
+        com.z < com0.z - 0.01,
+        "pendulum did not swing ({com0} -> {com})"
+    );
     assert!(w.energy().dissipated > 0.0);
 }
 
@@ -598,11 +603,15 @@ fn bad_models_are_rejected() {
         m
     };
     assert!(CpuWorld::new(&good()).is_ok());
-    let cases: Vec<(Box<dyn Fn(&mut Model)>, &str)> = vec![
+    type Breaker = Box<dyn Fn(&mut Model)>;
+    let cases: Vec<(Breaker, &str)> = vec![
         (Box::new(|m| m.springs[0].b = 7), "spring 0 joins mass 7"),
         (Box::new(|m| m.springs[0].b = 0), "to itself"),
         (Box::new(|m| m.masses[1].mass = 0.0), "mass 1 has mass 0"),
-        (Box::new(|m| m.masses[1].mass = f64::NAN), "mass 1 has mass NaN"),
+        (
+            Box::new(|m| m.masses[1].mass = f64::NAN),
+            "mass 1 has mass NaN",
+        ),
         (
             Box::new(|m| m.masses[0].position.y = f64::INFINITY),
             "mass 0 has a non-finite position",
@@ -676,8 +685,8 @@ fn threads_do_not_change_results() {
         friction: Friction::coulomb(0.5, 0.5),
         ..params(1e-4, Contact::default())
     });
-    // 20 x 20 x 12 lattice of cubes: enough springs for several chunks and the parallel path.
-    let n = [28usize, 28, 10];
+    // 46 x 46 x 12 lattice of cubes: enough springs for two chunks and the parallel path.
+    let n = [46usize, 46, 12];
     let idx = |i: usize, j: usize, k: usize| (k * n[1] + j) * n[0] + i;
     let mut part = Part::new();
     for k in 0..n[2] {
@@ -693,7 +702,15 @@ fn threads_do_not_change_results() {
     for k in 0..n[2] {
         for j in 0..n[1] {
             for i in 0..n[0] {
-                for (di, dj, dk) in [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 0), (1, 0, 1), (0, 1, 1), (1, 1, 1)] {
+                for (di, dj, dk) in [
+                    (1, 0, 0),
+                    (0, 1, 0),
+                    (0, 0, 1),
+                    (1, 1, 0),
+                    (1, 0, 1),
+                    (0, 1, 1),
+                    (1, 1, 1),
+                ] {
                     let (i2, j2, k2) = (i + di, j + dj, k + dk);
                     if i2 < n[0] && j2 < n[1] && k2 < n[2] {
                         part.connect(idx(i, j, k) as u32, idx(i2, j2, k2) as u32, 1e4, 1.0);
@@ -703,7 +720,8 @@ fn threads_do_not_change_results() {
         }
     }
     model.add("lattice", part);
-    assert!(model.springs.len() > 40_000);
+    // More than one chunk of 2^17 springs, so chunk buffers overlap and are summed across threads.
+    assert!(model.springs.len() > 1 << 17);
     let run = |threads| {
         let mut w = CpuWorld::new(&model).unwrap();
         w.set_threads(threads);
@@ -713,7 +731,10 @@ fn threads_do_not_change_results() {
     let (p1, e1) = run(1);
     let (p2, e2) = run(2);
     let (p3, e3) = run(3);
-    assert!(p1 == p2 && p2 == p3, "positions differ between thread counts");
+    assert!(
+        p1 == p2 && p2 == p3,
+        "positions differ between thread counts"
+    );
     assert_eq!(e1, e2);
     assert_eq!(e2, e3);
 }
