@@ -39,3 +39,8 @@ pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
     Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
 };
+
+/// The README's code, compiled and run as a doctest so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
