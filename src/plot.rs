@@ -251,7 +251,10 @@ impl EnergyPlot {
             let draw = |e: &dyn std::fmt::Display| fail(format!("drawing failed: {e}"));
             let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| draw(&e))?;
-            let mut chart = ChartBuilder::on(&root)
+            // The legend gets its own column on the right, so it never hides a curve.
+            let legend_width = (w / 4).clamp(120, 260);
+            let (area, legend) = root.split_horizontally(w - legend_width);
+            let mut chart = ChartBuilder::on(&area)
                 .caption(&self.title, (FAMILY, 22))
                 .margin(12)
                 .x_label_area_size(42)
@@ -268,28 +271,71 @@ impl EnergyPlot {
                 .bold_line_style(RGBColor(205, 205, 205))
                 .draw()
                 .map_err(|e| draw(&e))?;
-            for s in &series {
+            for (i, s) in series.iter().enumerate() {
                 let ([r, g, b], width) = s.color();
                 let style = RGBColor(r, g, b).stroke_width(width);
                 let points = samples.iter().map(|(t, e)| (*t, s.value(e)));
-                let drawn = if *s == Series::Balance {
+                if *s == Series::Balance {
                     chart.draw_series(DashedLineSeries::new(points, 8, 5, style))
                 } else {
-                    chart.draw_series(LineSeries::new(points, style))
-                };
-                drawn
-                    .map_err(|e| draw(&e))?
-                    .label(s.label())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
-            }
-            chart
-                .configure_series_labels()
-                .label_font((FAMILY, 14))
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(160, 160, 160))
-                .position(SeriesLabelPosition::UpperRight)
-                .draw()
+                    // Separate segments: a wide polyline's miter joins spike at the sharp turns
+                    // of a fast oscillation.
+                    let points: Vec<(f64, f64)> = points.collect();
+                    let segments = points
+                        .windows(2)
+                        .map(|ab| PathElement::new(ab.to_vec(), style));
+                    if points.len() == 1 {
+                        chart.draw_series(LineSeries::new(points.clone(), style))
+                    } else {
+                        chart.draw_series(segments)
+                    }
+                }
                 .map_err(|e| draw(&e))?;
+                let y = 50 + 24 * i as i32;
+                let key = vec![(8, y), (34, y)];
+                if *s == Series::Balance {
+                    legend
+                        .draw(&PathElement::new(vec![(8, y), (16, y)], style))
+                        .map_err(|e| draw(&e))?;
+                    legend
+                        .draw(&PathElement::new(vec![(22, y), (30, y)], style))
+                        .map_err(|e| draw(&e))?;
+                } else {
+                    legend
+                        .draw(&PathElement::new(key, style))
+                        .map_err(|e| draw(&e))?;
+                }
+                let label = match s {
+                    Series::Balance => "balance",
+                    other => other.label(),
+                };
+                legend
+                    .draw(&Text::new(
+                        label,
+                        (42, y - 8),
+                        (FAMILY, 15).into_font().color(&BLACK),
+                    ))
+                    .map_err(|e| draw(&e))?;
+            }
+            if series.contains(&Series::Balance) {
+                let y = 50 + 24 * series.len() as i32;
+                for (j, line) in [
+                    "balance = total + dissipated",
+                    "  - injected (constant if",
+                    "  the integration is exact)",
+                ]
+                .iter()
+                .enumerate()
+                {
+                    legend
+                        .draw(&Text::new(
+                            *line,
+                            (8, y + 18 * j as i32),
+                            (FAMILY, 12).into_font().color(&RGBColor(90, 90, 90)),
+                        ))
+                        .map_err(|e| draw(&e))?;
+                }
+            }
             root.present().map_err(|e| draw(&e))?;
         }
         image::RgbImage::from_raw(w, h, buffer)

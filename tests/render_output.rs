@@ -1,0 +1,178 @@
+//! Output files without a GPU: the frame schedule, GIF timing, energy plots.
+
+use hooke::render::{FrameSchedule, GifWriter};
+use hooke::{Energy, Error};
+use image::{AnimationDecoder, Rgba, RgbaImage};
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hooke-render-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn frames_follow_simulation_time_not_steps() {
+    // Seed 001's example: dt = 0.001 s, one frame every 0.03 s, so every 30th step.
+    let s = FrameSchedule::new(0.03, 0.001).unwrap();
+    assert_eq!(s.steps_before(0), 0);
+    assert!((1..100).all(|f| s.steps_before(f) == 30));
+    // A frame time that is not a multiple of dt alternates step counts without drifting:
+    // frame n is always at step round(n T / dt).
+    let s = FrameSchedule::new(0.025, 0.01).unwrap();
+    let steps: Vec<u64> = (1..=4).map(|f| s.steps_before(f)).collect();
+    assert_eq!(steps, [3, 2, 3, 2]);
+    let total: u64 = (1..=1000).map(|f| s.steps_before(f)).sum();
+    assert_eq!(total, s.step_of(1000));
+    assert_eq!(s.step_of(1000), 2500);
+    assert_eq!(FrameSchedule::new(0.04, 1e-4).unwrap().frames_for(1.0), 26);
+    assert!(matches!(
+        FrameSchedule::new(0.0, 1e-4),
+        Err(Error::InvalidParameter {
+            name: "frame_time",
+            ..
+        })
+    ));
+    assert!(matches!(
+        FrameSchedule::new(0.01, f64::NAN),
+        Err(Error::InvalidParameter { name: "dt", .. })
+    ));
+}
+
+fn delays_cs(path: &std::path::Path) -> Vec<u32> {
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let frames = image::codecs::gif::GifDecoder::new(file)
+        .unwrap()
+        .into_frames()
+        .collect_frames()
+        .unwrap();
+    frames
+        .iter()
+        .map(|f| {
+            let (n, d) = f.delay().numer_denom_ms();
+            assert_eq!(
+                n % (10 * d),
+                0,
+                "delay {n}/{d} ms is not whole centiseconds"
+            );
+            n / d / 10
+        })
+        .collect()
+}
+
+#[test]
+fn gif_playback_keeps_pace_with_simulation_time() {
+    let frame = |shade: u8| RgbaImage::from_pixel(8, 6, Rgba([shade, 0, 255 - shade, 255]));
+
+    // 0.04 s is exactly 4 cs.
+    let path = temp("exact.gif");
+    let mut gif = GifWriter::create(&path, 0.04).unwrap();
+    for i in 0..5 {
+        gif.push(&frame(i * 40)).unwrap();
+    }
+    assert_eq!(gif.frames(), 5);
+    gif.finish().unwrap();
+    assert_eq!(delays_cs(&path), [4; 5]);
+
+    // 0.025 s is 2.5 cs: delays alternate so that frame n starts at round(2.5 n) cs.
+    let path = temp("dithered.gif");
+    let mut gif = GifWriter::create(&path, 0.025).unwrap();
+    for i in 0..8 {
+        gif.push(&frame(i * 30)).unwrap();
+    }
+    gif.finish().unwrap();
+    let delays = delays_cs(&path);
+    assert_eq!(delays.len(), 8);
+    let mut start = 0;
+    for (n, d) in delays.iter().enumerate() {
+        start += d;
+        let exact = 2.5 * (n + 1) as f64;
+        assert!(
+            (f64::from(start) - exact).abs() <= 0.5,
+            "frame {n} ends at {start} cs"
+        );
+    }
+
+    // Frames of another size are refused; so are frame times GIF cannot express.
+    let mut gif = GifWriter::create(temp("sizes.gif"), 0.05).unwrap();
+    gif.push(&frame(0)).unwrap();
+    assert!(matches!(
+        gif.push(&RgbaImage::new(9, 6)),
+        Err(Error::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        GifWriter::create(temp("fast.gif"), 0.001),
+        Err(Error::InvalidParameter {
+            name: "frame_time",
+            ..
+        })
+    ));
+}
+
+#[cfg(feature = "plot")]
+mod plot {
+    use hooke::plot::{EnergyPlot, Series};
+
+    use super::*;
+
+    /// A mass on a spring: kinetic and elastic trade places, total constant, some dissipated.
+    fn samples() -> Vec<(f64, Energy)> {
+        (0..=400)
+            .map(|i| {
+                let t = f64::from(i) * 0.005;
+                let w = 2.0 * std::f64::consts::PI;
+                let dissipated = 0.1 * t;
+                let left = 1.0 - dissipated;
+                (
+                    t,
+                    Energy {
+                        kinetic: left * (w * t).sin().powi(2),
+                        elastic: left * (w * t).cos().powi(2),
+                        gravity: 0.3,
+                        dissipated,
+                        ..Energy::default()
+                    },
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_energy_curve_is_drawn_in_its_colour() {
+        let plot = EnergyPlot::titled("test");
+        let image = plot.render(&samples()).unwrap();
+        assert_eq!(image.dimensions(), (plot.width, plot.height));
+        let drawn = plot.series_for(&samples());
+        // Injected energy stays zero, so it is left out.
+        assert!(!drawn.contains(&Series::Injected));
+        for s in drawn {
+            let (rgb, _) = s.color();
+            let n = image.pixels().filter(|p| p.0 == rgb).count();
+            assert!(n > 100, "{} curve: only {n} pixels of {rgb:?}", s.label());
+        }
+        // The plot was written to a PNG that decodes to the same picture.
+        let path = temp("energy.png");
+        plot.save(&samples(), &path).unwrap();
+        let read = image::open(&path).unwrap().to_rgb8();
+        assert_eq!(read.dimensions(), image.dimensions());
+    }
+
+    #[test]
+    fn bad_samples_are_refused_with_a_reason() {
+        let plot = EnergyPlot::default();
+        assert!(matches!(plot.render(&[]), Err(Error::Plot { .. })));
+        let mut s = samples();
+        s[10].1.kinetic = f64::NAN;
+        let Err(Error::Plot { reason, .. }) = plot.render(&s) else {
+            panic!("NaN energy accepted")
+        };
+        assert!(reason.contains("sample 10"), "{reason}");
+        let mut s = samples();
+        s[20].0 = 0.0;
+        assert!(matches!(plot.render(&s), Err(Error::Plot { .. })));
+        let tiny = EnergyPlot {
+            width: 10,
+            ..EnergyPlot::default()
+        };
+        assert!(matches!(tiny.render(&samples()), Err(Error::Plot { .. })));
+    }
+}
