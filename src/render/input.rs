@@ -166,19 +166,23 @@ impl Controller {
             // Looking straight down: the screen's up is +y.
             ahead = Vec3::Y;
         }
-        let right = ahead.cross(Vec3::Z);
-        let mut d = Vec3::ZERO;
+        let ahead = ahead.as_dvec3().normalize();
+        let right = ahead.cross(DVec3::Z);
+        let mut d = DVec3::ZERO;
         for key in &self.held {
             d += match key {
                 Key::Right => right,
                 Key::Left => -right,
                 Key::Up => ahead,
                 Key::Down => -ahead,
-                _ => Vec3::ZERO,
+                _ => DVec3::ZERO,
             };
         }
-        let d = d.normalize_or_zero().as_dvec3();
-        d * self.nudge_force
+        // Opposite keys cancel exactly; anything left is a unit direction.
+        if d.length() < 1e-9 {
+            return DVec3::ZERO;
+        }
+        d.normalize() * self.nudge_force
     }
 
     /// The external-force updates to apply this frame for the arrow-key nudge: the topmost mass

@@ -1,0 +1,157 @@
+//! The viewer's input handling, without a window: keys to actions, the arrow-key nudge of the
+//! topmost mass (seed 000), picking the mass nearest the mouse and dragging it (seed 003).
+
+use hooke::render::input::{pick_mass, topmost, Action, Controller, Key, Orbit};
+use hooke::render::Camera;
+use hooke::{DVec3, Vec3};
+
+const W: u32 = 400;
+const H: u32 = 300;
+
+/// Looking along +y: screen right is +x, screen up is +z.
+fn front() -> Camera {
+    Camera::look_at(Vec3::new(0.0, -2.0, 0.0), Vec3::ZERO)
+}
+
+#[test]
+fn keys_map_to_actions_as_in_seed_002() {
+    let mut c = Controller::new();
+    assert!(!c.playing());
+    assert_eq!(c.key_pressed(Key::Space), Some(Action::TogglePlay));
+    assert!(c.playing());
+    assert_eq!(c.key_pressed(Key::Space), Some(Action::TogglePlay));
+    assert!(!c.playing());
+    c.set_playing(true);
+    // A single step pauses first.
+    assert_eq!(c.key_pressed(Key::S), Some(Action::Step));
+    assert!(!c.playing());
+    assert_eq!(c.key_pressed(Key::R), Some(Action::Reset));
+    assert_eq!(
+        c.key_pressed(Key::Digit(3)),
+        Some(Action::SelectScenario(2))
+    );
+    assert_eq!(c.key_pressed(Key::Digit(0)), None);
+    assert_eq!(c.key_pressed(Key::Left), None);
+}
+
+#[test]
+fn arrows_push_the_topmost_mass_relative_to_the_screen() {
+    let positions = [
+        DVec3::new(0.0, 0.0, 0.1),
+        DVec3::new(0.1, 0.0, 0.3), // topmost
+        DVec3::new(0.2, 0.0, 0.2),
+    ];
+    assert_eq!(topmost(&positions), Some(1));
+    let mut c = Controller::new();
+    let camera = front();
+    assert!(
+        c.nudge(&camera, &positions).is_empty(),
+        "no key held, no force"
+    );
+
+    c.key_pressed(Key::Right);
+    let updates = c.nudge(&camera, &positions);
+    assert_eq!(updates.len(), 1);
+    let (mass, force) = updates[0];
+    assert_eq!(mass, 1);
+    // Screen right is +x for this camera; the force is horizontal with the set magnitude.
+    assert!(
+        (force - DVec3::new(c.nudge_force, 0.0, 0.0)).length() < 1e-6,
+        "{force}"
+    );
+
+    // Right + up: diagonal, same magnitude; up is away from the viewer (+y here).
+    c.key_pressed(Key::Up);
+    let (_, force) = c.nudge(&camera, &positions)[0];
+    assert!((force.length() - c.nudge_force).abs() < 1e-9);
+    assert!(force.x > 0.0 && force.y > 0.0 && force.z == 0.0, "{force}");
+
+    // Opposite keys cancel, which releases the mass (its force goes back to zero).
+    c.key_released(Key::Up);
+    c.key_pressed(Key::Left);
+    let updates = c.nudge(&camera, &positions);
+    assert_eq!(updates, vec![(1, DVec3::ZERO)]);
+
+    // When another mass becomes topmost, the old one is released and the new one pushed.
+    c.key_released(Key::Left);
+    let mut moved = positions;
+    moved[2].z = 0.5;
+    let updates = c.nudge(&camera, &moved);
+    assert_eq!(updates.len(), 1);
+    assert_eq!(updates[0].0, 2);
+    let mut moved_back = moved;
+    moved_back[2].z = 0.0;
+    let updates = c.nudge(&camera, &moved_back);
+    assert_eq!(updates[0], (2, DVec3::ZERO));
+    assert_eq!(updates[1].0, 1);
+}
+
+#[test]
+fn the_mass_nearest_the_mouse_is_picked_and_dragged_under_the_cursor() {
+    let camera = front();
+    let positions = [
+        DVec3::new(-0.3, 0.0, 0.0),
+        DVec3::new(0.2, 0.0, 0.1),
+        DVec3::new(0.2, 0.5, 0.1), // farther from the eye, near mass 1 on screen
+    ];
+    let at = |i: usize| camera.project(positions[i].as_vec3(), W, H).unwrap();
+    // Exactly on mass 0, and a few pixels off mass 1.
+    assert_eq!(pick_mass(&camera, W, H, at(0), &positions, 10.0), Some(0));
+    let near1 = at(1) + glam::Vec2::new(3.0, -2.0);
+    assert_eq!(pick_mass(&camera, W, H, near1, &positions, 10.0), Some(1));
+    // Too far from everything.
+    let corner = glam::Vec2::new(1.0, 1.0);
+    assert_eq!(pick_mass(&camera, W, H, corner, &positions, 10.0), None);
+
+    let mut c = Controller::new();
+    assert_eq!(c.mouse_pressed(corner, &camera, W, H, &positions), None);
+    assert!(c.drag_spring(&camera, W, H).is_none());
+    assert_eq!(
+        c.mouse_pressed(at(0), &camera, W, H, &positions),
+        Some(Action::Grab(0))
+    );
+    // Move the mouse 50 px right and 40 px up: the drag target is under the cursor, at the
+    // depth the mass was grabbed at.
+    let cursor = at(0) + glam::Vec2::new(50.0, -40.0);
+    c.mouse_moved(cursor);
+    let drag = c.drag_spring(&camera, W, H).unwrap();
+    assert_eq!(drag.mass, 0);
+    assert_eq!(drag.stiffness, c.drag_stiffness);
+    let target = drag.target.as_vec3();
+    let shown = camera.project(target, W, H).unwrap();
+    assert!(shown.distance(cursor) < 0.05, "{shown} vs {cursor}");
+    let depth = |p: Vec3| (p - camera.eye).dot(camera.forward());
+    assert!((depth(target) - depth(positions[0].as_vec3())).abs() < 1e-4);
+    // Moving right and up on this screen is +x and +z.
+    assert!(target.x > positions[0].x as f32 && target.z > 0.0);
+    assert_eq!(c.mouse_released(), Some(Action::Release));
+    assert!(c.drag().is_none());
+    assert_eq!(c.mouse_released(), None);
+}
+
+#[test]
+fn among_masses_at_one_screen_point_the_nearest_to_the_eye_wins() {
+    let camera = front();
+    // Both on the line of sight through the image centre.
+    let positions = [DVec3::new(0.0, 1.0, 0.0), DVec3::new(0.0, -0.5, 0.0)];
+    let centre = glam::Vec2::new(W as f32 / 2.0, H as f32 / 2.0);
+    assert_eq!(pick_mass(&camera, W, H, centre, &positions, 5.0), Some(1));
+    // A mass behind the camera is never picked.
+    let behind = [DVec3::new(0.0, -3.0, 0.0)];
+    assert_eq!(pick_mass(&camera, W, H, centre, &behind, 1e9), None);
+}
+
+#[test]
+fn an_orbit_reproduces_its_camera_and_turns_and_zooms() {
+    let camera = Camera::orbit(Vec3::new(0.1, 0.2, 0.3), 2.0, 0.7, 0.4);
+    let mut orbit = Orbit::from_camera(&camera);
+    assert!((orbit.distance - 2.0).abs() < 1e-5);
+    assert!((orbit.azimuth - 0.7).abs() < 1e-5 && (orbit.elevation - 0.4).abs() < 1e-5);
+    assert!(orbit.camera().eye.distance(camera.eye) < 1e-5);
+    orbit.turn(0.0, 1e6);
+    assert!(orbit.elevation < 89.1f32.to_radians());
+    orbit.zoom(0.5);
+    assert!((orbit.distance - 1.0).abs() < 1e-5);
+    orbit.zoom(f32::NAN);
+    assert!((orbit.distance - 1.0).abs() < 1e-5);
+}
