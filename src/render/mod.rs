@@ -117,6 +117,8 @@ struct Targets {
     /// Single-sampled colour target: resolved into, read back, sampled by UIs.
     color: wgpu::Texture,
     color_view: wgpu::TextureView,
+    /// The same texture seen as `Rgba8Unorm`: sampling returns the sRGB-encoded bytes.
+    color_view_raw: wgpu::TextureView,
     msaa_view: wgpu::TextureView,
     depth_view: wgpu::TextureView,
 }
@@ -297,10 +299,19 @@ impl Renderer {
         &self.targets.color
     }
 
-    /// A view of [`Renderer::target`].
+    /// A view of [`Renderer::target`] ([`TARGET_FORMAT`]: sampling decodes sRGB to linear).
     #[must_use]
     pub fn target_view(&self) -> &wgpu::TextureView {
         &self.targets.color_view
+    }
+
+    /// A view of [`Renderer::target`] as `Rgba8Unorm`: sampling returns the sRGB-encoded values
+    /// undecoded. This is the view to give a UI that blends in gamma space and expects its
+    /// textures' samples to be gamma-encoded, such as egui (`egui_wgpu::Renderer::
+    /// register_native_texture`); with [`Renderer::target_view`] the image would show too dark.
+    #[must_use]
+    pub fn target_view_gamma(&self) -> &wgpu::TextureView {
+        &self.targets.color_view_raw
     }
 
     /// Draws `scene` seen by `camera` into the target, reading positions from `positions`.
@@ -866,7 +877,7 @@ fn targets(device: &wgpu::Device, width: u32, height: u32) -> Targets {
         height,
         depth_or_array_layers: 1,
     };
-    let texture = |label, samples, format, usage| {
+    let texture = |label, samples, format, usage, view_formats: &[wgpu::TextureFormat]| {
         device.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
             size,
@@ -875,7 +886,7 @@ fn targets(device: &wgpu::Device, width: u32, height: u32) -> Targets {
             dimension: wgpu::TextureDimension::D2,
             format,
             usage,
-            view_formats: &[],
+            view_formats,
         })
     };
     let color = texture(
@@ -885,21 +896,29 @@ fn targets(device: &wgpu::Device, width: u32, height: u32) -> Targets {
         wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::TEXTURE_BINDING,
+        &[wgpu::TextureFormat::Rgba8Unorm],
     );
     let msaa = texture(
         "hooke::render::color_msaa",
         SAMPLES,
         TARGET_FORMAT,
         wgpu::TextureUsages::RENDER_ATTACHMENT,
+        &[],
     );
     let depth = texture(
         "hooke::render::depth",
         SAMPLES,
         DEPTH_FORMAT,
         wgpu::TextureUsages::RENDER_ATTACHMENT,
+        &[],
     );
     Targets {
         color_view: color.create_view(&Default::default()),
+        color_view_raw: color.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("hooke::render::color_gamma"),
+            format: Some(wgpu::TextureFormat::Rgba8Unorm),
+            ..Default::default()
+        }),
         color,
         msaa_view: msaa.create_view(&Default::default()),
         depth_view: depth.create_view(&Default::default()),
