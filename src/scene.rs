@@ -162,14 +162,77 @@ impl BodyKind {
     }
 }
 
-/// An [`ImageBody`] and the picture it is made from.
+/// An [`ImageBody`] and the picture it is made from. In JSON the body's fields sit next to
+/// `path` (each defaulting to seed 004 Table I); `path` is required.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ImageSourceJson", into = "ImageSourceJson")]
 pub struct ImageSource {
     /// The picture file; a relative path is resolved against the scene file's folder.
     pub path: PathBuf,
     /// Body parameters (defaults: seed 004 Table I).
-    #[serde(flatten)]
     pub body: ImageBody,
+}
+
+/// The flat JSON form of [`ImageSource`] (serde's `flatten` cannot reject unknown fields).
+#[derive(Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct ImageSourceJson {
+    path: Option<PathBuf>,
+    spacing: f64,
+    mass: f64,
+    stiffness: f64,
+    damping: f64,
+    threshold: f64,
+    theta0: f64,
+    h0: f64,
+}
+
+impl Default for ImageSourceJson {
+    fn default() -> Self {
+        Self::from(ImageSource {
+            path: PathBuf::new(),
+            body: ImageBody::seed004_table1(),
+        })
+    }
+}
+
+impl From<ImageSource> for ImageSourceJson {
+    fn from(s: ImageSource) -> Self {
+        let b = s.body;
+        Self {
+            path: Some(s.path),
+            spacing: b.spacing,
+            mass: b.mass,
+            stiffness: b.stiffness,
+            damping: b.damping,
+            threshold: b.threshold,
+            theta0: b.theta0,
+            h0: b.h0,
+        }
+    }
+}
+
+impl TryFrom<ImageSourceJson> for ImageSource {
+    type Error = &'static str;
+
+    fn try_from(j: ImageSourceJson) -> std::result::Result<Self, Self::Error> {
+        let path = j
+            .path
+            .filter(|p| !p.as_os_str().is_empty())
+            .ok_or("an image body needs a \"path\" to its picture")?;
+        Ok(Self {
+            path,
+            body: ImageBody {
+                spacing: j.spacing,
+                mass: j.mass,
+                stiffness: j.stiffness,
+                damping: j.damping,
+                threshold: j.threshold,
+                theta0: j.theta0,
+                h0: j.h0,
+            },
+        })
+    }
 }
 
 /// One end of a [`Joint`]: mass `mass` (local index) of body `body` (index into
