@@ -109,7 +109,7 @@ pub struct Spring {
     #[serde(default)]
     pub damping: f64,
     /// Rest length `L0` in m (the base length when an actuator drives the spring). Finite and >= 0;
-    /// > 0 for the material law.
+    /// positive for the material law.
     pub rest_length: f64,
 }
 
@@ -393,7 +393,7 @@ impl Params {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming the first parameter out of range: `dt` not finite and
-    /// > 0, non-finite gravity, negative or non-finite damping, drag, contact stiffness or damping,
+    /// positive, non-finite gravity, negative or non-finite damping, drag, contact stiffness or damping,
     /// restitution outside [0, 1], negative or non-finite friction coefficients or rest speed.
     pub fn validate(&self) -> Result<()> {
         let check = |name: &'static str, value: f64, ok: bool, expected: &'static str| {
