@@ -42,3 +42,8 @@ pub use model::{
     Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
 };
 pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+
+/// The README's code, compiled and run as a doctest so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
