@@ -6,6 +6,8 @@
 //! `cargo bench --bench cpu` runs it in full; with `CI` set the sizes shrink so that CI's quick
 //! pass (`cargo bench -- --test`) only proves the benchmark still runs.
 
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hooke::builders::{Builder, Cube, Lattice, Placement};
 use hooke::{CpuWorld, DVec3, Model, Params};
