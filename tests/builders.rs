@@ -347,6 +347,9 @@ fn lattice_matches_scene_md_layout() {
     p.validate().unwrap();
     let model = l.model().unwrap();
     assert_eq!(model.params, p);
+    let mut added = hooke::Model::new(p);
+    added.add("lattice", part.clone());
+    assert_eq!(model, added);
     assert!(matches!(
         Lattice::scene(0).build(),
         Err(Error::InvalidParameter {

@@ -228,8 +228,9 @@ impl Builder for Cloth {
                     .with_law(self.law),
             );
         };
-        let families: [(f64, &[(u32, u32, bool)]); 3] = [
-            // (di, dj, whether di runs backwards): offsets are (di, dj) or (-di, dj).
+        // (di, dj, whether di runs backwards): offsets are (di, dj) or (-di, dj).
+        type Offsets = &'static [(u32, u32, bool)];
+        let families: [(f64, Offsets); 3] = [
             (self.structural, &[(1, 0, false), (0, 1, false)]),
             (self.shear, &[(1, 1, false), (1, 1, true)]),
             (self.bending, &[(2, 0, false), (0, 2, false)]),
