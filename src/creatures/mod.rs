@@ -31,10 +31,13 @@
 //! structures and the pendulum, at the height their builder documents), facing +x.
 
 use std::f64::consts::TAU;
+use std::fmt::Write as _;
+use std::path::Path;
 
 use glam::{DMat3, DVec3};
 
 use crate::cpu::CpuWorld;
+use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{Actuator, DutyCycle, Model, Params, Part};
 
@@ -108,13 +111,15 @@ impl Creature {
     }
 }
 
-/// Time and centre of mass of one body sampled along a simulation.
+/// Time, centre of mass of one body and the world's energy, sampled along a simulation.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trace {
     /// Simulation times in s, increasing.
     pub time: Vec<f64>,
     /// Centre of mass of the body at each time, in m.
     pub centre_of_mass: Vec<DVec3>,
+    /// Energy terms of the whole world at each time, in J.
+    pub energy: Vec<Energy>,
 }
 
 impl Trace {
@@ -155,6 +160,7 @@ impl Trace {
         loop {
             trace.time.push(world.time());
             trace.centre_of_mass.push(world.body_centre_of_mass(body)?);
+            trace.energy.push(world.energy());
             each(world, trace.time.len() - 1)?;
             if taken == total {
                 break;
@@ -185,14 +191,48 @@ impl Trace {
         }
     }
 
-    /// The trace as CSV text with a header line `t_s,com_x_m,com_y_m,com_z_m`.
+    /// `(time, energy)` pairs, in s and J.
+    #[must_use]
+    pub fn energy_samples(&self) -> Vec<(f64, Energy)> {
+        self.time
+            .iter()
+            .copied()
+            .zip(self.energy.iter().copied())
+            .collect()
+    }
+
+    /// The trace as CSV text: a header line
+    /// `t_s,com_x_m,com_y_m,com_z_m,kinetic_j,gravity_j,elastic_j,ground_j,dissipated_j,injected_j`
+    /// and one line per sample.
     #[must_use]
     pub fn to_csv(&self) -> String {
-        let mut s = String::from("t_s,com_x_m,com_y_m,com_z_m\n");
-        for (t, c) in self.time.iter().zip(&self.centre_of_mass) {
-            s.push_str(&format!("{t:.6},{:.9},{:.9},{:.9}\n", c.x, c.y, c.z));
+        let mut s = String::from(
+            "t_s,com_x_m,com_y_m,com_z_m,kinetic_j,gravity_j,elastic_j,ground_j,dissipated_j,injected_j\n",
+        );
+        for ((t, c), e) in self.time.iter().zip(&self.centre_of_mass).zip(&self.energy) {
+            let _ = writeln!(
+                s,
+                "{t:.6},{:.9},{:.9},{:.9},{:.9},{:.9},{:.9},{:.9},{:.9},{:.9}",
+                c.x, c.y, c.z, e.kinetic, e.gravity, e.elastic, e.ground, e.dissipated, e.injected
+            );
         }
         s
+    }
+
+    /// Writes [`Trace::to_csv`] to `path`, creating its folder if needed.
+    ///
+    /// # Errors
+    /// [`Error::SceneIo`] naming the path if the folder or file cannot be written.
+    pub fn write_csv(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let io = |source| Error::SceneIo {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        std::fs::write(path, self.to_csv()).map_err(io)
     }
 }
 

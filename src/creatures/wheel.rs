@@ -34,12 +34,13 @@ use crate::model::{Actuator, Contact, DutyCycle, Friction, Mass, Params, Part, S
 /// the schedule at `2 radius sin(pi / spokes) / step_time` m/s. Spokes whose window is open at
 /// t = 0 start at their t = 0 rest length, so no muscle jumps at the first step.
 ///
-/// Measured on the CPU reference with the defaults: the whirligig rolls 1.41 m in 10 s and the
-/// pinwheel 1.41 m (locked speeds 0.2 m/s and 0.124 m/s after a start-up of about a second;
-/// extended spokes make the effective rim a little longer). `tests/creatures.rs` asserts at least
-/// half of the locked distance, `5 s * 2 radius sin(pi / spokes) / step_time` (1.0 m and
-/// 0.62 m), and at most `1 + kick` times the full locked distance; with `kick = 0` a wheel stays
-/// put.
+/// Measured on the CPU reference with the defaults: the whirligig rolls 2.19 m in 10 s and the
+/// pinwheel 1.52 m (locked speeds 0.222 m/s and 0.137 m/s after a start-up of about a second;
+/// extended spokes make the effective rim a little longer). The lock is not unconditional: with
+/// other step times and kicks a wheel can slip out of step for a few seconds before it locks
+/// again. `tests/creatures.rs` asserts at least half of the locked distance,
+/// `5 s * 2 radius sin(pi / spokes) / step_time` (1.11 m and 0.69 m), and at most `1 + kick`
+/// times the full locked distance; with `kick = 0` a wheel stays put.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Wheel {
     /// Number of spokes per layer (6 for the whirligig, 10 for the pinwheel). Even and at least 4.
@@ -62,8 +63,8 @@ pub struct Wheel {
     /// Relative amplitude of a spoke's contraction and extension (default 0.3: a 0.1 m spoke
     /// shrinks to 0.07 m and then reaches 0.13 m). Finite, in [0, 1).
     pub kick: f64,
-    /// Time in s for the wheel to roll by one spoke (default 0.4): each spoke is active for two
-    /// steps of every `spokes` steps. Finite and > 0.
+    /// Time in s for the wheel to roll by one spoke (default 0.45): each spoke's active window is
+    /// `active_steps` of every `spokes` steps. Finite and > 0.
     pub step_time: f64,
     /// Length of each spoke's active window in steps (default 3): the spoke contracts during the
     /// first half, while it is in front of the lowest point, and extends during the second half.
@@ -97,7 +98,7 @@ impl Wheel {
             rim_stiffness: 1000.0,
             damping: 1.0,
             kick: 0.35,
-            step_time: 0.5,
+            step_time: 0.45,
             active_steps: 3.0,
             friction: Friction::coulomb(1.0, 0.8),
             contact: Contact::Penalty {
