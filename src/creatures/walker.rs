@@ -27,9 +27,9 @@ use crate::model::{Contact, Friction, Params};
 /// period apart (a trot), so the load really shifts from pair to pair on a four-footed table.
 /// Only the legs' own springs are actuated; the slab is passive.
 ///
-/// The feet roll from heel to toe edge as the slab rocks between the diagonal pairs, which adds
-/// to the shear stroke: each cycle carries the robot about 8 cm, twice the `2 stride h = 4 cm`
-/// foot stroke.
+/// Each cycle carries the robot about 8 cm, about twice the `2 stride h = 4 cm` shear stroke of
+/// a foot (the legs' stretch and the slab's rocking between the diagonal pairs add to it); with
+/// either `stride = 0` or `lift = 0` it does not move at all.
 ///
 /// Measured on the CPU reference with the default parameters (body 0.4 m long): the centre of
 /// mass moves 1.66 m forward in 10 s (4 body lengths) and drifts 0.23 m sideways (a trot is not
