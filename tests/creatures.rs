@@ -47,20 +47,42 @@ fn walking_robot_walks_one_body_length_in_10_s() {
 }
 
 #[test]
-fn walking_robot_without_stride_stays_put() {
-    // Lifting the legs alone is symmetric front to back: no net motion along x.
-    let robot = WalkingRobot {
-        stride: 0.0,
-        ..WalkingRobot::default()
+fn walking_robot_without_stride_or_lift_stays_put() {
+    // Lifting the legs alone is symmetric front to back, and shearing them alone with all four
+    // feet loaded pushes as much forward as back: no net motion along x either way.
+    for (stride, lift) in [(0.0, 0.1), (0.2, 0.0)] {
+        let robot = WalkingRobot {
+            stride,
+            lift,
+            ..WalkingRobot::default()
+        }
+        .build()
+        .unwrap();
+        let trace = run(&robot, 3.0);
+        assert!(
+            trace.forward_distance().abs() < 0.005,
+            "stride {stride}, lift {lift}: moved {} m",
+            trace.forward_distance()
+        );
     }
-    .build()
-    .unwrap();
-    let trace = run(&robot, 3.0);
-    assert!(
-        trace.forward_distance().abs() < 0.005,
-        "moved {} m",
-        trace.forward_distance()
-    );
+}
+
+#[test]
+fn trace_csv_has_one_line_per_sample() {
+    let worm = Inchworm::default().build().unwrap();
+    let trace = run(&worm, 0.5);
+    assert_eq!(trace.time.len(), 6);
+    assert_eq!(trace.energy.len(), 6);
+    let csv = trace.to_csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 7);
+    assert!(lines[0].starts_with("t_s,com_x_m,com_y_m,com_z_m,kinetic_j"));
+    assert_eq!(lines[6].split(',').count(), 10);
+    let dir = std::env::temp_dir().join(format!("hooke-creatures-{}", std::process::id()));
+    let path = dir.join("trace.csv");
+    trace.write_csv(&path).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), csv);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Distance (m) a wheel covers in `duration` s when locked onto its kick schedule: one rim
