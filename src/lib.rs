@@ -18,12 +18,15 @@
 //! - [`builders`]: parts made by builders ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`],
 //!   [`Cloth`], [`RandomStructure`], [`Lattice`]) and placed with a [`Placement`].
 //! - [`scene`]: [`Scene`] files in JSON: parameters plus bodies, turned into a [`Model`].
+//! - [`creatures`]: walking robot, rolling wheels, inchworm and seed 000 structures that do what
+//!   they claim on the CPU reference ([`creatures::Creature`]).
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
 //! - [`error`]: the one [`Error`] type.
 
 pub mod builders;
 pub mod cpu;
+pub mod creatures;
 pub mod energy;
 pub mod error;
 pub mod model;
