@@ -16,17 +16,21 @@
 //! - [`model`]: what a simulation is made of ([`Model`], [`Mass`], [`Spring`], [`Actuator`],
 //!   [`Params`]).
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
+//! - [`gpu`]: the GPU [`World`], the same physics in f32 as wgpu compute passes, with
+//!   deterministic fixed-point force scatter.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
 //! - [`error`]: the one [`Error`] type.
 
 pub mod cpu;
 pub mod energy;
 pub mod error;
+pub mod gpu;
 pub mod model;
 
 pub use cpu::{CpuWorld, DragSpring};
 pub use energy::Energy;
 pub use error::{Error, Result};
+pub use gpu::{AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions};
 pub use glam::{DVec3, Vec3};
 pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
