@@ -2,6 +2,7 @@
 //! builders land), each a small version of a scene from the seeds.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod parity;
 pub mod scenes;
 
 use std::sync::OnceLock;
