@@ -168,6 +168,27 @@ pub struct Margins {
 /// positions, velocities and every energy term, with tolerances derived as the module docs say.
 /// Panics with the details of the first disagreement. Returns the margins used.
 pub fn compare(name: &str, model: &Model, gpu: &mut World, steps: u64, every: u64) -> Margins {
+    compare_with_edits(name, model, gpu, steps, every, |_, _| {})
+}
+
+/// A world an edit is applied to: the CPU reference (and its shadows) or the GPU World.
+pub enum Target<'a> {
+    /// A CPU world.
+    Cpu(&'a mut CpuWorld),
+    /// The GPU world.
+    Gpu(&'a mut World),
+}
+
+/// As [`compare`], calling `edit(steps_done, world)` on every world (CPU, both shadows, GPU) at
+/// each checkpoint before stepping on, so setters are compared too.
+pub fn compare_with_edits(
+    name: &str,
+    model: &Model,
+    gpu: &mut World,
+    steps: u64,
+    every: u64,
+    edit: impl Fn(u64, Target<'_>),
+) -> Margins {
     let mut cpu = CpuWorld::new(model).unwrap();
     let mut state_shadow = CpuWorld::new(&state_rounded(model)).unwrap();
     let mut param_shadow = CpuWorld::new(&params_rounded(model)).unwrap();
@@ -180,6 +201,10 @@ pub fn compare(name: &str, model: &Model, gpu: &mut World, steps: u64, every: u6
     let mut margins = Margins::default();
     let mut done = 0;
     while done < steps {
+        edit(done, Target::Cpu(&mut cpu));
+        edit(done, Target::Cpu(&mut state_shadow));
+        edit(done, Target::Cpu(&mut param_shadow));
+        edit(done, Target::Gpu(gpu));
         let n = every.min(steps - done);
         cpu.step(n - 1).unwrap();
         let v_prev: Vec<DVec3> = cpu.velocities().to_vec();

@@ -34,6 +34,12 @@ pub fn bouncing_cube() -> Model {
     for m in &mut part.masses {
         m.position.x += 0.1 * m.position.z;
     }
+    // Rest lengths of the tilted shape: the cube starts unstrained.
+    for s in &mut part.springs {
+        s.rest_length = part.masses[s.a as usize]
+            .position
+            .distance(part.masses[s.b as usize].position);
+    }
     model.add("cube", part);
     model
 }
