@@ -82,6 +82,15 @@ struct GpuSpring {
     material: u32,
 }
 
+// Mirror of `GpuChunk`: which part of the spring table a spring-pass dispatch covers (the table
+// is bound in chunks that fit the device's storage-binding limit).
+struct GpuChunk {
+    first: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
+}
+
 // Mirror of `GpuMaterial`.
 struct GpuMaterial {
     stiffness: f32,

@@ -1,5 +1,6 @@
 // hooke::energy_springs: elastic energy of every spring at its current rest length, reduced to one
 // partial sum per workgroup in a fixed tree order (the host adds the partials in f64).
+// `spring_table` and `partials` are bound to one chunk of the tables.
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
 @group(0) @binding(1) var<storage, read> spring_table: array<GpuSpring>;
@@ -20,7 +21,7 @@ fn energy_springs(
     let group = workgroup_linear(wg, groups);
     let s = group * WORKGROUP_SIZE + lid;
     var e = 0.0;
-    if s < params.springs {
+    if s < arrayLength(&spring_table) {
         let sp = spring_table[s];
         let mat = material_table[sp.material & ~SPRING_ACTUATED];
         var rest = bitcast<f32>(sp.rest);

@@ -1,6 +1,7 @@
 // hooke::springs: one invocation per spring. Computes the elastic and axial damping force of the
 // spring (CPU twin: `springs` in src/cpu.rs) and scatters it to both masses with integer atomic
 // adds on the fixed-point encoding, so the per-mass sums are exact and independent of order.
+// `spring_table` and `slots` are bound to one chunk of the tables; `chunk.first` is its offset.
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
 @group(0) @binding(1) var<storage, read> spring_table: array<GpuSpring>;
@@ -12,6 +13,7 @@
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>, 4>;
 // Per-workgroup running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(8) var<storage, read_write> slots: array<vec4<f32>>;
+@group(0) @binding(9) var<uniform> chunk: GpuChunk;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 var<workgroup> partial: array<vec2<f32>, WORKGROUP_SIZE>;
@@ -32,7 +34,7 @@ fn springs(
     // during this dispatch, so every invocation agrees.
     let halted = min(atomicLoad(&status[STATUS_BAD_STEP]), atomicLoad(&status[STATUS_OVERFLOW_STEP])) < step.index;
     var energy = vec2<f32>(0.0, 0.0);
-    if s < params.springs && !halted {
+    if s < arrayLength(&spring_table) && !halted {
         let sp = spring_table[s];
         let mat = material_table[sp.material & ~SPRING_ACTUATED];
         let d = positions[sp.a].xyz - positions[sp.b].xyz;
@@ -60,7 +62,7 @@ fn springs(
             let big = max(max(abs(f.x), abs(f.y)), abs(f.z));
             if !(big <= SPRING_FORCE_LIMIT) {
                 atomicMin(&status[STATUS_OVERFLOW_STEP], step.index);
-                atomicMin(&status[STATUS_OVERFLOW_SPRING], s);
+                atomicMin(&status[STATUS_OVERFLOW_SPRING], chunk.first + s);
             } else {
                 let q = vec3<Fixed>(round(f * FIXED_SCALE));
                 let ia = 3u * sp.a;

@@ -101,6 +101,16 @@ pub(crate) struct GpuSpring {
     pub(crate) material: u32,
 }
 
+/// The first spring of a chunk of the spring table (uniform). Mirror of WGSL `GpuChunk`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuChunk {
+    pub(crate) first: u32,
+    pub(crate) pad0: u32,
+    pub(crate) pad1: u32,
+    pub(crate) pad2: u32,
+}
+
 /// Spring material: (law, stiffness, damping), shared by every spring that has them.
 /// Mirror of WGSL `GpuMaterial`.
 #[repr(C)]
@@ -160,6 +170,7 @@ const _: () = assert!(std::mem::size_of::<GpuStep>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuMass>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuSpring>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuMaterial>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuChunk>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuActuator>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuOscillator>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBody>() == 8);
@@ -185,6 +196,7 @@ pub(crate) fn mirrors() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)
         mirror!(GpuMass { external_force, mass, flags, oscillator, body, pad0 }),
         mirror!(GpuSpring { a, b, rest, material }),
         mirror!(GpuMaterial { stiffness, damping, law, pad0 }),
+        mirror!(GpuChunk { first, pad0, pad1, pad2 }),
         mirror!(GpuActuator { base, amplitude, omega, phase, duty_active, duty_rest, duty_offset, current }),
         mirror!(GpuOscillator { min, max, omega, phase }),
         mirror!(GpuBody { first, count }),

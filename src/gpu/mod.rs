@@ -136,12 +136,19 @@ struct Buffers {
 
 #[derive(Debug)]
 struct BindGroups {
-    springs: wgpu::BindGroup,
     integrate: wgpu::BindGroup,
     energy_masses: wgpu::BindGroup,
-    energy_springs: wgpu::BindGroup,
     bodies: wgpu::BindGroup,
     step: wgpu::BindGroup,
+}
+
+/// One chunk of the spring table: the springs one binding can hold (the device caps a storage
+/// binding, 128 MiB on many adapters), with its own bind groups and dispatch.
+#[derive(Debug)]
+struct SpringChunk {
+    dispatch: Dispatch,
+    springs: wgpu::BindGroup,
+    energy: wgpu::BindGroup,
 }
 
 /// Why a World stopped.
@@ -190,6 +197,7 @@ pub struct World {
     step_stride: u64,
     mass_dispatch: Dispatch,
     spring_dispatch: Dispatch,
+    spring_chunks: Vec<SpringChunk>,
     body_dispatch: Dispatch,
     drag: Option<DragSpring>,
     time: f64,
@@ -205,6 +213,26 @@ const STATUS_CLEAR: [u32; 4] = [u32::MAX; 4];
 
 fn v3(v: DVec3) -> [f32; 3] {
     v.as_vec3().to_array()
+}
+
+/// `size` bytes of `buffer` from `offset`, as a binding.
+fn range(buffer: &wgpu::Buffer, offset: u64, size: u64) -> wgpu::BindingResource<'_> {
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer,
+        offset,
+        size: wgpu::BufferSize::new(size),
+    })
+}
+
+/// Bind group entries numbered in order.
+fn entries(list: Vec<wgpu::BindingResource<'_>>) -> Vec<wgpu::BindGroupEntry<'_>> {
+    list.into_iter()
+        .enumerate()
+        .map(|(i, resource)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource,
+        })
+        .collect()
 }
 
 fn gpu_error(e: wgpu::Error) -> Error {
@@ -294,7 +322,7 @@ impl World {
             max_dim,
             "max_compute_workgroups_per_dimension^2 (body pass)",
         )?;
-        let check = |bytes: u64| -> Result<()> {
+        let check_buffer = |bytes: u64| -> Result<()> {
             if bytes > limits.max_buffer_size {
                 return Err(Error::DeviceLimit {
                     what: "max_buffer_size",
@@ -302,6 +330,10 @@ impl World {
                     limit: limits.max_buffer_size,
                 });
             }
+            Ok(())
+        };
+        let check = |bytes: u64| -> Result<()> {
+            check_buffer(bytes)?;
             if bytes > u64::from(limits.max_storage_buffer_binding_size) {
                 return Err(Error::DeviceLimit {
                     what: "max_storage_buffer_binding_size",
@@ -311,10 +343,23 @@ impl World {
             }
             Ok(())
         };
-        check(16 * s)?;
+        // The spring table (16 bytes per spring) is bound in chunks: a chunk starts at a multiple
+        // of `align` springs so that its table, slot and partial ranges meet the device's offset
+        // alignment and start on a workgroup boundary.
+        let offset_align = u64::from(limits.min_storage_buffer_offset_alignment);
+        let align = wg * (offset_align / 16).max(1);
+        let chunk_springs = u64::from(limits.max_storage_buffer_binding_size) / 16 / align * align;
+        if chunk_springs == 0 {
+            return Err(Error::DeviceLimit {
+                what: "max_storage_buffer_binding_size",
+                asked: 16 * align,
+                limit: u64::from(limits.max_storage_buffer_binding_size),
+            });
+        }
+        check_buffer(16 * s)?;
         check(16 * n)?;
         check(3 * n * u64::from(bits / 8))?;
-        check(16 * u64::from(spring_dispatch.groups))?;
+
 
         // Host-side tables.
         let mut materials: Vec<GpuMaterial> = Vec::new();
@@ -477,15 +522,64 @@ impl World {
             })
         };
         let b = &buffers;
+        let mut spring_chunks = Vec::new();
+        let mut first = 0u64;
+        while first < s {
+            let count = chunk_springs.min(s - first);
+            let dispatch = Dispatch::new(
+                count,
+                wg,
+                max_dim,
+                "max_compute_workgroups_per_dimension^2 (spring pass)",
+            )?;
+            let chunk = layout::GpuChunk {
+                first: first as u32,
+                ..Default::default()
+            };
+            let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("hooke::chunk"),
+                contents: bytemuck::bytes_of(&chunk),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let table = range(&b.springs, 16 * first, 16 * count);
+            let groups_bytes = 16 * u64::from(dispatch.groups);
+            let slot_offset = 16 * (first / wg);
+            let springs_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("hooke::springs"),
+                layout: &pipelines.springs.layout,
+                entries: &entries(vec![
+                    b.params.as_entire_binding(),
+                    table.clone(),
+                    b.materials.as_entire_binding(),
+                    b.actuators.as_entire_binding(),
+                    b.positions.as_entire_binding(),
+                    b.velocities.as_entire_binding(),
+                    b.forces.as_entire_binding(),
+                    b.status.as_entire_binding(),
+                    range(&b.spring_slots, slot_offset, groups_bytes),
+                    uniform.as_entire_binding(),
+                ]),
+            });
+            let energy_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("hooke::energy_springs"),
+                layout: &pipelines.energy_springs.layout,
+                entries: &entries(vec![
+                    b.params.as_entire_binding(),
+                    table,
+                    b.materials.as_entire_binding(),
+                    b.actuators.as_entire_binding(),
+                    b.positions.as_entire_binding(),
+                    range(&b.spring_partials, slot_offset, groups_bytes),
+                ]),
+            });
+            spring_chunks.push(SpringChunk {
+                dispatch,
+                springs: springs_group,
+                energy: energy_group,
+            });
+            first += count;
+        }
         let groups = BindGroups {
-            springs: bind(
-                &pipelines.springs,
-                "hooke::springs",
-                &[
-                    &b.params, &b.springs, &b.materials, &b.actuators, &b.positions,
-                    &b.velocities, &b.forces, &b.status, &b.spring_slots,
-                ],
-            ),
             integrate: bind(
                 &pipelines.integrate,
                 "hooke::integrate",
@@ -498,14 +592,6 @@ impl World {
                 &pipelines.energy_masses,
                 "hooke::energy_masses",
                 &[&b.params, &b.masses, &b.positions, &b.velocities, &b.mass_partials],
-            ),
-            energy_springs: bind(
-                &pipelines.energy_springs,
-                "hooke::energy_springs",
-                &[
-                    &b.params, &b.springs, &b.materials, &b.actuators, &b.positions,
-                    &b.spring_partials,
-                ],
             ),
             bodies: bind(
                 &pipelines.bodies,
@@ -559,6 +645,7 @@ impl World {
             step_stride,
             mass_dispatch,
             spring_dispatch,
+            spring_chunks,
             body_dispatch,
             drag: None,
             time: 0.0,
@@ -838,11 +925,11 @@ impl World {
                 });
                 for j in 0..count {
                     let offset = (self.step_stride * j) as u32;
-                    if !self.springs.is_empty() {
+                    for chunk in &self.spring_chunks {
                         pass.set_pipeline(&self.pipelines.springs.pipeline);
-                        pass.set_bind_group(0, &self.groups.springs, &[]);
+                        pass.set_bind_group(0, &chunk.springs, &[]);
                         pass.set_bind_group(1, &self.groups.step, &[offset]);
-                        pass.dispatch_workgroups(self.spring_dispatch.x, self.spring_dispatch.y, 1);
+                        pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
                     }
                     pass.set_pipeline(&self.pipelines.integrate.pipeline);
                     pass.set_bind_group(0, &self.groups.integrate, &[]);
@@ -991,10 +1078,10 @@ impl World {
             pass.set_pipeline(&self.pipelines.energy_masses.pipeline);
             pass.set_bind_group(0, &self.groups.energy_masses, &[]);
             pass.dispatch_workgroups(self.mass_dispatch.x, self.mass_dispatch.y, 1);
-            if !self.springs.is_empty() {
+            for chunk in &self.spring_chunks {
                 pass.set_pipeline(&self.pipelines.energy_springs.pipeline);
-                pass.set_bind_group(0, &self.groups.energy_springs, &[]);
-                pass.dispatch_workgroups(self.spring_dispatch.x, self.spring_dispatch.y, 1);
+                pass.set_bind_group(0, &chunk.energy, &[]);
+                pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
             }
         }
         self.queue.submit([encoder.finish()]);
@@ -1347,15 +1434,17 @@ impl World {
             });
         encoder.copy_buffer_to_buffer(&b.spring_slots, 0, &scratch, 0, slots_bytes);
         encoder.copy_buffer_to_buffer(&b.actuators, 0, &scratch, slots_bytes, act_bytes);
-        if !self.springs.is_empty() {
+        {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("hooke::spring_forces"),
                 timestamp_writes: None,
             });
-            pass.set_pipeline(&self.pipelines.springs.pipeline);
-            pass.set_bind_group(0, &self.groups.springs, &[]);
-            pass.set_bind_group(1, &self.groups.step, &[0]);
-            pass.dispatch_workgroups(self.spring_dispatch.x, self.spring_dispatch.y, 1);
+            for chunk in &self.spring_chunks {
+                pass.set_pipeline(&self.pipelines.springs.pipeline);
+                pass.set_bind_group(0, &chunk.springs, &[]);
+                pass.set_bind_group(1, &self.groups.step, &[0]);
+                pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
+            }
         }
         encoder.copy_buffer_to_buffer(&scratch, 0, &b.spring_slots, 0, slots_bytes);
         encoder.copy_buffer_to_buffer(&scratch, slots_bytes, &b.actuators, 0, act_bytes);

@@ -37,7 +37,9 @@ pub(crate) enum Slot {
 pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
     use Slot::{Read, ReadWrite, Uniform};
     match stem {
-        "springs" => &[Uniform, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite],
+        "springs" => &[
+            Uniform, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite, Uniform,
+        ],
         "integrate" => &[Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite],
         "energy_masses" => &[Uniform, Read, Read, Read, ReadWrite],
         "energy_springs" => &[Uniform, Read, Read, Read, Read, ReadWrite],
