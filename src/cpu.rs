@@ -156,11 +156,7 @@ impl CpuWorld {
             mass: model.masses.iter().map(|m| m.mass).collect(),
             fixed: model.masses.iter().map(|m| m.fixed).collect(),
             external: model.masses.iter().map(|m| m.external_force).collect(),
-            oscillators: model
-                .masses
-                .iter()
-                .map(|m| m.friction_oscillator)
-                .collect(),
+            oscillators: model.masses.iter().map(|m| m.friction_oscillator).collect(),
             springs: SpringArrays {
                 a: model.springs.iter().map(|s| s.a).collect(),
                 b: model.springs.iter().map(|s| s.b).collect(),

@@ -30,8 +30,8 @@ pub mod model;
 pub use cpu::{CpuWorld, DragSpring};
 pub use energy::Energy;
 pub use error::{Error, Result};
-pub use gpu::{AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions};
 pub use glam::{DVec3, Vec3};
+pub use gpu::{AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions};
 pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
     Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,

@@ -218,7 +218,8 @@ impl Actuator {
             Some(d) => d.clock(t),
             None => t,
         };
-        base * (1.0 + self.amplitude * (self.omega * tau + std::f64::consts::TAU * self.phase).sin())
+        base * (1.0
+            + self.amplitude * (self.omega * tau + std::f64::consts::TAU * self.phase).sin())
     }
 }
 
@@ -596,11 +597,12 @@ impl Model {
         let m0 = self.masses.len();
         let s0 = self.springs.len();
         self.masses.extend(part.masses);
-        self.springs.extend(part.springs.into_iter().map(|s| Spring {
-            a: s.a + m0 as u32,
-            b: s.b + m0 as u32,
-            ..s
-        }));
+        self.springs
+            .extend(part.springs.into_iter().map(|s| Spring {
+                a: s.a + m0 as u32,
+                b: s.b + m0 as u32,
+                ..s
+            }));
         self.actuators
             .extend(part.actuators.into_iter().map(|a| Actuator {
                 spring: a.spring + s0 as u32,

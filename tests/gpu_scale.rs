@@ -14,7 +14,11 @@ fn lattice_above_ten_million_springs_steps() {
     let n = 95usize;
     let mut model = Model::new(Params::default());
     let part = common::scenes::lattice_part(n, 0.01, 0.05, 10_000.0, 1.0);
-    assert!(part.springs.len() > 10_000_000, "{} springs", part.springs.len());
+    assert!(
+        part.springs.len() > 10_000_000,
+        "{} springs",
+        part.springs.len()
+    );
     model.add("lattice", part);
     let springs = model.springs.len();
     let started = std::time::Instant::now();

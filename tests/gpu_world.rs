@@ -82,7 +82,8 @@ fn force_bounds(model: &Model, cpu: &CpuWorld, quantum: f64) -> Vec<f64> {
         let e = 0.5 * quantum
             + k * dl
             + f * (dl / len + 4.0 * U)
-            + s.damping * ((v[a] - v[b]).length() * dl / len + 2.0 * U * (v[a].length() + v[b].length()));
+            + s.damping
+                * ((v[a] - v[b]).length() * dl / len + 2.0 * U * (v[a].length() + v[b].length()));
         bound[a] += e;
         bound[b] += e;
     }
@@ -107,7 +108,10 @@ fn check_forces(name: &str, model: &Model) {
                 fp.bits
             );
         }
-        eprintln!("{name} ({}-bit): worst force error / bound {worst:.3}", fp.bits);
+        eprintln!(
+            "{name} ({}-bit): worst force error / bound {worst:.3}",
+            fp.bits
+        );
         // Measuring forces must not disturb the simulation: a World that measured and one that
         // did not step to the same bits.
         let mut fresh = common::world_with(model, opts(atomics));
@@ -127,10 +131,18 @@ fn single_step_forces_match_cpu() {
     check_forces("hub", &hub(2000));
 }
 
-fn run_bits(model: &Model, options: WorldOptions, steps: u64) -> (Vec<DVec3>, Vec<DVec3>, hooke::Energy) {
+fn run_bits(
+    model: &Model,
+    options: WorldOptions,
+    steps: u64,
+) -> (Vec<DVec3>, Vec<DVec3>, hooke::Energy) {
     let mut w = common::world_with(model, options);
     w.step(steps).unwrap();
-    (w.positions().unwrap(), w.velocities().unwrap(), w.energy().unwrap())
+    (
+        w.positions().unwrap(),
+        w.velocities().unwrap(),
+        w.energy().unwrap(),
+    )
 }
 
 #[test]
@@ -138,7 +150,10 @@ fn run_bits(model: &Model, options: WorldOptions, steps: u64) -> (Vec<DVec3>, Ve
 fn every_scene_is_bit_identical_run_to_run() {
     let scenes: Vec<(&str, Model)> = vec![
         ("bouncing cube", scenes::bouncing_cube()),
-        ("lattice", scenes::lattice(4, 0.005, hooke::Friction::coulomb(0.6, 0.4))),
+        (
+            "lattice",
+            scenes::lattice(4, 0.005, hooke::Friction::coulomb(0.6, 0.4)),
+        ),
         ("breathing cube", scenes::breathing_cube()),
         ("pendulum", scenes::pendulum()),
         ("cloth", scenes::cloth(10, 8)),
@@ -244,7 +259,11 @@ fn reset_and_submission_size_do_not_change_the_bits() {
     }
     assert_eq!(w.steps(), 777);
     assert_eq!(
-        (w.positions().unwrap(), w.velocities().unwrap(), w.energy().unwrap()),
+        (
+            w.positions().unwrap(),
+            w.velocities().unwrap(),
+            w.energy().unwrap()
+        ),
         fresh
     );
 }
@@ -340,8 +359,14 @@ fn bodies_reduce_on_the_gpu() {
         let rounds = 2.0 * (n + n.log2() + 2.0) * U;
         let tol_p = rounds * n * big.0 / m + rounds * (mp / m).length();
         let tol_v = rounds * n * big.1 / m + rounds * (mv / m).length();
-        assert!((state.centre_of_mass - mp / m).length() <= tol_p, "body {b} centre of mass");
-        assert!((state.mean_velocity - mv / m).length() <= tol_v, "body {b} mean velocity");
+        assert!(
+            (state.centre_of_mass - mp / m).length() <= tol_p,
+            "body {b} centre of mass"
+        );
+        assert!(
+            (state.mean_velocity - mv / m).length() <= tol_v,
+            "body {b} mean velocity"
+        );
         assert!((state.mass - m).abs() <= rounds * m);
         assert_eq!(gpu.body_centre_of_mass(b).unwrap(), state.centre_of_mass);
     }
@@ -392,8 +417,10 @@ fn non_finite_state_is_reported_with_mass_and_step() {
     let mut w = common::world(&model);
     w.step(10).unwrap();
     // 3e38 N on 0.1 kg: the acceleration overflows f32 on masses 417 and 523 in step 11.
-    w.set_external_force(523, DVec3::new(0.0, 0.0, 3e38)).unwrap();
-    w.set_external_force(417, DVec3::new(3e38, 0.0, 0.0)).unwrap();
+    w.set_external_force(523, DVec3::new(0.0, 0.0, 3e38))
+        .unwrap();
+    w.set_external_force(417, DVec3::new(3e38, 0.0, 0.0))
+        .unwrap();
     let err = w.step(5).unwrap_err();
     let Error::NonFinite { mass, step, time } = err else {
         panic!("expected NonFinite, got {err}");
@@ -401,7 +428,14 @@ fn non_finite_state_is_reported_with_mass_and_step() {
     assert_eq!((mass, step), (417, 11));
     assert!((time - 10.0 * 1e-4).abs() < 1e-12);
     assert_eq!(w.steps(), 11);
-    assert!(matches!(w.step(1), Err(Error::NonFinite { mass: 417, step: 11, .. })));
+    assert!(matches!(
+        w.step(1),
+        Err(Error::NonFinite {
+            mass: 417,
+            step: 11,
+            ..
+        })
+    ));
     w.reset();
     w.step(5).unwrap();
 }
@@ -424,10 +458,22 @@ fn bad_input_is_rejected() {
         Err(Error::InvalidSpringParameter { .. })
     ));
     assert!(matches!(
-        w.set_actuator(0, Actuator { spring: 0, amplitude: 1.5, omega: 1.0, phase: 0.0, duty: None }),
+        w.set_actuator(
+            0,
+            Actuator {
+                spring: 0,
+                amplitude: 1.5,
+                omega: 1.0,
+                phase: 0.0,
+                duty: None
+            }
+        ),
         Err(Error::InvalidActuator { .. })
     ));
-    assert!(matches!(w.step_for(-1.0), Err(Error::InvalidParameter { .. })));
+    assert!(matches!(
+        w.step_for(-1.0),
+        Err(Error::InvalidParameter { .. })
+    ));
     assert_eq!(w.step_for(0.01).unwrap(), 100);
     let mut bad = model.clone();
     bad.springs[0].b = 99;

@@ -86,5 +86,10 @@ fn all_spring_laws_semi_implicit() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn all_spring_laws_explicit_euler() {
-    both_widths("all laws, explicit Euler", &scenes::all_laws(true), 4000, 250);
+    both_widths(
+        "all laws, explicit Euler",
+        &scenes::all_laws(true),
+        4000,
+        250,
+    );
 }

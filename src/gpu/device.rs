@@ -93,7 +93,8 @@ pub async fn open_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu:
 /// [`Error::RequestDevice`].
 pub fn request_device() -> Result<(wgpu::Device, wgpu::Queue)> {
     pollster::block_on(async {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = pick_adapter(&instance).await?;
         open_device(&adapter).await
     })

@@ -13,7 +13,7 @@
 //! - **Range**: a mass's sum holds `2^(bits-1) - 1` quanta. The World checks every spring against
 //!   a per-spring bound, `range / max_incidence` (`max_incidence` is the largest number of springs
 //!   meeting at one mass), so no sum can wrap. A spring over the bound stops the simulation with
-//!   [`Error::FixedPointOverflow`](crate::Error::FixedPointOverflow), never a silent wrap.
+//!   [`Error::FixedPointOverflow`], never a silent wrap.
 //! - **Width**: 64-bit atomics when the device has `SHADER_INT64_ATOMIC_ALL_OPS` (Vulkan on most
 //!   desktop GPUs and lavapipe), 32-bit otherwise or when [`AtomicWidth::Bits32`] is asked for.
 //! - **Automatic scale**: from the model, a force scale `F` is estimated as the largest of: each
@@ -120,7 +120,9 @@ impl FixedPoint {
                 if bits == 64 {
                     (2f64.powi(40) / f).log2().floor()
                 } else {
-                    (range / (4.0 * f * f64::from(max_incidence))).log2().floor()
+                    (range / (4.0 * f * f64::from(max_incidence)))
+                        .log2()
+                        .floor()
                 }
             }
         };

@@ -176,9 +176,13 @@ const _: () = assert!(std::mem::size_of::<GpuOscillator>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBody>() == 8);
 const _: () = assert!(WORKGROUP_SIZE.is_power_of_two());
 
+/// A mirror's WGSL name, size in bytes and `(field, offset)` list.
+#[cfg(test)]
+pub(crate) type Mirror = (&'static str, usize, Vec<(&'static str, usize)>);
+
 /// Size in bytes and field offsets of each mirror, by WGSL struct name, for the layout test.
 #[cfg(test)]
-pub(crate) fn mirrors() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
+pub(crate) fn mirrors() -> Vec<Mirror> {
     use std::mem::{offset_of, size_of};
     macro_rules! mirror {
         ($t:ident { $($f:ident),* }) => {
@@ -187,18 +191,75 @@ pub(crate) fn mirrors() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)
     }
     vec![
         mirror!(GpuParams {
-            gravity, dt, drag_target, drag_mass, drag_stiffness, drag_damping, air_drag,
-            damping_factor, contact, contact_stiffness, contact_damping, restitution,
-            static_friction, kinetic_friction, rest_speed, integrator, masses, springs, bodies,
+            gravity,
+            dt,
+            drag_target,
+            drag_mass,
+            drag_stiffness,
+            drag_damping,
+            air_drag,
+            damping_factor,
+            contact,
+            contact_stiffness,
+            contact_damping,
+            restitution,
+            static_friction,
+            kinetic_friction,
+            rest_speed,
+            integrator,
+            masses,
+            springs,
+            bodies,
             pad0
         }),
-        mirror!(GpuStep { time, index, pad0, pad1 }),
-        mirror!(GpuMass { external_force, mass, flags, oscillator, body, pad0 }),
-        mirror!(GpuSpring { a, b, rest, material }),
-        mirror!(GpuMaterial { stiffness, damping, law, pad0 }),
-        mirror!(GpuChunk { first, pad0, pad1, pad2 }),
-        mirror!(GpuActuator { base, amplitude, omega, phase, duty_active, duty_rest, duty_offset, current }),
-        mirror!(GpuOscillator { min, max, omega, phase }),
+        mirror!(GpuStep {
+            time,
+            index,
+            pad0,
+            pad1
+        }),
+        mirror!(GpuMass {
+            external_force,
+            mass,
+            flags,
+            oscillator,
+            body,
+            pad0
+        }),
+        mirror!(GpuSpring {
+            a,
+            b,
+            rest,
+            material
+        }),
+        mirror!(GpuMaterial {
+            stiffness,
+            damping,
+            law,
+            pad0
+        }),
+        mirror!(GpuChunk {
+            first,
+            pad0,
+            pad1,
+            pad2
+        }),
+        mirror!(GpuActuator {
+            base,
+            amplitude,
+            omega,
+            phase,
+            duty_active,
+            duty_rest,
+            duty_offset,
+            current
+        }),
+        mirror!(GpuOscillator {
+            min,
+            max,
+            omega,
+            phase
+        }),
         mirror!(GpuBody { first, count }),
     ]
 }
@@ -222,7 +283,10 @@ pub(crate) fn constants(
         ("CONTACT_NONE", f64::from(CONTACT_NONE)),
         ("CONTACT_PENALTY", f64::from(CONTACT_PENALTY)),
         ("CONTACT_RESTITUTION", f64::from(CONTACT_RESTITUTION)),
-        ("INTEGRATOR_SEMI_IMPLICIT", f64::from(INTEGRATOR_SEMI_IMPLICIT)),
+        (
+            "INTEGRATOR_SEMI_IMPLICIT",
+            f64::from(INTEGRATOR_SEMI_IMPLICIT),
+        ),
         ("NONE", f64::from(NONE)),
         ("STATUS_BAD_STEP", f64::from(STATUS_BAD_STEP)),
         ("STATUS_BAD_MASS", f64::from(STATUS_BAD_MASS)),
@@ -243,15 +307,16 @@ mod tests {
         for bits in [32, 64] {
             for (stem, _) in KERNELS {
                 let src = source(stem, bits);
-                let module = naga::front::wgsl::parse_str(&src)
-                    .unwrap_or_else(|e| panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src)));
+                let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| {
+                    panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src))
+                });
                 let mut validator = naga::valid::Validator::new(
                     naga::valid::ValidationFlags::all(),
                     naga::valid::Capabilities::all(),
                 );
-                validator
-                    .validate(&module)
-                    .unwrap_or_else(|e| panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src)));
+                validator.validate(&module).unwrap_or_else(|e| {
+                    panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src))
+                });
                 assert!(
                     module.entry_points.iter().any(|e| e.name == stem),
                     "{stem}.wgsl has no entry point named {stem}"

@@ -314,8 +314,18 @@ impl World {
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
         let wg = u64::from(WORKGROUP_SIZE);
-        let mass_dispatch = Dispatch::new(n, wg, max_dim, "max_compute_workgroups_per_dimension^2 (mass pass)")?;
-        let spring_dispatch = Dispatch::new(s, wg, max_dim, "max_compute_workgroups_per_dimension^2 (spring pass)")?;
+        let mass_dispatch = Dispatch::new(
+            n,
+            wg,
+            max_dim,
+            "max_compute_workgroups_per_dimension^2 (mass pass)",
+        )?;
+        let spring_dispatch = Dispatch::new(
+            s,
+            wg,
+            max_dim,
+            "max_compute_workgroups_per_dimension^2 (spring pass)",
+        )?;
         let body_dispatch = Dispatch::new(
             model.bodies.len() as u64,
             1,
@@ -334,11 +344,11 @@ impl World {
         };
         let check = |bytes: u64| -> Result<()> {
             check_buffer(bytes)?;
-            if bytes > u64::from(limits.max_storage_buffer_binding_size) {
+            if bytes > limits.max_storage_buffer_binding_size {
                 return Err(Error::DeviceLimit {
                     what: "max_storage_buffer_binding_size",
                     asked: bytes,
-                    limit: u64::from(limits.max_storage_buffer_binding_size),
+                    limit: limits.max_storage_buffer_binding_size,
                 });
             }
             Ok(())
@@ -348,18 +358,17 @@ impl World {
         // alignment and start on a workgroup boundary.
         let offset_align = u64::from(limits.min_storage_buffer_offset_alignment);
         let align = wg * (offset_align / 16).max(1);
-        let chunk_springs = u64::from(limits.max_storage_buffer_binding_size) / 16 / align * align;
+        let chunk_springs = limits.max_storage_buffer_binding_size / 16 / align * align;
         if chunk_springs == 0 {
             return Err(Error::DeviceLimit {
                 what: "max_storage_buffer_binding_size",
                 asked: 16 * align,
-                limit: u64::from(limits.max_storage_buffer_binding_size),
+                limit: limits.max_storage_buffer_binding_size,
             });
         }
         check_buffer(16 * s)?;
         check(16 * n)?;
         check(3 * n * u64::from(bits / 8))?;
-
 
         // Host-side tables.
         let mut materials: Vec<GpuMaterial> = Vec::new();
@@ -457,7 +466,9 @@ impl World {
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipelines = Pipelines::new(&device, bits, &constants);
-        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
         // wgpu rejects zero-sized bindings: every table has at least one element.
         let init = |label: &str, bytes: &[u8], usage: wgpu::BufferUsages| {
             let pad = [0u8; 64];
@@ -487,18 +498,54 @@ impl World {
             ),
             masses: init("hooke::masses", bytemuck::cast_slice(&gpu_masses), storage),
             springs: init("hooke::springs", bytemuck::cast_slice(&springs), storage),
-            materials: init("hooke::materials", bytemuck::cast_slice(&materials), storage),
-            actuators: init("hooke::actuators", bytemuck::cast_slice(&initial_actuators), storage),
-            oscillators: init("hooke::oscillators", bytemuck::cast_slice(&oscillators), storage),
+            materials: init(
+                "hooke::materials",
+                bytemuck::cast_slice(&materials),
+                storage,
+            ),
+            actuators: init(
+                "hooke::actuators",
+                bytemuck::cast_slice(&initial_actuators),
+                storage,
+            ),
+            oscillators: init(
+                "hooke::oscillators",
+                bytemuck::cast_slice(&oscillators),
+                storage,
+            ),
             bodies: init("hooke::bodies", bytemuck::cast_slice(&body_table), storage),
-            positions: zeroed("hooke::positions", 16 * n, storage | wgpu::BufferUsages::VERTEX),
+            positions: zeroed(
+                "hooke::positions",
+                16 * n,
+                storage | wgpu::BufferUsages::VERTEX,
+            ),
             velocities: zeroed("hooke::velocities", 16 * n, storage),
             forces: zeroed("hooke::forces", 3 * n * u64::from(bits / 8), storage),
-            status: init("hooke::status", bytemuck::cast_slice(&STATUS_CLEAR), storage),
-            spring_slots: zeroed("hooke::spring_slots", 16 * u64::from(spring_dispatch.groups), storage),
-            mass_slots: zeroed("hooke::mass_slots", 16 * u64::from(mass_dispatch.groups), storage),
-            mass_partials: zeroed("hooke::mass_partials", 16 * u64::from(mass_dispatch.groups), storage),
-            spring_partials: zeroed("hooke::spring_partials", 16 * u64::from(spring_dispatch.groups), storage),
+            status: init(
+                "hooke::status",
+                bytemuck::cast_slice(&STATUS_CLEAR),
+                storage,
+            ),
+            spring_slots: zeroed(
+                "hooke::spring_slots",
+                16 * u64::from(spring_dispatch.groups),
+                storage,
+            ),
+            mass_slots: zeroed(
+                "hooke::mass_slots",
+                16 * u64::from(mass_dispatch.groups),
+                storage,
+            ),
+            mass_partials: zeroed(
+                "hooke::mass_partials",
+                16 * u64::from(mass_dispatch.groups),
+                storage,
+            ),
+            spring_partials: zeroed(
+                "hooke::spring_partials",
+                16 * u64::from(spring_dispatch.groups),
+                storage,
+            ),
             body_sums: zeroed("hooke::body_sums", 32 * model.bodies.len() as u64, storage),
             steps: zeroed(
                 "hooke::steps",
@@ -584,19 +631,38 @@ impl World {
                 &pipelines.integrate,
                 "hooke::integrate",
                 &[
-                    &b.params, &b.masses, &b.oscillators, &b.positions, &b.velocities,
-                    &b.forces, &b.status, &b.mass_slots,
+                    &b.params,
+                    &b.masses,
+                    &b.oscillators,
+                    &b.positions,
+                    &b.velocities,
+                    &b.forces,
+                    &b.status,
+                    &b.mass_slots,
                 ],
             ),
             energy_masses: bind(
                 &pipelines.energy_masses,
                 "hooke::energy_masses",
-                &[&b.params, &b.masses, &b.positions, &b.velocities, &b.mass_partials],
+                &[
+                    &b.params,
+                    &b.masses,
+                    &b.positions,
+                    &b.velocities,
+                    &b.mass_partials,
+                ],
             ),
             bodies: bind(
                 &pipelines.bodies,
                 "hooke::bodies",
-                &[&b.params, &b.bodies, &b.masses, &b.positions, &b.velocities, &b.body_sums],
+                &[
+                    &b.params,
+                    &b.bodies,
+                    &b.masses,
+                    &b.positions,
+                    &b.velocities,
+                    &b.body_sums,
+                ],
             ),
             step: device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("hooke::step"),
@@ -943,7 +1009,8 @@ impl World {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(gpu_error(e));
         }
-        let status: Vec<u32> = bytemuck::cast_slice(&self.read(&[(&self.buffers.status, 0, 16)])?).to_vec();
+        let status: Vec<u32> =
+            bytemuck::cast_slice(&self.read(&[(&self.buffers.status, 0, 16)])?).to_vec();
         let bad_step = status[layout::STATUS_BAD_STEP as usize];
         let overflow_step = status[layout::STATUS_OVERFLOW_STEP as usize];
         let time_at = |k: u64| {
@@ -1035,8 +1102,7 @@ impl World {
     fn read_vec3s(&self, buffer: &wgpu::Buffer) -> Result<Vec<DVec3>> {
         let bytes = self.read(&[(buffer, 0, 16 * self.masses.len() as u64)])?;
         let v: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
-        Ok(v
-            .iter()
+        Ok(v.iter()
             .map(|p| Vec3::new(p[0], p[1], p[2]).as_dvec3())
             .collect())
     }
@@ -1117,7 +1183,10 @@ impl World {
             }
         }
         // A Kahan slot holds (sum, compensation): the value is sum - compensation.
-        for s in ms.iter().chain(if self.springs.is_empty() { &[][..] } else { ss }) {
+        for s in ms
+            .iter()
+            .chain(if self.springs.is_empty() { &[][..] } else { ss })
+        {
             e.dissipated += f64::from(s[0]) - f64::from(s[1]);
             e.injected += f64::from(s[2]) - f64::from(s[3]);
         }
@@ -1531,9 +1600,12 @@ fn make_params_from(
 ) -> GpuParams {
     let (contact, contact_stiffness, contact_damping, restitution) = match p.contact {
         Contact::None => (layout::CONTACT_NONE, 0.0, 0.0, 0.0),
-        Contact::Penalty { stiffness, damping } => {
-            (layout::CONTACT_PENALTY, stiffness as f32, damping as f32, 0.0)
-        }
+        Contact::Penalty { stiffness, damping } => (
+            layout::CONTACT_PENALTY,
+            stiffness as f32,
+            damping as f32,
+            0.0,
+        ),
         Contact::Restitution { restitution } => {
             (layout::CONTACT_RESTITUTION, 0.0, 0.0, restitution as f32)
         }

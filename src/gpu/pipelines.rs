@@ -9,8 +9,14 @@ pub(crate) const COMMON: &str = include_str!("../../shaders/common.wgsl");
 pub(crate) const KERNELS: [(&str, &str); 5] = [
     ("springs", include_str!("../../shaders/springs.wgsl")),
     ("integrate", include_str!("../../shaders/integrate.wgsl")),
-    ("energy_masses", include_str!("../../shaders/energy_masses.wgsl")),
-    ("energy_springs", include_str!("../../shaders/energy_springs.wgsl")),
+    (
+        "energy_masses",
+        include_str!("../../shaders/energy_masses.wgsl"),
+    ),
+    (
+        "energy_springs",
+        include_str!("../../shaders/energy_springs.wgsl"),
+    ),
     ("bodies", include_str!("../../shaders/bodies.wgsl")),
 ];
 
@@ -40,7 +46,9 @@ pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
         "springs" => &[
             Uniform, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite, Uniform,
         ],
-        "integrate" => &[Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite],
+        "integrate" => &[
+            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+        ],
         "energy_masses" => &[Uniform, Read, Read, Read, ReadWrite],
         "energy_springs" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
@@ -78,7 +86,7 @@ impl Pipelines {
                     ty: wgpu::BufferBindingType::Uniform,
                     has_dynamic_offset: true,
                     min_binding_size: wgpu::BufferSize::new(
-                        std::mem::size_of::<layout::GpuStep>() as u64,
+                        std::mem::size_of::<layout::GpuStep>() as u64
                     ),
                 },
                 count: None,

@@ -211,7 +211,8 @@ pub fn compare_with_edits(
         cpu.step(1).unwrap();
         state_shadow.step(n).unwrap();
         param_shadow.step(n).unwrap();
-        gpu.step(n).unwrap_or_else(|e| panic!("{name}: GPU step failed: {e}"));
+        gpu.step(n)
+            .unwrap_or_else(|e| panic!("{name}: GPU step failed: {e}"));
         done += n;
         let (cp, cv) = (cpu.positions(), cpu.velocities());
         x_max = x_max.max(max_len(cp));
@@ -220,8 +221,8 @@ pub fn compare_with_edits(
         d_state_x = d_state_x.max(max_dist(state_shadow.positions(), cp));
         d_state_v = d_state_v.max(max_dist(state_shadow.velocities(), cv));
         let steps_f = done as f64;
-        let mut tol_x = max_dist(param_shadow.positions(), cp)
-            + R * steps_f * d_state_x.max(U * x_max);
+        let mut tol_x =
+            max_dist(param_shadow.positions(), cp) + R * steps_f * d_state_x.max(U * x_max);
         let mut tol_v = max_dist(param_shadow.velocities(), cv)
             + R * steps_f * d_state_v.max(U * (v_max + dv_max));
         if let Contact::Restitution { restitution } = model.params.contact {
@@ -262,7 +263,12 @@ pub fn compare_with_edits(
             ("gravity", ge.gravity, ce.gravity, tol_e[1]),
             ("elastic", ge.elastic, ce.elastic, tol_e[2]),
             ("ground", ge.ground, ce.ground, tol_e[3]),
-            ("dissipated", ge.dissipated, ce.dissipated, accum(ce.dissipated)),
+            (
+                "dissipated",
+                ge.dissipated,
+                ce.dissipated,
+                accum(ce.dissipated),
+            ),
             ("injected", ge.injected, ce.injected, accum(ce.injected)),
         ];
         for (term, g, c, tol) in pairs {

@@ -56,7 +56,7 @@ pub fn lattice(n: usize, z0: f64, friction: Friction) -> Model {
 }
 
 /// A lattice part (see [`lattice`]), spacing `h` (m).
-pub fn lattice_part(n: usize, h: f64, z0: f64, k: f64, c: f64) -> Part {
+pub fn lattice_part(n: usize, h: f64, z0: f64, stiffness: f64, c: f64) -> Part {
     let mut part = Part::new();
     let idx = |i: usize, j: usize, k: usize| ((k * n + j) * n + i) as u32;
     for k in 0..n {
@@ -91,7 +91,7 @@ pub fn lattice_part(n: usize, h: f64, z0: f64, k: f64, c: f64) -> Part {
                         part.connect(
                             idx(i as usize, j as usize, k as usize),
                             idx(a as usize, b as usize, c2 as usize),
-                            k_of(k),
+                            stiffness,
                             c,
                         );
                     }
@@ -99,11 +99,6 @@ pub fn lattice_part(n: usize, h: f64, z0: f64, k: f64, c: f64) -> Part {
             }
         }
     }
-    // Stiffness is uniform; `k_of` keeps the closure above readable.
-    fn k_of(_: i64) -> f64 {
-        10_000.0
-    }
-    let _ = k;
     part
 }
 
@@ -168,7 +163,7 @@ pub fn cloth(nx: u32, ny: u32) -> Model {
             part.add_mass(m);
         }
     }
-    let mut link = |part: &mut Part, a: u32, b: u32, k: f64| {
+    let link = |part: &mut Part, a: u32, b: u32, k: f64| {
         let rest = part.masses[a as usize]
             .position
             .distance(part.masses[b as usize].position);
@@ -229,7 +224,9 @@ pub fn rope(n: u32) -> Model {
 /// 8 neighbours), in the vertical x-z plane, tilted by 0.3 rad and lifted 0.05 m, falling onto
 /// the restitution ground (epsilon 0.5) with friction, with a little air drag.
 pub fn image_body() -> Model {
-    let rows = ["..####..", ".######.", "########", "##.##.##", "########", ".##..##."];
+    let rows = [
+        "..####..", ".######.", "########", "##.##.##", "########", ".##..##.",
+    ];
     let mut model = Model::new(Params {
         contact: Contact::Restitution { restitution: 0.5 },
         friction: Friction::coulomb(0.5, 0.4),
