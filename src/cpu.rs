@@ -1,16 +1,16 @@
 //! The CPU reference integrator, in double precision.
 //!
 //! [`CpuWorld`] runs a [`Model`] exactly as the model's docs describe. It is the reference that
-//! the GPU [`crate::World`] is checked against, and a fast backend in its own right: the spring
+//! the GPU `World` is checked against, and a fast backend in its own right: the spring
 //! pass runs on every core without atomics, each chunk of springs accumulating into its own force
 //! buffer, and the mass pass gathers those buffers in a fixed order, so results are bit-identical
 //! run to run and independent of the number of threads.
 //!
 //! One step, at time `t`:
-//! 1. [`springs`]: every spring's elastic and damping force, into the chunk force buffers (the CPU
+//! 1. `springs`: every spring's elastic and damping force, into the chunk force buffers (the CPU
 //!    twin of `shaders/springs.wgsl`). Actuated rest lengths are set for time `t` first.
-//! 2. [`integrate`]: per mass, gravity, external, drag-spring and air-drag forces, then ground
-//!    contact and friction ([`ground`]), then the velocity and position update (the CPU twin of
+//! 2. `integrate`: per mass, gravity, external, drag-spring and air-drag forces, then ground
+//!    contact and friction (`ground`), then the velocity and position update (the CPU twin of
 //!    `shaders/integrate.wgsl`).
 
 use std::ops::Range;
@@ -86,18 +86,77 @@ const SPRINGS_PER_CHUNK: usize = 1 << 17;
 /// Below this many springs a step runs on one thread: spawning costs more than it saves.
 const PARALLEL_MIN_SPRINGS: usize = 40_000;
 
-/// Springs in structure-of-arrays form, every law folded into `f = k_eff (L - L0)` along the axis:
-/// Hooke is itself, the material law is `k_eff = k / L0`, zero length is `L0 = 0`.
+/// Springs in structure-of-arrays form, 20 bytes per spring in the hot loop. Every law folds into
+/// `f = k_eff (L - L0)` along the axis: Hooke is itself, the material law is `k_eff = k / L0`,
+/// zero length is `L0 = 0`. Stiffness and damping live in a small deduplicated table, since most
+/// models cut many springs from few materials.
 #[derive(Clone, Debug, Default)]
 struct SpringArrays {
-    a: Vec<u32>,
-    b: Vec<u32>,
-    /// Current rest length, m (actuated springs are rewritten every step).
+    ends: Vec<[u32; 2]>,
+    /// Current rest length, m (actuated springs are rewritten every step; 0 for zero-length).
     rest: Vec<f64>,
-    /// Effective Hooke stiffness, N/m.
-    k: Vec<f64>,
+    /// Index into `table`.
+    param: Vec<u32>,
+    table: Vec<SpringParams>,
+}
+
+/// Stiffness and damping shared by many springs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SpringParams {
+    /// Stiffness as given: N/m, or N for the material law.
+    k: f64,
     /// Axial damping, N*s/m.
-    c: Vec<f64>,
+    c: f64,
+    /// Material law: `k_eff = k / L0`.
+    material: bool,
+}
+
+impl SpringParams {
+    /// Effective Hooke stiffness (N/m) at rest length `rest` (m).
+    #[inline]
+    fn k_eff(&self, rest: f64) -> f64 {
+        if self.material {
+            self.k / rest
+        } else {
+            self.k
+        }
+    }
+}
+
+impl SpringArrays {
+    fn new(springs: &[crate::model::Spring]) -> Self {
+        let mut table = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        let param = springs
+            .iter()
+            .map(|s| {
+                let material = s.law == SpringLaw::Material;
+                let key = (s.stiffness.to_bits(), s.damping.to_bits(), material);
+                *index.entry(key).or_insert_with(|| {
+                    table.push(SpringParams {
+                        k: s.stiffness,
+                        c: s.damping,
+                        material,
+                    });
+                    (table.len() - 1) as u32
+                })
+            })
+            .collect();
+        Self {
+            ends: springs.iter().map(|s| [s.a, s.b]).collect(),
+            rest: vec![0.0; springs.len()],
+            param,
+            table,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn params(&self, s: usize) -> &SpringParams {
+        &self.table[self.param[s] as usize]
+    }
 }
 
 /// A contiguous run of springs and the force buffer for the masses it touches.
@@ -125,8 +184,6 @@ pub struct CpuWorld {
     springs: SpringArrays,
     /// Base (unactuated) rest length per spring, m.
     base_rest: Vec<f64>,
-    /// Stiffness as given, N/m or N.
-    stiffness: Vec<f64>,
     law: Vec<SpringLaw>,
     actuators: Vec<crate::model::Actuator>,
     chunks: Vec<Chunk>,
@@ -157,15 +214,8 @@ impl CpuWorld {
             fixed: model.masses.iter().map(|m| m.fixed).collect(),
             external: model.masses.iter().map(|m| m.external_force).collect(),
             oscillators: model.masses.iter().map(|m| m.friction_oscillator).collect(),
-            springs: SpringArrays {
-                a: model.springs.iter().map(|s| s.a).collect(),
-                b: model.springs.iter().map(|s| s.b).collect(),
-                rest: Vec::new(),
-                k: Vec::new(),
-                c: model.springs.iter().map(|s| s.damping).collect(),
-            },
+            springs: SpringArrays::new(&model.springs),
             base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
-            stiffness: model.springs.iter().map(|s| s.stiffness).collect(),
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
             chunks: Vec::new(),
@@ -178,8 +228,6 @@ impl CpuWorld {
             threads: std::thread::available_parallelism().map_or(1, |t| t.get()),
             failed: None,
         };
-        w.springs.rest = vec![0.0; model.springs.len()];
-        w.springs.k = vec![0.0; model.springs.len()];
         for s in 0..model.springs.len() {
             w.set_effective(s, w.base_rest[s]);
         }
@@ -371,15 +419,12 @@ impl CpuWorld {
         }
     }
 
-    /// Sets spring `s`'s current rest length and effective stiffness.
+    /// Sets spring `s`'s current rest length (0 for a zero-length spring, whatever it is given).
     fn set_effective(&mut self, s: usize, rest: f64) {
-        let (r, k) = match self.law[s] {
-            SpringLaw::Hooke => (rest, self.stiffness[s]),
-            SpringLaw::Material => (rest, self.stiffness[s] / rest),
-            SpringLaw::ZeroLength => (0.0, self.stiffness[s]),
+        self.springs.rest[s] = match self.law[s] {
+            SpringLaw::ZeroLength => 0.0,
+            SpringLaw::Hooke | SpringLaw::Material => rest,
         };
-        self.springs.rest[s] = r;
-        self.springs.k[s] = k;
     }
 
     /// Rewrites the rest length of every actuated spring for the current time.
@@ -394,14 +439,14 @@ impl CpuWorld {
 
     fn spring_energy(&self, s: usize) -> f64 {
         let sp = &self.springs;
-        let l = self.pos[sp.a[s] as usize].distance(self.pos[sp.b[s] as usize]);
-        0.5 * sp.k[s] * (l - sp.rest[s]) * (l - sp.rest[s])
+        let [a, b] = sp.ends[s];
+        let l = self.pos[a as usize].distance(self.pos[b as usize]);
+        let rest = sp.rest[s];
+        0.5 * sp.params(s).k_eff(rest) * (l - rest) * (l - rest)
     }
 
     fn elastic_energy(&self) -> f64 {
-        (0..self.springs.a.len())
-            .map(|s| self.spring_energy(s))
-            .sum()
+        (0..self.springs.len()).map(|s| self.spring_energy(s)).sum()
     }
 
     /// Advances `steps` steps of `dt`.
@@ -439,7 +484,7 @@ impl CpuWorld {
             self.actuate();
             self.injected += self.actuated_energy() - before;
         }
-        let threads = if self.springs.a.len() >= PARALLEL_MIN_SPRINGS {
+        let threads = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
             self.threads
         } else {
             1
@@ -453,7 +498,6 @@ impl CpuWorld {
         );
         let dt = self.params.dt;
         self.dissipated += self.chunks.iter().map(|c| c.dissipated).sum::<f64>() * dt;
-        gather(&self.chunks, &mut self.force);
         let ctx = MassContext {
             params: &self.params,
             time: self.time,
@@ -465,6 +509,7 @@ impl CpuWorld {
             MassState {
                 pos: &mut self.pos,
                 vel: &mut self.vel,
+                force: &mut self.force,
                 first: 0,
             },
             MassProps {
@@ -472,7 +517,7 @@ impl CpuWorld {
                 fixed: &self.fixed,
                 external: &self.external,
                 oscillators: &self.oscillators,
-                force: &self.force,
+                chunks: &self.chunks,
             },
             threads,
         );
@@ -580,7 +625,7 @@ impl CpuWorld {
     #[must_use]
     pub fn spring_forces(&mut self) -> Vec<DVec3> {
         springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, 1);
-        gather(&self.chunks, &mut self.force);
+        gather(&self.chunks, 0, &mut self.force);
         self.force.clone()
     }
 }
@@ -598,15 +643,16 @@ pub(crate) fn steps_for(duration: f64, dt: f64) -> Result<u64> {
 }
 
 fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
-    let n = sp.a.len();
+    let n = sp.len();
     let mut chunks = Vec::new();
     let mut start = 0;
     while start < n {
         let end = (start + SPRINGS_PER_CHUNK).min(n);
         let (mut lo, mut hi) = (u32::MAX, 0u32);
         for s in start..end {
-            lo = lo.min(sp.a[s]).min(sp.b[s]);
-            hi = hi.max(sp.a[s]).max(sp.b[s]);
+            let [a, b] = sp.ends[s];
+            lo = lo.min(a).min(b);
+            hi = hi.max(a).max(b);
         }
         chunks.push(Chunk {
             springs: start..end,
@@ -631,20 +677,41 @@ fn springs(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunks: &mut [Chunk]
         let force = &mut chunk.force;
         force.fill(DVec3::ZERO);
         let mut power = 0.0;
-        for s in chunk.springs.clone() {
-            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+        let range = chunk.springs.clone();
+        // Spring lists are usually sorted by `a` (builders make them so), so runs of springs share
+        // their first mass: its force is summed in a register and stored once per run, which
+        // keeps a store-to-load dependency through memory out of the loop.
+        let mut run_mass = usize::MAX;
+        let mut run_force = DVec3::ZERO;
+        for ((&[a, b], &rest), &param) in sp.ends[range.clone()]
+            .iter()
+            .zip(&sp.rest[range.clone()])
+            .zip(&sp.param[range])
+        {
+            let (a, b) = (a as usize, b as usize);
+            if a != run_mass {
+                if run_mass != usize::MAX {
+                    force[run_mass - lo] += run_force;
+                }
+                run_mass = a;
+                run_force = DVec3::ZERO;
+            }
             let d = pos[a] - pos[b];
-            let len = d.length();
-            if len == 0.0 {
+            let len2 = d.length_squared();
+            if len2 == 0.0 {
                 continue;
             }
+            let p = &sp.table[param as usize];
+            let len = len2.sqrt();
             let n = d / len;
             let vrel = (vel[a] - vel[b]).dot(n);
-            let c = sp.c[s];
-            let f = (sp.k[s] * (len - sp.rest[s]) + c * vrel) * n;
-            power += c * vrel * vrel;
-            force[a - lo] -= f;
+            let f = (p.k_eff(rest) * (len - rest) + p.c * vrel) * n;
+            power += p.c * vrel * vrel;
+            run_force -= f;
             force[b - lo] += f;
+        }
+        if run_mass != usize::MAX {
+            force[run_mass - lo] += run_force;
         }
         chunk.dissipated = power;
     };
@@ -665,11 +732,20 @@ fn springs(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunks: &mut [Chunk]
     });
 }
 
-/// Sums the chunk force buffers into one force per mass, chunk by chunk in order.
-fn gather(chunks: &[Chunk], force: &mut [DVec3]) {
+/// Sums the chunk force buffers into `force`, the spring force on masses `first..first + len`,
+/// chunk by chunk in order (a fixed order, so the sum is the same on any number of threads).
+fn gather(chunks: &[Chunk], first: usize, force: &mut [DVec3]) {
     force.fill(DVec3::ZERO);
+    let end = first + force.len();
     for c in chunks {
-        for (f, g) in force[c.lo..c.lo + c.force.len()].iter_mut().zip(&c.force) {
+        let (lo, hi) = (c.lo.max(first), (c.lo + c.force.len()).min(end));
+        if lo >= hi {
+            continue;
+        }
+        for (f, g) in force[lo - first..hi - first]
+            .iter_mut()
+            .zip(&c.force[lo - c.lo..hi - c.lo])
+        {
             *f += *g;
         }
     }
@@ -685,6 +761,8 @@ struct MassContext<'a> {
 struct MassState<'a> {
     pos: &'a mut [DVec3],
     vel: &'a mut [DVec3],
+    /// Scratch for the gathered spring force of each mass.
+    force: &'a mut [DVec3],
     /// Index of `pos[0]` in the model.
     first: usize,
 }
@@ -695,7 +773,7 @@ struct MassProps<'a> {
     fixed: &'a [bool],
     external: &'a [DVec3],
     oscillators: &'a [Option<FrictionOscillator>],
-    force: &'a [DVec3],
+    chunks: &'a [Chunk],
 }
 
 #[derive(Default)]
@@ -722,11 +800,13 @@ fn integrate(
             .pos
             .chunks_mut(per)
             .zip(state.vel.chunks_mut(per))
+            .zip(state.force.chunks_mut(per))
             .enumerate()
-            .map(|(i, (pos, vel))| {
+            .map(|(i, ((pos, vel), force))| {
                 let st = MassState {
                     pos,
                     vel,
+                    force,
                     first: i * per,
                 };
                 scope.spawn(move || integrate_range(ctx, st, props))
@@ -754,6 +834,7 @@ fn integrate_range(
     let p = ctx.params;
     let dt = p.dt;
     let mut out = MassOutcome::default();
+    gather(props.chunks, state.first, state.force);
     for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {
         let i = state.first + j;
         if props.fixed[i] {
@@ -767,7 +848,7 @@ fn integrate_range(
         if let Some(d) = ctx.drag.filter(|d| d.mass == i) {
             applied += d.force(x, v);
         }
-        let conservative = props.force[i] + m * p.gravity + applied;
+        let conservative = state.force[j] + m * p.gravity + applied;
         // Forces that only remove energy.
         let mut dissipative = -p.air_drag * v;
         let friction = match props.oscillators[i] {
@@ -794,14 +875,20 @@ fn integrate_range(
             &mut dissipative,
         );
         let total = conservative + ground_force + dissipative;
-        let v_cons = v + (conservative + ground_force) / m * dt;
-        let v_new = (v + total / m * dt) * ctx.damping_factor;
+        let v_pre = v + total / m * dt;
+        let v_new = v_pre * ctx.damping_factor;
         let x_new = match p.integrator {
             Integrator::SemiImplicitEuler => x + v_new * dt,
             Integrator::ExplicitEuler => x + v * dt,
         };
-        out.dissipated += 0.5 * m * (v_cons.length_squared() - v_new.length_squared());
-        out.injected += applied.dot(x_new - x);
+        // The velocity update changes the kinetic energy by exactly F . (v + v_pre) / 2 dt, which
+        // splits linearly over the forces: that is the work booked for each of them. It is zero
+        // for static friction holding a mass still, and exactly the lost kinetic energy for a
+        // restitution impulse. Global damping then removes what the factor takes off.
+        let work = 0.5 * (v + v_pre) * dt;
+        out.dissipated -= dissipative.dot(work);
+        out.dissipated += 0.5 * m * (v_pre.length_squared() - v_new.length_squared());
+        out.injected += applied.dot(work);
         if !(x_new.is_finite() && v_new.is_finite()) && out.first_bad.is_none() {
             out.first_bad = Some(i);
         }

@@ -87,6 +87,15 @@ pub enum Error {
         /// What values are allowed.
         expected: &'static str,
     },
+    /// A builder or scene was given an inconsistent description (a duplicate voxel, a pinned
+    /// mass outside the cloth, a joint naming a missing body, ...).
+    #[error("{builder}: {reason}")]
+    InvalidBuilder {
+        /// The builder or scene element (`"voxels"`, `"cloth"`, `"scene"`, ...).
+        builder: &'static str,
+        /// What is wrong, naming the offending element.
+        reason: String,
+    },
     /// An index given at run time (to `set_external_force` and friends) is out of range.
     #[error("{what} index {index} is out of range (the model has {len})")]
     IndexOutOfRange {

@@ -15,18 +15,27 @@
 //! ## Pipeline
 //! - [`model`]: what a simulation is made of ([`Model`], [`Mass`], [`Spring`], [`Actuator`],
 //!   [`Params`]).
+//! - [`builders`]: parts made by builders ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`],
+//!   [`Cloth`], [`RandomStructure`], [`Lattice`]) and placed with a [`Placement`].
+//! - [`scene`]: [`Scene`] files in JSON: parameters plus bodies, turned into a [`Model`].
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
 //! - [`gpu`]: the GPU [`World`], the same physics in f32 as wgpu compute passes, with
 //!   deterministic fixed-point force scatter.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
 //! - [`error`]: the one [`Error`] type.
 
+pub mod builders;
 pub mod cpu;
 pub mod energy;
 pub mod error;
 pub mod gpu;
 pub mod model;
+pub mod scene;
 
+pub use builders::{
+    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, Placement, RandomStructure, Rope, Voxel,
+    VoxelBody, VoxelPart,
+};
 pub use cpu::{CpuWorld, DragSpring};
 pub use energy::Energy;
 pub use error::{Error, Result};
@@ -36,3 +45,9 @@ pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
     Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
 };
+pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+
+/// The README's code, compiled and run as a doctest so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

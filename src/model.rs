@@ -1,7 +1,7 @@
 //! The physics model: masses, springs, actuators, ground contact and global parameters.
 //!
 //! A [`Model`] is a plain description. It is simulated by the double-precision CPU reference
-//! ([`crate::CpuWorld`]) or by the GPU [`crate::World`]; both run exactly the force laws written
+//! ([`crate::CpuWorld`]) or by the GPU `World`; both run exactly the force laws written
 //! here. Units are SI throughout (m, kg, s, N), z is up.
 
 use std::ops::Range;
@@ -392,8 +392,8 @@ impl Params {
     /// Checks every parameter.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] naming the first parameter out of range: `dt` not finite and
-    /// > 0, non-finite gravity, negative or non-finite damping, drag, contact stiffness or damping,
+    /// [`Error::InvalidParameter`] naming the first parameter out of range: `dt` not finite or
+    /// not positive, non-finite gravity, negative or non-finite damping, drag, contact stiffness or damping,
     /// restitution outside [0, 1], negative or non-finite friction coefficients or rest speed.
     pub fn validate(&self) -> Result<()> {
         let check = |name: &'static str, value: f64, ok: bool, expected: &'static str| {
