@@ -175,6 +175,12 @@ pub enum Error {
         /// The device's limit.
         limit: u64,
     },
+    /// The GPU device was lost (driver reset, device removed, or destroyed).
+    #[error("the GPU device was lost: {reason}")]
+    DeviceLost {
+        /// What wgpu reported.
+        reason: String,
+    },
     /// A wgpu validation, out-of-memory or internal error was caught.
     #[error("GPU error: {0}")]
     Gpu(String),
@@ -190,6 +196,9 @@ pub enum Error {
     /// Mapping a buffer for readback failed.
     #[error(transparent)]
     BufferAsync(#[from] wgpu::BufferAsyncError),
+    /// A mapped buffer range could not be viewed.
+    #[error(transparent)]
+    MapRange(#[from] wgpu::MapRangeError),
 }
 
 /// `Result` with hooke's [`Error`].

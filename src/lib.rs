@@ -21,6 +21,8 @@
 //! - [`creatures`]: walking robot, rolling wheels, inchworm and seed 000 structures that do what
 //!   they claim on the CPU reference ([`creatures::Creature`]).
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
+//! - [`gpu`]: the GPU [`World`], the same physics in f32 as wgpu compute passes, with
+//!   deterministic fixed-point force scatter.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
 //! - [`error`]: the one [`Error`] type.
 
@@ -29,6 +31,7 @@ pub mod cpu;
 pub mod creatures;
 pub mod energy;
 pub mod error;
+pub mod gpu;
 pub mod model;
 pub mod scene;
 
@@ -40,6 +43,7 @@ pub use cpu::{CpuWorld, DragSpring};
 pub use energy::Energy;
 pub use error::{Error, Result};
 pub use glam::{DVec3, Vec3};
+pub use gpu::{AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions};
 pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
     Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
