@@ -118,8 +118,8 @@ fn integrate(
             let g = ground(mu_s, mu_k, m, x, v, conservative + drag);
             let dissipative = drag + g.dissipative;
             let total = conservative + g.conservative + dissipative;
-            let v_cons = v + (conservative + g.conservative) / m * dt;
-            let v_new = (v + total / m * dt) * params.damping_factor;
+            let v_pre = v + total / m * dt;
+            let v_new = v_pre * params.damping_factor;
             var x_new: vec3<f32>;
             if params.integrator == INTEGRATOR_SEMI_IMPLICIT {
                 x_new = x + v_new * dt;
@@ -127,9 +127,12 @@ fn integrate(
                 x_new = x + v * dt;
             }
             if TRACK_ENERGY {
+                // As on the CPU: each force's work over the step is F . (v + v_pre) / 2 dt (the
+                // exact split of the kinetic-energy change); global damping removes the rest.
+                let work = 0.5 * (v + v_pre) * dt;
                 energy = vec2<f32>(
-                    0.5 * m * dot(v_cons - v_new, v_cons + v_new),
-                    dot(applied, x_new - x),
+                    -dot(dissipative, work) + 0.5 * m * dot(v_pre - v_new, v_pre + v_new),
+                    dot(applied, work),
                 );
             }
             let bad = non_finite(x_new.x) || non_finite(x_new.y) || non_finite(x_new.z)
