@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use hooke::builders::Lattice;
-use hooke::{CpuWorld, World};
+use hooke::{AtomicWidth, CpuWorld, World, WorldOptions};
 
 fn main() -> hooke::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -31,7 +31,17 @@ fn main() -> hooke::Result<()> {
         cpu_rate / 1e6
     );
 
-    let mut gpu = World::new(&model)?;
+    let options = WorldOptions {
+        track_energy: std::env::var_os("HOOKE_NO_ENERGY").is_none(),
+        atomics: if std::env::var_os("HOOKE_BITS32").is_some() {
+            AtomicWidth::Bits32
+        } else {
+            AtomicWidth::Auto
+        },
+        ..WorldOptions::default()
+    };
+    let (device, queue) = hooke::gpu::request_device()?;
+    let mut gpu = World::with_device(device, queue, &model, options)?;
     let info = gpu.adapter_info();
     println!(
         "gpu adapter: {} ({:?}, {:?})",
