@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 
 use hooke::plot::EnergyPlot;
-use hooke::render::{exterior_triangles, Camera, FrameSchedule, GifWriter, Renderer, Scene};
+use hooke::render::{exterior_triangles, Camera, Drawing, FrameSchedule, GifWriter, Renderer};
 use hooke::{CpuWorld, DVec3, Mass, Model, Params, Part};
 
 /// Side of the cube, m.
@@ -63,7 +63,7 @@ fn main() -> hooke::Result<()> {
     let (width, height) = (640, 480);
     let mut renderer = Renderer::new(width, height)?;
     renderer.style_mut().strain_scale = 0.01;
-    let mut scene = Scene::new(&renderer, &model)?;
+    let mut scene = Drawing::new(&renderer, &model)?;
     // One camera for the whole animation, framing the start (the cube never bounces higher).
     let camera = Camera::frame(world.positions(), width, height, true);
 

@@ -17,7 +17,7 @@ use std::time::Instant;
 use eframe::egui;
 use eframe::egui_wgpu::wgpu;
 use hooke::render::input::{Action, Controller, Key, Orbit};
-use hooke::render::{exterior_triangles, Camera, OverlayLine, Positions, Renderer, Scene};
+use hooke::render::{exterior_triangles, Camera, Drawing, OverlayLine, Positions, Renderer};
 use hooke::{
     Actuator, Contact, CpuWorld, DVec3, Energy, Friction, Mass, Model, Params, Part, Spring,
     SpringLaw,
@@ -260,7 +260,7 @@ fn cloth() -> (Model, Vec<[u32; 8]>) {
 struct Running {
     index: usize,
     world: CpuWorld,
-    scene: Scene,
+    scene: Drawing,
     cells: Vec<[u32; 8]>,
     /// Simulated time not yet stepped, s.
     behind: f64,
@@ -598,7 +598,7 @@ impl Viewer {
                 .scene
                 .set_rest_lengths(&self.renderer, running.world.rest_lengths())?;
             self.renderer
-                .draw(&running.scene, Positions::Scene, &camera)
+                .draw(&running.scene, Positions::Uploaded, &camera)
         })();
         if let Err(e) = drawn {
             self.message = Some(e.to_string());
@@ -615,7 +615,7 @@ impl Viewer {
 fn start(renderer: &Renderer, index: usize) -> hooke::Result<Running> {
     let (model, cells) = (SCENARIOS[index].build)();
     let world = CpuWorld::new(&model)?;
-    let scene = Scene::new(renderer, &model)?;
+    let scene = Drawing::new(renderer, &model)?;
     Ok(Running {
         index,
         world,

@@ -875,14 +875,20 @@ fn integrate_range(
             &mut dissipative,
         );
         let total = conservative + ground_force + dissipative;
-        let v_cons = v + (conservative + ground_force) / m * dt;
-        let v_new = (v + total / m * dt) * ctx.damping_factor;
+        let v_pre = v + total / m * dt;
+        let v_new = v_pre * ctx.damping_factor;
         let x_new = match p.integrator {
             Integrator::SemiImplicitEuler => x + v_new * dt,
             Integrator::ExplicitEuler => x + v * dt,
         };
-        out.dissipated += 0.5 * m * (v_cons.length_squared() - v_new.length_squared());
-        out.injected += applied.dot(x_new - x);
+        // The velocity update changes the kinetic energy by exactly F . (v + v_pre) / 2 dt, which
+        // splits linearly over the forces: that is the work booked for each of them. It is zero
+        // for static friction holding a mass still, and exactly the lost kinetic energy for a
+        // restitution impulse. Global damping then removes what the factor takes off.
+        let work = 0.5 * (v + v_pre) * dt;
+        out.dissipated -= dissipative.dot(work);
+        out.dissipated += 0.5 * m * (v_pre.length_squared() - v_new.length_squared());
+        out.injected += applied.dot(work);
         if !(x_new.is_finite() && v_new.is_finite()) && out.first_bad.is_none() {
             out.first_bad = Some(i);
         }

@@ -87,6 +87,15 @@ pub enum Error {
         /// What values are allowed.
         expected: &'static str,
     },
+    /// A builder or scene was given an inconsistent description (a duplicate voxel, a pinned
+    /// mass outside the cloth, a joint naming a missing body, ...).
+    #[error("{builder}: {reason}")]
+    InvalidBuilder {
+        /// The builder or scene element (`"voxels"`, `"cloth"`, `"scene"`, ...).
+        builder: &'static str,
+        /// What is wrong, naming the offending element.
+        reason: String,
+    },
     /// An index given at run time (to `set_external_force` and friends) is out of range.
     #[error("{what} index {index} is out of range (the model has {len})")]
     IndexOutOfRange {
@@ -193,6 +202,12 @@ pub enum Error {
         /// The device's limit.
         limit: u64,
     },
+    /// The GPU device was lost (driver reset, device removed, or destroyed).
+    #[error("the GPU device was lost: {reason}")]
+    DeviceLost {
+        /// What wgpu reported.
+        reason: String,
+    },
     /// A wgpu validation, out-of-memory or internal error was caught.
     #[error("GPU error: {0}")]
     Gpu(String),
@@ -208,6 +223,9 @@ pub enum Error {
     /// Mapping a buffer for readback failed.
     #[error(transparent)]
     BufferAsync(#[from] wgpu::BufferAsyncError),
+    /// A mapped buffer range could not be viewed.
+    #[error(transparent)]
+    MapRange(#[from] wgpu::MapRangeError),
 }
 
 /// `Result` with hooke's [`Error`].

@@ -15,7 +15,14 @@
 //! ## Pipeline
 //! - [`model`]: what a simulation is made of ([`Model`], [`Mass`], [`Spring`], [`Actuator`],
 //!   [`Params`]).
+//! - [`builders`]: parts made by builders ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`],
+//!   [`Cloth`], [`RandomStructure`], [`Lattice`]) and placed with a [`Placement`].
+//! - [`scene`]: [`Scene`] files in JSON: parameters plus bodies, turned into a [`Model`].
+//! - [`creatures`]: walking robot, rolling wheels, inchworm and seed 000 structures that do what
+//!   they claim on the CPU reference ([`creatures::Creature`]).
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
+//! - [`gpu`]: the GPU [`World`], the same physics in f32 as wgpu compute passes, with
+//!   deterministic fixed-point force scatter.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
 //! - [`error`]: the one [`Error`] type.
 //! - [`render`]: offscreen wgpu rendering (strain-coloured springs, masses, ground, shaded faces)
@@ -23,22 +30,32 @@
 //!   the interactive viewer's input handling.
 //! - [`plot`] (feature `plot`, on by default): energy plots to PNG.
 
+pub mod builders;
 pub mod cpu;
+pub mod creatures;
 pub mod energy;
 pub mod error;
+pub mod gpu;
 pub mod model;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod render;
+pub mod scene;
 
+pub use builders::{
+    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, Placement, RandomStructure, Rope, Voxel,
+    VoxelBody, VoxelPart,
+};
 pub use cpu::{CpuWorld, DragSpring};
 pub use energy::Energy;
 pub use error::{Error, Result};
 pub use glam::{DVec3, Vec3};
+pub use gpu::{AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions};
 pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
     Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
 };
+pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
 
 /// The README's code, compiled and run as a doctest so it cannot rot.
 #[doc = include_str!("../README.md")]

@@ -269,10 +269,16 @@ fn static_friction_threshold() {
     // Below the threshold: 0.95 mu_s m g sideways; the mass must not move at all.
     let mut w = resting_block(Friction::coulomb(mu_s, mu_k), 1e5);
     let x0 = w.positions()[0].x;
+    let before = w.energy();
     w.set_external_force(0, DVec3::new(0.95 * mu_s * G, 0.0, 0.0))
         .unwrap();
     w.step(5000).unwrap();
     assert_eq!(w.positions()[0].x, x0, "static friction let the mass creep");
+    // Friction that holds a mass still does no work: nothing dissipated, nothing injected (the
+    // vertical contact has long settled; its residue is far below 1e-9 J).
+    let after = w.energy();
+    assert!((after.dissipated - before.dissipated).abs() < 1e-9);
+    assert!(after.injected.abs() < 1e-9);
     // Above it: 1.05 mu_s m g; net force 1.05 mu_s g - mu_k g per kg once sliding.
     let mut w = resting_block(Friction::coulomb(mu_s, mu_k), 1e5);
     let pull = 1.05 * mu_s * G;

@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use hooke::render::{
-    exterior_triangles, Camera, OverlayLine, Positions, Renderer, Scene, Srgba, Style,
+    exterior_triangles, Camera, Drawing, OverlayLine, Positions, Renderer, Srgba, Style,
 };
 use hooke::{Contact, CpuWorld, DVec3, Error, Mass, Model, Params, Spring, Vec3};
 use image::RgbaImage;
@@ -18,7 +18,7 @@ const H: u32 = 240;
 
 fn gpu() -> &'static (wgpu::Device, wgpu::Queue) {
     static GPU: OnceLock<(wgpu::Device, wgpu::Queue)> = OnceLock::new();
-    GPU.get_or_init(|| match hooke::render::headless_device() {
+    GPU.get_or_init(|| match hooke::gpu::request_device() {
         Ok(dq) => dq,
         Err(e) => panic!(
             "render tests need a GPU adapter and none could be opened: {e}. \
@@ -76,10 +76,10 @@ fn a_mass_lands_where_the_camera_projects_it() {
     let fixed = DVec3::new(-0.15, -0.1, -0.04);
     model.add_mass(Mass::new(0.1, free));
     model.add_mass(Mass::new(0.1, fixed).fixed());
-    let scene = Scene::new(&r, &model).unwrap();
+    let scene = Drawing::new(&r, &model).unwrap();
     // An oblique camera, so that a flipped or swapped axis would show.
     let camera = Camera::look_at(Vec3::new(0.5, -0.8, 0.4), Vec3::new(0.0, 0.0, 0.02));
-    let image = r.render(&scene, Positions::Scene, &camera).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &camera).unwrap();
     let style = *r.style();
     for (p, color) in [(free, style.mass), (fixed, style.fixed_mass)] {
         let expected = camera.project(p.as_vec3(), W, H).unwrap();
@@ -126,11 +126,11 @@ fn stretched_springs_are_blue_and_squeezed_springs_red() {
     };
     let style = *r.style();
     let (model, mids) = three_springs();
-    let mut scene = Scene::new(&r, &model).unwrap();
+    let mut scene = Drawing::new(&r, &model).unwrap();
     let camera = front_camera();
     let at = |i: usize| camera.project(mids[i].as_vec3(), W, H).unwrap();
 
-    let image = r.render(&scene, Positions::Scene, &camera).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &camera).unwrap();
     assert!(
         close(pixel(&image, at(0)), style.tension, 2),
         "{:?}",
@@ -149,14 +149,14 @@ fn stretched_springs_are_blue_and_squeezed_springs_red() {
 
     // New rest lengths turn the colours around: strain is measured against the current ones.
     scene.set_rest_lengths(&r, &[0.125, 0.1, 0.08]).unwrap();
-    let image = r.render(&scene, Positions::Scene, &camera).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &camera).unwrap();
     assert!(close(pixel(&image, at(0)), style.compression, 2));
     assert!(close(pixel(&image, at(2)), style.tension, 2));
 
     // Half the saturating strain gives a colour halfway (in linear light) to blue: more blue
     // than neutral, less than full tension.
     scene.set_rest_lengths(&r, &[0.1 / 1.05, 0.1, 0.1]).unwrap();
-    let image = r.render(&scene, Positions::Scene, &camera).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &camera).unwrap();
     let half = pixel(&image, at(0));
     assert!(
         half[2] > style.neutral[2] + 40 && half[2] < style.tension[2] - 10,
@@ -172,9 +172,9 @@ fn stretched_springs_are_blue_and_squeezed_springs_red() {
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn an_empty_scene_without_ground_is_background_only() {
     let mut r = renderer();
-    let scene = Scene::new(&r, &Model::new(no_ground())).unwrap();
+    let scene = Drawing::new(&r, &Model::new(no_ground())).unwrap();
     let image = r
-        .render(&scene, Positions::Scene, &Camera::default())
+        .render(&scene, Positions::Uploaded, &Camera::default())
         .unwrap();
     let bg = r.style().background;
     let off = image.pixels().filter(|p| !close(p.0, bg, 1)).count();
@@ -191,11 +191,11 @@ fn is_ground(p: [u8; 4], style: &Style) -> bool {
 fn an_empty_scene_with_ground_shows_only_the_ground_below_the_sky() {
     let mut r = renderer();
     let model = Model::new(Params::default());
-    let scene = Scene::new(&r, &model).unwrap();
+    let scene = Drawing::new(&r, &model).unwrap();
     assert!(scene.ground());
     // Looking down at 30 degrees, the image centre is ground.
     let down = Camera::orbit(Vec3::ZERO, 1.0, -1.2, 30f32.to_radians());
-    let image = r.render(&scene, Positions::Scene, &down).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &down).unwrap();
     let style = *r.style();
     let centre = pixel(&image, glam::Vec2::new(W as f32 / 2.0, H as f32 / 2.0));
     // Ground pixels lie between the grid and ground colours (lines blend into the plane).
@@ -208,7 +208,7 @@ fn an_empty_scene_with_ground_shows_only_the_ground_below_the_sky() {
     // A camera just above the ground looking level: the upper half is sky, the lower half
     // ground, and nothing else is drawn (no masses, no springs).
     let level = Camera::look_at(Vec3::new(0.0, -1.0, 0.05), Vec3::new(0.0, 0.0, 0.05));
-    let image = r.render(&scene, Positions::Scene, &level).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &level).unwrap();
     for x in (0..W).step_by(16) {
         let top = image.get_pixel(x, 1).0;
         assert!(
@@ -232,7 +232,7 @@ fn positions_come_from_any_storage_buffer_on_the_device() {
     r.style_mut().mass_radius = 5.0;
     let mut model = Model::new(no_ground());
     model.add_mass(Mass::new(0.1, DVec3::ZERO));
-    let scene = Scene::new(&r, &model).unwrap();
+    let scene = Drawing::new(&r, &model).unwrap();
     // A buffer laid out as the GPU World's: array<vec4<f32>>, xyz in m.
     let p = Vec3::new(-0.1, 0.0, 0.08);
     let buffer = r
@@ -268,7 +268,7 @@ fn positions_come_from_any_storage_buffer_on_the_device() {
     let mut two = Model::new(no_ground());
     two.add_mass(Mass::new(0.1, DVec3::ZERO));
     two.add_mass(Mass::new(0.1, DVec3::X));
-    let scene2 = Scene::new(&r, &two).unwrap();
+    let scene2 = Drawing::new(&r, &two).unwrap();
     assert!(matches!(
         r.draw(&scene2, Positions::Buffer(&buffer), &camera),
         Err(Error::LengthMismatch {
@@ -286,7 +286,7 @@ fn a_cpu_world_is_drawn_where_it_is_now() {
     r.style_mut().mass_radius = 5.0;
     let mut model = Model::new(no_ground());
     model.add_mass(Mass::new(0.1, DVec3::new(0.0, 0.0, 0.1)));
-    let mut scene = Scene::new(&r, &model).unwrap();
+    let mut scene = Drawing::new(&r, &model).unwrap();
     let mut world = CpuWorld::new(&model).unwrap();
     world.step_for(0.2).unwrap(); // falls g t^2 / 2 = 0.196 m
     let now = world.positions()[0];
@@ -302,7 +302,7 @@ fn a_cpu_world_is_drawn_where_it_is_now() {
     let mut other = Model::new(no_ground());
     other.add_mass(Mass::new(0.1, DVec3::ZERO));
     other.add_mass(Mass::new(0.1, DVec3::X));
-    let mut wrong = Scene::new(&r, &other).unwrap();
+    let mut wrong = Drawing::new(&r, &other).unwrap();
     assert!(matches!(
         r.render_cpu(&mut wrong, &world, &camera),
         Err(Error::LengthMismatch {
@@ -334,11 +334,11 @@ fn faces_are_shaded_and_hide_what_is_behind_them_but_overlays_do_not() {
     let a = model.add_mass(Mass::new(0.1, DVec3::new(-0.05, 0.3, 0.0)));
     let b = model.add_mass(Mass::new(0.1, DVec3::new(0.05, 0.3, 0.0)));
     model.add_spring(Spring::hooke(a, b, 100.0, 0.05)); // stretched: blue
-    let mut scene = Scene::new(&r, &model).unwrap();
+    let mut scene = Drawing::new(&r, &model).unwrap();
     let camera = front_camera();
     let centre = glam::Vec2::new(W as f32 / 2.0, H as f32 / 2.0);
 
-    let image = r.render(&scene, Positions::Scene, &camera).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &camera).unwrap();
     assert!(
         close(pixel(&image, centre), style.tension, 2),
         "the spring shows without faces"
@@ -347,7 +347,7 @@ fn faces_are_shaded_and_hide_what_is_behind_them_but_overlays_do_not() {
     scene
         .set_triangles(&r, &exterior_triangles(&[[0, 1, 2, 3, 4, 5, 6, 7]]))
         .unwrap();
-    let image = r.render(&scene, Positions::Scene, &camera).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &camera).unwrap();
     let face = pixel(&image, centre);
     // The front face (normal -y) is lit by abs(n . light) = 0.5 of the light: 0.4 + 0.6 * 0.5
     // of the face colour in linear light, darker than the face colour, warm like it.
@@ -368,7 +368,7 @@ fn faces_are_shaded_and_hide_what_is_behind_them_but_overlays_do_not() {
             }],
         )
         .unwrap();
-    let image = r.render(&scene, Positions::Scene, &camera).unwrap();
+    let image = r.render(&scene, Positions::Uploaded, &camera).unwrap();
     assert!(close(pixel(&image, centre), style.highlight, 2));
 
     // Triangles naming missing masses are refused.
@@ -391,18 +391,106 @@ fn bad_sizes_and_cameras_are_refused() {
         r.resize(10, 0),
         Err(Error::InvalidParameter { .. })
     ));
-    let scene = Scene::new(&r, &Model::new(no_ground())).unwrap();
+    let scene = Drawing::new(&r, &Model::new(no_ground())).unwrap();
     let bad = Camera {
         eye: Vec3::NAN,
         ..Camera::default()
     };
     assert!(matches!(
-        r.draw(&scene, Positions::Scene, &bad),
+        r.draw(&scene, Positions::Uploaded, &bad),
         Err(Error::InvalidParameter { name: "camera", .. })
     ));
     r.resize(64, 32).unwrap();
     let image = r
-        .render(&scene, Positions::Scene, &Camera::default())
+        .render(&scene, Positions::Uploaded, &Camera::default())
         .unwrap();
     assert_eq!(image.dimensions(), (64, 32));
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn a_gpu_world_is_drawn_from_its_own_position_buffer() {
+    let mut r = renderer();
+    r.style_mut().mass_radius = 5.0;
+    let mut model = Model::new(no_ground());
+    model.add_mass(Mass::new(0.1, DVec3::new(0.05, 0.0, 0.1)));
+    let (device, queue) = gpu();
+    let mut world =
+        hooke::World::with_device(device.clone(), queue.clone(), &model, Default::default())
+            .unwrap();
+    let mut cpu = CpuWorld::new(&model).unwrap();
+    world.step(1500).unwrap();
+    cpu.step(1500).unwrap();
+    let mut drawing = Drawing::new(&r, &model).unwrap();
+    let camera = front_camera();
+    let image = r.render_world(&mut drawing, &world, &camera).unwrap();
+    let (found, n) = centroid_of(&image, r.style().mass, 3);
+    assert!(n > 40);
+    // The World's mass fell 0.11 m like the CPU's (f32 against f64 over 1500 steps: far below a
+    // pixel, which is 1.2 mm here).
+    let expected = camera.project(cpu.positions()[0].as_vec3(), W, H).unwrap();
+    assert!(found.distance(expected) < 0.75, "{found} vs {expected}");
+    let start = camera
+        .project(model.masses[0].position.as_vec3(), W, H)
+        .unwrap();
+    assert!(found.distance(start) > 20.0);
+
+    // A World on another device (of the same wgpu instance) is refused with a message saying
+    // what to do.
+    let (one, other) = pollster::block_on(async {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = hooke::gpu::pick_adapter(&instance).await.unwrap();
+        (
+            hooke::gpu::open_device(&adapter).await.unwrap(),
+            hooke::gpu::open_device(&adapter).await.unwrap(),
+        )
+    });
+    let mut r1 = Renderer::with_device(one.0, one.1, W, H).unwrap();
+    let other = hooke::World::with_device(other.0, other.1, &model, Default::default()).unwrap();
+    let mut drawing = Drawing::new(&r1, &model).unwrap();
+    assert!(matches!(
+        r1.render_world(&mut drawing, &other, &camera),
+        Err(Error::InvalidParameter { name: "world", .. })
+    ));
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn strain_colours_follow_the_muscles_of_a_gpu_world() {
+    let (device, queue) = gpu();
+    let mut r = renderer();
+    *r.style_mut() = Style {
+        mass_radius: 0.0,
+        line_width: 6.0,
+        strain_scale: 0.1,
+        ..Style::default()
+    };
+    // One spring between two fixed masses, its rest length driven at 1 Hz by 20 %.
+    let mut model = Model::new(no_ground());
+    let a = model.add_mass(Mass::new(0.1, DVec3::new(-0.1, 0.0, 0.0)).fixed());
+    let b = model.add_mass(Mass::new(0.1, DVec3::new(0.1, 0.0, 0.0)).fixed());
+    model.add_spring(Spring::hooke(a, b, 100.0, 0.2));
+    model.add_actuator(hooke::Actuator {
+        spring: 0,
+        amplitude: 0.2,
+        omega: std::f64::consts::TAU,
+        phase: 0.0,
+        duty: None,
+    });
+    let mut world =
+        hooke::World::with_device(device.clone(), queue.clone(), &model, Default::default())
+            .unwrap();
+    let mut drawing = Drawing::new(&r, &model).unwrap();
+    let camera = front_camera();
+    let centre = glam::Vec2::new(W as f32 / 2.0, H as f32 / 2.0);
+    let style = *r.style();
+    // t = 0.25 s: rest length 1.2 x 0.2 m, the spring is squeezed by 17 %: red.
+    world.step_for(0.25).unwrap();
+    let image = r.render_world(&mut drawing, &world, &camera).unwrap();
+    assert!(close(pixel(&image, centre), style.compression, 2));
+    // t = 0.75 s: rest length 0.8 x 0.2 m, stretched by 25 %: blue.
+    world.step_for(0.5).unwrap();
+    let image = r.render_world(&mut drawing, &world, &camera).unwrap();
+    assert!(close(pixel(&image, centre), style.tension, 2));
 }

@@ -21,7 +21,7 @@ pub const HEXAHEDRON_FACES: [[usize; 4]; 6] = [
 ///
 /// A face shared by two cells is interior and left out; every other face becomes two triangles
 /// wound counter-clockwise seen from outside the cell. The result is in cell order, so it is the
-/// same on every run; pass it to [`crate::render::Scene::set_triangles`].
+/// same on every run; pass it to [`crate::render::Drawing::set_triangles`].
 #[must_use]
 pub fn exterior_triangles(cells: &[[u32; 8]]) -> Vec<[u32; 3]> {
     let key = |face: [u32; 4]| {

@@ -3,16 +3,16 @@
 //!
 //! The renderer draws straight from a GPU buffer of positions laid out as `array<vec4<f32>>`
 //! (xyz in m, w unused), so a GPU World on the same device is drawn without copying its state
-//! back; a [`crate::CpuWorld`]'s positions are uploaded into the [`Scene`]'s own buffer each
+//! back; a [`crate::CpuWorld`]'s positions are uploaded into the [`Drawing`]'s own buffer each
 //! frame instead.
 //!
 //! ```no_run
 //! # fn main() -> hooke::Result<()> {
-//! use hooke::render::{Camera, Positions, Renderer, Scene};
+//! use hooke::render::{Camera, Positions, Renderer, Drawing};
 //! # let model = hooke::Model::default();
 //! let mut world = hooke::CpuWorld::new(&model)?;
 //! let mut renderer = Renderer::new(640, 480)?; // its own device, headless (lavapipe works)
-//! let mut scene = Scene::new(&renderer, &model)?;
+//! let mut scene = Drawing::new(&renderer, &model)?;
 //! let camera = Camera::frame(world.positions(), 640, 480, scene.ground());
 //! world.step(1000)?;
 //! let image = renderer.render_cpu(&mut scene, &world, &camera)?;
@@ -26,10 +26,10 @@
 //! [`Camera::project`]). Colours are sRGB ([`Srgba`]).
 
 mod camera;
+mod drawing;
 mod faces;
 mod gif;
 pub mod input;
-mod scene;
 mod style;
 
 use std::path::Path;
@@ -38,13 +38,14 @@ use bytemuck::{Pod, Zeroable};
 use glam::{DVec3, Vec3};
 
 pub use camera::{Camera, DEFAULT_AZIMUTH, DEFAULT_ELEVATION, DEFAULT_FOV_Y};
+pub use drawing::{Drawing, OverlayLine};
 pub use faces::{exterior_triangles, HEXAHEDRON_FACES};
 pub use gif::{FrameSchedule, GifWriter};
-pub use scene::{OverlayLine, Scene};
 pub use style::{Srgba, Style};
 
 use crate::cpu::CpuWorld;
 use crate::error::{Error, Result};
+use crate::gpu::World;
 use style::linear;
 
 /// Format of the renderer's colour target and of the images it returns: 8-bit RGBA, sRGB.
@@ -62,9 +63,9 @@ const SHADER: &str = include_str!("../../shaders/render.wgsl");
 /// Where the renderer reads mass positions from at draw time.
 #[derive(Clone, Copy, Debug)]
 pub enum Positions<'a> {
-    /// The scene's own buffer, as last filled by [`Scene::set_positions`] (at first, the model's
-    /// initial positions).
-    Scene,
+    /// The drawing's own buffer, as last filled by [`Drawing::set_positions`] (at first, the
+    /// model's initial positions): how a [`crate::CpuWorld`] is drawn.
+    Uploaded,
     /// A storage buffer on the renderer's device holding at least one `vec4<f32>` (xyz in m) per
     /// mass, in model order: the GPU World's positions buffer. It needs
     /// [`wgpu::BufferUsages::STORAGE`].
@@ -123,7 +124,7 @@ struct Targets {
     depth_view: wgpu::TextureView,
 }
 
-/// Draws [`Scene`]s offscreen into an image of fixed size on a wgpu device.
+/// Draws [`Drawing`]s offscreen into an image of fixed size on a wgpu device.
 ///
 /// Create it with its own headless device ([`Renderer::new`]) or on a device and queue the
 /// caller already has ([`Renderer::with_device`]), e.g. the GPU World's, so that the World's
@@ -142,70 +143,27 @@ pub struct Renderer {
     readback: Option<wgpu::Buffer>,
 }
 
-/// Picks an adapter (Vulkan, Metal, DX12 or GL; lavapipe or another software adapter if there is
-/// no GPU) and opens a device on it with default limits. `WGPU_BACKEND` and `WGPU_ADAPTER_NAME`
-/// are honoured.
-///
-/// # Errors
-/// [`Error::NoAdapter`] listing the adapters seen (and how to install lavapipe),
-/// [`Error::RequestDevice`] if the device cannot be opened.
-pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue)> {
-    pollster::block_on(async {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter =
-            match wgpu::util::initialize_adapter_from_env_or_default(&instance, None).await {
-                Ok(adapter) => adapter,
-                Err(_) => {
-                    let fallback = wgpu::RequestAdapterOptions {
-                        force_fallback_adapter: true,
-                        ..Default::default()
-                    };
-                    match instance.request_adapter(&fallback).await {
-                        Ok(adapter) => adapter,
-                        Err(_) => {
-                            let seen: Vec<String> = instance
-                                .enumerate_adapters(wgpu::Backends::all())
-                                .await
-                                .iter()
-                                .map(|a| {
-                                    let info = a.get_info();
-                                    format!(
-                                        "{} ({:?}, {:?})",
-                                        info.name, info.backend, info.device_type
-                                    )
-                                })
-                                .collect();
-                            return Err(Error::NoAdapter {
-                                found: if seen.is_empty() {
-                                    "none".to_string()
-                                } else {
-                                    seen.join(", ")
-                                },
-                            });
-                        }
-                    }
-                }
-            };
-        let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                label: Some("hooke::render"),
-                ..Default::default()
-            })
-            .await?;
-        Ok((device, queue))
-    })
-}
-
 impl Renderer {
-    /// A renderer of `width` x `height` pixels on its own device ([`headless_device`]), with
-    /// the default [`Style`]. Needs no window or display.
+    /// A renderer of `width` x `height` pixels on its own device, picked as the GPU World picks
+    /// one ([`crate::gpu::request_device`]: lavapipe or another software adapter when there is
+    /// no GPU), with the default [`Style`]. Needs no window or display. To draw a [`World`]
+    /// without copying its state, use [`Renderer::for_world`] instead.
     ///
     /// # Errors
-    /// [`headless_device`]'s errors; [`Renderer::with_device`]'s.
+    /// [`Error::NoAdapter`] (listing the adapters seen), [`Error::RequestDevice`];
+    /// [`Renderer::with_device`]'s errors.
     pub fn new(width: u32, height: u32) -> Result<Self> {
-        let (device, queue) = headless_device()?;
+        let (device, queue) = crate::gpu::request_device()?;
         Self::with_device(device, queue, width, height)
+    }
+
+    /// A renderer of `width` x `height` pixels on `world`'s device and queue, so that
+    /// [`Renderer::render_world`] draws straight from the World's position buffer.
+    ///
+    /// # Errors
+    /// As [`Renderer::with_device`].
+    pub fn for_world(world: &World, width: u32, height: u32) -> Result<Self> {
+        Self::with_device(world.device().clone(), world.queue().clone(), width, height)
     }
 
     /// A renderer of `width` x `height` pixels on `device` and `queue` (for example those the
@@ -322,10 +280,15 @@ impl Renderer {
     /// width or strain scale, or a [`Positions::Buffer`] without `STORAGE` usage or smaller
     /// than 16 bytes per mass; [`Error::Gpu`] for a wgpu validation error (for example a buffer
     /// from another device).
-    pub fn draw(&mut self, scene: &Scene, positions: Positions<'_>, camera: &Camera) -> Result<()> {
+    pub fn draw(
+        &mut self,
+        scene: &Drawing,
+        positions: Positions<'_>,
+        camera: &Camera,
+    ) -> Result<()> {
         self.check(scene, positions, camera)?;
         let position_buffer = match positions {
-            Positions::Scene => &scene.position_buffer,
+            Positions::Uploaded => &scene.position_buffer,
             Positions::Buffer(buffer) => buffer,
         };
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -333,7 +296,7 @@ impl Renderer {
         self.queue
             .write_buffer(&self.view_buffer, 0, bytemuck::bytes_of(&view));
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("hooke::render::scene"),
+            label: Some("hooke::render::drawing"),
             layout: &self.layout,
             entries: &[
                 entry(0, &self.view_buffer),
@@ -495,7 +458,7 @@ impl Renderer {
     /// Those of both.
     pub fn render(
         &mut self,
-        scene: &Scene,
+        scene: &Drawing,
         positions: Positions<'_>,
         camera: &Camera,
     ) -> Result<image::RgbaImage> {
@@ -511,13 +474,63 @@ impl Renderer {
     /// [`Renderer::render`].
     pub fn render_cpu(
         &mut self,
-        scene: &mut Scene,
+        scene: &mut Drawing,
         world: &CpuWorld,
         camera: &Camera,
     ) -> Result<image::RgbaImage> {
         scene.set_positions(self, world.positions())?;
         scene.set_rest_lengths(self, world.rest_lengths())?;
-        self.render(scene, Positions::Scene, camera)
+        self.render(scene, Positions::Uploaded, camera)
+    }
+
+    /// Draws a GPU [`World`] from its position buffer, on the GPU, with nothing copied back
+    /// (see [`Renderer::render_world`], which also reads the image back).
+    ///
+    /// # Errors
+    /// As [`Renderer::render_world`], without the readback errors.
+    ///
+    /// # Panics
+    /// wgpu compares devices by id within one `wgpu::Instance`: a World whose device comes from
+    /// another instance may pass the device check and then make wgpu-core panic when its buffer
+    /// is bound. Share the device itself ([`Renderer::for_world`]) rather than opening a second
+    /// one.
+    pub fn draw_world(
+        &mut self,
+        drawing: &mut Drawing,
+        world: &World,
+        camera: &Camera,
+    ) -> Result<()> {
+        if world.device() != &self.device {
+            return Err(Error::InvalidParameter {
+                name: "world",
+                value: f64::NAN,
+                expected: "the World must run on the renderer's device: make the renderer with \
+                           Renderer::for_world or Renderer::with_device(world.device().clone(), \
+                           world.queue().clone(), ..)",
+            });
+        }
+        drawing.actuate(self, world.actuators(), world.time())?;
+        self.draw(drawing, Positions::Buffer(world.position_buffer()), camera)
+    }
+
+    /// Renders a GPU [`World`] running on this renderer's device: positions are read by the
+    /// vertex shaders straight from [`World::position_buffer`] (no state is copied back to
+    /// draw), and the rest lengths of actuated springs are set for [`World::time`] (see
+    /// [`Drawing::actuate`]). Rest lengths changed with `World::set_rest_length` are not seen:
+    /// give them to [`Drawing::set_rest_lengths`] as well. Only the finished image is read back.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] if the World is on another device; [`Error::LengthMismatch`]
+    /// if `drawing` was made from a model with more masses than the World has; those of
+    /// [`Renderer::render`].
+    pub fn render_world(
+        &mut self,
+        drawing: &mut Drawing,
+        world: &World,
+        camera: &Camera,
+    ) -> Result<image::RgbaImage> {
+        self.draw_world(drawing, world, camera)?;
+        self.read_image()
     }
 
     /// Renders a CPU world to a PNG file at `path`.
@@ -526,7 +539,7 @@ impl Renderer {
     /// Those of [`Renderer::render_cpu`]; [`Error::ImageWrite`] if the file cannot be written.
     pub fn save_png_cpu(
         &mut self,
-        scene: &mut Scene,
+        scene: &mut Drawing,
         world: &CpuWorld,
         camera: &Camera,
         path: impl AsRef<Path>,
@@ -535,7 +548,7 @@ impl Renderer {
         save_png(&image, path)
     }
 
-    fn check(&self, scene: &Scene, positions: Positions<'_>, camera: &Camera) -> Result<()> {
+    fn check(&self, scene: &Drawing, positions: Positions<'_>, camera: &Camera) -> Result<()> {
         let bad = |name: &'static str, value: f64, expected: &'static str| {
             Err(Error::InvalidParameter {
                 name,
@@ -610,7 +623,7 @@ impl Renderer {
         Ok(())
     }
 
-    fn gpu_view(&self, scene: &Scene, camera: &Camera) -> GpuView {
+    fn gpu_view(&self, scene: &Drawing, camera: &Camera) -> GpuView {
         let s = &self.style;
         let distance = camera.distance();
         let spacing = s
@@ -728,7 +741,7 @@ fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         count: None,
     };
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("hooke::render::scene"),
+        label: Some("hooke::render::drawing"),
         entries: &[
             wgpu::BindGroupLayoutEntry {
                 binding: 0,

@@ -45,7 +45,7 @@ pub struct Style {
     /// also has major lines every ten cells).
     pub grid_spacing: Option<f32>,
     /// Draw the ground plane `z = 0` (only for scenes that have a ground, see
-    /// [`crate::render::Scene::set_ground`]).
+    /// [`crate::render::Drawing::set_ground`]).
     pub show_ground: bool,
     /// Draw shadows of springs and masses on the ground.
     pub shadows: bool,

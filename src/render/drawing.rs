@@ -38,13 +38,13 @@ pub struct OverlayLine {
 /// masses are fixed, optional shaded triangles, overlay lines, the highlighted mass, whether
 /// there is a ground, and (for CPU worlds) a positions buffer.
 ///
-/// Made once per model with [`Scene::new`]; only topology is uploaded then. Positions come at
+/// Made once per model with [`Drawing::new`]; only topology is uploaded then. Positions come at
 /// draw time from a [`crate::render::Positions`]: the scene's own buffer (filled by
-/// [`Scene::set_positions`] from a [`crate::CpuWorld`]) or any GPU buffer holding
+/// [`Drawing::set_positions`] from a [`crate::CpuWorld`]) or any GPU buffer holding
 /// `array<vec4<f32>>`, such as the GPU World's, on the same device. A scene must be drawn by a
 /// renderer on the device it was made with.
 #[derive(Debug)]
-pub struct Scene {
+pub struct Drawing {
     pub(crate) masses: u32,
     pub(crate) springs: u32,
     pub(crate) triangles: u32,
@@ -58,6 +58,8 @@ pub struct Scene {
     pub(crate) highlight: Option<u32>,
     pub(crate) ground: bool,
     laws: Vec<SpringLaw>,
+    /// Base rest lengths from the model, m (what actuators modulate).
+    base_rest: Vec<f64>,
     staging: Vec<[f32; 4]>,
 }
 
@@ -77,7 +79,7 @@ fn storage_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buf
     })
 }
 
-impl Scene {
+impl Drawing {
     /// Uploads the drawing data of `model` to `renderer`'s device: spring ends, rest lengths (the
     /// zero-length law gets 0, so it is drawn neutral), fixed flags. The scene has a ground when
     /// the model's contact is not [`Contact::None`]. The position buffer starts at the model's
@@ -134,6 +136,7 @@ impl Scene {
             highlight: None,
             ground: model.params.contact != Contact::None,
             laws,
+            base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
             staging: positions,
         })
     }
@@ -157,7 +160,7 @@ impl Scene {
     }
 
     /// The scene's own positions buffer (`array<vec4<f32>>`, xyz in m, one per mass), the one
-    /// [`crate::render::Positions::Scene`] draws from.
+    /// [`crate::render::Positions::Uploaded`] draws from.
     #[must_use]
     pub fn position_buffer(&self) -> &wgpu::Buffer {
         &self.position_buffer
@@ -204,6 +207,38 @@ impl Scene {
                 .write_buffer(&self.rest_buffer, 0, bytemuck::cast_slice(&rest));
         }
         Ok(())
+    }
+
+    /// Uploads the rest lengths `actuators` give at time `time` (s): the model's base rest
+    /// lengths, with each actuated spring's replaced by [`crate::Actuator::rest_length`]. This is
+    /// how strain colours follow the muscles of a GPU World, whose actuated rest lengths live only
+    /// in its shaders ([`crate::render::Renderer::render_world`] calls it with the World's
+    /// actuators and time). Does nothing when there are no actuators.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for an actuator naming a missing spring.
+    pub fn actuate(
+        &mut self,
+        renderer: &Renderer,
+        actuators: &[crate::model::Actuator],
+        time: f64,
+    ) -> Result<()> {
+        if actuators.is_empty() {
+            return Ok(());
+        }
+        let mut rest = self.base_rest.clone();
+        for a in actuators {
+            let s = a.spring as usize;
+            let Some(r) = rest.get_mut(s) else {
+                return Err(Error::IndexOutOfRange {
+                    what: "spring",
+                    index: s,
+                    len: self.springs(),
+                });
+            };
+            *r = a.rest_length(self.base_rest[s], time);
+        }
+        self.set_rest_lengths(renderer, &rest)
     }
 
     /// Sets the triangles to shade (the solid look of voxel bodies, seed 000), each three mass

@@ -1,0 +1,57 @@
+//! CPU reference throughput: full steps (springs, integrate, ground with friction) of the
+//! `SCENE.md` falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
+//! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
+//! lattice) where overhead dominates.
+//!
+//! `cargo bench --bench cpu` runs it in full; with `CI` set the sizes shrink so that CI's quick
+//! pass (`cargo bench -- --test`) only proves the benchmark still runs.
+
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hooke::builders::{Builder, Cube, Lattice, Placement};
+use hooke::{CpuWorld, DVec3, Model, Params};
+
+fn quick() -> bool {
+    std::env::var_os("CI").is_some()
+}
+
+fn lattice(c: &mut Criterion) {
+    let sizes: &[u32] = if quick() { &[6, 10] } else { &[40, 80, 120] };
+    let mut group = c.benchmark_group("cpu_lattice_step");
+    group.sample_size(10);
+    for &n in sizes {
+        let model = Lattice::scene(n).model().expect("lattice");
+        let springs = model.springs.len() as u64;
+        let mut world = CpuWorld::new(&model).expect("world");
+        drop(model);
+        // Let the lattice fall a little so that the first contacts are part of the work.
+        world.step(5).expect("step");
+        group.throughput(Throughput::Elements(springs));
+        group.bench_with_input(BenchmarkId::new("n", n), &n, |b, _| {
+            b.iter(|| world.step(1).expect("step"));
+        });
+    }
+    group.finish();
+}
+
+fn small(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cpu_small_step");
+    let mut cube = Model::new(Params::default());
+    cube.add(
+        "cube",
+        Cube::seed000()
+            .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.3)))
+            .expect("cube"),
+    );
+    let thousand = Lattice::scene(10).model().expect("lattice");
+    for (name, model) in [("cube_8_masses", cube), ("lattice_1000_masses", thousand)] {
+        let mut world = CpuWorld::new(&model).expect("world");
+        group.throughput(Throughput::Elements(model.springs.len() as u64));
+        group.bench_function(name, |b| b.iter(|| world.step(1).expect("step")));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small);
+criterion_main!(benches);

@@ -1,0 +1,85 @@
+//! GPU `World` throughput: full steps (springs, integrate, ground with friction) of the `SCENE.md`
+//! falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
+//! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
+//! lattice) where dispatch and submission overhead dominate.
+//!
+//! Every timed call is `World::step`, which submits the steps and waits for the GPU to finish (it
+//! reads the 16-byte status word back), so the timings are GPU work, not only submission.
+//! `cargo bench --bench gpu` runs it in full on the adapter wgpu picks (lavapipe on a machine
+//! without a GPU); with `CI` set the sizes shrink so that CI's quick pass only proves it still runs.
+
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hooke::builders::{Builder, Cube, Lattice, Placement};
+use hooke::{DVec3, Model, Params, World, WorldOptions};
+
+fn quick() -> bool {
+    std::env::var_os("CI").is_some()
+}
+
+/// Steps per timed call: several steps per submission, as users step (a frame, a generation).
+const STEPS_PER_CALL: u64 = 10;
+
+/// One device for every World of the run, as wgpu's `execute_gpu` pattern suggests.
+fn device() -> (wgpu::Device, wgpu::Queue) {
+    hooke::gpu::request_device()
+        .expect("a GPU adapter (on Linux without a GPU: mesa-vulkan-drivers)")
+}
+
+fn lattice(c: &mut Criterion) {
+    let (device, queue) = device();
+    let sizes: &[u32] = if quick() { &[6, 10] } else { &[40, 80, 120] };
+    let mut group = c.benchmark_group("gpu_lattice_step");
+    group.sample_size(10);
+    for &n in sizes {
+        let model = Lattice::scene(n).model().expect("lattice");
+        let springs = model.springs.len() as u64;
+        for (label, track_energy) in [("energy", true), ("no_energy", false)] {
+            let options = WorldOptions {
+                track_energy,
+                ..WorldOptions::default()
+            };
+            let mut world =
+                World::with_device(device.clone(), queue.clone(), &model, options).expect("world");
+            world.step(5).expect("step");
+            group.throughput(Throughput::Elements(springs * STEPS_PER_CALL));
+            group.bench_with_input(BenchmarkId::new(label, n), &n, |b, _| {
+                b.iter(|| world.step(STEPS_PER_CALL).expect("step"));
+            });
+        }
+    }
+    group.finish();
+}
+
+fn small(c: &mut Criterion) {
+    let (device, queue) = device();
+    let mut group = c.benchmark_group("gpu_small_step");
+    let mut cube = Model::new(Params::default());
+    cube.add(
+        "cube",
+        Cube::seed000()
+            .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.3)))
+            .expect("cube"),
+    );
+    let thousand = Lattice::scene(10).model().expect("lattice");
+    for (name, model) in [("cube_8_masses", cube), ("lattice_1000_masses", thousand)] {
+        let mut world = World::with_device(
+            device.clone(),
+            queue.clone(),
+            &model,
+            WorldOptions::default(),
+        )
+        .expect("world");
+        for steps in [1u64, 100] {
+            group.throughput(Throughput::Elements(model.springs.len() as u64 * steps));
+            group.bench_with_input(BenchmarkId::new(name, steps), &steps, |b, &steps| {
+                b.iter(|| world.step(steps).expect("step"));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small);
+criterion_main!(benches);

@@ -1,0 +1,171 @@
+// hooke: declarations shared by every kernel. The Rust side prepends one line,
+// `alias Fixed = i32;` or `alias Fixed = i64;`, before this file, and passes every `override`
+// below through `PipelineCompilationOptions::constants` (see `src/gpu/pipelines.rs`): no number
+// shared with Rust is written here.
+
+// Invocations per workgroup (a power of two).
+override WORKGROUP_SIZE: u32;
+// Fixed-point scale: a force of f newtons is stored as round(f * FIXED_SCALE) (ties to even).
+override FIXED_SCALE: f32;
+// Largest force component (N) one spring may scatter without risking overflow of a mass's sum.
+override SPRING_FORCE_LIMIT: f32;
+// Whether the kernels book dissipated and injected energy.
+override TRACK_ENERGY: bool;
+// Bit flags and tags.
+override MASS_FIXED: u32;
+override SPRING_ACTUATED: u32;
+override LAW_HOOKE: u32;
+override LAW_MATERIAL: u32;
+override LAW_ZERO_LENGTH: u32;
+override CONTACT_NONE: u32;
+override CONTACT_PENALTY: u32;
+override CONTACT_RESTITUTION: u32;
+override INTEGRATOR_SEMI_IMPLICIT: u32;
+override NONE: u32;
+// Slots of the status buffer.
+override STATUS_BAD_STEP: u32;
+override STATUS_BAD_MASS: u32;
+override STATUS_OVERFLOW_STEP: u32;
+override STATUS_OVERFLOW_SPRING: u32;
+
+// Mirror of `GpuParams` (src/gpu/layout.rs).
+struct GpuParams {
+    gravity: vec3<f32>,
+    dt: f32,
+    drag_target: vec3<f32>,
+    drag_mass: u32,
+    drag_stiffness: f32,
+    drag_damping: f32,
+    air_drag: f32,
+    damping_factor: f32,
+    contact: u32,
+    contact_stiffness: f32,
+    contact_damping: f32,
+    restitution: f32,
+    static_friction: f32,
+    kinetic_friction: f32,
+    rest_speed: f32,
+    integrator: u32,
+    masses: u32,
+    springs: u32,
+    bodies: u32,
+    pad0: u32,
+}
+
+// Mirror of `GpuStep`: one per step, bound with a dynamic offset.
+struct GpuStep {
+    // Simulation time at the start of the step, s.
+    time: f32,
+    // 1-based index of the step within the current `World::step` call.
+    index: u32,
+    pad0: u32,
+    pad1: u32,
+}
+
+// Mirror of `GpuMass`.
+struct GpuMass {
+    external_force: vec3<f32>,
+    mass: f32,
+    flags: u32,
+    oscillator: u32,
+    body: u32,
+    pad0: u32,
+}
+
+// Mirror of `GpuSpring`: 16 bytes per spring.
+struct GpuSpring {
+    a: u32,
+    b: u32,
+    // Rest length (f32 bits, m), or the actuator index when `material & SPRING_ACTUATED`.
+    rest: u32,
+    // Index into the material table, or'ed with SPRING_ACTUATED.
+    material: u32,
+}
+
+// Mirror of `GpuChunk`: which part of the spring table a spring-pass dispatch covers (the table
+// is bound in chunks that fit the device's storage-binding limit).
+struct GpuChunk {
+    first: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
+}
+
+// Mirror of `GpuMaterial`.
+struct GpuMaterial {
+    stiffness: f32,
+    damping: f32,
+    law: u32,
+    pad0: u32,
+}
+
+// Mirror of `GpuActuator`.
+struct GpuActuator {
+    base: f32,
+    amplitude: f32,
+    omega: f32,
+    // 2 pi phase, rad.
+    phase: f32,
+    // Duty cycle active time (s); 0 when the actuator has no duty cycle.
+    duty_active: f32,
+    duty_rest: f32,
+    duty_offset: f32,
+    // The rest length (m) set by the last step, for energy booking.
+    current: f32,
+}
+
+// Mirror of `GpuOscillator`.
+struct GpuOscillator {
+    min: f32,
+    max: f32,
+    omega: f32,
+    phase: f32,
+}
+
+// Mirror of `GpuBody`.
+struct GpuBody {
+    first: u32,
+    count: u32,
+}
+
+// Linear workgroup index of a (possibly 2D) dispatch.
+fn workgroup_linear(wg: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return wg.x + wg.y * groups.x;
+}
+
+// Rest length of an actuated spring at time t (s): L_base (1 + a sin(omega tau + 2 pi p)).
+fn actuated_rest(act: GpuActuator, t: f32) -> f32 {
+    var tau = t;
+    if act.duty_active > 0.0 {
+        let cycle = act.duty_active + act.duty_rest;
+        let u = t + act.duty_offset;
+        let cycles = floor(u / cycle);
+        let within = u - cycles * cycle;
+        tau = cycles * act.duty_active + min(within, act.duty_active);
+    }
+    return act.base * (1.0 + act.amplitude * sin(act.omega * tau + act.phase));
+}
+
+// Effective Hooke stiffness (N/m) and rest length (m) of a spring: every law folds into
+// f = k_eff (L - L0) along the axis, as `CpuWorld::set_effective` does.
+fn effective(mat: GpuMaterial, rest: f32) -> vec2<f32> {
+    if mat.law == LAW_MATERIAL {
+        return vec2<f32>(mat.stiffness / rest, rest);
+    }
+    if mat.law == LAW_ZERO_LENGTH {
+        return vec2<f32>(mat.stiffness, 0.0);
+    }
+    return vec2<f32>(mat.stiffness, rest);
+}
+
+// Compensated (Kahan) addition of x into a (sum, compensation) pair.
+fn kahan_add(slot: vec2<f32>, x: f32) -> vec2<f32> {
+    let y = x - slot.y;
+    let t = slot.x + y;
+    return vec2<f32>(t, (t - slot.x) - y);
+}
+
+// True when x is a NaN or an infinity, by its bits (immune to fast-math folding).
+fn non_finite(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7f800000u) == 0x7f800000u;
+}

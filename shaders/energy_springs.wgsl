@@ -1,0 +1,46 @@
+// hooke::energy_springs: elastic energy of every spring at its current rest length, reduced to one
+// partial sum per workgroup in a fixed tree order (the host adds the partials in f64).
+// `spring_table` and `partials` are bound to one chunk of the tables.
+
+@group(0) @binding(0) var<uniform> params: GpuParams;
+@group(0) @binding(1) var<storage, read> spring_table: array<GpuSpring>;
+@group(0) @binding(2) var<storage, read> material_table: array<GpuMaterial>;
+@group(0) @binding(3) var<storage, read> actuator_table: array<GpuActuator>;
+@group(0) @binding(4) var<storage, read> positions: array<vec4<f32>>;
+// Per workgroup: (elastic, 0, 0, 0), J.
+@group(0) @binding(5) var<storage, read_write> partials: array<vec4<f32>>;
+
+var<workgroup> partial: array<f32, WORKGROUP_SIZE>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn energy_springs(
+    @builtin(workgroup_id) wg: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let group = workgroup_linear(wg, groups);
+    let s = group * WORKGROUP_SIZE + lid;
+    var e = 0.0;
+    if s < arrayLength(&spring_table) {
+        let sp = spring_table[s];
+        let mat = material_table[sp.material & ~SPRING_ACTUATED];
+        var rest = bitcast<f32>(sp.rest);
+        if (sp.material & SPRING_ACTUATED) != 0u {
+            rest = actuator_table[sp.rest].current;
+        }
+        let ke = effective(mat, rest);
+        let len = distance(positions[sp.a].xyz, positions[sp.b].xyz);
+        e = 0.5 * ke.x * (len - ke.y) * (len - ke.y);
+    }
+    partial[lid] = e;
+    workgroupBarrier();
+    for (var half = WORKGROUP_SIZE / 2u; half > 0u; half = half / 2u) {
+        if lid < half {
+            partial[lid] = partial[lid] + partial[lid + half];
+        }
+        workgroupBarrier();
+    }
+    if lid == 0u && group < arrayLength(&partials) {
+        partials[group] = vec4<f32>(partial[0], 0.0, 0.0, 0.0);
+    }
+}

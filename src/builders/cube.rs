@@ -1,0 +1,59 @@
+//! The seed 000 cube.
+
+use serde::{Deserialize, Serialize};
+
+use super::{non_negative, positive, Builder, VoxelBody};
+use crate::error::Result;
+use crate::model::Part;
+
+/// The cube of seed 000: 8 corner masses and 28 springs joining every pair of corners (12 edges,
+/// 12 face diagonals, 4 body diagonals), rest lengths equal to the initial distances.
+///
+/// Local frame: the cube spans `[0, size]` on each axis; corner `c = x + 2 y + 4 z` sits at
+/// `(x, y, z) * size`. Use a [`Placement`](super::Placement) to lift, turn or throw it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Cube {
+    /// Edge length in m (default 0.1). Finite and > 0.
+    pub size: f64,
+    /// Mass of each corner in kg (default 0.1, so the cube weighs 0.8 kg). Finite and > 0.
+    pub corner_mass: f64,
+    /// Spring stiffness in N/m (default 10 000). Finite and >= 0.
+    pub stiffness: f64,
+    /// Axial spring damping in N*s/m (default 0). Finite and >= 0.
+    pub damping: f64,
+}
+
+impl Default for Cube {
+    fn default() -> Self {
+        Self::seed000()
+    }
+}
+
+impl Cube {
+    /// The seed 000 cube: 0.1 m, 0.1 kg corners, k = 10 000 N/m, no damping.
+    #[must_use]
+    pub fn seed000() -> Self {
+        Self {
+            size: 0.1,
+            corner_mass: 0.1,
+            stiffness: 10_000.0,
+            damping: 0.0,
+        }
+    }
+}
+
+impl Builder for Cube {
+    /// # Errors
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a size or corner mass that
+    /// is not finite and > 0, or a negative or non-finite stiffness or damping.
+    fn build(&self) -> Result<Part> {
+        positive("cube.size", self.size, "m")?;
+        positive("cube.corner_mass", self.corner_mass, "kg")?;
+        non_negative("cube.stiffness", self.stiffness, "N/m")?;
+        non_negative("cube.damping", self.damping, "N*s/m")?;
+        VoxelBody::from_cells([[0, 0, 0]])
+            .with_material(self.size, self.corner_mass, self.stiffness, self.damping)
+            .build()
+    }
+}

@@ -1,0 +1,255 @@
+//! Builders: functions and parameter structs that make a [`Part`] (masses, springs and actuators
+//! with local indices) ready for [`Model::add`](crate::Model::add).
+//!
+//! Every builder checks its parameters and returns a clear [`Error`] for bad input, never a panic.
+//! Parameters are in SI units (m, kg, s, N/m, N*s/m). Each builder lays its part out in a local
+//! frame documented on the type; a [`Placement`] then rotates it about the local origin, moves it
+//! and gives it an initial velocity.
+//!
+//! | builder | what | seed |
+//! |---|---|---|
+//! | [`Cube`] | the 0.1 m cube, 8 masses, 28 springs | 000 |
+//! | [`VoxelBody`] | voxels from an occupancy grid, shared corners merged (three cubes, hinge, lattices, actuated robots) | 000 |
+//! | [`ImageBody`] | a 2D body from a PNG, one mass per black pixel, 8-neighbour springs | 004 |
+//! | [`Rope`] | a 1D chain (rope, hair strand) | 001 |
+//! | [`Cloth`] | a 2D grid with structural, shear and bending springs | 001 |
+//! | [`RandomStructure`] | a random connected structure, every mass joined to at least three others | 000 |
+//! | [`Lattice`] | the benchmark lattice of `SCENE.md` (13 forward neighbours, sorted springs) | bench |
+//!
+//! Hand-made masses and springs mix freely with builders, either in one [`Part`] or in the
+//! [`Model`](crate::Model):
+//!
+//! ```
+//! use hooke::builders::{Builder, Cube, Placement};
+//! use hooke::{DVec3, Mass, Model, Params, Spring};
+//!
+//! # fn main() -> hooke::Result<()> {
+//! let mut model = Model::new(Params::default());
+//! // A seed 000 cube whose lowest corner is 0.2 m above the ground.
+//! let cube = Cube::seed000().build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.2)))?;
+//! model.add("cube", cube);
+//! // A hand-made pendulum bob hanging from a fixed pivot above the cube's corner 7.
+//! let pivot = model.add_mass(Mass::new(1.0, DVec3::new(0.1, 0.1, 0.6)).fixed());
+//! let bob = model.add_mass(Mass::new(0.1, DVec3::new(0.1, 0.1, 0.4)));
+//! model.add_spring(Spring::hooke(pivot, bob, 1000.0, 0.2));
+//! // ... and a spring joining the bob to the cube (model-wide indices: the cube is 0..8).
+//! model.add_spring(Spring::hooke(bob, 7, 1000.0, 0.1).with_damping(0.5));
+//! model.validate()?;
+//! # Ok(())
+//! # }
+//! ```
+
+use glam::{DQuat, DVec3};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::model::Part;
+
+mod chain;
+mod cube;
+mod image_body;
+mod lattice;
+mod random;
+mod voxel;
+
+pub use chain::{Cloth, Rope};
+pub use cube::Cube;
+pub use image_body::ImageBody;
+pub use lattice::Lattice;
+pub use random::{RandomStructure, SplitMix64};
+pub use voxel::{Muscle, Voxel, VoxelBody, VoxelPart};
+
+/// A parameter struct that builds a [`Part`] by itself (every builder but [`ImageBody`], which
+/// also needs an image).
+pub trait Builder {
+    /// Builds the part in its local frame.
+    ///
+    /// # Errors
+    /// A parameter out of range, as each builder documents (usually [`Error::InvalidParameter`]
+    /// or [`Error::InvalidBuilder`]).
+    fn build(&self) -> Result<Part>;
+
+    /// Builds the part and applies `placement` to it.
+    ///
+    /// # Errors
+    /// As [`Builder::build`], and [`Placement::validate`]'s errors.
+    fn build_at(&self, placement: &Placement) -> Result<Part> {
+        let mut part = self.build()?;
+        placement.apply(&mut part)?;
+        Ok(part)
+    }
+}
+
+/// Where a part goes: rotated about its local origin, then moved, then given a velocity.
+///
+/// A mass at local position `p` with velocity `v` ends at `R p + position` with velocity
+/// `R v + velocity`, where `R` is the rotation of angle `|rotation|` (rad) about the axis
+/// `rotation / |rotation|` (right-handed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Placement {
+    /// Translation in m, applied after the rotation.
+    pub position: DVec3,
+    /// Rotation vector (axis times angle) in rad, applied about the part's local origin.
+    /// `[0, 0.5, 0]` turns the part by 0.5 rad about +y.
+    pub rotation: DVec3,
+    /// Initial velocity in m/s added to every mass (fixed masses ignore it).
+    pub velocity: DVec3,
+}
+
+impl Placement {
+    /// No rotation, no translation, no velocity.
+    pub const IDENTITY: Self = Self {
+        position: DVec3::ZERO,
+        rotation: DVec3::ZERO,
+        velocity: DVec3::ZERO,
+    };
+
+    /// A pure translation to `position` (m).
+    #[must_use]
+    pub fn at(position: DVec3) -> Self {
+        Self {
+            position,
+            ..Self::IDENTITY
+        }
+    }
+
+    /// The same placement with rotation vector `rotation` (axis times angle, rad).
+    #[must_use]
+    pub fn with_rotation(self, rotation: DVec3) -> Self {
+        Self { rotation, ..self }
+    }
+
+    /// The same placement with initial velocity `velocity` (m/s).
+    #[must_use]
+    pub fn with_velocity(self, velocity: DVec3) -> Self {
+        Self { velocity, ..self }
+    }
+
+    /// Checks that every component is finite.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming the first non-finite component.
+    pub fn validate(&self) -> Result<()> {
+        for (name, v) in [
+            ("placement.position", self.position),
+            ("placement.rotation", self.rotation),
+            ("placement.velocity", self.velocity),
+        ] {
+            for c in v.to_array() {
+                finite(name, c)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves every mass of `part` as the type's docs describe.
+    ///
+    /// # Errors
+    /// [`Placement::validate`]'s errors; the part is left unchanged.
+    pub fn apply(&self, part: &mut Part) -> Result<()> {
+        self.validate()?;
+        let r = DQuat::from_scaled_axis(self.rotation);
+        let rotate = self.rotation != DVec3::ZERO;
+        for m in &mut part.masses {
+            if rotate {
+                m.position = r * m.position;
+                m.velocity = r * m.velocity;
+            }
+            m.position += self.position;
+            m.velocity += self.velocity;
+        }
+        Ok(())
+    }
+}
+
+// ----------------------------------------------------------------------------- validation helpers
+
+pub(crate) fn finite(name: &'static str, value: f64) -> Result<()> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name,
+            value,
+            expected: "must be finite",
+        })
+    }
+}
+
+/// Finite and > 0.
+pub(crate) fn positive(name: &'static str, value: f64, unit: &'static str) -> Result<()> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name,
+            value,
+            expected: unit_message(unit, true),
+        })
+    }
+}
+
+/// Finite and >= 0.
+pub(crate) fn non_negative(name: &'static str, value: f64, unit: &'static str) -> Result<()> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name,
+            value,
+            expected: unit_message(unit, false),
+        })
+    }
+}
+
+fn unit_message(unit: &'static str, strict: bool) -> &'static str {
+    match (unit, strict) {
+        ("m", true) => "must be finite and > 0 (m)",
+        ("kg", true) => "must be finite and > 0 (kg)",
+        ("N/m", false) => "must be finite and >= 0 (N/m)",
+        ("N", false) => "must be finite and >= 0 (N/m, or N for the material law)",
+        ("N*s/m", false) => "must be finite and >= 0 (N*s/m)",
+        ("m", false) => "must be finite and >= 0 (m)",
+        (_, true) => "must be finite and > 0",
+        (_, false) => "must be finite and >= 0",
+    }
+}
+
+/// A count at least `min`.
+pub(crate) fn at_least(
+    name: &'static str,
+    value: usize,
+    min: usize,
+    expected: &'static str,
+) -> Result<()> {
+    if value >= min {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name,
+            value: value as f64,
+            expected,
+        })
+    }
+}
+
+/// Builder-level error with a formatted reason.
+pub(crate) fn invalid(builder: &'static str, reason: impl Into<String>) -> Error {
+    Error::InvalidBuilder {
+        builder,
+        reason: reason.into(),
+    }
+}
+
+/// Checks that a part with `masses` masses can be indexed with `u32`.
+pub(crate) fn fits_u32(builder: &'static str, masses: usize) -> Result<()> {
+    if masses <= u32::MAX as usize {
+        Ok(())
+    } else {
+        Err(invalid(
+            builder,
+            format!("{masses} masses do not fit 32-bit mass indices"),
+        ))
+    }
+}

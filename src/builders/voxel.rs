@@ -1,0 +1,365 @@
+//! Voxel bodies: every filled cell of a 3D occupancy grid is a cube of 8 corner masses and 28
+//! springs; corners and springs shared by neighbouring cells are merged.
+
+use std::collections::HashMap;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use super::{at_least, fits_u32, invalid, non_negative, positive, Builder};
+use crate::error::{Error, Result};
+use crate::model::{Actuator, DutyCycle, Mass, Part, Spring};
+
+/// The 8 corners of a unit cell, corner `c = x + 2 y + 4 z` (x fastest).
+pub(crate) const CORNERS: [[i64; 3]; 8] = [
+    [0, 0, 0],
+    [1, 0, 0],
+    [0, 1, 0],
+    [1, 1, 0],
+    [0, 0, 1],
+    [1, 0, 1],
+    [0, 1, 1],
+    [1, 1, 1],
+];
+
+/// The 28 corner pairs `(x, y)`, `x < y`, in lexicographic order: 12 edges, 12 face diagonals and
+/// 4 body diagonals.
+pub(crate) const CORNER_PAIRS: [(usize, usize); 28] = {
+    let mut pairs = [(0, 0); 28];
+    let mut n = 0;
+    let mut x = 0;
+    while x < 8 {
+        let mut y = x + 1;
+        while y < 8 {
+            pairs[n] = (x, y);
+            n += 1;
+            y += 1;
+        }
+        x += 1;
+    }
+    pairs
+};
+
+/// A muscle pattern for the springs of one voxel: the actuator parameters of
+/// [`Actuator`] without the spring index. Every spring of the voxel gets
+/// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Muscle {
+    /// Relative amplitude (0.1 = 10 % of the base length); `|amplitude| < 1`.
+    pub amplitude: f64,
+    /// Angular frequency in rad/s.
+    pub omega: f64,
+    /// Phase in cycles (fractions of a period).
+    #[serde(default)]
+    pub phase: f64,
+    /// Optional active/rest duty cycle (seed 002).
+    #[serde(default)]
+    pub duty: Option<DutyCycle>,
+}
+
+impl Muscle {
+    /// A sinusoidal muscle of relative amplitude `amplitude`, angular frequency `omega` (rad/s) and
+    /// phase `phase` (cycles), always active.
+    #[must_use]
+    pub fn new(amplitude: f64, omega: f64, phase: f64) -> Self {
+        Self {
+            amplitude,
+            omega,
+            phase,
+            duty: None,
+        }
+    }
+
+    /// The actuator driving spring `spring` with this pattern.
+    #[must_use]
+    pub fn on(&self, spring: u32) -> Actuator {
+        Actuator {
+            spring,
+            amplitude: self.amplitude,
+            omega: self.omega,
+            phase: self.phase,
+            duty: self.duty,
+        }
+    }
+}
+
+/// One filled cell of a [`VoxelBody`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Voxel {
+    /// Integer cell coordinates `[x, y, z]`; the cell spans `cell * voxel_size` to
+    /// `(cell + 1) * voxel_size` in the local frame.
+    pub cell: [i32; 3],
+    /// Optional muscle driving all 28 springs of this voxel. A spring shared by several actuated
+    /// voxels is driven by the first of them in the list.
+    #[serde(default)]
+    pub muscle: Option<Muscle>,
+}
+
+impl Voxel {
+    /// A passive voxel at `cell`.
+    #[must_use]
+    pub fn new(cell: [i32; 3]) -> Self {
+        Self { cell, muscle: None }
+    }
+
+    /// The same voxel driven by `muscle`.
+    #[must_use]
+    pub fn with_muscle(self, muscle: Muscle) -> Self {
+        Self {
+            muscle: Some(muscle),
+            ..self
+        }
+    }
+}
+
+/// A body made of cubic voxels (seed 000's "three attached cubes", hinge and lattices; the body of a
+/// walking robot when voxels carry muscles).
+///
+/// Local frame: cell `[x, y, z]` spans `[x, x + 1] * voxel_size` on the x axis (and likewise on y,
+/// z). Each distinct corner is one mass of `corner_mass`; every pair of corners of a voxel is joined
+/// by one Hooke spring (rest length = initial distance), and a pair shared by several voxels gets
+/// one spring only, so a full box of voxels is exactly the benchmark [`Lattice`](super::Lattice)
+/// connectivity. Masses and springs are numbered in order of first appearance, walking the voxels
+/// in list order, corners in the order `x + 2 y + 4 z` and corner pairs lexicographically.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VoxelBody {
+    /// Edge length of a voxel in m (default 0.1). Finite and > 0.
+    pub voxel_size: f64,
+    /// Mass of each corner in kg (default 0.1). Finite and > 0.
+    pub corner_mass: f64,
+    /// Stiffness of every spring in N/m (default 10 000). Finite and >= 0.
+    pub stiffness: f64,
+    /// Axial damping of every spring in N*s/m (default 0). Finite and >= 0.
+    pub damping: f64,
+    /// The filled cells; at least one, no cell twice.
+    pub voxels: Vec<Voxel>,
+}
+
+impl Default for VoxelBody {
+    fn default() -> Self {
+        Self {
+            voxel_size: 0.1,
+            corner_mass: 0.1,
+            stiffness: 10_000.0,
+            damping: 0.0,
+            voxels: vec![Voxel::new([0, 0, 0])],
+        }
+    }
+}
+
+/// What [`VoxelBody::build_voxels`] returns: the part and which masses and springs belong to
+/// which voxel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VoxelPart {
+    /// The masses, springs and actuators.
+    pub part: Part,
+    /// For voxel `v` (list order), its 8 corner masses in corner order `x + 2 y + 4 z`.
+    pub voxel_masses: Vec<[u32; 8]>,
+    /// For voxel `v`, its 28 springs (indices into `part.springs`) in corner-pair order; shared
+    /// springs appear in every voxel that contains them.
+    pub voxel_springs: Vec<[u32; 28]>,
+}
+
+impl VoxelBody {
+    /// Seed 000 material (0.1 m voxels, 0.1 kg corners, k = 10 000 N/m, undamped) for the given
+    /// cells, all passive.
+    #[must_use]
+    pub fn from_cells(cells: impl IntoIterator<Item = [i32; 3]>) -> Self {
+        Self {
+            voxels: cells.into_iter().map(Voxel::new).collect(),
+            ..Self::default()
+        }
+    }
+
+    /// Seed 000 material for the filled cells of an occupancy grid of `dims = [nx, ny, nz]`
+    /// cells, `occupied[(z * ny + y) * nx + x]` telling whether cell `[x, y, z]` is filled.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBuilder`] if `occupied.len() != nx * ny * nz` or a dimension passes
+    /// `i32::MAX`.
+    pub fn from_occupancy(dims: [usize; 3], occupied: &[bool]) -> Result<Self> {
+        let [nx, ny, nz] = dims;
+        let len = nx.checked_mul(ny).and_then(|v| v.checked_mul(nz));
+        if len != Some(occupied.len()) {
+            return Err(invalid(
+                "voxels",
+                format!(
+                    "occupancy grid of {nx} x {ny} x {nz} cells needs that many flags, got {}",
+                    occupied.len()
+                ),
+            ));
+        }
+        if dims.iter().any(|&d| d > i32::MAX as usize) {
+            return Err(invalid("voxels", "grid dimension passes i32::MAX"));
+        }
+        let mut cells = Vec::new();
+        for z in 0..nz {
+            for y in 0..ny {
+                for x in 0..nx {
+                    if occupied[(z * ny + y) * nx + x] {
+                        cells.push([x as i32, y as i32, z as i32]);
+                    }
+                }
+            }
+        }
+        Ok(Self::from_cells(cells))
+    }
+
+    /// A full box of `nx x ny x nz` voxels (`(nx+1)(ny+1)(nz+1)` masses), seed 000 material.
+    #[must_use]
+    pub fn lattice(nx: u32, ny: u32, nz: u32) -> Self {
+        let mut cells = Vec::with_capacity((nx * ny * nz) as usize);
+        for z in 0..nz as i32 {
+            for y in 0..ny as i32 {
+                for x in 0..nx as i32 {
+                    cells.push([x, y, z]);
+                }
+            }
+        }
+        Self::from_cells(cells)
+    }
+
+    /// Seed 000's three attached cubes: three voxels in a row along x (16 masses, 68 springs).
+    #[must_use]
+    pub fn three_cubes() -> Self {
+        Self::from_cells([[0, 0, 0], [1, 0, 0], [2, 0, 0]])
+    }
+
+    /// Seed 000's hinge: two cubes sharing exactly one edge (the edge along y at
+    /// `x = z = voxel_size`), so exactly 2 masses and 1 spring are shared (14 masses, 55 springs).
+    #[must_use]
+    pub fn hinge() -> Self {
+        Self::from_cells([[0, 0, 0], [1, 0, 1]])
+    }
+
+    /// The same body with material `voxel_size` (m), `corner_mass` (kg), `stiffness` (N/m) and
+    /// `damping` (N*s/m).
+    #[must_use]
+    pub fn with_material(
+        self,
+        voxel_size: f64,
+        corner_mass: f64,
+        stiffness: f64,
+        damping: f64,
+    ) -> Self {
+        Self {
+            voxel_size,
+            corner_mass,
+            stiffness,
+            damping,
+            ..self
+        }
+    }
+
+    /// Builds the part and reports which masses and springs belong to which voxel.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a voxel size or corner mass that is not finite and > 0, or
+    /// a negative or non-finite stiffness or damping; [`Error::InvalidBuilder`] for an empty voxel
+    /// list, a cell listed twice or a muscle with non-finite values or `|amplitude| >= 1`.
+    pub fn build_voxels(&self) -> Result<VoxelPart> {
+        positive("voxels.voxel_size", self.voxel_size, "m")?;
+        positive("voxels.corner_mass", self.corner_mass, "kg")?;
+        non_negative("voxels.stiffness", self.stiffness, "N/m")?;
+        non_negative("voxels.damping", self.damping, "N*s/m")?;
+        at_least(
+            "voxels.voxels",
+            self.voxels.len(),
+            1,
+            "needs at least one voxel",
+        )?;
+        let mut seen = HashMap::with_capacity(self.voxels.len());
+        for (v, voxel) in self.voxels.iter().enumerate() {
+            if let Some(first) = seen.insert(voxel.cell, v) {
+                return Err(invalid(
+                    "voxels",
+                    format!("voxel {v} repeats cell {:?} of voxel {first}", voxel.cell),
+                ));
+            }
+            if let Some(m) = &voxel.muscle {
+                check_muscle(v, m)?;
+            }
+        }
+        fits_u32("voxels", self.voxels.len() * 8)?;
+
+        let h = self.voxel_size;
+        let mut part = Part::new();
+        let mut corner_index: HashMap<[i64; 3], u32> = HashMap::new();
+        let mut spring_index: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut actuated = Vec::new();
+        let mut voxel_masses = Vec::with_capacity(self.voxels.len());
+        let mut voxel_springs = Vec::with_capacity(self.voxels.len());
+        for voxel in &self.voxels {
+            let base = voxel.cell.map(i64::from);
+            let corners = CORNERS.map(|c| {
+                let key = [base[0] + c[0], base[1] + c[1], base[2] + c[2]];
+                *corner_index.entry(key).or_insert_with(|| {
+                    let p = DVec3::new(key[0] as f64, key[1] as f64, key[2] as f64) * h;
+                    part.add_mass(Mass::new(self.corner_mass, p))
+                })
+            });
+            let springs = CORNER_PAIRS.map(|(x, y)| {
+                let (a, b) = (corners[x].min(corners[y]), corners[x].max(corners[y]));
+                *spring_index.entry((a, b)).or_insert_with(|| {
+                    let rest = part.masses[a as usize]
+                        .position
+                        .distance(part.masses[b as usize].position);
+                    actuated.push(false);
+                    part.add_spring(
+                        Spring::hooke(a, b, self.stiffness, rest).with_damping(self.damping),
+                    )
+                })
+            });
+            if let Some(m) = &voxel.muscle {
+                for s in springs {
+                    if !actuated[s as usize] {
+                        actuated[s as usize] = true;
+                        part.actuators.push(m.on(s));
+                    }
+                }
+            }
+            voxel_masses.push(corners);
+            voxel_springs.push(springs);
+        }
+        Ok(VoxelPart {
+            part,
+            voxel_masses,
+            voxel_springs,
+        })
+    }
+}
+
+fn check_muscle(voxel: usize, m: &Muscle) -> Result<()> {
+    let ok = m.amplitude.is_finite()
+        && m.amplitude.abs() < 1.0
+        && m.omega.is_finite()
+        && m.phase.is_finite()
+        && m.duty.is_none_or(|d| {
+            d.active.is_finite()
+                && d.active > 0.0
+                && d.rest.is_finite()
+                && d.rest >= 0.0
+                && d.offset.is_finite()
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidBuilder {
+            builder: "voxels",
+            reason: format!(
+                "muscle of voxel {voxel}: amplitude must be finite with |amplitude| < 1, omega and phase finite, duty.active > 0, duty.rest >= 0 (got {m:?})"
+            ),
+        })
+    }
+}
+
+impl Builder for VoxelBody {
+    /// Builds the voxel body (see [`VoxelBody::build_voxels`], which also reports the voxels'
+    /// masses and springs).
+    fn build(&self) -> Result<Part> {
+        Ok(self.build_voxels()?.part)
+    }
+}

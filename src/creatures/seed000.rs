@@ -1,0 +1,213 @@
+//! Seed 000's structures: the breathing cube, the pendulum, and dropped structures (three
+//! attached cubes, a hinge, a random blob).
+
+use glam::DVec3;
+
+use super::{fraction, positive, Creature};
+use crate::builders::{Builder, Cube, Muscle, Placement, RandomStructure, VoxelBody};
+use crate::error::{Error, Result};
+use crate::model::{Friction, Params};
+
+/// Seed 000's breathing cube: the cube of [`Cube`] standing on the ground with every one of its
+/// 28 springs actuated, `L0 = L_base (1 + amplitude sin(omega t))`, so it grows and shrinks
+/// uniformly ("if you change the rest lengths of the cube's springs slowly in a sine wave, the
+/// cube will appear to breathe").
+///
+/// Parameters are seed 000's ([`Params::default`]: dt = 1e-4 s, penalty ground 100 000 N/m, no
+/// friction). Slow breathing (well below the cube's lowest elastic mode, about 50 Hz) keeps the
+/// cube's edge close to `size (1 + amplitude sin(omega t))` at every instant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BreathingCube {
+    /// The cube (default [`Cube::seed000`]).
+    pub cube: Cube,
+    /// Relative breathing amplitude (default 0.1). Finite, in [0, 1).
+    pub amplitude: f64,
+    /// Breathing angular frequency in rad/s (default 2 pi: one breath per second). Finite and
+    /// > 0.
+    pub omega: f64,
+}
+
+impl Default for BreathingCube {
+    fn default() -> Self {
+        Self {
+            cube: Cube::seed000(),
+            amplitude: 0.1,
+            omega: std::f64::consts::TAU,
+        }
+    }
+}
+
+impl BreathingCube {
+    /// Builds the cube standing on the ground (`[0, size]^3`) with its 28 actuators.
+    ///
+    /// # Errors
+    /// The errors of the [`Cube`] builder; [`Error::InvalidParameter`] for an amplitude outside
+    /// [0, 1) or an omega that is not finite and > 0.
+    pub fn build(&self) -> Result<Creature> {
+        fraction(
+            "breathing.amplitude",
+            self.amplitude,
+            1.0,
+            "must lie in [0, 1)",
+        )?;
+        positive(
+            "breathing.omega",
+            self.omega,
+            "must be finite and > 0 (rad/s)",
+        )?;
+        let mut part = self.cube.build()?;
+        let muscle = Muscle::new(self.amplitude, self.omega, 0.0);
+        part.actuators = (0..part.springs.len() as u32)
+            .map(|s| muscle.on(s))
+            .collect();
+        Ok(Creature::new("breathing cube", part, Params::default()))
+    }
+}
+
+/// Seed 000's pendulum: the cube of [`Cube`] hanging from one fixed corner ("you can make your
+/// cube hang like a pendulum by simply fixing one corner").
+///
+/// The cube spans `[0, size]^2 x [pivot_height - size, pivot_height]`; its corner at
+/// `(0, 0, pivot_height)` (corner 4) is fixed. Its centre of mass starts `size / sqrt 2` to the
+/// side of the pivot and `size / 2` below it, 54.7 degrees from the vertical, so it swings.
+/// Parameters are seed 000's ([`Params::default`]); with no damping the swing does not decay.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pendulum {
+    /// The cube (default [`Cube::seed000`]).
+    pub cube: Cube,
+    /// Height of the fixed corner in m (default 0.5, well clear of the ground). Finite and
+    /// > 0.
+    pub pivot_height: f64,
+}
+
+impl Default for Pendulum {
+    fn default() -> Self {
+        Self {
+            cube: Cube::seed000(),
+            pivot_height: 0.5,
+        }
+    }
+}
+
+impl Pendulum {
+    /// Index of the fixed corner mass in the part.
+    pub const PIVOT: usize = 4;
+
+    /// Builds the hanging cube.
+    ///
+    /// # Errors
+    /// The errors of the [`Cube`] builder; [`Error::InvalidParameter`] for a pivot height that is
+    /// not finite and > 0.
+    pub fn build(&self) -> Result<Creature> {
+        positive(
+            "pendulum.pivot_height",
+            self.pivot_height,
+            "must be finite and > 0 (m)",
+        )?;
+        let placement = Placement::at(DVec3::new(0.0, 0.0, self.pivot_height - self.cube.size));
+        let mut part = self.cube.build_at(&placement)?;
+        part.masses[Self::PIVOT].fixed = true;
+        Ok(Creature::new("pendulum", part, Params::default()))
+    }
+}
+
+/// Which seed 000 structure a [`DroppedStructure`] drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StructureKind {
+    /// Three attached cubes in a row ([`VoxelBody::three_cubes`]).
+    ThreeCubes,
+    /// Two cubes sharing one edge, a hinge ([`VoxelBody::hinge`]).
+    Hinge,
+    /// A random connected structure, every mass joined to at least three others
+    /// ([`RandomStructure`] with default parameters and this seed).
+    RandomBlob {
+        /// Seed of the random generator.
+        seed: u64,
+    },
+}
+
+/// A seed 000 structure (seed 000 material: 0.1 m voxels, 0.1 kg masses, k = 10 000 N/m)
+/// dropped onto the ground.
+///
+/// Parameters: seed 000's (dt = 1e-4 s, penalty ground k_c = 100 000 N/m) with its Coulomb
+/// friction feature (mu_s = 1.0, mu_k = 0.8) and its velocity damping (multiply v by 0.999 each
+/// 1e-4 s step, [`Params::damping_rate_from_factor`]), so the structure lands, tumbles and
+/// settles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DroppedStructure {
+    /// Which structure.
+    pub kind: StructureKind,
+    /// Initial height of the structure's lowest mass in m (default 0.3). Finite and >= 0.
+    pub height: f64,
+    /// Rotation vector (axis times angle, rad) applied before the drop (default 0.3 rad about
+    /// the axis `(1, 1, 0) / sqrt 2`), so that it lands on a corner and tumbles. Finite.
+    pub rotation: DVec3,
+}
+
+impl DroppedStructure {
+    /// A structure of kind `kind` dropped from 0.3 m with the default tilt.
+    #[must_use]
+    pub fn new(kind: StructureKind) -> Self {
+        Self {
+            kind,
+            height: 0.3,
+            rotation: DVec3::new(1.0, 1.0, 0.0).normalize() * 0.3,
+        }
+    }
+
+    /// Seed 000's three attached cubes.
+    #[must_use]
+    pub fn three_cubes() -> Self {
+        Self::new(StructureKind::ThreeCubes)
+    }
+
+    /// Seed 000's hinge.
+    #[must_use]
+    pub fn hinge() -> Self {
+        Self::new(StructureKind::Hinge)
+    }
+
+    /// Seed 000's random structure with seed `seed`.
+    #[must_use]
+    pub fn random_blob(seed: u64) -> Self {
+        Self::new(StructureKind::RandomBlob { seed })
+    }
+
+    /// Builds the structure, tilted and lifted so its lowest mass is at `height`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a negative or non-finite height or a non-finite rotation;
+    /// the errors of the underlying builder.
+    pub fn build(&self) -> Result<Creature> {
+        if !(self.height.is_finite() && self.height >= 0.0) {
+            return Err(Error::InvalidParameter {
+                name: "dropped.height",
+                value: self.height,
+                expected: "must be finite and >= 0 (m)",
+            });
+        }
+        let rotate = Placement::IDENTITY.with_rotation(self.rotation);
+        let (name, mut part) = match self.kind {
+            StructureKind::ThreeCubes => {
+                ("three cubes", VoxelBody::three_cubes().build_at(&rotate)?)
+            }
+            StructureKind::Hinge => ("hinge", VoxelBody::hinge().build_at(&rotate)?),
+            StructureKind::RandomBlob { seed } => (
+                "random blob",
+                RandomStructure {
+                    seed,
+                    ..RandomStructure::default()
+                }
+                .build_at(&rotate)?,
+            ),
+        };
+        let lowest = part.min_z().unwrap_or(0.0);
+        part.translate(DVec3::new(0.0, 0.0, self.height - lowest));
+        let params = Params {
+            friction: Friction::coulomb(1.0, 0.8),
+            velocity_damping: Params::damping_rate_from_factor(0.999, 1e-4),
+            ..Params::default()
+        };
+        Ok(Creature::new(name, part, params))
+    }
+}

@@ -1,0 +1,170 @@
+//! The fixed-point encoding of spring forces.
+//!
+//! The spring pass adds every spring's force to its two masses with integer atomics: a force
+//! component of `f` newtons is stored as `round(f * scale)` (ties to even, as WGSL `round`), so a
+//! mass's sum is exact and does not depend on the order in which springs are added. Two runs of
+//! the same scene on the same adapter are therefore bit-identical.
+//!
+//! # The contract
+//! - **Resolution**: one quantum is `1 / scale` newtons; `scale` is a power of two, so decoding is
+//!   exact. Each spring's contribution is rounded by at most half a quantum, so a mass with `n`
+//!   springs sees its spring force within `n / 2` quanta of the f32 sum (plus f32 rounding of each
+//!   spring force).
+//! - **Range**: a mass's sum holds `2^(bits-1) - 1` quanta. The World checks every spring against
+//!   a per-spring bound, `range / max_incidence` (`max_incidence` is the largest number of springs
+//!   meeting at one mass), so no sum can wrap. A spring over the bound stops the simulation with
+//!   [`Error::FixedPointOverflow`], never a silent wrap.
+//! - **Width**: 64-bit atomics when the device has `SHADER_INT64_ATOMIC_ALL_OPS` (Vulkan on most
+//!   desktop GPUs and lavapipe), 32-bit otherwise or when [`AtomicWidth::Bits32`] is asked for.
+//! - **Automatic scale**: from the model, a force scale `F` is estimated as the largest of: each
+//!   spring's force at 100 % strain (`k_eff * max(L0, initial length)`), plus its damping force at
+//!   a relative speed of 1 m/s; the largest weight `m |g|`; the largest external force. With 64-bit
+//!   atomics the quantum is about `F / 2^40` (far below f32 resolution) and the per-spring bound is
+//!   about `2^22 F / max_incidence`. With 32-bit atomics the scale is the largest power of two
+//!   that still lets each spring carry `4 F`: the quantum is then about `4 F max_incidence / 2^31`.
+//! - **Changing it**: set [`WorldOptions::fixed_point`](crate::WorldOptions::fixed_point) to
+//!   [`FixedPointScale::Quantum`] with the quantum you want in newtons (rounded to the nearest
+//!   power of two); a larger quantum buys range, a smaller one resolution.
+
+use crate::error::{Error, Result};
+use crate::model::{Model, SpringLaw};
+
+/// Width of the integer atomics used for the force scatter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AtomicWidth {
+    /// 64-bit when the device supports `SHADER_INT64_ATOMIC_ALL_OPS`, else 32-bit.
+    #[default]
+    Auto,
+    /// Always 32-bit (works on every adapter).
+    Bits32,
+    /// Always 64-bit; building a World fails with [`Error::Gpu`] if the device lacks
+    /// `SHADER_INT64_ATOMIC_ALL_OPS`.
+    Bits64,
+}
+
+/// How the fixed-point quantum is chosen (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum FixedPointScale {
+    /// Estimated from the model's stiffness, lengths, masses and external forces.
+    #[default]
+    Auto,
+    /// This quantum in N (finite and > 0), rounded to the nearest power of two.
+    Quantum(f64),
+}
+
+/// The fixed-point encoding in force for a World.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FixedPoint {
+    /// Width of the atomics, 32 or 64.
+    pub bits: u32,
+    /// One quantum, in N (a power of two).
+    pub quantum: f64,
+    /// Largest spring force a mass can accumulate per component, in N.
+    pub mass_range: f64,
+    /// Largest force component one spring may exert, in N: `mass_range / max_incidence`.
+    pub spring_limit: f64,
+    /// Largest number of springs meeting at one mass.
+    pub max_incidence: u32,
+}
+
+impl FixedPoint {
+    /// The scale `1 / quantum` (quanta per newton).
+    #[must_use]
+    pub fn scale(&self) -> f64 {
+        1.0 / self.quantum
+    }
+
+    /// The encoding of a force component `f` (N) computed in f32, exactly as the spring pass
+    /// stores it: `round_ties_even(f * scale)` (the CPU twin of WGSL `round`).
+    #[must_use]
+    pub fn encode(&self, f: f32) -> i64 {
+        (f * self.scale() as f32).round_ties_even() as i64
+    }
+
+    /// The force (N) a sum of `q` quanta stands for.
+    #[must_use]
+    pub fn decode(&self, q: i64) -> f64 {
+        q as f64 * self.quantum
+    }
+
+    /// Chooses the encoding for `model` with atomics of `bits` bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a quantum that is not finite and > 0, or so small or large
+    /// that its scale is not a normal f32.
+    pub fn choose(model: &Model, bits: u32, scale: FixedPointScale) -> Result<Self> {
+        let mut incidence = vec![0u32; model.masses.len()];
+        for s in &model.springs {
+            incidence[s.a as usize] += 1;
+            incidence[s.b as usize] += 1;
+        }
+        let max_incidence = incidence.iter().copied().max().unwrap_or(0).max(1);
+        let range = if bits == 64 {
+            i64::MAX as f64
+        } else {
+            f64::from(i32::MAX)
+        };
+        let log2_scale = match scale {
+            FixedPointScale::Quantum(q) => {
+                if !(q.is_finite() && q > 0.0) {
+                    return Err(Error::InvalidParameter {
+                        name: "fixed_point quantum",
+                        value: q,
+                        expected: "must be finite and > 0 N",
+                    });
+                }
+                (-q.log2()).round()
+            }
+            FixedPointScale::Auto => {
+                let f = force_scale(model);
+                if bits == 64 {
+                    (2f64.powi(40) / f).log2().floor()
+                } else {
+                    (range / (4.0 * f * f64::from(max_incidence)))
+                        .log2()
+                        .floor()
+                }
+            }
+        };
+        if !(-120.0..=120.0).contains(&log2_scale) {
+            return Err(Error::InvalidParameter {
+                name: "fixed_point quantum",
+                value: 2f64.powf(-log2_scale),
+                expected: "its scale 1/quantum must lie between 2^-120 and 2^120",
+            });
+        }
+        let scale = 2f64.powf(log2_scale);
+        let quantum = 1.0 / scale;
+        // One quantum of margin per spring covers the rounding of each contribution, and the
+        // factor keeps the f32 comparison in the shader on the safe side.
+        let per_spring = ((range / f64::from(max_incidence)).floor() - 1.0) * quantum;
+        Ok(Self {
+            bits,
+            quantum,
+            mass_range: range * quantum,
+            spring_limit: per_spring * (1.0 - 1e-6),
+            max_incidence,
+        })
+    }
+}
+
+/// A force scale (N) for `model`; see the module docs.
+fn force_scale(model: &Model) -> f64 {
+    let g = model.params.gravity.length();
+    let mut f: f64 = 1e-9;
+    for s in &model.springs {
+        let initial = model.masses[s.a as usize]
+            .position
+            .distance(model.masses[s.b as usize].position);
+        let length = initial.max(s.rest_length);
+        let elastic = match s.law {
+            SpringLaw::Hooke | SpringLaw::ZeroLength => s.stiffness * length,
+            SpringLaw::Material => s.stiffness * length / s.rest_length,
+        };
+        f = f.max(elastic + s.damping);
+    }
+    for m in &model.masses {
+        f = f.max(m.mass * g).max(m.external_force.length());
+    }
+    f
+}

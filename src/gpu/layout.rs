@@ -1,0 +1,375 @@
+//! Device-side mirrors of the GPU buffers, and the numbers the shaders share with Rust.
+//!
+//! Every struct here has a twin of the same name in `shaders/common.wgsl`; a test
+//! (`tests/gpu_layout.rs`, no GPU needed) parses the WGSL with naga and checks sizes and field
+//! offsets against these. Every number the shaders need (flags, tags, workgroup size, fixed-point
+//! scale) reaches them as a WGSL `override` from [`constants`], so it is written once, here.
+
+use bytemuck::{Pod, Zeroable};
+
+/// Invocations per workgroup in every kernel (a power of two).
+pub(crate) const WORKGROUP_SIZE: u32 = 256;
+
+/// `GpuMass::flags` bit: the mass is fixed.
+pub(crate) const MASS_FIXED: u32 = 1;
+/// `GpuSpring::material` bit: the spring is driven by the actuator whose index is in `rest`.
+pub(crate) const SPRING_ACTUATED: u32 = 1 << 31;
+/// `GpuMaterial::law` tags.
+pub(crate) const LAW_HOOKE: u32 = 0;
+pub(crate) const LAW_MATERIAL: u32 = 1;
+pub(crate) const LAW_ZERO_LENGTH: u32 = 2;
+/// `GpuParams::contact` tags.
+pub(crate) const CONTACT_NONE: u32 = 0;
+pub(crate) const CONTACT_PENALTY: u32 = 1;
+pub(crate) const CONTACT_RESTITUTION: u32 = 2;
+/// `GpuParams::integrator` tags.
+pub(crate) const INTEGRATOR_SEMI_IMPLICIT: u32 = 0;
+pub(crate) const INTEGRATOR_EXPLICIT: u32 = 1;
+/// "No index" (no drag spring, no oscillator).
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Slots of the 4-word status buffer. Unused slots hold `u32::MAX`.
+pub(crate) const STATUS_BAD_STEP: u32 = 0;
+pub(crate) const STATUS_BAD_MASS: u32 = 1;
+pub(crate) const STATUS_OVERFLOW_STEP: u32 = 2;
+pub(crate) const STATUS_OVERFLOW_SPRING: u32 = 3;
+
+/// Global parameters (uniform). Mirror of WGSL `GpuParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuParams {
+    pub(crate) gravity: [f32; 3],
+    pub(crate) dt: f32,
+    pub(crate) drag_target: [f32; 3],
+    pub(crate) drag_mass: u32,
+    pub(crate) drag_stiffness: f32,
+    pub(crate) drag_damping: f32,
+    pub(crate) air_drag: f32,
+    pub(crate) damping_factor: f32,
+    pub(crate) contact: u32,
+    pub(crate) contact_stiffness: f32,
+    pub(crate) contact_damping: f32,
+    pub(crate) restitution: f32,
+    pub(crate) static_friction: f32,
+    pub(crate) kinetic_friction: f32,
+    pub(crate) rest_speed: f32,
+    pub(crate) integrator: u32,
+    pub(crate) masses: u32,
+    pub(crate) springs: u32,
+    pub(crate) bodies: u32,
+    pub(crate) pad0: u32,
+}
+
+/// Per-step uniform, bound with a dynamic offset. Mirror of WGSL `GpuStep`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuStep {
+    /// Simulation time at the start of the step, s.
+    pub(crate) time: f32,
+    /// 1-based step index within one `World::step` call.
+    pub(crate) index: u32,
+    pub(crate) pad0: u32,
+    pub(crate) pad1: u32,
+}
+
+/// Per-mass properties. Mirror of WGSL `GpuMass`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuMass {
+    /// External force, N.
+    pub(crate) external_force: [f32; 3],
+    /// Mass, kg.
+    pub(crate) mass: f32,
+    pub(crate) flags: u32,
+    /// Index into the oscillator table or [`NONE`].
+    pub(crate) oscillator: u32,
+    /// Body index or [`NONE`] (informational).
+    pub(crate) body: u32,
+    pub(crate) pad0: u32,
+}
+
+/// One spring in 16 bytes; stiffness, damping and law live in the shared material table.
+/// Mirror of WGSL `GpuSpring`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuSpring {
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    /// `f32` bits of the rest length (m), or the actuator index for an actuated spring.
+    pub(crate) rest: u32,
+    /// Material index, or'ed with [`SPRING_ACTUATED`].
+    pub(crate) material: u32,
+}
+
+/// The first spring of a chunk of the spring table (uniform). Mirror of WGSL `GpuChunk`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuChunk {
+    pub(crate) first: u32,
+    pub(crate) pad0: u32,
+    pub(crate) pad1: u32,
+    pub(crate) pad2: u32,
+}
+
+/// Spring material: (law, stiffness, damping), shared by every spring that has them.
+/// Mirror of WGSL `GpuMaterial`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuMaterial {
+    /// N/m (Hooke, zero length) or N (material law).
+    pub(crate) stiffness: f32,
+    /// N*s/m.
+    pub(crate) damping: f32,
+    pub(crate) law: u32,
+    pub(crate) pad0: u32,
+}
+
+/// Mirror of WGSL `GpuActuator`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuActuator {
+    /// Base rest length, m.
+    pub(crate) base: f32,
+    pub(crate) amplitude: f32,
+    /// rad/s.
+    pub(crate) omega: f32,
+    /// `2 pi phase`, rad.
+    pub(crate) phase: f32,
+    /// Duty-cycle active time, s (0: no duty cycle).
+    pub(crate) duty_active: f32,
+    /// Duty-cycle rest time, s.
+    pub(crate) duty_rest: f32,
+    /// Duty-cycle offset, s.
+    pub(crate) duty_offset: f32,
+    /// Rest length set by the last step, m.
+    pub(crate) current: f32,
+}
+
+/// Mirror of WGSL `GpuOscillator`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuOscillator {
+    pub(crate) min: f32,
+    pub(crate) max: f32,
+    /// rad/s.
+    pub(crate) omega: f32,
+    /// rad.
+    pub(crate) phase: f32,
+}
+
+/// Mirror of WGSL `GpuBody`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuBody {
+    pub(crate) first: u32,
+    pub(crate) count: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<GpuParams>() == 96);
+const _: () = assert!(std::mem::size_of::<GpuStep>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuMass>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuSpring>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuMaterial>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuChunk>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuActuator>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuOscillator>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuBody>() == 8);
+const _: () = assert!(WORKGROUP_SIZE.is_power_of_two());
+
+/// A mirror's WGSL name, size in bytes and `(field, offset)` list.
+#[cfg(test)]
+pub(crate) type Mirror = (&'static str, usize, Vec<(&'static str, usize)>);
+
+/// Size in bytes and field offsets of each mirror, by WGSL struct name, for the layout test.
+#[cfg(test)]
+pub(crate) fn mirrors() -> Vec<Mirror> {
+    use std::mem::{offset_of, size_of};
+    macro_rules! mirror {
+        ($t:ident { $($f:ident),* }) => {
+            (stringify!($t), size_of::<$t>(), vec![$((stringify!($f), offset_of!($t, $f))),*])
+        };
+    }
+    vec![
+        mirror!(GpuParams {
+            gravity,
+            dt,
+            drag_target,
+            drag_mass,
+            drag_stiffness,
+            drag_damping,
+            air_drag,
+            damping_factor,
+            contact,
+            contact_stiffness,
+            contact_damping,
+            restitution,
+            static_friction,
+            kinetic_friction,
+            rest_speed,
+            integrator,
+            masses,
+            springs,
+            bodies,
+            pad0
+        }),
+        mirror!(GpuStep {
+            time,
+            index,
+            pad0,
+            pad1
+        }),
+        mirror!(GpuMass {
+            external_force,
+            mass,
+            flags,
+            oscillator,
+            body,
+            pad0
+        }),
+        mirror!(GpuSpring {
+            a,
+            b,
+            rest,
+            material
+        }),
+        mirror!(GpuMaterial {
+            stiffness,
+            damping,
+            law,
+            pad0
+        }),
+        mirror!(GpuChunk {
+            first,
+            pad0,
+            pad1,
+            pad2
+        }),
+        mirror!(GpuActuator {
+            base,
+            amplitude,
+            omega,
+            phase,
+            duty_active,
+            duty_rest,
+            duty_offset,
+            current
+        }),
+        mirror!(GpuOscillator {
+            min,
+            max,
+            omega,
+            phase
+        }),
+        mirror!(GpuBody { first, count }),
+    ]
+}
+
+/// The WGSL `override` constants, by name, passed to every pipeline.
+pub(crate) fn constants(
+    fixed_scale: f64,
+    spring_force_limit: f64,
+    track_energy: bool,
+) -> Vec<(&'static str, f64)> {
+    vec![
+        ("WORKGROUP_SIZE", f64::from(WORKGROUP_SIZE)),
+        ("FIXED_SCALE", fixed_scale),
+        ("SPRING_FORCE_LIMIT", spring_force_limit),
+        ("TRACK_ENERGY", if track_energy { 1.0 } else { 0.0 }),
+        ("MASS_FIXED", f64::from(MASS_FIXED)),
+        ("SPRING_ACTUATED", f64::from(SPRING_ACTUATED)),
+        ("LAW_HOOKE", f64::from(LAW_HOOKE)),
+        ("LAW_MATERIAL", f64::from(LAW_MATERIAL)),
+        ("LAW_ZERO_LENGTH", f64::from(LAW_ZERO_LENGTH)),
+        ("CONTACT_NONE", f64::from(CONTACT_NONE)),
+        ("CONTACT_PENALTY", f64::from(CONTACT_PENALTY)),
+        ("CONTACT_RESTITUTION", f64::from(CONTACT_RESTITUTION)),
+        (
+            "INTEGRATOR_SEMI_IMPLICIT",
+            f64::from(INTEGRATOR_SEMI_IMPLICIT),
+        ),
+        ("NONE", f64::from(NONE)),
+        ("STATUS_BAD_STEP", f64::from(STATUS_BAD_STEP)),
+        ("STATUS_BAD_MASS", f64::from(STATUS_BAD_MASS)),
+        ("STATUS_OVERFLOW_STEP", f64::from(STATUS_OVERFLOW_STEP)),
+        ("STATUS_OVERFLOW_SPRING", f64::from(STATUS_OVERFLOW_SPRING)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::pipelines::{bindings, source, KERNELS};
+
+    /// Every kernel parses and validates with naga, for both atomic widths, and every WGSL
+    /// mirror struct has the size and field offsets of its Rust twin. No GPU needed.
+    #[test]
+    fn wgsl_structs_match_rust_mirrors() {
+        for bits in [32, 64] {
+            for (stem, _) in KERNELS {
+                let src = source(stem, bits);
+                let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| {
+                    panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src))
+                });
+                let mut validator = naga::valid::Validator::new(
+                    naga::valid::ValidationFlags::all(),
+                    naga::valid::Capabilities::all(),
+                );
+                validator.validate(&module).unwrap_or_else(|e| {
+                    panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src))
+                });
+                assert!(
+                    module.entry_points.iter().any(|e| e.name == stem),
+                    "{stem}.wgsl has no entry point named {stem}"
+                );
+                let mut layouter = naga::proc::Layouter::default();
+                layouter.update(module.to_ctx()).unwrap();
+                for (name, size, fields) in mirrors() {
+                    let Some((handle, ty)) = module
+                        .types
+                        .iter()
+                        .find(|(_, t)| t.name.as_deref() == Some(name))
+                    else {
+                        continue;
+                    };
+                    assert_eq!(layouter[handle].size as usize, size, "size of {name}");
+                    let naga::TypeInner::Struct { members, .. } = &ty.inner else {
+                        panic!("{name} is not a struct");
+                    };
+                    let wgsl: Vec<(String, usize)> = members
+                        .iter()
+                        .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+                        .collect();
+                    let rust: Vec<(String, usize)> =
+                        fields.iter().map(|(f, o)| (f.to_string(), *o)).collect();
+                    assert_eq!(wgsl, rust, "fields of {name}");
+                }
+                // The bindings Rust builds match the WGSL declarations of group 0.
+                let declared = module
+                    .global_variables
+                    .iter()
+                    .filter(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0))
+                    .count();
+                assert_eq!(declared, bindings(stem).len(), "bindings of {stem}");
+            }
+        }
+    }
+
+    /// Every override the shaders declare is supplied by `constants`, and nothing more.
+    #[test]
+    fn overrides_match_constants() {
+        let src = source("springs", 32);
+        let module = naga::front::wgsl::parse_str(&src).unwrap();
+        let mut declared: Vec<String> = module
+            .overrides
+            .iter()
+            .filter_map(|(_, o)| o.name.clone())
+            .collect();
+        let mut given: Vec<String> = constants(1.0, 1.0, true)
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect();
+        declared.sort();
+        given.sort();
+        assert_eq!(declared, given);
+    }
+}

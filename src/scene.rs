@@ -1,0 +1,426 @@
+//! Scene files: a [`Scene`] (global parameters, bodies made by builders or by hand, joints between
+//! bodies) that saves to and loads from human-readable JSON, so runs are reproducible and
+//! shareable.
+//!
+//! ```json
+//! {
+//!   "params": { "dt": 0.0001, "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } },
+//!   "bodies": [
+//!     { "name": "cube", "body": { "type": "cube", "damping": 0.5 },
+//!       "placement": { "position": [0.0, 0.0, 0.2], "rotation": [0.0, 0.3, 0.0] } },
+//!     { "name": "m", "body": { "type": "image", "path": "../assets/m.png", "spacing": 0.02 } }
+//!   ]
+//! }
+//! ```
+//!
+//! Every field of `params`, of a builder and of a placement may be left out; it then takes its
+//! default (for builders the seed value their docs give). Unknown fields are rejected, so a typo
+//! is an error and not a silently ignored setting. Paths of image bodies are resolved against the
+//! folder of the scene file.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::builders::{
+    Builder, Cloth, Cube, ImageBody, Lattice, Placement, RandomStructure, Rope, VoxelBody,
+};
+use crate::error::{Error, Result};
+use crate::model::{Actuator, Model, Params, Part, Spring, SpringLaw};
+
+/// A whole simulation description: what [`Scene::to_model`] turns into a [`Model`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// Global parameters (each field defaults as [`Params::default`]).
+    #[serde(default)]
+    pub params: Params,
+    /// The bodies, in order: body `i` of the model is `bodies[i]`.
+    #[serde(default)]
+    pub bodies: Vec<BodySpec>,
+    /// Springs joining masses of different bodies (or of one body), added after all bodies.
+    #[serde(default)]
+    pub joints: Vec<Joint>,
+    /// Folder that relative image paths are resolved against. Set by [`Scene::load`] to the scene
+    /// file's folder; `None` means the current directory. Not saved.
+    #[serde(skip)]
+    pub base_dir: Option<PathBuf>,
+}
+
+/// One body of a scene: what builds it, where it goes, and per-body extras.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodySpec {
+    /// Name of the body in the model (default: the builder's type name).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The builder and its parameters, or a hand-made part.
+    pub body: BodyKind,
+    /// Placement applied after building (default: none).
+    #[serde(default)]
+    pub placement: Placement,
+    /// Masses of this body (local indices) to fix in place, e.g. one corner of a cube to make seed
+    /// 000's pendulum.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed: Vec<u32>,
+    /// Extra actuators; `spring` is a local spring index of this body.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actuators: Vec<Actuator>,
+}
+
+impl BodySpec {
+    /// A body built by `body`, unplaced, named after its builder.
+    #[must_use]
+    pub fn new(body: BodyKind) -> Self {
+        Self {
+            name: None,
+            body,
+            placement: Placement::IDENTITY,
+            fixed: Vec::new(),
+            actuators: Vec::new(),
+        }
+    }
+
+    /// The same body with name `name`.
+    #[must_use]
+    pub fn named(self, name: impl Into<String>) -> Self {
+        Self {
+            name: Some(name.into()),
+            ..self
+        }
+    }
+
+    /// The same body with placement `placement`.
+    #[must_use]
+    pub fn placed(self, placement: Placement) -> Self {
+        Self { placement, ..self }
+    }
+}
+
+/// What makes a body: one builder with its parameters, or a hand-made [`Part`]. In JSON the
+/// variant is the `"type"` field (`"cube"`, `"voxels"`, `"image"`, `"rope"`, `"cloth"`,
+/// `"random"`, `"lattice"`, `"part"`) next to the builder's own fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum BodyKind {
+    /// [`Cube`].
+    Cube(Cube),
+    /// [`VoxelBody`].
+    Voxels(VoxelBody),
+    /// [`ImageBody`] read from a picture file.
+    Image(ImageSource),
+    /// [`Rope`].
+    Rope(Rope),
+    /// [`Cloth`].
+    Cloth(Cloth),
+    /// [`RandomStructure`].
+    Random(RandomStructure),
+    /// [`Lattice`].
+    Lattice(Lattice),
+    /// Masses, springs and actuators given by hand (local indices).
+    Part(Part),
+}
+
+impl BodyKind {
+    /// The JSON type name, used as the default body name.
+    #[must_use]
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Self::Cube(_) => "cube",
+            Self::Voxels(_) => "voxels",
+            Self::Image(_) => "image",
+            Self::Rope(_) => "rope",
+            Self::Cloth(_) => "cloth",
+            Self::Random(_) => "random",
+            Self::Lattice(_) => "lattice",
+            Self::Part(_) => "part",
+        }
+    }
+
+    /// Builds the part in its local frame; a relative image path is resolved against `base_dir`
+    /// (when given).
+    ///
+    /// # Errors
+    /// The builder's errors.
+    pub fn build(&self, base_dir: Option<&Path>) -> Result<Part> {
+        match self {
+            Self::Cube(b) => b.build(),
+            Self::Voxels(b) => b.build(),
+            Self::Image(src) => {
+                let path = match base_dir {
+                    Some(dir) if src.path.is_relative() => dir.join(&src.path),
+                    _ => src.path.clone(),
+                };
+                src.body.from_path(path)
+            }
+            Self::Rope(b) => b.build(),
+            Self::Cloth(b) => b.build(),
+            Self::Random(b) => b.build(),
+            Self::Lattice(b) => b.build(),
+            Self::Part(p) => Ok(p.clone()),
+        }
+    }
+}
+
+/// An [`ImageBody`] and the picture it is made from. In JSON the body's fields sit next to
+/// `path` (each defaulting to seed 004 Table I); `path` is required.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ImageSourceJson", into = "ImageSourceJson")]
+pub struct ImageSource {
+    /// The picture file; a relative path is resolved against the scene file's folder.
+    pub path: PathBuf,
+    /// Body parameters (defaults: seed 004 Table I).
+    pub body: ImageBody,
+}
+
+/// The flat JSON form of [`ImageSource`] (serde's `flatten` cannot reject unknown fields).
+#[derive(Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct ImageSourceJson {
+    path: Option<PathBuf>,
+    spacing: f64,
+    mass: f64,
+    stiffness: f64,
+    damping: f64,
+    threshold: f64,
+    theta0: f64,
+    h0: f64,
+}
+
+impl Default for ImageSourceJson {
+    fn default() -> Self {
+        Self::from(ImageSource {
+            path: PathBuf::new(),
+            body: ImageBody::seed004_table1(),
+        })
+    }
+}
+
+impl From<ImageSource> for ImageSourceJson {
+    fn from(s: ImageSource) -> Self {
+        let b = s.body;
+        Self {
+            path: Some(s.path),
+            spacing: b.spacing,
+            mass: b.mass,
+            stiffness: b.stiffness,
+            damping: b.damping,
+            threshold: b.threshold,
+            theta0: b.theta0,
+            h0: b.h0,
+        }
+    }
+}
+
+impl TryFrom<ImageSourceJson> for ImageSource {
+    type Error = &'static str;
+
+    fn try_from(j: ImageSourceJson) -> std::result::Result<Self, Self::Error> {
+        let path = j
+            .path
+            .filter(|p| !p.as_os_str().is_empty())
+            .ok_or("an image body needs a \"path\" to its picture")?;
+        Ok(Self {
+            path,
+            body: ImageBody {
+                spacing: j.spacing,
+                mass: j.mass,
+                stiffness: j.stiffness,
+                damping: j.damping,
+                threshold: j.threshold,
+                theta0: j.theta0,
+                h0: j.h0,
+            },
+        })
+    }
+}
+
+/// One end of a [`Joint`]: mass `mass` (local index) of body `body` (index into
+/// [`Scene::bodies`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MassRef {
+    /// Index of the body in the scene.
+    pub body: usize,
+    /// Local index of the mass in that body.
+    pub mass: u32,
+}
+
+/// A spring between two masses named by body and local index, e.g. to glue two builders together.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Joint {
+    /// First end.
+    pub a: MassRef,
+    /// Second end.
+    pub b: MassRef,
+    /// Stiffness, N/m (N for the material law).
+    pub stiffness: f64,
+    /// Axial damping in N*s/m (default 0).
+    #[serde(default)]
+    pub damping: f64,
+    /// Force law (default Hooke).
+    #[serde(default)]
+    pub law: SpringLaw,
+    /// Rest length in m; `None` (default) takes the distance between the placed masses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest_length: Option<f64>,
+}
+
+impl Scene {
+    /// An empty scene with parameters `params`.
+    #[must_use]
+    pub fn new(params: Params) -> Self {
+        Self {
+            params,
+            ..Self::default()
+        }
+    }
+
+    /// Adds a body and returns its index.
+    pub fn push(&mut self, body: BodySpec) -> usize {
+        self.bodies.push(body);
+        self.bodies.len() - 1
+    }
+
+    /// Builds every body, applies its fixed masses, actuators and placement, adds the joints, and
+    /// validates the result.
+    ///
+    /// # Errors
+    /// The builders' errors ([`Error::InvalidParameter`], [`Error::InvalidBuilder`],
+    /// [`Error::Image`], [`Error::EmptyImage`], ...); [`Error::InvalidBuilder`] (builder
+    /// `"scene"`) for a fixed mass, actuator spring or joint end that does not exist; then
+    /// whatever [`Model::validate`] rejects.
+    pub fn to_model(&self) -> Result<Model> {
+        let mut model = Model::new(self.params);
+        for (i, spec) in self.bodies.iter().enumerate() {
+            let mut part = spec.body.build(self.base_dir.as_deref())?;
+            let len = part.masses.len();
+            for &m in &spec.fixed {
+                let mass = part.masses.get_mut(m as usize).ok_or_else(|| {
+                    scene_error(format!(
+                        "body {i} fixes mass {m}, but it has only {len} masses"
+                    ))
+                })?;
+                mass.fixed = true;
+            }
+            for a in &spec.actuators {
+                if a.spring as usize >= part.springs.len() {
+                    return Err(scene_error(format!(
+                        "body {i} has an actuator on spring {}, but it has only {} springs",
+                        a.spring,
+                        part.springs.len()
+                    )));
+                }
+                part.actuators.push(*a);
+            }
+            spec.placement.apply(&mut part)?;
+            let name = spec
+                .name
+                .clone()
+                .unwrap_or_else(|| spec.body.type_name().to_string());
+            model.add(name, part);
+        }
+        for (j, joint) in self.joints.iter().enumerate() {
+            let resolve = |end: &MassRef, which: &str| -> Result<u32> {
+                let body = model.bodies.get(end.body).ok_or_else(|| {
+                    scene_error(format!(
+                        "joint {j} end {which} names body {}, but the scene has {} bodies",
+                        end.body,
+                        model.bodies.len()
+                    ))
+                })?;
+                let len = body.masses.len();
+                if end.mass as usize >= len {
+                    return Err(scene_error(format!(
+                        "joint {j} end {which} names mass {} of body {}, which has {len} masses",
+                        end.mass, end.body
+                    )));
+                }
+                Ok((body.masses.start + end.mass as usize) as u32)
+            };
+            let (a, b) = (resolve(&joint.a, "a")?, resolve(&joint.b, "b")?);
+            let rest = joint.rest_length.unwrap_or_else(|| {
+                model.masses[a as usize]
+                    .position
+                    .distance(model.masses[b as usize].position)
+            });
+            model.add_spring(Spring {
+                a,
+                b,
+                law: joint.law,
+                stiffness: joint.stiffness,
+                damping: joint.damping,
+                rest_length: rest,
+            });
+        }
+        model.validate()?;
+        Ok(model)
+    }
+
+    /// Reads a scene from the JSON file `path`; relative image paths in it are resolved against
+    /// the file's folder.
+    ///
+    /// # Errors
+    /// [`Error::SceneIo`] if the file cannot be read; [`Error::SceneParse`] (with line and column)
+    /// if it is not a valid scene.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| Error::SceneIo {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut scene = Self::parse(&text, path)?;
+        scene.base_dir = Some(
+            path.parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        );
+        Ok(scene)
+    }
+
+    /// Writes the scene to `path` as pretty-printed JSON (relative image paths are written as
+    /// they are).
+    ///
+    /// # Errors
+    /// [`Error::SceneIo`] if the file cannot be written.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        std::fs::write(path, self.to_json_string()).map_err(|source| Error::SceneIo {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Parses a scene from JSON text; relative image paths resolve against [`Scene::base_dir`]
+    /// (`None` here: the current directory).
+    ///
+    /// # Errors
+    /// [`Error::SceneParse`] (path `"<memory>"`, with line and column) if `json` is not a valid
+    /// scene.
+    pub fn from_json_str(json: &str) -> Result<Self> {
+        Self::parse(json, Path::new("<memory>"))
+    }
+
+    /// The scene as pretty-printed JSON.
+    #[must_use]
+    pub fn to_json_string(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self)
+            .expect("a Scene always serialises: it has only string keys and no fallible fields");
+        s.push('\n');
+        s
+    }
+
+    fn parse(json: &str, path: &Path) -> Result<Self> {
+        serde_json::from_str(json).map_err(|source| Error::SceneParse {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+fn scene_error(reason: String) -> Error {
+    Error::InvalidBuilder {
+        builder: "scene",
+        reason,
+    }
+}

@@ -1,0 +1,35 @@
+//! Shared test support: one GPU device per test binary, and scenes built by hand (until the
+//! builders land), each a small version of a scene from the seeds.
+#![allow(dead_code, unreachable_pub)]
+
+pub mod parity;
+pub mod scenes;
+
+use std::sync::OnceLock;
+
+use hooke::{Model, World, WorldOptions};
+
+/// The device every GPU test in this binary shares. Never skips: with no adapter it panics with
+/// the list of adapters seen (set `HOOKE_SKIP_GPU_TESTS=1` to mark GPU tests ignored instead).
+pub fn gpu() -> &'static (wgpu::Device, wgpu::Queue) {
+    static GPU: OnceLock<(wgpu::Device, wgpu::Queue)> = OnceLock::new();
+    GPU.get_or_init(|| match hooke::gpu::request_device() {
+        Ok(dq) => dq,
+        Err(e) => panic!(
+            "GPU tests need an adapter and none could be opened: {e}. \
+             Set HOOKE_SKIP_GPU_TESTS=1 to mark GPU tests as ignored."
+        ),
+    })
+}
+
+/// A World for `model` on the shared device.
+pub fn world(model: &Model) -> World {
+    world_with(model, WorldOptions::default())
+}
+
+/// A World for `model` on the shared device with `options`.
+pub fn world_with(model: &Model, options: WorldOptions) -> World {
+    let (device, queue) = gpu();
+    World::with_device(device.clone(), queue.clone(), model, options)
+        .unwrap_or_else(|e| panic!("building the World failed: {e}"))
+}

@@ -1,0 +1,289 @@
+//! The CPU-vs-GPU comparison harness and its tolerance derivation.
+//!
+//! # Where the GPU may differ from the CPU, and by how much
+//! The GPU runs the model's physics in f32 (unit roundoff `u = 2^-24`); the CPU in f64 (which we
+//! treat as exact). The GPU trajectory is the exact trajectory of a slightly different problem:
+//! 1. **Parameters rounded once** to f32 (masses, stiffness, rest lengths, dt, gravity...): a
+//!    systematic change of the system, not of the state. Its effect `D_param(t)` is measured
+//!    exactly by a CPU run of the model with every parameter rounded to f32 ("param shadow").
+//! 2. **The state perturbed every step** by rounding: each step rounds each position and velocity
+//!    once, and each force term (spring force, its fixed-point encoding with at most half a
+//!    quantum per spring, gravity, contact). Perturbations of this size behave linearly while they
+//!    stay small, so the error at step N is at most the sum over steps of each step's perturbation
+//!    carried forward to t. A perturbation the size of one rounding of the whole state, injected at
+//!    t = 0, grows to `D_state(t)` (a CPU run from the initial state rounded to f32: "state shadow");
+//!    one injected later is carried over a shorter time, so it grows to at most
+//!    `max_{tau <= t} D_state(tau)`. One step's rounding is at most `R = 4` such roundings (the
+//!    position, the velocity, the force sum and the fixed-point quantum, each bounded by one
+//!    rounding of the state it feeds, see `tolerance` for the floor that covers a state shadow that
+//!    happens to round exactly). Hence, for positions (and likewise velocities):
+//!
+//!    `tol_x(t) = D_param(t) + R * N(t) * max(max_{tau <= t} D_state(tau), u * X)`
+//!
+//!    with `X` the largest |position| (m) seen so far (so `u * X` is one rounding of a position)
+//!    and, for velocities, `u * (V + A dt)`: one rounding of the largest speed plus of the largest
+//!    per-step velocity change seen so far.
+//! 3. **Contact events of the restitution model** (seed 004) are thresholds (`z <= 0`): a mass
+//!    whose height is within `tol_x` of the ground (plus one step of travel) may be in contact in
+//!    one run and not in the other, a one-step shift of the event that the linear argument of (2)
+//!    cannot see. One step of contact changes a velocity by at most the impulse `(1 + e) |v_z|`,
+//!    the normal force `|F_z| dt / m <= (|v_z| + g dt)`-sized cancellation, and friction `mu_s`
+//!    times both: `J_v = (1 + e)(1 + mu_s)(V_c + g dt)` with `V_c` the largest speed of such a mass
+//!    seen so far. Such kicks do not accumulate (the next contact step resets the normal velocity
+//!    in both runs), so `J_v` is added to `tol_v` and `J_v dt` (one step of travel) to `tol_x`.
+//!    The penalty model has no such threshold in force (it is continuous in `z`), so `J = 0` there.
+//! 4. **Energy** terms are functions of the state: their tolerance follows from `tol_x` and
+//!    `tol_v` by the first-order expansion written in `energy_tolerance`, plus `u` relative for
+//!    each term's f32 evaluation and reduction (`log2(n)` roundings in a tree of `n` items; we
+//!    bound it by `n u |term|`, cheap and safe). Dissipated and injected energy are integrals over
+//!    the run: their error is bounded by the largest mechanical-energy tolerance seen so far (what
+//!    the trajectories disagree on flows through them) plus `N u` relative accumulation error.
+//!
+//! The worst-case linear sum in (2) is an upper bound; the observed errors are typically 10-100x
+//! smaller, which the tests print so that a drifting margin is visible.
+
+use hooke::{Contact, CpuWorld, DVec3, Energy, Model, SpringLaw, World};
+
+/// f32 unit roundoff.
+pub const U: f64 = f32::EPSILON as f64 / 2.0;
+/// Roundings per step (see the module docs).
+pub const R: f64 = 4.0;
+
+fn r32(x: f64) -> f64 {
+    f64::from(x as f32)
+}
+
+fn r32v(v: DVec3) -> DVec3 {
+    v.as_vec3().as_dvec3()
+}
+
+/// `model` with its initial state rounded to f32.
+pub fn state_rounded(model: &Model) -> Model {
+    let mut m = model.clone();
+    for mass in &mut m.masses {
+        mass.position = r32v(mass.position);
+        mass.velocity = r32v(mass.velocity);
+    }
+    m
+}
+
+/// `model` with every parameter (not the state) rounded to f32.
+pub fn params_rounded(model: &Model) -> Model {
+    let mut m = model.clone();
+    let p = &mut m.params;
+    p.dt = r32(p.dt);
+    p.gravity = r32v(p.gravity);
+    p.air_drag = r32(p.air_drag);
+    p.friction.static_coefficient = r32(p.friction.static_coefficient);
+    p.friction.kinetic_coefficient = r32(p.friction.kinetic_coefficient);
+    p.friction.rest_speed = r32(p.friction.rest_speed);
+    p.contact = match p.contact {
+        Contact::None => Contact::None,
+        Contact::Penalty { stiffness, damping } => Contact::Penalty {
+            stiffness: r32(stiffness),
+            damping: r32(damping),
+        },
+        Contact::Restitution { restitution } => Contact::Restitution {
+            restitution: r32(restitution),
+        },
+    };
+    for mass in &mut m.masses {
+        mass.mass = r32(mass.mass);
+        mass.external_force = r32v(mass.external_force);
+    }
+    for s in &mut m.springs {
+        s.stiffness = r32(s.stiffness);
+        s.damping = r32(s.damping);
+        s.rest_length = r32(s.rest_length);
+    }
+    for a in &mut m.actuators {
+        a.amplitude = r32(a.amplitude);
+        a.omega = r32(a.omega);
+    }
+    m
+}
+
+fn max_dist(a: &[DVec3], b: &[DVec3]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (*x - *y).length())
+        .fold(0.0, f64::max)
+}
+
+fn max_len(a: &[DVec3]) -> f64 {
+    a.iter().map(|x| x.length()).fold(0.0, f64::max)
+}
+
+/// Mechanical-energy tolerances (J) for kinetic, gravity, elastic and ground terms at the CPU
+/// state of `cpu`, given position and velocity tolerances `tx` (m) and `tv` (m/s). First order in
+/// the state error plus the second-order term, plus `n u |term|` for the f32 evaluation and sum:
+/// - kinetic: `sum m (|v| tv + tv^2 / 2)`;
+/// - gravity: `sum m |g| tx`;
+/// - elastic: each spring's length is off by at most `2 tx`, so `sum (|f| 2 tx + k (2 tx)^2 / 2)`
+///   with `f = k_eff (L - L0)` its tension;
+/// - ground: `sum k_c (|z| + tx) tx` over masses within `tx` of the ground or below it.
+pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64; 4] {
+    let e = cpu.energy();
+    let g = model.params.gravity.length();
+    let (pos, vel) = (cpu.positions(), cpu.velocities());
+    let n = model.masses.len() as f64;
+    let mut kin = n * U * e.kinetic.abs();
+    let mut grav = n * U * e.gravity.abs() + U * 1.0;
+    for (m, v) in model.masses.iter().zip(vel) {
+        kin += m.mass * (v.length() * tv + 0.5 * tv * tv);
+        grav += m.mass * g * tx;
+    }
+    let rest = cpu.rest_lengths();
+    let mut elastic = model.springs.len() as f64 * U * e.elastic.abs();
+    for (s, &l0) in model.springs.iter().zip(rest) {
+        let len = pos[s.a as usize].distance(pos[s.b as usize]);
+        let (k, l0) = match s.law {
+            SpringLaw::Hooke => (s.stiffness, l0),
+            SpringLaw::Material => (s.stiffness / l0, l0),
+            SpringLaw::ZeroLength => (s.stiffness, 0.0),
+        };
+        elastic += (k * (len - l0)).abs() * 2.0 * tx + 0.5 * k * 4.0 * tx * tx;
+    }
+    let mut ground = n * U * e.ground.abs();
+    if let Contact::Penalty { stiffness, .. } = model.params.contact {
+        for p in pos {
+            if p.z < tx {
+                ground += stiffness * (p.z.abs() + tx) * tx;
+            }
+        }
+    }
+    [kin, grav, elastic, ground]
+}
+
+/// What a parity run observed, for printing.
+#[derive(Debug, Default)]
+pub struct Margins {
+    /// Largest (observed error / tolerance) over the run, per quantity.
+    pub position: f64,
+    pub velocity: f64,
+    pub energy: f64,
+}
+
+/// Steps `model` on the CPU and on `gpu` for `steps` steps, comparing every `every` steps:
+/// positions, velocities and every energy term, with tolerances derived as the module docs say.
+/// Panics with the details of the first disagreement. Returns the margins used.
+pub fn compare(name: &str, model: &Model, gpu: &mut World, steps: u64, every: u64) -> Margins {
+    compare_with_edits(name, model, gpu, steps, every, |_, _| {})
+}
+
+/// A world an edit is applied to: the CPU reference (and its shadows) or the GPU World.
+pub enum Target<'a> {
+    /// A CPU world.
+    Cpu(&'a mut CpuWorld),
+    /// The GPU world.
+    Gpu(&'a mut World),
+}
+
+/// As [`compare`], calling `edit(steps_done, world)` on every world (CPU, both shadows, GPU) at
+/// each checkpoint before stepping on, so setters are compared too.
+pub fn compare_with_edits(
+    name: &str,
+    model: &Model,
+    gpu: &mut World,
+    steps: u64,
+    every: u64,
+    edit: impl Fn(u64, Target<'_>),
+) -> Margins {
+    let mut cpu = CpuWorld::new(model).unwrap();
+    let mut state_shadow = CpuWorld::new(&state_rounded(model)).unwrap();
+    let mut param_shadow = CpuWorld::new(&params_rounded(model)).unwrap();
+    let dt = model.params.dt;
+    let (mut d_state_x, mut d_state_v) = (0.0f64, 0.0f64);
+    let (mut x_max, mut v_max, mut dv_max) = (0.0f64, 0.0f64, 0.0f64);
+    let mut mech_tol_max = 0.0f64;
+    let mut v_contact = 0.0f64;
+    let mut tol_x_prev = 0.0f64;
+    let mut margins = Margins::default();
+    let mut done = 0;
+    while done < steps {
+        edit(done, Target::Cpu(&mut cpu));
+        edit(done, Target::Cpu(&mut state_shadow));
+        edit(done, Target::Cpu(&mut param_shadow));
+        edit(done, Target::Gpu(gpu));
+        let n = every.min(steps - done);
+        cpu.step(n - 1).unwrap();
+        let v_prev: Vec<DVec3> = cpu.velocities().to_vec();
+        cpu.step(1).unwrap();
+        state_shadow.step(n).unwrap();
+        param_shadow.step(n).unwrap();
+        gpu.step(n)
+            .unwrap_or_else(|e| panic!("{name}: GPU step failed: {e}"));
+        done += n;
+        let (cp, cv) = (cpu.positions(), cpu.velocities());
+        x_max = x_max.max(max_len(cp));
+        v_max = v_max.max(max_len(cv));
+        dv_max = dv_max.max(max_dist(cv, &v_prev));
+        d_state_x = d_state_x.max(max_dist(state_shadow.positions(), cp));
+        d_state_v = d_state_v.max(max_dist(state_shadow.velocities(), cv));
+        let steps_f = done as f64;
+        let mut tol_x =
+            max_dist(param_shadow.positions(), cp) + R * steps_f * d_state_x.max(U * x_max);
+        let mut tol_v = max_dist(param_shadow.velocities(), cv)
+            + R * steps_f * d_state_v.max(U * (v_max + dv_max));
+        if let Contact::Restitution { restitution } = model.params.contact {
+            let g = model.params.gravity.length();
+            let band = tol_x.max(tol_x_prev);
+            for (p, v) in cp.iter().zip(cv) {
+                if p.z <= band + v.length() * dt {
+                    v_contact = v_contact.max(v.length());
+                }
+            }
+            let mu = model.params.friction.static_coefficient;
+            let j_v = (1.0 + restitution) * (1.0 + mu) * (v_contact + g * dt);
+            tol_v += j_v;
+            tol_x += j_v * dt;
+        }
+        tol_x_prev = tol_x;
+        let gp = gpu.positions().unwrap();
+        let gv = gpu.velocities().unwrap();
+        let ex = max_dist(&gp, cp);
+        let ev = max_dist(&gv, cv);
+        margins.position = margins.position.max(ex / tol_x);
+        margins.velocity = margins.velocity.max(ev / tol_v);
+        assert!(
+            ex <= tol_x,
+            "{name}: positions differ by {ex:e} m > {tol_x:e} m after {done} steps"
+        );
+        assert!(
+            ev <= tol_v,
+            "{name}: velocities differ by {ev:e} m/s > {tol_v:e} m/s after {done} steps"
+        );
+        let tol_e = energy_tolerance(model, &cpu, tol_x, tol_v);
+        let mech: f64 = tol_e.iter().sum();
+        mech_tol_max = mech_tol_max.max(mech);
+        let (ge, ce): (Energy, Energy) = (gpu.energy().unwrap(), cpu.energy());
+        let accum = |x: f64| mech_tol_max + steps_f * U * x.abs() + 1e-12;
+        let pairs = [
+            ("kinetic", ge.kinetic, ce.kinetic, tol_e[0]),
+            ("gravity", ge.gravity, ce.gravity, tol_e[1]),
+            ("elastic", ge.elastic, ce.elastic, tol_e[2]),
+            ("ground", ge.ground, ce.ground, tol_e[3]),
+            (
+                "dissipated",
+                ge.dissipated,
+                ce.dissipated,
+                accum(ce.dissipated),
+            ),
+            ("injected", ge.injected, ce.injected, accum(ce.injected)),
+        ];
+        for (term, g, c, tol) in pairs {
+            let err = (g - c).abs();
+            margins.energy = margins.energy.max(err / tol.max(1e-300));
+            assert!(
+                err <= tol,
+                "{name}: {term} energy {g} J (GPU) vs {c} J (CPU) differs by {err:e} > {tol:e} J \
+                 after {done} steps (dt = {dt})"
+            );
+        }
+    }
+    eprintln!(
+        "{name}: {steps} steps, worst error/tolerance: positions {:.3}, velocities {:.3}, energy {:.3}",
+        margins.position, margins.velocity, margins.energy
+    );
+    margins
+}

@@ -1,0 +1,516 @@
+//! GPU World behaviour beyond trajectory parity: single-step forces against the CPU within the
+//! fixed-point and f32 bounds, bit-for-bit determinism (with contention, both atomic widths, 1D
+//! and 2D dispatch layouts, after reset), setters compared with the CPU, body reductions, and the
+//! errors (fixed-point overflow, non-finite state, bad input).
+
+mod common;
+
+use common::parity::{compare_with_edits, Target, U};
+use common::scenes;
+use hooke::{
+    Actuator, AtomicWidth, CpuWorld, DVec3, DragSpring, Error, FixedPointScale, Mass, Model,
+    Params, Part, SpringLaw, World, WorldOptions,
+};
+
+fn opts(atomics: AtomicWidth) -> WorldOptions {
+    WorldOptions {
+        atomics,
+        ..WorldOptions::default()
+    }
+}
+
+/// A lattice whose masses are jittered away from the positions that set the rest lengths, with
+/// random velocities, so every spring carries elastic and damping force at step 0.
+fn strained_lattice(n: usize) -> Model {
+    let mut model = scenes::lattice(n, 0.05, hooke::Friction::NONE);
+    let mut seed = 0x9e3779b97f4a7c15u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    };
+    for m in &mut model.masses {
+        m.position += DVec3::new(rnd(), rnd(), rnd()) * 2e-3;
+        m.velocity = DVec3::new(rnd(), rnd(), rnd());
+    }
+    model
+}
+
+/// A hub joined to `spokes` masses on a sphere around it (plus a ring between neighbours): the
+/// hub sees `spokes` concurrent atomic adds per step.
+fn hub(spokes: u32) -> Model {
+    let mut model = Model::new(Params::default());
+    let mut part = Part::new();
+    let hub = part.add_mass(Mass::new(1.0, DVec3::new(0.0, 0.0, 0.3)));
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    for i in 0..spokes {
+        let z = 1.0 - 2.0 * (f64::from(i) + 0.5) / f64::from(spokes);
+        let r = (1.0 - z * z).sqrt();
+        let phi = golden * f64::from(i);
+        let p = DVec3::new(r * phi.cos(), r * phi.sin(), z) * 0.2 + DVec3::new(0.0, 0.0, 0.3);
+        let m = part.add_mass(Mass::new(0.01, p).with_velocity(DVec3::new(z, -r, 0.5) * 0.3));
+        part.connect(hub, m, 500.0, 0.2);
+        if i > 0 {
+            part.connect(m - 1, m, 200.0, 0.1);
+        }
+    }
+    model.add("hub", part);
+    model
+}
+
+/// Bound on the difference between the GPU's fixed-point spring force and the CPU's f64 force on
+/// each mass (N), at the CPU state: per spring at the mass, half a quantum (the rounding of its
+/// encoding) plus the f32 error of the spring force itself. The f32 length of a spring is off by
+/// `dL <= 2u(|p_a| + |p_b|) + 4u L + u L0` (rounding of both end positions to f32, of the
+/// difference, the length and the rest length), which changes the tension by `k_eff dL` and turns
+/// its direction by `dL / L` (a force error `|f| dL / L`); the damping term is off by
+/// `c (|v_a - v_b| dL / L + 2u (|v_a| + |v_b|))`; the final products round by `4u |f|`.
+fn force_bounds(model: &Model, cpu: &CpuWorld, quantum: f64) -> Vec<f64> {
+    let (p, v) = (cpu.positions(), cpu.velocities());
+    let mut bound = vec![0.0; p.len()];
+    for (s, &l0) in model.springs.iter().zip(cpu.rest_lengths()) {
+        let (a, b) = (s.a as usize, s.b as usize);
+        let len = p[a].distance(p[b]);
+        let (k, l0) = match s.law {
+            SpringLaw::Hooke => (s.stiffness, l0),
+            SpringLaw::Material => (s.stiffness / l0, l0),
+            SpringLaw::ZeroLength => (s.stiffness, 0.0),
+        };
+        let dl = 2.0 * U * (p[a].length() + p[b].length()) + 4.0 * U * len + U * l0;
+        let f = (k * (len - l0)).abs() + s.damping * (v[a] - v[b]).length();
+        let e = 0.5 * quantum
+            + k * dl
+            + f * (dl / len + 4.0 * U)
+            + s.damping
+                * ((v[a] - v[b]).length() * dl / len + 2.0 * U * (v[a].length() + v[b].length()));
+        bound[a] += e;
+        bound[b] += e;
+    }
+    bound
+}
+
+fn check_forces(name: &str, model: &Model) {
+    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+        let mut gpu = common::world_with(model, opts(atomics));
+        let mut cpu = CpuWorld::new(model).unwrap();
+        let fp = gpu.fixed_point();
+        let g = gpu.spring_forces().unwrap();
+        let bounds = force_bounds(model, &cpu, fp.quantum);
+        let c = cpu.spring_forces();
+        let mut worst = 0.0f64;
+        for (i, ((g, c), b)) in g.iter().zip(&c).zip(&bounds).enumerate() {
+            let err = (*g - *c).abs().max_element();
+            worst = worst.max(err / b);
+            assert!(
+                err <= *b,
+                "{name} ({}-bit): mass {i}: GPU force {g} vs CPU {c}: error {err:e} N > {b:e} N",
+                fp.bits
+            );
+        }
+        eprintln!(
+            "{name} ({}-bit): worst force error / bound {worst:.3}",
+            fp.bits
+        );
+        // Measuring forces must not disturb the simulation: a World that measured and one that
+        // did not step to the same bits.
+        let mut fresh = common::world_with(model, opts(atomics));
+        gpu.step(20).unwrap();
+        fresh.step(20).unwrap();
+        assert_eq!(gpu.positions().unwrap(), fresh.positions().unwrap());
+        assert_eq!(gpu.energy().unwrap(), fresh.energy().unwrap());
+    }
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn single_step_forces_match_cpu() {
+    check_forces("strained lattice", &strained_lattice(5));
+    check_forces("breathing cube", &scenes::breathing_cube());
+    check_forces("all laws", &scenes::all_laws(false));
+    check_forces("hub", &hub(2000));
+}
+
+fn run_bits(
+    model: &Model,
+    options: WorldOptions,
+    steps: u64,
+) -> (Vec<DVec3>, Vec<DVec3>, hooke::Energy) {
+    let mut w = common::world_with(model, options);
+    w.step(steps).unwrap();
+    (
+        w.positions().unwrap(),
+        w.velocities().unwrap(),
+        w.energy().unwrap(),
+    )
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn every_scene_is_bit_identical_run_to_run() {
+    let scenes: Vec<(&str, Model)> = vec![
+        ("bouncing cube", scenes::bouncing_cube()),
+        (
+            "lattice",
+            scenes::lattice(4, 0.005, hooke::Friction::coulomb(0.6, 0.4)),
+        ),
+        ("breathing cube", scenes::breathing_cube()),
+        ("pendulum", scenes::pendulum()),
+        ("cloth", scenes::cloth(10, 8)),
+        ("rope", scenes::rope(30)),
+        ("image body", scenes::image_body()),
+        ("inchworm", scenes::inchworm()),
+        ("all laws", scenes::all_laws(false)),
+        ("all laws explicit", scenes::all_laws(true)),
+    ];
+    for (name, model) in &scenes {
+        for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+            let a = run_bits(model, opts(atomics), 1500);
+            let b = run_bits(model, opts(atomics), 1500);
+            assert_eq!(a, b, "{name} ({atomics:?}) differs between two runs");
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn high_contention_is_bit_identical_over_thousands_of_steps() {
+    // 3000 springs on one mass, 3000 steps; each step thousands of atomics race on the hub.
+    let model = hub(3000);
+    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+        let a = run_bits(&model, opts(atomics), 3000);
+        let b = run_bits(&model, opts(atomics), 3000);
+        assert!(a.0.iter().all(|p| p.is_finite()));
+        assert_eq!(a, b, "hub ({atomics:?}) differs between two runs");
+    }
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn two_dimensional_dispatch_gives_the_same_bits() {
+    // 300 cubes: 2400 masses (10 workgroups) and 8400 springs (33 workgroups). Capping the
+    // dispatch at 6 workgroups per dimension lays both passes out in 2D (6 x 2 and 6 x 6, with
+    // spare workgroups in the last row); integer sums do not care, so the bits must not change.
+    // They form 30 bodies of 10 cubes (the body pass is 6 x 5).
+    let mut model = Model::new(Params::default());
+    for body in 0..30u32 {
+        let mut group = Part::new();
+        for j in 0..10u32 {
+            let i = body * 10 + j;
+            let mut part = scenes::cube_part(0.05, 0.05, 5000.0, 0.01 * f64::from(i % 5));
+            part.translate(DVec3::new(f64::from(i) * 0.1, 0.0, 0.0));
+            part.masses[i as usize % 8].velocity = DVec3::new(0.3, -0.2, 0.1);
+            let base = group.masses.len() as u32;
+            group.masses.extend(part.masses);
+            group.springs.extend(part.springs.into_iter().map(|mut s| {
+                s.a += base;
+                s.b += base;
+                s
+            }));
+        }
+        model.add(format!("herd {body}"), group);
+    }
+    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+        let one_d = run_bits(&model, opts(atomics), 300);
+        let bodies = |o: WorldOptions| {
+            let mut w = common::world_with(&model, o);
+            w.step(300).unwrap();
+            w.bodies().unwrap()
+        };
+        assert_eq!(
+            bodies(opts(atomics)),
+            bodies(WorldOptions {
+                atomics,
+                max_workgroups_per_dimension: Some(6),
+                ..WorldOptions::default()
+            })
+        );
+        let two_d = run_bits(
+            &model,
+            WorldOptions {
+                atomics,
+                max_workgroups_per_dimension: Some(6),
+                ..WorldOptions::default()
+            },
+            300,
+        );
+        assert_eq!(one_d, two_d, "{atomics:?}");
+    }
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn reset_and_submission_size_do_not_change_the_bits() {
+    let model = scenes::breathing_cube();
+    let fresh = run_bits(&model, WorldOptions::default(), 777);
+    let mut w = common::world_with(
+        &model,
+        WorldOptions {
+            steps_per_submission: 7,
+            ..WorldOptions::default()
+        },
+    );
+    w.step(300).unwrap();
+    w.set_external_force(0, DVec3::X).unwrap();
+    w.reset();
+    assert_eq!((w.time(), w.steps()), (0.0, 0));
+    for chunk in [1, 99, 677] {
+        w.step(chunk).unwrap();
+    }
+    assert_eq!(w.steps(), 777);
+    assert_eq!(
+        (
+            w.positions().unwrap(),
+            w.velocities().unwrap(),
+            w.energy().unwrap()
+        ),
+        fresh
+    );
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn setters_match_the_cpu() {
+    // Every setter, applied at the same steps on both backends; compared with the parity
+    // tolerances (tests/common/parity.rs).
+    let model = scenes::breathing_cube();
+    let mut gpu = common::world(&model);
+    let drag = DragSpring {
+        mass: 6,
+        target: DVec3::new(0.2, 0.1, 0.3),
+        stiffness: 50.0,
+        damping: 0.5,
+    };
+    let actuator = Actuator {
+        spring: 3,
+        amplitude: 0.2,
+        omega: 9.0,
+        phase: 0.25,
+        duty: None,
+    };
+    compare_with_edits("setters", &model, &mut gpu, 3000, 250, |done, w| {
+        macro_rules! apply {
+            ($w:expr) => {{
+                match done {
+                    250 => $w.set_external_force(2, DVec3::new(1.0, 0.0, 2.0)).unwrap(),
+                    500 => $w.set_drag(Some(drag)).unwrap(),
+                    750 => $w.set_rest_length(5, 0.12).unwrap(),
+                    1000 => $w.set_actuator(3, actuator).unwrap(),
+                    1250 => $w.set_fixed(7, true).unwrap(),
+                    1500 => $w.set_drag(None).unwrap(),
+                    1750 => $w.set_fixed(7, false).unwrap(),
+                    2000 => $w.set_external_force(2, DVec3::ZERO).unwrap(),
+                    _ => {}
+                }
+            }};
+        }
+        match w {
+            Target::Cpu(c) => apply!(c),
+            Target::Gpu(g) => apply!(g),
+        }
+    });
+    // A plain (unactuated) spring's rest length too, on a scene without actuators.
+    let model = scenes::pendulum();
+    let mut gpu = common::world(&model);
+    compare_with_edits("set_rest_length", &model, &mut gpu, 1500, 250, |done, w| {
+        if done == 500 {
+            match w {
+                Target::Cpu(c) => c.set_rest_length(10, 0.13).unwrap(),
+                Target::Gpu(g) => g.set_rest_length(10, 0.13).unwrap(),
+            }
+        }
+    });
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn bodies_reduce_on_the_gpu() {
+    // 600 cubes, each its own body, at different heights and velocities.
+    let mut model = Model::new(Params::default());
+    for i in 0..600u32 {
+        let mut part = scenes::cube_part(0.05, 0.02 + 0.0001 * f64::from(i), 5000.0, 0.0);
+        part.translate(DVec3::new(
+            f64::from(i % 30) * 0.1,
+            f64::from(i / 30) * 0.1,
+            0.02 + 0.001 * f64::from(i % 17),
+        ));
+        part.set_velocity(DVec3::new(0.1 * f64::from(i % 7), -0.2, 0.3));
+        model.add(format!("cube {i}"), part);
+    }
+    let mut gpu = common::world(&model);
+    gpu.step(400).unwrap();
+    let states = gpu.bodies().unwrap();
+    let p = gpu.positions().unwrap();
+    let v = gpu.velocities().unwrap();
+    assert_eq!(states.len(), 600);
+    for (b, (body, state)) in model.bodies.iter().zip(&states).enumerate() {
+        // The same sums in f64 from the GPU's own state: only the f32 reduction differs, by at
+        // most (masses + log2 masses) roundings of the largest term.
+        let (mut mp, mut mv, mut m) = (DVec3::ZERO, DVec3::ZERO, 0.0);
+        let mut big = (0.0f64, 0.0f64);
+        for i in body.masses.clone() {
+            let mi = model.masses[i].mass;
+            mp += mi * p[i];
+            mv += mi * v[i];
+            m += mi;
+            big = (big.0.max(mi * p[i].length()), big.1.max(mi * v[i].length()));
+        }
+        let n = body.masses.len() as f64;
+        let rounds = 2.0 * (n + n.log2() + 2.0) * U;
+        let tol_p = rounds * n * big.0 / m + rounds * (mp / m).length();
+        let tol_v = rounds * n * big.1 / m + rounds * (mv / m).length();
+        assert!(
+            (state.centre_of_mass - mp / m).length() <= tol_p,
+            "body {b} centre of mass"
+        );
+        assert!(
+            (state.mean_velocity - mv / m).length() <= tol_v,
+            "body {b} mean velocity"
+        );
+        assert!((state.mass - m).abs() <= rounds * m);
+        // The one-body accessor runs the same reduction (one GPU round trip per call, so only a
+        // sample of bodies is asked).
+        if b % 97 == 0 {
+            assert_eq!(gpu.body_centre_of_mass(b).unwrap(), state.centre_of_mass);
+        }
+    }
+    assert!(matches!(
+        gpu.body_mean_velocity(600),
+        Err(Error::IndexOutOfRange { what: "body", .. })
+    ));
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn fixed_point_overflow_is_reported_not_wrapped() {
+    // 32-bit atomics with a quantum so fine that the landing cube's spring forces cannot fit.
+    let model = scenes::bouncing_cube();
+    let mut w = common::world_with(
+        &model,
+        WorldOptions {
+            atomics: AtomicWidth::Bits32,
+            fixed_point: FixedPointScale::Quantum(1e-9),
+            ..WorldOptions::default()
+        },
+    );
+    let fp = w.fixed_point();
+    assert_eq!(fp.bits, 32);
+    assert!(fp.quantum <= 1e-9 * 1.5 && fp.quantum >= 1e-9 / 1.5);
+    let err = w.step(3000).unwrap_err();
+    let Error::FixedPointOverflow { step, advice, .. } = &err else {
+        panic!("expected FixedPointOverflow, got {err}");
+    };
+    assert!(advice.contains("FixedPointScale::Quantum"), "{advice}");
+    // The state is the one before the overflowing step, and the World refuses to go on.
+    assert_eq!(w.steps() + 1, *step);
+    let p = w.positions().unwrap();
+    assert!(p.iter().all(|p| p.is_finite() && p.length() < 1.0));
+    assert!(matches!(w.step(1), Err(Error::FixedPointOverflow { .. })));
+    w.reset();
+    w.step(10).unwrap();
+    eprintln!("{err}");
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn non_finite_state_is_reported_with_mass_and_step() {
+    let mut model = Model::new(Params::default());
+    for i in 0..600 {
+        model.add_mass(Mass::new(0.1, DVec3::new(f64::from(i) * 0.01, 0.0, 1.0)));
+    }
+    let mut w = common::world(&model);
+    w.step(10).unwrap();
+    // 3e38 N on 0.1 kg: the acceleration overflows f32 on masses 417 and 523 in step 11.
+    w.set_external_force(523, DVec3::new(0.0, 0.0, 3e38))
+        .unwrap();
+    w.set_external_force(417, DVec3::new(3e38, 0.0, 0.0))
+        .unwrap();
+    let err = w.step(5).unwrap_err();
+    let Error::NonFinite { mass, step, time } = err else {
+        panic!("expected NonFinite, got {err}");
+    };
+    assert_eq!((mass, step), (417, 11));
+    assert!((time - 10.0 * 1e-4).abs() < 1e-12);
+    assert_eq!(w.steps(), 11);
+    assert!(matches!(
+        w.step(1),
+        Err(Error::NonFinite {
+            mass: 417,
+            step: 11,
+            ..
+        })
+    ));
+    w.reset();
+    w.step(5).unwrap();
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn bad_input_is_rejected() {
+    let model = scenes::breathing_cube();
+    let mut w = common::world(&model);
+    assert!(matches!(
+        w.set_external_force(8, DVec3::X),
+        Err(Error::IndexOutOfRange { what: "mass", .. })
+    ));
+    assert!(matches!(
+        w.set_external_force(0, DVec3::new(f64::NAN, 0.0, 0.0)),
+        Err(Error::InvalidParameter { .. })
+    ));
+    assert!(matches!(
+        w.set_rest_length(0, -1.0),
+        Err(Error::InvalidSpringParameter { .. })
+    ));
+    assert!(matches!(
+        w.set_actuator(
+            0,
+            Actuator {
+                spring: 0,
+                amplitude: 1.5,
+                omega: 1.0,
+                phase: 0.0,
+                duty: None
+            }
+        ),
+        Err(Error::InvalidActuator { .. })
+    ));
+    assert!(matches!(
+        w.step_for(-1.0),
+        Err(Error::InvalidParameter { .. })
+    ));
+    assert_eq!(w.step_for(0.01).unwrap(), 100);
+    let mut bad = model.clone();
+    bad.springs[0].b = 99;
+    let (device, queue) = common::gpu();
+    assert!(matches!(
+        World::with_device(device.clone(), queue.clone(), &bad, WorldOptions::default()),
+        Err(Error::SpringMassOutOfRange { .. })
+    ));
+    assert!(matches!(
+        World::with_device(
+            device.clone(),
+            queue.clone(),
+            &model,
+            WorldOptions {
+                fixed_point: FixedPointScale::Quantum(0.0),
+                ..WorldOptions::default()
+            }
+        ),
+        Err(Error::InvalidParameter { .. })
+    ));
+    // A scene that cannot fit the dispatch limits names the limit and the size.
+    let err = World::with_device(
+        device.clone(),
+        queue.clone(),
+        &scenes::lattice(5, 0.05, hooke::Friction::NONE),
+        WorldOptions {
+            max_workgroups_per_dimension: Some(1),
+            ..WorldOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::DeviceLimit { asked, limit: 1, .. } if asked > 1),
+        "{err}"
+    );
+}

@@ -1,0 +1,95 @@
+//! CPU-vs-GPU parity: the same scenes stepped by the f64 `CpuWorld` and the f32 GPU `World`,
+//! compared in positions, velocities and every energy term over time. Tolerances are derived in
+//! `tests/common/parity.rs` (module docs) from f32-vs-f64 error over the run; nothing is tuned.
+//! Every scene runs with the default (64-bit atomics on lavapipe) and with forced 32-bit atomics,
+//! whose coarser quantum the derivation covers as one of the per-step roundings.
+
+mod common;
+
+use common::parity::compare;
+use common::scenes;
+use hooke::{AtomicWidth, Model, WorldOptions};
+
+fn both_widths(name: &str, model: &Model, steps: u64, every: u64) {
+    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+        let mut gpu = common::world_with(
+            model,
+            WorldOptions {
+                atomics,
+                ..WorldOptions::default()
+            },
+        );
+        let label = format!("{name} ({}-bit)", gpu.fixed_point().bits);
+        compare(&label, model, &mut gpu, steps, every);
+    }
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn seed_000_cube_bouncing() {
+    both_widths("bouncing cube", &scenes::bouncing_cube(), 5000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn lattice_with_friction() {
+    let model = scenes::lattice(4, 0.005, hooke::Friction::coulomb(0.6, 0.4));
+    let mut model = model;
+    for m in &mut model.masses {
+        m.velocity = hooke::DVec3::new(0.4, 0.1, -0.2);
+    }
+    both_widths("lattice with friction", &model, 3000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn breathing_cube() {
+    both_widths("breathing cube", &scenes::breathing_cube(), 4000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn pendulum_one_fixed_corner() {
+    both_widths("pendulum", &scenes::pendulum(), 5000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn cloth_pinned_at_two_corners() {
+    both_widths("cloth", &scenes::cloth(10, 8), 4000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn rope() {
+    both_widths("rope", &scenes::rope(30), 5000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn image_body_with_restitution() {
+    both_widths("image body", &scenes::image_body(), 4000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn inchworm_with_friction_oscillators() {
+    both_widths("inchworm", &scenes::inchworm(), 5000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn all_spring_laws_semi_implicit() {
+    both_widths("all laws", &scenes::all_laws(false), 4000, 250);
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn all_spring_laws_explicit_euler() {
+    both_widths(
+        "all laws, explicit Euler",
+        &scenes::all_laws(true),
+        4000,
+        250,
+    );
+}

@@ -1,0 +1,298 @@
+//! Scene files: the shipped scenes load and run, scenes round-trip through JSON exactly, and bad
+//! files give clear errors.
+
+use std::path::{Path, PathBuf};
+
+use hooke::builders::Muscle;
+use hooke::{
+    Actuator, BodyKind, BodySpec, Cloth, CpuWorld, Cube, DVec3, Error, ImageBody, ImageSource,
+    Joint, Lattice, Mass, MassRef, Params, Part, Placement, RandomStructure, Rope, Scene, Spring,
+    SpringLaw, Voxel, VoxelBody,
+};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh temporary folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hooke-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn shipped_scenes_load_and_run() {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(root().join("scenes")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            names.push(path);
+        }
+    }
+    names.sort();
+    assert!(names.len() >= 3, "scenes/ should ship example scenes");
+    for path in &names {
+        let scene = Scene::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let model = scene
+            .to_model()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!model.masses.is_empty());
+        let mut world = CpuWorld::new(&model).unwrap();
+        world
+            .step(200)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+}
+
+#[test]
+fn shipped_scenes_build_what_they_say() {
+    let load = |name: &str| Scene::load(root().join("scenes").join(name)).unwrap();
+    let cube = load("cube.json").to_model().unwrap();
+    assert_eq!((cube.masses.len(), cube.springs.len()), (8, 28));
+    let lattice = load("lattice.json").to_model().unwrap();
+    assert_eq!(lattice.springs.len() as u64, Lattice::spring_count(10));
+    assert_eq!(lattice.params, Lattice::scene_params());
+    assert_eq!(lattice, Lattice::scene(10).model().unwrap());
+    let m = load("image_m.json").to_model().unwrap();
+    assert_eq!(m.masses.len(), 50);
+    assert_eq!(m.params, ImageBody::seed004_params());
+    let walker = load("walker.json").to_model().unwrap();
+    assert_eq!(walker.masses.len(), 20);
+    assert_eq!(walker.actuators.len(), 56);
+    let mixed = load("mixed.json").to_model().unwrap();
+    assert_eq!(mixed.bodies.len(), 4);
+    assert!(mixed.masses[mixed.bodies[2].masses.start + 7].fixed);
+    // Three cubes 84 - 12, random K4 + 3 per later mass, cube 28, 3 joints.
+    assert_eq!(mixed.springs.len(), 72 + 6 + 3 * 26 + 28 + 3);
+}
+
+/// A scene using every kind of body, placements, fixed masses, actuators and joints.
+fn everything(image: &Path) -> Scene {
+    let mut scene = Scene::new(Params {
+        velocity_damping: 1.0,
+        ..Params::default()
+    });
+    scene.push(
+        BodySpec::new(BodyKind::Cube(Cube {
+            damping: 0.3,
+            ..Cube::seed000()
+        }))
+        .named("cube")
+        .placed(
+            Placement::at(DVec3::new(0.0, 0.0, 0.3))
+                .with_rotation(DVec3::new(0.1, 0.2, 0.3))
+                .with_velocity(DVec3::new(0.2, 0.0, 0.0)),
+        ),
+    );
+    scene.push(BodySpec::new(BodyKind::Voxels(VoxelBody {
+        voxels: vec![
+            Voxel::new([0, 0, 0]).with_muscle(Muscle::new(0.05, 8.0, 0.25)),
+            Voxel::new([1, 0, 1]),
+        ],
+        ..VoxelBody::default()
+    })));
+    scene.push(
+        BodySpec::new(BodyKind::Image(ImageSource {
+            path: image.to_path_buf(),
+            body: ImageBody {
+                spacing: 0.02,
+                stiffness: 2000.0,
+                h0: 0.3,
+                ..ImageBody::seed004_table1()
+            },
+        }))
+        .placed(Placement::at(DVec3::new(1.0, 0.0, 0.0))),
+    );
+    scene.push(BodySpec::new(BodyKind::Rope(Rope {
+        segments: 5,
+        law: SpringLaw::Material,
+        ..Rope::default()
+    })));
+    scene.push(BodySpec::new(BodyKind::Cloth(
+        Cloth {
+            nx: 4,
+            ny: 3,
+            ..Cloth::default()
+        }
+        .pinned_top(),
+    )));
+    scene.push(BodySpec::new(BodyKind::Random(RandomStructure {
+        seed: 9,
+        ..RandomStructure::default()
+    })));
+    scene.push(BodySpec::new(BodyKind::Lattice(Lattice::scene(3))));
+    let mut part = Part::new();
+    let a = part.add_mass(Mass::new(0.1, DVec3::new(0.0, 2.0, 0.5)));
+    let b = part.add_mass(Mass::new(0.1, DVec3::new(0.1, 2.0, 0.5)).with_velocity(DVec3::Z));
+    part.add_spring(Spring::hooke(a, b, 100.0, 0.1).with_damping(0.1));
+    let mut hand = BodySpec::new(BodyKind::Part(part)).named("by hand");
+    hand.fixed = vec![0];
+    hand.actuators = vec![Actuator {
+        spring: 0,
+        amplitude: 0.2,
+        omega: 3.0,
+        phase: 0.0,
+        duty: None,
+    }];
+    scene.push(hand);
+    scene.joints.push(Joint {
+        a: MassRef { body: 0, mass: 7 },
+        b: MassRef { body: 3, mass: 5 },
+        stiffness: 50.0,
+        damping: 0.1,
+        law: SpringLaw::Hooke,
+        rest_length: None,
+    });
+    scene.joints.push(Joint {
+        a: MassRef { body: 7, mass: 1 },
+        b: MassRef { body: 1, mass: 0 },
+        stiffness: 10.0,
+        damping: 0.0,
+        law: SpringLaw::Hooke,
+        rest_length: Some(0.5),
+    });
+    scene
+}
+
+#[test]
+fn scene_round_trip_gives_equal_models_and_identical_trajectories() {
+    let dir = temp_dir("round-trip");
+    std::fs::copy(root().join("assets/m.png"), dir.join("m.png")).unwrap();
+    // A relative image path, resolved against the scene file's folder on load.
+    let mut scene = everything(Path::new("m.png"));
+    scene.base_dir = Some(dir.clone());
+    let path = dir.join("scene.json");
+    scene.save(&path).unwrap();
+    let loaded = Scene::load(&path).unwrap();
+    assert_eq!(loaded.bodies, scene.bodies);
+    assert_eq!(loaded.joints, scene.joints);
+    assert_eq!(loaded.params, scene.params);
+    // Text round trip too.
+    let again = Scene::from_json_str(&loaded.to_json_string()).unwrap();
+    assert_eq!(again.bodies, scene.bodies);
+
+    let m1 = scene.to_model().unwrap();
+    let m2 = loaded.to_model().unwrap();
+    assert_eq!(m1, m2);
+    assert_eq!(m1.bodies.len(), 8);
+    assert_eq!(m1.bodies[7].name, "by hand");
+    assert_eq!(m1.bodies[3].name, "rope");
+    assert_eq!(m1.actuators.len(), 28 + 1);
+
+    let mut w1 = CpuWorld::new(&m1).unwrap();
+    let mut w2 = CpuWorld::new(&m2).unwrap();
+    w1.step(500).unwrap();
+    w2.step(500).unwrap();
+    assert_eq!(w1.positions(), w2.positions());
+    assert_eq!(w1.velocities(), w2.velocities());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn relative_image_paths_resolve_against_the_scene_folder() {
+    let json =
+        r#"{ "bodies": [ { "body": { "type": "image", "path": "../assets/square.png" } } ] }"#;
+    // Loaded from scenes/, the path resolves to assets/square.png.
+    let dir = root().join("scenes");
+    let mut scene = Scene::from_json_str(json).unwrap();
+    scene.base_dir = Some(dir);
+    assert_eq!(scene.to_model().unwrap().masses.len(), 64);
+    // Without a base folder it is relative to the current directory (the crate root in tests),
+    // where ../assets does not exist.
+    scene.base_dir = None;
+    assert!(matches!(scene.to_model(), Err(Error::Image { .. })));
+}
+
+#[test]
+fn defaults_fill_everything_left_out() {
+    let scene =
+        Scene::from_json_str(r#"{ "bodies": [ { "body": { "type": "cube" } } ] }"#).unwrap();
+    assert_eq!(scene.params, Params::default());
+    assert_eq!(scene.bodies[0].body, BodyKind::Cube(Cube::seed000()));
+    assert_eq!(scene.bodies[0].placement, Placement::IDENTITY);
+    let model = scene.to_model().unwrap();
+    assert_eq!(model.bodies[0].name, "cube");
+    assert_eq!(model.springs.len(), 28);
+}
+
+#[test]
+fn bad_files_give_clear_errors() {
+    match Scene::load("/no/such/scene.json") {
+        Err(Error::SceneIo { path, .. }) => assert_eq!(path, PathBuf::from("/no/such/scene.json")),
+        other => panic!("{other:?}"),
+    }
+    // Broken JSON: the error carries line and column.
+    let broken = "{\n  \"bodies\": [\n    { \"body\": { \"type\": \"cube\", } }\n  ]\n}";
+    match Scene::from_json_str(broken) {
+        Err(Error::SceneParse { source, .. }) => {
+            assert_eq!(source.line(), 3);
+            assert!(source.column() > 0);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A typo in a field name is rejected, not ignored.
+    for json in [
+        r#"{ "bodies": [ { "body": { "type": "cube", "sise": 0.2 } } ] }"#,
+        r#"{ "bodys": [] }"#,
+        r#"{ "bodies": [ { "body": { "type": "cube" }, "placment": {} } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "image", "path": "a.png", "spacingg": 1 } } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "teapot" } } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "image", "spacing": 1 } } ] }"#,
+    ] {
+        assert!(
+            matches!(Scene::from_json_str(json), Err(Error::SceneParse { .. })),
+            "{json}"
+        );
+    }
+    // Parses, but the builder rejects the value.
+    let scene =
+        Scene::from_json_str(r#"{ "bodies": [ { "body": { "type": "cube", "size": -1 } } ] }"#)
+            .unwrap();
+    assert!(matches!(
+        scene.to_model(),
+        Err(Error::InvalidParameter {
+            name: "cube.size",
+            ..
+        })
+    ));
+    // Model validation runs too (dt = 0).
+    let scene = Scene::from_json_str(
+        r#"{ "params": { "dt": 0 }, "bodies": [ { "body": { "type": "cube" } } ] }"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        scene.to_model(),
+        Err(Error::InvalidParameter { name: "dt", .. })
+    ));
+    // Fixed masses, actuators and joints must exist.
+    for json in [
+        r#"{ "bodies": [ { "body": { "type": "cube" }, "fixed": [8] } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 28, "amplitude": 0.1, "omega": 1 } ] } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 0 }, "b": { "body": 1, "mass": 0 }, "stiffness": 1 } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 0 }, "b": { "body": 0, "mass": 9 }, "stiffness": 1 } ] }"#,
+    ] {
+        let scene = Scene::from_json_str(json).unwrap();
+        assert!(
+            matches!(
+                scene.to_model(),
+                Err(Error::InvalidBuilder {
+                    builder: "scene",
+                    ..
+                })
+            ),
+            "{json}"
+        );
+    }
+    // A joint from a mass to itself is a model error.
+    let scene = Scene::from_json_str(
+        r#"{ "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 1 }, "b": { "body": 0, "mass": 1 }, "stiffness": 1 } ] }"#,
+    )
+    .unwrap();
+    assert!(matches!(scene.to_model(), Err(Error::SelfSpring { .. })));
+    // An unwritable path.
+    let err = Scene::default()
+        .save("/no/such/dir/scene.json")
+        .unwrap_err();
+    assert!(matches!(err, Error::SceneIo { .. }));
+}
