@@ -27,46 +27,73 @@ use hooke::{
 struct Scenario {
     name: &'static str,
     about: &'static str,
-    build: fn() -> (Model, Vec<[u32; 8]>),
+    build: fn() -> hooke::Result<(Model, Vec<[u32; 8]>)>,
 }
 
 const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "Bouncing cube",
         about: "Seed 000: 0.1 m cube, 8 x 0.1 kg, k = 10 000 N/m, penalty ground, no damping.",
-        build: bouncing_cube,
+        build: || Ok(bouncing_cube()),
     },
     Scenario {
         name: "Sliding cube",
         about: "Seed 000 with velocity damping 0.999/step and Coulomb friction (0.6 / 0.4), thrown sideways.",
-        build: sliding_cube,
+        build: || Ok(sliding_cube()),
     },
     Scenario {
         name: "Pendulum",
         about: "Seed 000 advanced 1: the cube hangs from one fixed corner.",
-        build: pendulum,
+        build: || Ok(pendulum()),
     },
     Scenario {
         name: "Breathing cube",
         about: "Seed 000 advanced 5: every rest length follows a 1 Hz sine of 10 %.",
-        build: breathing_cube,
+        build: || Ok(breathing_cube()),
     },
     Scenario {
         name: "Three cubes",
         about: "Seed 000 advanced 6: three attached cubes in a row, damped, dropped tilted.",
-        build: three_cubes,
+        build: || Ok(three_cubes()),
     },
     Scenario {
         name: "Rope",
         about: "Seed 001: a 24-mass rope with material-law damped springs, one end fixed.",
-        build: rope,
+        build: || Ok(rope()),
     },
     Scenario {
         name: "Cloth",
         about: "Seed 001: 16 x 16 cloth pinned at two corners, structural, shear and bend springs.",
-        build: cloth,
+        build: || Ok(cloth()),
+    },
+    Scenario {
+        name: "Walking robot",
+        about: "hooke::creatures::WalkingRobot: voxels and actuators that walk forward.",
+        build: || creature(hooke::creatures::WalkingRobot::default().build()),
+    },
+    Scenario {
+        name: "Whirligig",
+        about: "Seed 002: a 6-spoke wheel whose resting oscillators roll it forward.",
+        build: || creature(hooke::creatures::Wheel::whirligig().build()),
+    },
+    Scenario {
+        name: "Pinwheel",
+        about: "Seed 002: the 10-spoke wheel.",
+        build: || creature(hooke::creatures::Wheel::pinwheel().build()),
+    },
+    Scenario {
+        name: "Inchworm",
+        about: "Seed 002: an accordion that crawls with friction oscillators.",
+        build: || creature(hooke::creatures::Inchworm::default().build()),
     },
 ];
+
+/// A creature from `hooke::creatures` as a scenario (no solid look).
+fn creature(
+    built: hooke::Result<hooke::creatures::Creature>,
+) -> hooke::Result<(Model, Vec<[u32; 8]>)> {
+    Ok((built?.model(), Vec::new()))
+}
 
 /// Corner `i` of the unit cube, at `(i & 1, (i >> 1) & 1, (i >> 2) & 1)`.
 fn corner(i: u32) -> DVec3 {
@@ -399,7 +426,7 @@ impl Viewer {
         ui.heading("hooke viewer");
         ui.label("CPU reference world (f64)");
         ui.separator();
-        ui.label("Scenario (1-9)");
+        ui.label("Scenario or creature (keys 1-9)");
         let mut chosen = None;
         for (i, s) in SCENARIOS.iter().enumerate() {
             if ui
@@ -613,7 +640,7 @@ impl Viewer {
 }
 
 fn start(renderer: &Renderer, index: usize) -> hooke::Result<Running> {
-    let (model, cells) = (SCENARIOS[index].build)();
+    let (model, cells) = (SCENARIOS[index].build)()?;
     let world = CpuWorld::new(&model)?;
     let scene = Drawing::new(renderer, &model)?;
     Ok(Running {
@@ -653,7 +680,9 @@ impl eframe::App for Viewer {
         egui::Panel::left("controls")
             .resizable(false)
             .exact_size(300.0)
-            .show(ui, |ui| self.side_panel(ui));
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui));
+            });
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.scene_view(ui));
