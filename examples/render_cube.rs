@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use hooke::plot::EnergyPlot;
 use hooke::render::{exterior_triangles, Camera, Drawing, FrameSchedule, GifWriter, Renderer};
-use hooke::{CpuWorld, DVec3, Mass, Model, Params, Part};
+use hooke::{Builder, CpuWorld, Cube, DVec3, Model, Params, Part};
 
 /// Side of the cube, m.
 const SIDE: f64 = 0.1;
@@ -26,25 +26,12 @@ const FRAME_TIME: f64 = 0.02;
 /// Time between energy samples, s.
 const SAMPLE_TIME: f64 = 0.001;
 
-/// The seed 000 cube: corner `i` at `(i & 1, (i >> 1) & 1, (i >> 2) & 1) * SIDE`, every pair of
-/// corners joined (12 edges, 12 face diagonals, 4 body diagonals).
-fn cube() -> Part {
-    let mut part = Part::new();
-    for i in 0..8u32 {
-        let corner = DVec3::new(
-            f64::from(i & 1),
-            f64::from((i >> 1) & 1),
-            f64::from((i >> 2) & 1),
-        );
-        part.add_mass(Mass::new(0.1, corner * SIDE));
-    }
-    for a in 0..8 {
-        for b in a + 1..8 {
-            part.connect(a, b, 10_000.0, 0.0);
-        }
-    }
+/// The seed 000 cube (`hooke::Cube`: corner `c = x + 2 y + 4 z` at `(x, y, z) * 0.1 m`, every
+/// pair of corners joined), centred over the origin with its bottom face `DROP` m up.
+fn cube() -> hooke::Result<Part> {
+    let mut part = Cube::seed000().build()?;
     part.translate(DVec3::new(-0.5 * SIDE, -0.5 * SIDE, DROP));
-    part
+    Ok(part)
 }
 
 fn main() -> hooke::Result<()> {
@@ -57,7 +44,7 @@ fn main() -> hooke::Result<()> {
     })?;
 
     let mut model = Model::new(Params::default());
-    model.add("cube", cube());
+    model.add("cube", cube()?);
     let mut world = CpuWorld::new(&model)?;
 
     let (width, height) = (640, 480);

@@ -23,11 +23,14 @@ use hooke::{
     SpringLaw,
 };
 
+/// A model and (for voxel bodies) the hexahedral cells of its solid look.
+type Built = hooke::Result<(Model, Vec<[u32; 8]>)>;
+
 /// A scenario: a name, a model and (for voxel bodies) the hexahedral cells for the solid look.
 struct Scenario {
     name: &'static str,
     about: &'static str,
-    build: fn() -> hooke::Result<(Model, Vec<[u32; 8]>)>,
+    build: fn() -> Built,
 }
 
 const SCENARIOS: &[Scenario] = &[
