@@ -1,7 +1,7 @@
 //! Output files without a GPU: the frame schedule, GIF timing, energy plots.
 
 use hooke::render::{FrameSchedule, GifWriter};
-use hooke::{Energy, Error};
+use hooke::Error;
 use image::{AnimationDecoder, Rgba, RgbaImage};
 
 fn temp(name: &str) -> std::path::PathBuf {
@@ -111,6 +111,7 @@ fn gif_playback_keeps_pace_with_simulation_time() {
 #[cfg(feature = "plot")]
 mod plot {
     use hooke::plot::{EnergyPlot, Series};
+    use hooke::Energy;
 
     use super::*;
 
