@@ -289,7 +289,9 @@ impl Deformation {
 
     /// Adds to `part` an actuator for each of `springs` (indices into `part.springs`) that this
     /// deformation stretches, with rest vectors taken from the masses' current positions.
-    /// Returns how many actuators were added.
+    /// Each such spring's base rest length is set so that its rest length at t = 0 equals its
+    /// current length: the body starts relaxed instead of snapping into the deformation's t = 0
+    /// pose. Returns how many actuators were added.
     ///
     /// # Panics
     /// If a spring index or one of its mass indices is out of range for `part`.
@@ -299,6 +301,9 @@ impl Deformation {
             let sp = part.springs[s as usize];
             let r = part.masses[sp.b as usize].position - part.masses[sp.a as usize].position;
             if let Some(a) = self.actuator(s, r) {
+                // Start relaxed: choose the base length so that the muscle's rest length at t = 0
+                // is the built length, instead of snapping the body into its t = 0 pose.
+                part.springs[s as usize].rest_length = r.length() / a.rest_length(1.0, 0.0);
                 part.actuators.push(a);
                 added += 1;
             }
