@@ -22,7 +22,10 @@ use std::path::PathBuf;
 
 use glam::{DVec3, Vec3};
 
-use super::{bounds, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style};
+use super::{
+    bounds, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style, DEFAULT_AZIMUTH,
+    DEFAULT_ELEVATION,
+};
 use crate::cpu::CpuWorld;
 use crate::creatures::Trace;
 use crate::error::{Error, Result};
@@ -63,6 +66,11 @@ pub struct RecordOptions {
     pub plot_size: (u32, u32),
     /// Camera placement (default [`Framing::Run`]).
     pub framing: Framing,
+    /// Direction the camera looks from with [`Framing::Run`] and [`Framing::Follow`], as
+    /// [`Camera::orbit`]'s `(azimuth, elevation)` in radians (default
+    /// `(DEFAULT_AZIMUTH, DEFAULT_ELEVATION)`: from the front right, 20 degrees up). `-pi / 2`
+    /// looks along +y, square onto the xz plane.
+    pub view: (f32, f32),
     /// Colours, line widths and strain scale of the frames (default [`Style::default`]: strains
     /// of 2 % or more are fully coloured).
     pub style: Style,
@@ -92,6 +100,7 @@ impl RecordOptions {
             size: (480, 360),
             plot_size: (960, 540),
             framing: Framing::Run,
+            view: (DEFAULT_AZIMUTH, DEFAULT_ELEVATION),
             style: Style::default(),
             cells: Vec::new(),
             body: 0,
@@ -246,7 +255,7 @@ pub fn record_cpu_with(
 
     let ground = drawing.ground();
     let aspect = width as f32 / height as f32;
-    let cameras = cameras(&shots, o.framing, ground, aspect);
+    let cameras = cameras(&shots, o.framing, o.view, ground, aspect);
     for ((positions, rest), camera) in shots.iter().zip(&cameras) {
         drawing.set_positions(&renderer, positions)?;
         drawing.set_rest_lengths(&renderer, rest)?;
@@ -275,9 +284,11 @@ pub fn record_cpu_with(
 fn cameras(
     shots: &[(Vec<DVec3>, Vec<f64>)],
     framing: Framing,
+    (azimuth, elevation): (f32, f32),
     ground: bool,
     aspect: f32,
 ) -> Vec<Camera> {
+    let fit = |lo, hi| Camera::fit_from(lo, hi, aspect, azimuth, elevation);
     let boxes: Vec<Option<(Vec3, Vec3)>> = shots.iter().map(|(p, _)| bounds(p, ground)).collect();
     let union = boxes
         .iter()
@@ -287,7 +298,7 @@ fn cameras(
         .unwrap_or((Vec3::ZERO, Vec3::ONE));
     match framing {
         Framing::Fixed(camera) => vec![camera; shots.len()],
-        Framing::Run => vec![Camera::fit(union.0, union.1, aspect); shots.len()],
+        Framing::Run => vec![fit(union.0, union.1); shots.len()],
         Framing::Follow => {
             // The largest half-extent on each axis over the run, and a fixed height.
             let half = boxes
@@ -302,7 +313,7 @@ fn cameras(
                     let (lo, hi) = b.unwrap_or(union);
                     let mut centre = 0.5 * (lo + hi);
                     centre.z = z;
-                    Camera::fit(centre - half, centre + half, aspect)
+                    fit(centre - half, centre + half)
                 })
                 .collect()
         }
