@@ -55,7 +55,12 @@ fn run(name: &str) -> hooke::Result<()> {
         }
         Ok(())
     })?;
-    let end = summary.trace.centre_of_mass.last().copied().unwrap_or_default();
+    let end = summary
+        .trace
+        .centre_of_mass
+        .last()
+        .copied()
+        .unwrap_or_default();
     let energy = summary.trace.energy.last().copied().unwrap_or_default();
     match touch {
         Some((t, x)) => println!(

@@ -203,6 +203,10 @@ fn bad_options_are_refused_before_anything_is_written() {
             cells: vec![[0, 1, 2, 3, 4, 5, 6, 8]],
             ..base.clone()
         },
+        RecordOptions {
+            triangles: vec![[0, 1, 8]],
+            ..base.clone()
+        },
     ];
     for options in &cases {
         let mut world = cube_world();

@@ -78,6 +78,9 @@ pub struct RecordOptions {
     /// 000), each the 8 corner mass indices in the order of
     /// [`crate::render::HEXAHEDRON_FACES`]; empty (the default) for springs and masses only.
     pub cells: Vec<[u32; 8]>,
+    /// More triangles to shade, each three mass indices (e.g. the grid squares of a cloth);
+    /// drawn with the exterior faces of `cells`. Empty by default.
+    pub triangles: Vec<[u32; 3]>,
     /// The body whose centre of mass [`RecordingSummary::trace`] follows (default 0).
     pub body: usize,
     /// Folder the files go to (created if missing).
@@ -103,6 +106,7 @@ impl RecordOptions {
             view: (DEFAULT_AZIMUTH, DEFAULT_ELEVATION),
             style: Style::default(),
             cells: Vec::new(),
+            triangles: Vec::new(),
             body: 0,
             out_dir: out_dir.into(),
             title: stem.clone(),
@@ -154,8 +158,8 @@ pub struct RecordingSummary {
 /// # Errors
 /// [`Error::InvalidParameter`] for a non-finite or negative duration, a sample time that is not
 /// finite and > 0, a frame time outside `[max(dt, 0.01), 655]` s, a bad image size, style or
-/// fixed camera; [`Error::IndexOutOfRange`] for a missing body or a cell naming a missing mass;
-/// [`Error::SceneIo`] if the folder cannot be created; [`Error::NoAdapter`] and other device
+/// fixed camera; [`Error::IndexOutOfRange`] for a missing body or a cell or triangle naming a
+/// missing mass; [`Error::SceneIo`] if the folder cannot be created; [`Error::NoAdapter`] and other device
 /// errors of [`Renderer::new`]; [`Error::NonFinite`] if the simulation blows up;
 /// [`Error::ImageWrite`] and [`Error::Plot`] if a file cannot be written.
 pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<RecordingSummary> {
@@ -192,9 +196,10 @@ pub fn record_cpu_with(
     let schedule = FrameSchedule::new(o.frame_time, dt)?;
     world.body_centre_of_mass(o.body)?;
     let masses = world.positions().len();
-    if let Some(&bad) = o.cells.iter().flatten().find(|&&i| i as usize >= masses) {
+    let corners = o.cells.iter().flatten().chain(o.triangles.iter().flatten());
+    if let Some(&bad) = corners.into_iter().find(|&&i| i as usize >= masses) {
         return Err(Error::IndexOutOfRange {
-            what: "mass (in a cell)",
+            what: "mass (in a cell or triangle)",
             index: bad as usize,
             len: masses,
         });
@@ -208,7 +213,9 @@ pub fn record_cpu_with(
     let mut renderer = Renderer::new(width, height)?;
     *renderer.style_mut() = o.style;
     let mut drawing = Drawing::new(&renderer, world.model())?;
-    drawing.set_triangles(&renderer, &super::exterior_triangles(&o.cells))?;
+    let mut triangles = super::exterior_triangles(&o.cells);
+    triangles.extend_from_slice(&o.triangles);
+    drawing.set_triangles(&renderer, &triangles)?;
     // Draw the initial state once, unread, so that a bad style or camera fails before the run.
     let check = match o.framing {
         Framing::Fixed(camera) => camera,
