@@ -222,3 +222,31 @@ fn bad_options_are_refused_before_anything_is_written() {
         assert!(!options.gif_path().exists(), "nothing was written");
     }
 }
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn recording_a_creature_does_not_change_how_it_moves() {
+    // The examples record the walker and the creatures through record_cpu, which stops at frame
+    // steps as well as sample steps; tests/creatures.rs measures them with Creature::run. The
+    // two must agree to the bit, or the distances the examples print are not the tested ones.
+    use hooke::creatures::WalkingRobot;
+    let dir = temp("walker");
+    let walker = WalkingRobot::default().build().unwrap();
+    let plain = walker.run(0.5, 0.01).unwrap();
+    let mut world = walker.world().unwrap();
+    let options = RecordOptions {
+        duration: 0.5,
+        sample_time: 0.01,
+        // 0.03 s is not a multiple of 0.01 s: frames fall between samples.
+        frame_time: 0.03,
+        size: (96, 72),
+        framing: Framing::Follow,
+        cells: walker.cells.clone(),
+        ..RecordOptions::new(&dir, "walker")
+    };
+    let recorded = record_cpu(&mut world, &options).unwrap();
+    assert_eq!(recorded.frames, 17);
+    assert_eq!(recorded.trace, plain);
+    assert!(recorded.trace.forward_distance() > 0.0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
