@@ -357,7 +357,11 @@ fn assert_cells_are_voxels(creature: &Creature, cells: usize, h: f64) {
             p(cell[4]) - p(cell[0]),
         );
         for e in [ex, ey, ez] {
-            assert!((e.length() - h).abs() < 1e-12, "{}: edge {e}", creature.name);
+            assert!(
+                (e.length() - h).abs() < 1e-12,
+                "{}: edge {e}",
+                creature.name
+            );
         }
         assert!(ex.dot(ey).abs() < 1e-12 && ex.dot(ez).abs() < 1e-12 && ey.dot(ez).abs() < 1e-12);
         // Right-handed: x cross y is z, so faces wind as HEXAHEDRON_FACES says.
@@ -367,7 +371,11 @@ fn assert_cells_are_voxels(creature: &Creature, cells: usize, h: f64) {
                 + ex * (c & 1) as f64
                 + ey * ((c >> 1) & 1) as f64
                 + ez * ((c >> 2) & 1) as f64;
-            assert!((p(m) - want).length() < 1e-12, "{}: corner {c}", creature.name);
+            assert!(
+                (p(m) - want).length() < 1e-12,
+                "{}: corner {c}",
+                creature.name
+            );
         }
     }
 }

@@ -234,7 +234,7 @@ pub fn record_cpu_with(
     let mut taken = 0u64;
     let mut next_frame = 0u64;
     loop {
-        if taken % every == 0 || taken == total {
+        if taken.is_multiple_of(every) || taken == total {
             trace.time.push(world.time());
             trace
                 .centre_of_mass
