@@ -2,7 +2,10 @@
 //! (10 spokes) rolling forward with duty-cycle spoke muscles, and the inchworm crawling with
 //! friction oscillators on its feet. Each runs for 10 s and prints how far it travelled.
 //!
-//! Writes each trace (time, centre of mass, energy terms) to `out/creatures/<name>.csv`.
+//! Writes to `out/creatures/`, for each creature: `<name>.gif` (10 s at 25 frames per
+//! simulated second, the camera following it, springs coloured by strain against their actuated
+//! rest lengths), `<name>_energy.png` (the energy terms over time) and `<name>.csv` (time, centre
+//! of mass and energy terms every 0.01 s).
 //!
 //! Run: `cargo run --release --example creatures [whirligig|pinwheel|inchworm|all]` (default all)
 
@@ -10,6 +13,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use hooke::creatures::{Creature, Inchworm, Wheel};
+use hooke::render::{record_cpu, Framing, RecordOptions, DEFAULT_AZIMUTH, DEFAULT_ELEVATION};
 
 /// Simulated time, s.
 const DURATION: f64 = 10.0;
@@ -33,7 +37,24 @@ fn run(creature: &Creature) -> hooke::Result<()> {
             .count(),
         creature.length,
     );
-    let trace = creature.run(DURATION, SAMPLE_TIME)?;
+    let mut world = creature.world()?;
+    let options = RecordOptions {
+        duration: DURATION,
+        sample_time: SAMPLE_TIME,
+        frame_time: 0.04,
+        framing: Framing::Follow,
+        cells: creature.cells.clone(),
+        // The wheels roll about y: look at them nearly square on.
+        view: if creature.name == "inchworm" {
+            (DEFAULT_AZIMUTH, DEFAULT_ELEVATION)
+        } else {
+            (-80f32.to_radians(), 12f32.to_radians())
+        },
+        title: format!("{}: energy", creature.name),
+        ..RecordOptions::new(OUT, creature.name.replace(' ', "_"))
+    };
+    let summary = record_cpu(&mut world, &options)?;
+    let trace = summary.trace;
     for (t, c) in trace.time.iter().zip(&trace.centre_of_mass).step_by(200) {
         println!("  t = {t:5.2} s   com x = {:7.3} m", c.x);
     }
@@ -45,7 +66,13 @@ fn run(creature: &Creature) -> hooke::Result<()> {
     );
     let csv = Path::new(OUT).join(format!("{}.csv", creature.name));
     trace.write_csv(&csv)?;
-    println!("  wrote {}", csv.display());
+    println!(
+        "  wrote {} ({} frames), {}, {}",
+        summary.gif.display(),
+        summary.frames,
+        summary.plot.display(),
+        csv.display()
+    );
     Ok(())
 }
 

@@ -3,8 +3,10 @@
 //! cubes sharing an edge) and a random blob, the last three dropped on the ground with Coulomb
 //! friction. Each runs for 3 s and prints a short summary.
 //!
-//! Writes each trace (time, centre of mass, energy terms) to
-//! `out/seed000_structures/<name>.csv`.
+//! Writes to `out/seed000_structures/`, for each structure: `<name>.gif` (3 s at 50 frames per
+//! simulated second, voxel bodies shaded, springs coloured by strain), `<name>_energy.png` (the
+//! energy terms over time) and `<name>.csv` (time, centre of mass and energy terms every
+//! 5 ms).
 //!
 //! Run: `cargo run --release --example seed000_structures
 //! [breathing|pendulum|three_cubes|hinge|random_blob|all]` (default all)
@@ -12,8 +14,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use hooke::creatures::{BreathingCube, Creature, DroppedStructure, Pendulum, Trace};
-use hooke::DVec3;
+use hooke::creatures::{BreathingCube, Creature, DroppedStructure, Pendulum};
+use hooke::render::{
+    record_cpu, record_cpu_with, Camera, Framing, RecordOptions, RecordingSummary,
+};
+use hooke::{CpuWorld, DVec3};
 
 /// Simulated time, s.
 const DURATION: f64 = 3.0;
@@ -21,13 +26,46 @@ const DURATION: f64 = 3.0;
 const SAMPLE_TIME: f64 = 0.005;
 /// Output folder.
 const OUT: &str = "out/seed000_structures";
+/// Time between GIF frames, s.
+const FRAME_TIME: f64 = 0.02;
+
+/// What to record for `creature`: the GIF, plot and trace of its run.
+fn options(creature: &Creature) -> RecordOptions {
+    let mut options = RecordOptions {
+        duration: DURATION,
+        sample_time: SAMPLE_TIME,
+        frame_time: FRAME_TIME,
+        cells: creature.cells.clone(),
+        title: format!("{}: energy", creature.name),
+        ..RecordOptions::new(OUT, stem(creature))
+    };
+    // Seed 000's stiff springs strain little: saturate the colours at 1 %.
+    options.style.strain_scale = 0.01;
+    options
+}
+
+/// File stem for `creature`: its name with underscores for spaces.
+fn stem(creature: &Creature) -> String {
+    creature.name.replace(' ', "_")
+}
+
+/// Runs `creature` for `DURATION` s, writing its GIF and energy plot as `options` say, calling
+/// `each` at every sample; returns what was recorded and the world at the end.
+fn record(
+    creature: &Creature,
+    options: &RecordOptions,
+    each: impl FnMut(&CpuWorld, usize) -> hooke::Result<()>,
+) -> hooke::Result<(RecordingSummary, CpuWorld)> {
+    let mut world = creature.world()?;
+    let summary = record_cpu_with(&mut world, options, each)?;
+    Ok((summary, world))
+}
 
 fn breathing() -> hooke::Result<()> {
     let creature = BreathingCube::default().build()?;
-    let mut world = creature.world()?;
     // Edge between corners 4 and 5 (the top front edge), sampled with the trace.
     let mut edges = Vec::new();
-    let trace = Trace::record(&mut world, 0, DURATION, SAMPLE_TIME, |w, _| {
+    let (summary, _) = record(&creature, &options(&creature), |w, _| {
         edges.push(w.positions()[4].distance(w.positions()[5]));
         Ok(())
     })?;
@@ -37,19 +75,28 @@ fn breathing() -> hooke::Result<()> {
     println!(
         "breathing cube: 28 muscles at 1 Hz, amplitude 10 %: top edge between {lo:.4} and {hi:.4} m \
          (rest 0.1 m); muscles did {:.3} J of work",
-        trace.energy.last().map_or(0.0, |e| e.injected)
+        summary.trace.energy.last().map_or(0.0, |e| e.injected)
     );
-    write(&creature, &trace)
+    write(&creature, &summary)
 }
 
 fn pendulum() -> hooke::Result<()> {
     let creature = Pendulum::default().build()?;
-    let mut world = creature.world()?;
-    let pivot = world.positions()[Pendulum::PIVOT];
+    let pivot = creature.part.masses[Pendulum::PIVOT].position;
     let along = DVec3::new(1.0, 1.0, 0.0).normalize();
     let mut crossings = Vec::new();
     let mut last = f64::NAN;
-    let trace = Trace::record(&mut world, 0, DURATION, SAMPLE_TIME, |w, _| {
+    // A camera on the swing, not the 0.5 m of air below it: the cube (diagonal 0.17 m) stays
+    // within 0.18 m of its pivot.
+    let reach = DVec3::splat(0.18).as_vec3();
+    let (lo, hi) = (pivot.as_vec3() - reach, pivot.as_vec3() + reach * 0.1);
+    let (w, h) = RecordOptions::new(OUT, "").size;
+    let camera = Camera::fit(lo, hi, w as f32 / h as f32);
+    let options = RecordOptions {
+        framing: Framing::Fixed(camera),
+        ..options(&creature)
+    };
+    let (summary, world) = record(&creature, &options, |w, _| {
         let offset = (w.body_centre_of_mass(0)? - pivot).dot(along);
         if last > 0.0 && offset <= 0.0 {
             crossings.push(w.time());
@@ -57,7 +104,8 @@ fn pendulum() -> hooke::Result<()> {
         last = offset;
         Ok(())
     })?;
-    let swing: Vec<f64> = trace
+    let swing: Vec<f64> = summary
+        .trace
         .centre_of_mass
         .iter()
         .map(|c| (*c - pivot).dot(along))
@@ -76,12 +124,14 @@ fn pendulum() -> hooke::Result<()> {
         pivot.to_array(),
         world.positions()[Pendulum::PIVOT].distance(pivot)
     );
-    write(&creature, &trace)
+    write(&creature, &summary)
 }
 
 fn dropped(drop: DroppedStructure) -> hooke::Result<()> {
     let creature = drop.build()?;
-    let trace = creature.run(DURATION, SAMPLE_TIME)?;
+    let mut world = creature.world()?;
+    let summary = record_cpu(&mut world, &options(&creature))?;
+    let trace = &summary.trace;
     let last = trace.energy.last().copied().unwrap_or_default();
     let settled = trace
         .energy
@@ -100,13 +150,20 @@ fn dropped(drop: DroppedStructure) -> hooke::Result<()> {
         trace.centre_of_mass.last().map_or(0.0, |c| c.z),
         last.dissipated
     );
-    write(&creature, &trace)
+    write(&creature, &summary)
 }
 
-fn write(creature: &Creature, trace: &Trace) -> hooke::Result<()> {
-    let csv = Path::new(OUT).join(format!("{}.csv", creature.name.replace(' ', "_")));
-    trace.write_csv(&csv)?;
-    println!("  wrote {}", csv.display());
+fn write(creature: &Creature, summary: &RecordingSummary) -> hooke::Result<()> {
+    let stem = stem(creature);
+    let csv = Path::new(OUT).join(format!("{stem}.csv"));
+    summary.trace.write_csv(&csv)?;
+    println!(
+        "  wrote {} ({} frames), {}, {}",
+        summary.gif.display(),
+        summary.frames,
+        summary.plot.display(),
+        csv.display()
+    );
     Ok(())
 }
 

@@ -2,14 +2,20 @@
 //! forward on the penalty ground with Coulomb friction, simulated for 10 s on the CPU reference.
 //!
 //! Prints the distance its centre of mass travelled (in m and body lengths), its mean speed and
-//! sideways drift, and writes the trace (time, centre of mass, energy terms) to
-//! `out/walking_robot/trace.csv` (or into the folder given as the first argument).
+//! sideways drift, and writes to `out/walking_robot/` (or the folder given as the first
+//! argument):
+//! - `walker.gif`: the 10 s at 25 frames per simulated second, voxels shaded, springs coloured
+//!   by strain against their actuated rest lengths, the camera following the robot;
+//! - `walker_energy.png`: the energy terms over time (the muscles inject what friction and
+//!   damping dissipate);
+//! - `trace.csv`: time, centre of mass and energy terms every 0.01 s.
 //!
 //! Run: `cargo run --release --example walking_robot [OUT_DIR]`
 
 use std::path::PathBuf;
 
 use hooke::creatures::WalkingRobot;
+use hooke::render::{record_cpu, Framing, RecordOptions};
 
 /// Simulated time, s.
 const DURATION: f64 = 10.0;
@@ -34,7 +40,18 @@ fn main() -> hooke::Result<()> {
         robot.friction.kinetic_coefficient,
         creature.params.dt,
     );
-    let trace = creature.run(DURATION, SAMPLE_TIME)?;
+    let mut world = creature.world()?;
+    let options = RecordOptions {
+        duration: DURATION,
+        sample_time: SAMPLE_TIME,
+        frame_time: 0.04,
+        framing: Framing::Follow,
+        cells: creature.cells.clone(),
+        title: "Walking robot: energy".to_string(),
+        ..RecordOptions::new(&out, "walker")
+    };
+    let summary = record_cpu(&mut world, &options)?;
+    let trace = summary.trace;
     for (t, c) in trace.time.iter().zip(&trace.centre_of_mass).step_by(100) {
         println!(
             "  t = {t:5.2} s   com = ({:7.3}, {:7.3}, {:6.3}) m",
@@ -51,6 +68,12 @@ fn main() -> hooke::Result<()> {
     );
     let csv = out.join("trace.csv");
     trace.write_csv(&csv)?;
-    println!("wrote {}", csv.display());
+    println!(
+        "wrote {} ({} frames), {}, {}",
+        summary.gif.display(),
+        summary.frames,
+        summary.plot.display(),
+        csv.display()
+    );
     Ok(())
 }

@@ -343,3 +343,57 @@ fn builders_reject_bad_parameters() {
     assert!(creature.run(1.0, 0.0).is_err());
     assert!(creature.run(-1.0, 0.1).is_err());
 }
+
+/// Every cell of `creature` is a cube of edge `h` with its corners in `x + 2 y + 4 z` order:
+/// corner `c` sits `h sqrt(popcount c)` from corner 0, and its x, y, z offsets from corner 0
+/// are orthogonal edges of length `h`.
+fn assert_cells_are_voxels(creature: &Creature, cells: usize, h: f64) {
+    assert_eq!(creature.cells.len(), cells, "{}", creature.name);
+    let p = |i: u32| creature.part.masses[i as usize].position;
+    for cell in &creature.cells {
+        let (ex, ey, ez) = (
+            p(cell[1]) - p(cell[0]),
+            p(cell[2]) - p(cell[0]),
+            p(cell[4]) - p(cell[0]),
+        );
+        for e in [ex, ey, ez] {
+            assert!(
+                (e.length() - h).abs() < 1e-12,
+                "{}: edge {e}",
+                creature.name
+            );
+        }
+        assert!(ex.dot(ey).abs() < 1e-12 && ex.dot(ez).abs() < 1e-12 && ey.dot(ez).abs() < 1e-12);
+        // Right-handed: x cross y is z, so faces wind as HEXAHEDRON_FACES says.
+        assert!((ex.cross(ey) - ez * h).length() < 1e-12);
+        for (c, &m) in cell.iter().enumerate() {
+            let want = p(cell[0])
+                + ex * (c & 1) as f64
+                + ey * ((c >> 1) & 1) as f64
+                + ez * ((c >> 2) & 1) as f64;
+            assert!(
+                (p(m) - want).length() < 1e-12,
+                "{}: corner {c}",
+                creature.name
+            );
+        }
+    }
+}
+
+#[test]
+fn voxel_creatures_expose_their_cells_for_the_solid_look() {
+    // The walker: a 4 x 3 slab on four one-voxel legs.
+    assert_cells_are_voxels(&WalkingRobot::default().build().unwrap(), 16, 0.1);
+    assert_cells_are_voxels(&BreathingCube::default().build().unwrap(), 1, 0.1);
+    assert_cells_are_voxels(&Pendulum::default().build().unwrap(), 1, 0.1);
+    // Tilted before the drop: the cells turn with the masses.
+    assert_cells_are_voxels(&DroppedStructure::three_cubes().build().unwrap(), 3, 0.1);
+    assert_cells_are_voxels(&DroppedStructure::hinge().build().unwrap(), 2, 0.1);
+    // Not made of voxels: no cells.
+    assert!(DroppedStructure::random_blob(7)
+        .build()
+        .unwrap()
+        .cells
+        .is_empty());
+    assert!(Wheel::whirligig().build().unwrap().cells.is_empty());
+}

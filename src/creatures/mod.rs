@@ -64,6 +64,10 @@ pub struct Creature {
     /// Extent of the part along x at construction, in m: the "body length" that locomotion is
     /// measured against.
     pub length: f64,
+    /// The hexahedral cells of a voxel body, each its 8 corner mass indices in the order of
+    /// [`crate::render::HEXAHEDRON_FACES`] (corner `x + 2 y + 4 z`), for the solid look
+    /// ([`crate::render::exterior_triangles`]); empty for creatures not made of voxels.
+    pub cells: Vec<[u32; 8]>,
 }
 
 impl Creature {
@@ -79,7 +83,14 @@ impl Creature {
             part,
             params,
             length: (hi - lo).max(0.0),
+            cells: Vec::new(),
         }
+    }
+
+    /// The same creature with voxel cells `cells` (see [`Creature::cells`]).
+    pub(crate) fn with_cells(mut self, cells: Vec<[u32; 8]>) -> Self {
+        self.cells = cells;
+        self
     }
 
     /// A model holding this creature as its only body (body 0), with its parameters.

@@ -6,7 +6,10 @@ use glam::DVec3;
 use super::{fraction, positive, Creature};
 use crate::builders::{Builder, Cube, Muscle, Placement, RandomStructure, VoxelBody};
 use crate::error::{Error, Result};
-use crate::model::{Friction, Params};
+use crate::model::{Friction, Params, Part};
+
+/// The single cell of a [`Cube`]: its corner `c = x + 2 y + 4 z` is mass `c`.
+const CUBE_CELL: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 
 /// Seed 000's breathing cube: the cube of [`Cube`] standing on the ground with every one of its
 /// 28 springs actuated, `L0 = L_base (1 + amplitude sin(omega t))`, so it grows and shrinks
@@ -60,7 +63,7 @@ impl BreathingCube {
         part.actuators = (0..part.springs.len() as u32)
             .map(|s| muscle.on(s))
             .collect();
-        Ok(Creature::new("breathing cube", part, Params::default()))
+        Ok(Creature::new("breathing cube", part, Params::default()).with_cells(vec![CUBE_CELL]))
     }
 }
 
@@ -107,7 +110,7 @@ impl Pendulum {
         let placement = Placement::at(DVec3::new(0.0, 0.0, self.pivot_height - self.cube.size));
         let mut part = self.cube.build_at(&placement)?;
         part.masses[Self::PIVOT].fixed = true;
-        Ok(Creature::new("pendulum", part, Params::default()))
+        Ok(Creature::new("pendulum", part, Params::default()).with_cells(vec![CUBE_CELL]))
     }
 }
 
@@ -187,18 +190,25 @@ impl DroppedStructure {
             });
         }
         let rotate = Placement::IDENTITY.with_rotation(self.rotation);
-        let (name, mut part) = match self.kind {
-            StructureKind::ThreeCubes => {
-                ("three cubes", VoxelBody::three_cubes().build_at(&rotate)?)
-            }
-            StructureKind::Hinge => ("hinge", VoxelBody::hinge().build_at(&rotate)?),
+        let voxels = |body: VoxelBody| -> Result<(Part, Vec<[u32; 8]>)> {
+            let built = body.build_voxels()?;
+            let mut part = built.part;
+            rotate.apply(&mut part)?;
+            Ok((part, built.voxel_masses))
+        };
+        let (name, (mut part, cells)) = match self.kind {
+            StructureKind::ThreeCubes => ("three cubes", voxels(VoxelBody::three_cubes())?),
+            StructureKind::Hinge => ("hinge", voxels(VoxelBody::hinge())?),
             StructureKind::RandomBlob { seed } => (
                 "random blob",
-                RandomStructure {
-                    seed,
-                    ..RandomStructure::default()
-                }
-                .build_at(&rotate)?,
+                (
+                    RandomStructure {
+                        seed,
+                        ..RandomStructure::default()
+                    }
+                    .build_at(&rotate)?,
+                    Vec::new(),
+                ),
             ),
         };
         let lowest = part.min_z().unwrap_or(0.0);
@@ -208,6 +218,6 @@ impl DroppedStructure {
             velocity_damping: Params::damping_rate_from_factor(0.999, 1e-4),
             ..Params::default()
         };
-        Ok(Creature::new(name, part, params))
+        Ok(Creature::new(name, part, params).with_cells(cells))
     }
 }

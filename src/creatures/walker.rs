@@ -206,6 +206,6 @@ impl WalkingRobot {
                 .collect();
             gait.actuate(&mut part, springs);
         }
-        Ok(Creature::new("walking robot", part, params))
+        Ok(Creature::new("walking robot", part, params).with_cells(built.voxel_masses))
     }
 }

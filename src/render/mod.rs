@@ -20,6 +20,9 @@
 //! # Ok(()) }
 //! ```
 //!
+//! To run a CPU world and write its GIF and energy plot in one call, see [`record_cpu`]
+//! (feature `plot`, default).
+//!
 //! ## Conventions
 //! World space is the crate's: SI units, right-handed, z up, the ground is the plane `z = 0`.
 //! Images are `width` x `height` pixels, origin at the top-left corner, y down (see
@@ -30,6 +33,8 @@ mod drawing;
 mod faces;
 mod gif;
 pub mod input;
+#[cfg(feature = "plot")]
+mod record;
 mod style;
 
 use std::path::Path;
@@ -41,6 +46,8 @@ pub use camera::{Camera, DEFAULT_AZIMUTH, DEFAULT_ELEVATION, DEFAULT_FOV_Y};
 pub use drawing::{Drawing, OverlayLine};
 pub use faces::{exterior_triangles, HEXAHEDRON_FACES};
 pub use gif::{FrameSchedule, GifWriter};
+#[cfg(feature = "plot")]
+pub use record::{record_cpu, record_cpu_with, Framing, RecordOptions, RecordingSummary};
 pub use style::{Srgba, Style};
 
 use crate::cpu::CpuWorld;
