@@ -5,6 +5,10 @@
 
 // Invocations per workgroup (a power of two).
 override WORKGROUP_SIZE: u32;
+// Consecutive springs one invocation of the spring pass (and of `energy_springs`) handles.
+override SPRINGS_PER_INVOCATION: u32;
+// Consecutive masses one invocation of the integrate pass (and of `energy_masses`) handles.
+override MASSES_PER_INVOCATION: u32;
 // Fixed-point scale: a force of f newtons is stored as round(f * FIXED_SCALE) (ties to even).
 override FIXED_SCALE: f32;
 // Largest force component (N) one spring may scatter without risking overflow of a mass's sum.

@@ -10,6 +10,13 @@ use bytemuck::{Pod, Zeroable};
 /// Invocations per workgroup in every kernel (a power of two).
 pub(crate) const WORKGROUP_SIZE: u32 = 256;
 
+/// Consecutive springs one invocation of the spring pass handles: the `a` side of a run of springs
+/// that share their first mass is summed in registers and scattered once per run.
+pub(crate) const SPRINGS_PER_INVOCATION: u32 = 16;
+
+/// Consecutive masses one invocation of the integrate pass handles.
+pub(crate) const MASSES_PER_INVOCATION: u32 = 4;
+
 /// `GpuMass::flags` bit: the mass is fixed.
 pub(crate) const MASS_FIXED: u32 = 1;
 /// `GpuSpring::material` bit: the spring is driven by the actuator whose index is in `rest`.
@@ -272,6 +279,8 @@ pub(crate) fn constants(
 ) -> Vec<(&'static str, f64)> {
     vec![
         ("WORKGROUP_SIZE", f64::from(WORKGROUP_SIZE)),
+        ("SPRINGS_PER_INVOCATION", f64::from(SPRINGS_PER_INVOCATION)),
+        ("MASSES_PER_INVOCATION", f64::from(MASSES_PER_INVOCATION)),
         ("FIXED_SCALE", fixed_scale),
         ("SPRING_FORCE_LIMIT", spring_force_limit),
         ("TRACK_ENERGY", if track_energy { 1.0 } else { 0.0 }),

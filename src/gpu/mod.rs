@@ -37,7 +37,7 @@ use crate::error::{Error, Result};
 use crate::model::{Actuator, Body, Contact, Integrator, Mass, Model, SpringLaw};
 use layout::{
     GpuActuator, GpuBody, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring, GpuStep,
-    WORKGROUP_SIZE,
+    MASSES_PER_INVOCATION, SPRINGS_PER_INVOCATION, WORKGROUP_SIZE,
 };
 use pipelines::Pipelines;
 
@@ -314,15 +314,17 @@ impl World {
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
         let wg = u64::from(WORKGROUP_SIZE);
+        let per_spring_invocation = u64::from(SPRINGS_PER_INVOCATION);
+        let per_mass_invocation = u64::from(MASSES_PER_INVOCATION);
         let mass_dispatch = Dispatch::new(
             n,
-            wg,
+            wg * per_mass_invocation,
             max_dim,
             "max_compute_workgroups_per_dimension^2 (mass pass)",
         )?;
         let spring_dispatch = Dispatch::new(
             s,
-            wg,
+            wg * per_spring_invocation,
             max_dim,
             "max_compute_workgroups_per_dimension^2 (spring pass)",
         )?;
@@ -354,10 +356,10 @@ impl World {
             Ok(())
         };
         // The spring table (16 bytes per spring) is bound in chunks: a chunk starts at a multiple
-        // of `align` springs so that its table, slot and partial ranges meet the device's offset
-        // alignment and start on a workgroup boundary.
+        // of `align` springs so that its table, slot (one per invocation) and partial (one per
+        // workgroup) ranges meet the device's offset alignment and start on a workgroup boundary.
         let offset_align = u64::from(limits.min_storage_buffer_offset_alignment);
-        let align = wg * (offset_align / 16).max(1);
+        let align = wg * per_spring_invocation * (offset_align / 16).max(1);
         let chunk_springs = limits.max_storage_buffer_binding_size / 16 / align * align;
         if chunk_springs == 0 {
             return Err(Error::DeviceLimit {
@@ -528,17 +530,17 @@ impl World {
             ),
             spring_slots: zeroed(
                 "hooke::spring_slots",
-                16 * u64::from(spring_dispatch.groups),
+                16 * s.div_ceil(per_spring_invocation),
                 storage,
             ),
             mass_slots: zeroed(
                 "hooke::mass_slots",
-                16 * u64::from(mass_dispatch.groups),
+                16 * n.div_ceil(per_mass_invocation),
                 storage,
             ),
             mass_partials: zeroed(
                 "hooke::mass_partials",
-                16 * u64::from(mass_dispatch.groups),
+                32 * u64::from(mass_dispatch.groups),
                 storage,
             ),
             spring_partials: zeroed(
@@ -575,7 +577,7 @@ impl World {
             let count = chunk_springs.min(s - first);
             let dispatch = Dispatch::new(
                 count,
-                wg,
+                wg * per_spring_invocation,
                 max_dim,
                 "max_compute_workgroups_per_dimension^2 (spring pass)",
             )?;
@@ -590,7 +592,9 @@ impl World {
             });
             let table = range(&b.springs, 16 * first, 16 * count);
             let groups_bytes = 16 * u64::from(dispatch.groups);
-            let slot_offset = 16 * (first / wg);
+            let partial_offset = 16 * (first / (wg * per_spring_invocation));
+            let slot_offset = 16 * (first / per_spring_invocation);
+            let slot_bytes = 16 * count.div_ceil(per_spring_invocation);
             let springs_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("hooke::springs"),
                 layout: &pipelines.springs.layout,
@@ -603,7 +607,7 @@ impl World {
                     b.velocities.as_entire_binding(),
                     b.forces.as_entire_binding(),
                     b.status.as_entire_binding(),
-                    range(&b.spring_slots, slot_offset, groups_bytes),
+                    range(&b.spring_slots, slot_offset, slot_bytes),
                     uniform.as_entire_binding(),
                 ]),
             });
@@ -616,7 +620,8 @@ impl World {
                     b.materials.as_entire_binding(),
                     b.actuators.as_entire_binding(),
                     b.positions.as_entire_binding(),
-                    range(&b.spring_partials, slot_offset, groups_bytes),
+                    range(&b.spring_slots, slot_offset, slot_bytes),
+                    range(&b.spring_partials, partial_offset, groups_bytes),
                 ]),
             });
             spring_chunks.push(SpringChunk {
@@ -649,6 +654,7 @@ impl World {
                     &b.masses,
                     &b.positions,
                     &b.velocities,
+                    &b.mass_slots,
                     &b.mass_partials,
                 ],
             ),
@@ -1154,41 +1160,30 @@ impl World {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(gpu_error(e));
         }
-        let mg = 16 * u64::from(self.mass_dispatch.groups);
-        let sg = 16 * u64::from(self.spring_dispatch.groups);
+        let mg = u64::from(self.mass_dispatch.groups);
+        let sg = u64::from(self.spring_dispatch.groups);
         let b = &self.buffers;
-        let bytes = self.read(&[
-            (&b.mass_partials, 0, mg),
-            (&b.mass_slots, 0, mg),
-            (&b.spring_partials, 0, sg),
-            (&b.spring_slots, 0, sg),
-        ])?;
+        let bytes = self.read(&[(&b.mass_partials, 0, 32 * mg), (&b.spring_partials, 0, 16 * sg)])?;
         let all: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
-        let (mp, rest) = all.split_at(self.mass_dispatch.groups as usize);
-        let (ms, rest) = rest.split_at(self.mass_dispatch.groups as usize);
-        let (sp, ss) = rest.split_at(self.spring_dispatch.groups as usize);
+        let (mp, sp) = all.split_at(2 * mg as usize);
         let mut e = Energy {
             dissipated: self.host_dissipated,
             injected: self.host_injected,
             ..Energy::default()
         };
-        for p in mp {
-            e.kinetic += f64::from(p[0]);
-            e.gravity += f64::from(p[1]);
-            e.ground += f64::from(p[2]);
+        for p in mp.chunks_exact(2) {
+            e.kinetic += f64::from(p[0][0]);
+            e.gravity += f64::from(p[0][1]);
+            e.ground += f64::from(p[0][2]);
+            e.dissipated += f64::from(p[1][0]);
+            e.injected += f64::from(p[1][1]);
         }
         if !self.springs.is_empty() {
             for p in sp {
                 e.elastic += f64::from(p[0]);
+                e.dissipated += f64::from(p[1]);
+                e.injected += f64::from(p[2]);
             }
-        }
-        // A Kahan slot holds (sum, compensation): the value is sum - compensation.
-        for s in ms
-            .iter()
-            .chain(if self.springs.is_empty() { &[][..] } else { ss })
-        {
-            e.dissipated += f64::from(s[0]) - f64::from(s[1]);
-            e.injected += f64::from(s[2]) - f64::from(s[3]);
         }
         Ok(e)
     }
@@ -1479,7 +1474,7 @@ impl World {
         let bytes_per = u64::from(self.fixed_point.bits / 8);
         // Keep every side effect of the spring pass away: snapshot the energy slots and the
         // actuators' booked rest lengths, and restore them afterwards.
-        let slots_bytes = 16 * u64::from(self.spring_dispatch.groups);
+        let slots_bytes = b.spring_slots.size();
         let act_bytes = b.actuators.size();
         let scratch = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::spring_forces"),

@@ -49,8 +49,8 @@ pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
         "integrate" => &[
             Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
         ],
-        "energy_masses" => &[Uniform, Read, Read, Read, ReadWrite],
-        "energy_springs" => &[Uniform, Read, Read, Read, Read, ReadWrite],
+        "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite],
+        "energy_springs" => &[Uniform, Read, Read, Read, Read, Read, ReadWrite],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         _ => unreachable!("unknown kernel stem {stem}"),
     }
