@@ -15,6 +15,14 @@ override FIXED_SCALE: f32;
 override SPRING_FORCE_LIMIT: f32;
 // Whether the kernels book dissipated and injected energy.
 override TRACK_ENERGY: bool;
+// Specialisation to the model (the pipelines are built per World): when every spring shares one
+// material it is compiled in (no material-table read per spring); without actuators the actuated
+// branch is compiled out.
+override UNIFORM_MATERIAL: bool;
+override MATERIAL_STIFFNESS: f32;
+override MATERIAL_DAMPING: f32;
+override MATERIAL_LAW: u32;
+override HAS_ACTUATORS: bool;
 // Bit flags and tags.
 override MASS_FIXED: u32;
 override SPRING_ACTUATED: u32;

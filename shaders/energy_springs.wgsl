@@ -31,9 +31,9 @@ fn energy_springs(
         let last = min(first + SPRINGS_PER_INVOCATION, count);
         for (var s = first; s < last; s += 1u) {
             let sp = spring_table[s];
-            let mat = material_table[sp.material & ~SPRING_ACTUATED];
+            let mat = spring_material(sp);
             var rest = bitcast<f32>(sp.rest);
-            if (sp.material & SPRING_ACTUATED) != 0u {
+            if is_actuated(sp) {
                 rest = actuator_table[sp.rest].current;
             }
             let ke = effective(mat, rest);

@@ -69,11 +69,11 @@ fn springs(
             pa = positions[sp.a].xyz;
             va = velocities[sp.a].xyz;
         }
-        let mat = material_table[sp.material & ~SPRING_ACTUATED];
+        let mat = spring_material(sp);
         let d = pa - positions[sp.b].xyz;
         let len = length(d);
         var rest = bitcast<f32>(sp.rest);
-        if (sp.material & SPRING_ACTUATED) != 0u {
+        if is_actuated(sp) {
             let act = actuator_table[sp.rest];
             rest = actuated_rest(act, step.time);
             if TRACK_ENERGY {

@@ -271,19 +271,39 @@ pub(crate) fn mirrors() -> Vec<Mirror> {
     ]
 }
 
+/// What the pipelines of one World are specialised to (WGSL overrides).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Specialization {
+    /// Quanta per newton of the fixed-point encoding.
+    pub(crate) fixed_scale: f64,
+    /// Largest force component one spring may scatter, N.
+    pub(crate) spring_force_limit: f64,
+    /// Book dissipated and injected energy.
+    pub(crate) track_energy: bool,
+    /// The one material every spring shares, if there is only one.
+    pub(crate) uniform_material: Option<GpuMaterial>,
+    /// Whether any spring is driven by an actuator.
+    pub(crate) has_actuators: bool,
+}
+
 /// The WGSL `override` constants, by name, passed to every pipeline.
-pub(crate) fn constants(
-    fixed_scale: f64,
-    spring_force_limit: f64,
-    track_energy: bool,
-) -> Vec<(&'static str, f64)> {
+pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
+    let material = spec.uniform_material.unwrap_or_default();
     vec![
         ("WORKGROUP_SIZE", f64::from(WORKGROUP_SIZE)),
         ("SPRINGS_PER_INVOCATION", f64::from(SPRINGS_PER_INVOCATION)),
         ("MASSES_PER_INVOCATION", f64::from(MASSES_PER_INVOCATION)),
-        ("FIXED_SCALE", fixed_scale),
-        ("SPRING_FORCE_LIMIT", spring_force_limit),
-        ("TRACK_ENERGY", if track_energy { 1.0 } else { 0.0 }),
+        ("FIXED_SCALE", spec.fixed_scale),
+        ("SPRING_FORCE_LIMIT", spec.spring_force_limit),
+        ("TRACK_ENERGY", f64::from(u8::from(spec.track_energy))),
+        (
+            "UNIFORM_MATERIAL",
+            f64::from(u8::from(spec.uniform_material.is_some())),
+        ),
+        ("MATERIAL_STIFFNESS", f64::from(material.stiffness)),
+        ("MATERIAL_DAMPING", f64::from(material.damping)),
+        ("MATERIAL_LAW", f64::from(material.law)),
+        ("HAS_ACTUATORS", f64::from(u8::from(spec.has_actuators))),
         ("MASS_FIXED", f64::from(MASS_FIXED)),
         ("SPRING_ACTUATED", f64::from(SPRING_ACTUATED)),
         ("LAW_HOOKE", f64::from(LAW_HOOKE)),
@@ -373,7 +393,7 @@ mod tests {
             .iter()
             .filter_map(|(_, o)| o.name.clone())
             .collect();
-        let mut given: Vec<String> = constants(1.0, 1.0, true)
+        let mut given: Vec<String> = constants(&Specialization::default())
             .iter()
             .map(|(n, _)| n.to_string())
             .collect();

@@ -460,11 +460,17 @@ impl World {
             .collect();
         let params = make_params(model, None, n as u32, s as u32, model.bodies.len() as u32);
 
-        let constants = layout::constants(
-            1.0 / fixed_point.quantum,
-            fixed_point.spring_limit,
-            options.track_energy,
-        );
+        let constants = layout::constants(&layout::Specialization {
+            fixed_scale: 1.0 / fixed_point.quantum,
+            spring_force_limit: fixed_point.spring_limit,
+            track_energy: options.track_energy,
+            uniform_material: if materials.len() == 1 {
+                Some(materials[0])
+            } else {
+                None
+            },
+            has_actuators: !spring_actuator.is_empty(),
+        });
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipelines = Pipelines::new(&device, bits, &constants);
@@ -1163,7 +1169,10 @@ impl World {
         let mg = u64::from(self.mass_dispatch.groups);
         let sg = u64::from(self.spring_dispatch.groups);
         let b = &self.buffers;
-        let bytes = self.read(&[(&b.mass_partials, 0, 32 * mg), (&b.spring_partials, 0, 16 * sg)])?;
+        let bytes = self.read(&[
+            (&b.mass_partials, 0, 32 * mg),
+            (&b.spring_partials, 0, 16 * sg),
+        ])?;
         let all: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
         let (mp, sp) = all.split_at(2 * mg as usize);
         let mut e = Energy {

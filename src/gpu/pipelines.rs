@@ -5,6 +5,9 @@ use super::layout;
 /// The shared WGSL prelude (structs, overrides, helpers).
 pub(crate) const COMMON: &str = include_str!("../../shaders/common.wgsl");
 
+/// Helpers of the kernels that walk the spring table, prepended after [`COMMON`] for them.
+pub(crate) const SPRING_COMMON: &str = include_str!("../../shaders/spring_common.wgsl");
+
 /// The kernels, by stem: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`.
 pub(crate) const KERNELS: [(&str, &str); 5] = [
     ("springs", include_str!("../../shaders/springs.wgsl")),
@@ -28,7 +31,12 @@ pub(crate) fn source(stem: &str, bits: u32) -> String {
         .map(|(_, src)| *src)
         .expect("unknown kernel stem");
     let alias = if bits == 64 { "i64" } else { "i32" };
-    format!("alias Fixed = {alias};\n{COMMON}\n{body}")
+    let springs = if stem == "springs" || stem == "energy_springs" {
+        SPRING_COMMON
+    } else {
+        ""
+    };
+    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{body}")
 }
 
 /// What a binding of a kernel holds.
