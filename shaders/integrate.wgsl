@@ -7,7 +7,9 @@
 @group(0) @binding(2) var<storage, read> oscillator_table: array<GpuOscillator>;
 @group(0) @binding(3) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> velocities: array<vec4<f32>>;
-@group(0) @binding(5) var<storage, read_write> forces: array<atomic<Fixed>>;
+// The spring pass's fixed-point sums, 3 per mass. This pass runs after the spring pass has
+// finished (a separate dispatch), so plain loads and stores see the complete sums.
+@group(0) @binding(5) var<storage, read_write> forces: array<Fixed>;
 @group(0) @binding(6) var<storage, read_write> status: array<atomic<u32>, 4>;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(7) var<storage, read_write> slots: array<vec4<f32>>;
@@ -69,16 +71,14 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
     return out;
 }
 
-fn decode(i: u32) -> f32 {
-    let q = atomicLoad(&forces[i]);
-    atomicStore(&forces[i], Fixed(0));
-    return f32(q) / FIXED_SCALE;
-}
-
 // Integrates mass i; returns its (dissipated, injected) work over the step, J.
 fn integrate_mass(i: u32) -> vec2<f32> {
     var energy = vec2<f32>(0.0, 0.0);
-    let spring_force = vec3<f32>(decode(3u * i), decode(3u * i + 1u), decode(3u * i + 2u));
+    let q = vec3<Fixed>(forces[3u * i], forces[3u * i + 1u], forces[3u * i + 2u]);
+    forces[3u * i] = Fixed(0);
+    forces[3u * i + 1u] = Fixed(0);
+    forces[3u * i + 2u] = Fixed(0);
+    let spring_force = vec3<f32>(q) / FIXED_SCALE;
     let props = mass_table[i];
     if (props.flags & MASS_FIXED) != 0u {
         return energy;

@@ -37,7 +37,7 @@ use crate::error::{Error, Result};
 use crate::model::{Actuator, Body, Contact, Integrator, Mass, Model, SpringLaw};
 use layout::{
     GpuActuator, GpuBody, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring, GpuStep,
-    MASSES_PER_INVOCATION, SPRINGS_PER_INVOCATION, WORKGROUP_SIZE,
+    WORKGROUP_SIZE,
 };
 use pipelines::Pipelines;
 
@@ -314,8 +314,9 @@ impl World {
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
         let wg = u64::from(WORKGROUP_SIZE);
-        let per_spring_invocation = u64::from(SPRINGS_PER_INVOCATION);
-        let per_mass_invocation = u64::from(MASSES_PER_INVOCATION);
+        let granularity = layout::Granularity::for_device(device.adapter_info().device_type);
+        let per_spring_invocation = u64::from(granularity.springs_per_invocation);
+        let per_mass_invocation = u64::from(granularity.masses_per_invocation);
         let mass_dispatch = Dispatch::new(
             n,
             wg * per_mass_invocation,
@@ -470,6 +471,7 @@ impl World {
                 None
             },
             has_actuators: !spring_actuator.is_empty(),
+            granularity,
         });
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
