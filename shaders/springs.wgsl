@@ -11,11 +11,12 @@
 // `spring_table` and `slots` are bound to one chunk of the tables; `chunk.first` is its offset.
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
-@group(0) @binding(1) var<storage, read> spring_table: array<GpuSpring>;
+// `GpuSpring` records, `positions` and `velocities` are read as `Words` (see words_*.wgsl).
+@group(0) @binding(1) var<storage, read> spring_table: array<Words>;
 @group(0) @binding(2) var<storage, read> material_table: array<GpuMaterial>;
 @group(0) @binding(3) var<storage, read_write> actuator_table: array<GpuActuator>;
-@group(0) @binding(4) var<storage, read> positions: array<vec4<f32>>;
-@group(0) @binding(5) var<storage, read> velocities: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> positions: array<Words>;
+@group(0) @binding(5) var<storage, read> velocities: array<Words>;
 @group(0) @binding(6) var<storage, read_write> forces: array<atomic<Fixed>>;
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>, 4>;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
@@ -59,18 +60,18 @@ fn springs(
     var dissipated = 0.0;
     var injected = 0.0;
     for (var s = first; s < last; s += 1u) {
-        let sp = spring_table[s];
+        let sp = words_spring(spring_table[s]);
         if sp.a != run_mass {
             if run_mass != NONE {
                 scatter(run_mass, run_force);
             }
             run_mass = sp.a;
             run_force = vec3<Fixed>(Fixed(0));
-            pa = positions[sp.a].xyz;
-            va = velocities[sp.a].xyz;
+            pa = words_xyz(positions[sp.a]);
+            va = words_xyz(velocities[sp.a]);
         }
         let mat = spring_material(sp);
-        let d = pa - positions[sp.b].xyz;
+        let d = pa - words_xyz(positions[sp.b]);
         let len = length(d);
         var rest = bitcast<f32>(sp.rest);
         if is_actuated(sp) {
@@ -87,7 +88,7 @@ fn springs(
         let ke = effective(mat, rest);
         if len > 0.0 {
             let n = d / len;
-            let vrel = dot(va - velocities[sp.b].xyz, n);
+            let vrel = dot(va - words_xyz(velocities[sp.b]), n);
             let f = (ke.x * (len - ke.y) + mat.damping * vrel) * n;
             if TRACK_ENERGY {
                 dissipated += mat.damping * vrel * vrel * params.dt;

@@ -363,9 +363,9 @@ mod tests {
     /// mirror struct has the size and field offsets of its Rust twin. No GPU needed.
     #[test]
     fn wgsl_structs_match_rust_mirrors() {
-        for bits in [32, 64] {
+        for (bits, wide) in [(32, false), (32, true), (64, true)] {
             for (stem, _) in KERNELS {
-                let src = source(stem, bits);
+                let src = source(stem, bits, wide);
                 let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| {
                     panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src))
                 });
@@ -416,7 +416,7 @@ mod tests {
     /// Every override the shaders declare is supplied by `constants`, and nothing more.
     #[test]
     fn overrides_match_constants() {
-        let src = source("springs", 32);
+        let src = source("springs", 32, false);
         let module = naga::front::wgsl::parse_str(&src).unwrap();
         let mut declared: Vec<String> = module
             .overrides

@@ -8,6 +8,11 @@ pub(crate) const COMMON: &str = include_str!("../../shaders/common.wgsl");
 /// Helpers of the kernels that walk the spring table, prepended after [`COMMON`] for them.
 pub(crate) const SPRING_COMMON: &str = include_str!("../../shaders/spring_common.wgsl");
 
+/// How the spring pass reads 16-byte records: as two 64-bit words (devices with `SHADER_INT64`)
+/// or as four 32-bit words.
+pub(crate) const WORDS_WIDE: &str = include_str!("../../shaders/words_wide.wgsl");
+pub(crate) const WORDS_NARROW: &str = include_str!("../../shaders/words_narrow.wgsl");
+
 /// The kernels, by stem: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`.
 pub(crate) const KERNELS: [(&str, &str); 5] = [
     ("springs", include_str!("../../shaders/springs.wgsl")),
@@ -23,8 +28,9 @@ pub(crate) const KERNELS: [(&str, &str); 5] = [
     ("bodies", include_str!("../../shaders/bodies.wgsl")),
 ];
 
-/// The full WGSL source of kernel `stem` with fixed-point integers of `bits` bits.
-pub(crate) fn source(stem: &str, bits: u32) -> String {
+/// The full WGSL source of kernel `stem` with fixed-point integers of `bits` bits, reading records
+/// as 64-bit words when `wide` (the device has `SHADER_INT64`).
+pub(crate) fn source(stem: &str, bits: u32, wide: bool) -> String {
     let body = KERNELS
         .iter()
         .find(|(s, _)| *s == stem)
@@ -36,7 +42,12 @@ pub(crate) fn source(stem: &str, bits: u32) -> String {
     } else {
         ""
     };
-    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{body}")
+    let words = match (stem, wide) {
+        ("springs", true) => WORDS_WIDE,
+        ("springs", false) => WORDS_NARROW,
+        _ => "",
+    };
+    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{body}")
 }
 
 /// What a binding of a kernel holds.
@@ -85,6 +96,7 @@ pub(crate) struct Pipelines {
 
 impl Pipelines {
     pub(crate) fn new(device: &wgpu::Device, bits: u32, constants: &[(&str, f64)]) -> Self {
+        let wide = device.features().contains(wgpu::Features::SHADER_INT64);
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hooke::step"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -138,7 +150,7 @@ impl Pipelines {
             });
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(source(stem, bits).into()),
+                source: wgpu::ShaderSource::Wgsl(source(stem, bits, wide).into()),
             });
             let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&label),
