@@ -82,6 +82,33 @@ pub struct BodyState {
     pub mean_velocity: DVec3,
 }
 
+/// Device memory and per-step work of a [`World`] ([`World::stats`]), for benchmarks and capacity
+/// planning.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldStats {
+    /// Device memory per spring, bytes: the 16-byte spring record plus its share of the
+    /// spring pass's energy slots (16 bytes per invocation).
+    pub bytes_per_spring: f64,
+    /// Device memory per mass, bytes: position and velocity (16 each), the fixed-point force sum
+    /// (3 x 4 or 3 x 8), the 32-byte properties record and its share of the integrate pass's
+    /// energy slots.
+    pub bytes_per_mass: f64,
+    /// Device memory of all the World's buffers, bytes.
+    pub device_bytes: u64,
+    /// Compute dispatches recorded per step: one per chunk of the spring table (the table is
+    /// bound in chunks that fit the device's storage-binding limit) plus the integrate pass.
+    pub dispatches_per_step: u32,
+    /// Steps recorded per queue submission ([`WorldOptions::steps_per_submission`]): a call
+    /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.
+    pub steps_per_submission: u32,
+    /// Consecutive springs one invocation of the spring pass handles (64 on CPU adapters, 16 on
+    /// GPUs).
+    pub springs_per_invocation: u32,
+    /// Consecutive masses one invocation of the integrate pass handles (16 on CPU adapters, 1 on
+    /// GPUs).
+    pub masses_per_invocation: u32,
+}
+
 /// A dispatch laid out in at most two dimensions.
 #[derive(Clone, Copy, Debug)]
 struct Dispatch {
@@ -198,6 +225,7 @@ pub struct World {
     mass_dispatch: Dispatch,
     spring_dispatch: Dispatch,
     spring_chunks: Vec<SpringChunk>,
+    granularity: layout::Granularity,
     body_dispatch: Dispatch,
     drag: Option<DragSpring>,
     time: f64,
@@ -726,6 +754,7 @@ impl World {
             mass_dispatch,
             spring_dispatch,
             spring_chunks,
+            granularity,
             body_dispatch,
             drag: None,
             time: 0.0,
@@ -873,6 +902,47 @@ impl World {
     #[must_use]
     pub fn options(&self) -> WorldOptions {
         self.options
+    }
+
+    /// Device memory and per-step work of this World (see [`WorldStats`]).
+    #[must_use]
+    pub fn stats(&self) -> WorldStats {
+        let b = &self.buffers;
+        let springs = self.springs.len().max(1) as f64;
+        let masses = self.masses.len().max(1) as f64;
+        let all = [
+            &b.params,
+            &b.masses,
+            &b.springs,
+            &b.materials,
+            &b.actuators,
+            &b.oscillators,
+            &b.bodies,
+            &b.positions,
+            &b.velocities,
+            &b.forces,
+            &b.status,
+            &b.spring_slots,
+            &b.mass_slots,
+            &b.mass_partials,
+            &b.spring_partials,
+            &b.body_sums,
+            &b.steps,
+        ];
+        WorldStats {
+            bytes_per_spring: (b.springs.size() + b.spring_slots.size()) as f64 / springs,
+            bytes_per_mass: (b.positions.size()
+                + b.velocities.size()
+                + b.forces.size()
+                + b.masses.size()
+                + b.mass_slots.size()) as f64
+                / masses,
+            device_bytes: all.iter().map(|x| x.size()).sum(),
+            dispatches_per_step: self.spring_chunks.len() as u32 + 1,
+            steps_per_submission: self.options.steps_per_submission.max(1),
+            springs_per_invocation: self.granularity.springs_per_invocation,
+            masses_per_invocation: self.granularity.masses_per_invocation,
+        }
     }
 
     /// Simulation time in s.
