@@ -188,15 +188,16 @@ fn high_contention_is_bit_identical_over_thousands_of_steps() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn two_dimensional_dispatch_gives_the_same_bits() {
-    // 300 cubes: 2400 masses (3 workgroups of 1024) and 8400 springs (3 workgroups of 4096).
-    // Capping the dispatch at 2 workgroups per dimension lays both passes out in 2D (2 x 2, with
-    // a spare workgroup in the last row); integer sums do not care, so the bits must not change.
-    // They form 3 bodies of 100 cubes (the body pass is 2 x 2).
+    // 300 cubes: 2400 masses and 8400 springs, which take more than 6 workgroups per pass on any
+    // adapter (`World::stats` tells the work per invocation). Capping the dispatch at 6 workgroups
+    // per dimension lays both passes out in 2D, with spare workgroups in the last row; integer
+    // sums do not care, so the bits must not change. They form 30 bodies of 10 cubes (the body
+    // pass is 6 x 5).
     let mut model = Model::new(Params::default());
-    for body in 0..3u32 {
+    for body in 0..30u32 {
         let mut group = Part::new();
-        for j in 0..100u32 {
-            let i = body * 100 + j;
+        for j in 0..10u32 {
+            let i = body * 10 + j;
             let mut part = scenes::cube_part(0.05, 0.05, 5000.0, 0.01 * f64::from(i % 5));
             part.translate(DVec3::new(f64::from(i) * 0.1, 0.0, 0.0));
             part.masses[i as usize % 8].velocity = DVec3::new(0.3, -0.2, 0.1);
@@ -221,7 +222,7 @@ fn two_dimensional_dispatch_gives_the_same_bits() {
             bodies(opts(atomics)),
             bodies(WorldOptions {
                 atomics,
-                max_workgroups_per_dimension: Some(2),
+                max_workgroups_per_dimension: Some(6),
                 ..WorldOptions::default()
             })
         );
@@ -229,7 +230,7 @@ fn two_dimensional_dispatch_gives_the_same_bits() {
             &model,
             WorldOptions {
                 atomics,
-                max_workgroups_per_dimension: Some(2),
+                max_workgroups_per_dimension: Some(6),
                 ..WorldOptions::default()
             },
             300,

@@ -20,21 +20,30 @@ pub(crate) struct Granularity {
 }
 
 impl Granularity {
-    /// For an adapter of this type. CPU adapters (lavapipe, SwiftShader, WARP) run the lanes of a
-    /// workgroup in SIMD loops, so long runs amortise the per-invocation costs (measured on
-    /// lavapipe: 64 springs per invocation beat 16 by about 15 %). GPUs want many threads and
-    /// neighbouring lanes on neighbouring data, so they get short runs.
-    pub(crate) fn for_device(device_type: wgpu::DeviceType) -> Self {
-        if device_type == wgpu::DeviceType::Cpu {
-            Self {
-                springs_per_invocation: 64,
-                masses_per_invocation: 16,
-            }
+    /// For `springs` springs and `masses` masses on an adapter of type `device_type`.
+    ///
+    /// CPU adapters (lavapipe, SwiftShader, WARP) run the lanes of a workgroup in SIMD loops, so
+    /// long runs amortise the per-invocation costs (measured on lavapipe: 64 springs per
+    /// invocation beat 16 by about 15 %); GPUs want many threads with neighbouring lanes on
+    /// neighbouring data, so they get short runs. Runs shrink (by powers of two, down to 1) until
+    /// each pass has enough workgroups to keep the adapter's cores busy: 16 on a CPU adapter, 256
+    /// on a GPU.
+    pub(crate) fn for_device(device_type: wgpu::DeviceType, springs: u64, masses: u64) -> Self {
+        let (max_springs, max_masses, workgroups) = if device_type == wgpu::DeviceType::Cpu {
+            (64, 16, 16)
         } else {
-            Self {
-                springs_per_invocation: 16,
-                masses_per_invocation: 1,
+            (16, 1, 256)
+        };
+        let fit = |items: u64, max: u32| {
+            let mut per = max;
+            while per > 1 && items.div_ceil(u64::from(WORKGROUP_SIZE * per)) < workgroups {
+                per /= 2;
             }
+            per
+        };
+        Self {
+            springs_per_invocation: fit(springs, max_springs),
+            masses_per_invocation: fit(masses, max_masses),
         }
     }
 }
@@ -429,7 +438,7 @@ mod tests {
             track_energy: true,
             uniform_material: None,
             has_actuators: true,
-            granularity: Granularity::for_device(wgpu::DeviceType::Cpu),
+            granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30, 1 << 30),
         };
         let mut given: Vec<String> = constants(&spec)
             .iter()

@@ -1,18 +1,26 @@
 //! The GPU [`World`]: the same physics as [`crate::CpuWorld`], in f32, as wgpu compute passes.
 //!
 //! One step is two dispatches, recorded back to back for many steps in one submission:
-//! 1. `springs` (`shaders/springs.wgsl`): one invocation per spring computes its elastic and
-//!    damping force (actuated rest lengths evaluated from the step's time) and scatters it to both
-//!    masses with integer atomic adds in [fixed point](fixed), so sums are exact and order-free.
-//! 2. `integrate` (`shaders/integrate.wgsl`): one invocation per mass decodes and clears its spring
-//!    force, adds gravity, external, drag-spring and air-drag forces, ground contact and Coulomb
-//!    friction, and updates velocity and position.
+//! 1. `springs` (`shaders/springs.wgsl`): each invocation takes a run of consecutive springs
+//!    ([`WorldStats::springs_per_invocation`]), computes their elastic and damping forces
+//!    (actuated rest lengths evaluated from the step's time) and scatters them to both masses with
+//!    integer atomic adds in [fixed point](fixed), so sums are exact and order-free. Springs that
+//!    share their first mass (spring lists are sorted by it in the common case) add that side in
+//!    registers first and scatter it once per run, as the CPU twin does.
+//! 2. `integrate` (`shaders/integrate.wgsl`): each invocation takes a run of consecutive masses,
+//!    decodes and clears their spring forces, adds gravity, external, drag-spring and air-drag
+//!    forces, ground contact and Coulomb friction, and updates velocity and position.
 //!
-//! Dissipated and injected energy are summed per workgroup in a fixed tree order and added to
-//! one running (compensated) slot per workgroup, so they are deterministic too. Kinetic,
-//! gravitational, elastic and ground energy, and each body's centre of mass and mean velocity,
-//! come from reduction kernels (`energy_masses`, `energy_springs`, `bodies`) when asked for: the
-//! host reads per-workgroup or per-body partial sums, never every mass.
+//! The pipelines are specialised to the model with WGSL overrides: a model whose springs share one
+//! material has it compiled in, and a model without actuators has the actuator branch compiled
+//! out.
+//!
+//! Dissipated and injected energy are added by each invocation to its own running (compensated)
+//! slot: no workgroup barrier in the step, and each slot is written by one invocation in a fixed
+//! order, so the booking is deterministic too. Kinetic, gravitational, elastic and ground energy,
+//! the slots' totals, and each body's centre of mass and mean velocity come from reduction kernels
+//! (`energy_masses`, `energy_springs`, `bodies`) when asked for: the host reads per-workgroup or
+//! per-body partial sums, never every mass.
 //!
 //! A 4-word status buffer catches a state that turns non-finite and a fixed-point overflow on the
 //! GPU; it is read once per [`World::step`] call.
@@ -48,8 +56,10 @@ pub struct WorldOptions {
     pub atomics: AtomicWidth,
     /// How the fixed-point quantum is chosen (default [`FixedPointScale::Auto`]).
     pub fixed_point: FixedPointScale,
-    /// Book dissipated and injected energy on the GPU (default `true`). Turning it off removes
-    /// one workgroup reduction per pass; [`World::energy`] then reports both as 0.
+    /// Book dissipated and injected energy on the GPU (default `true`). It costs a few
+    /// arithmetic operations per spring and mass and one 16-byte slot read and write per
+    /// invocation (measured on lavapipe: within the run-to-run noise of a step, see
+    /// `docs/PERFORMANCE.md`). Turned off, [`World::energy`] reports both as 0.
     pub track_energy: bool,
     /// Steps recorded per queue submission (default 1024, at least 1). One submission needs one
     /// 256-byte uniform slot per step.
@@ -101,11 +111,11 @@ pub struct WorldStats {
     /// Steps recorded per queue submission ([`WorldOptions::steps_per_submission`]): a call
     /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.
     pub steps_per_submission: u32,
-    /// Consecutive springs one invocation of the spring pass handles (64 on CPU adapters, 16 on
-    /// GPUs).
+    /// Consecutive springs one invocation of the spring pass handles: 64 on CPU adapters, 16 on
+    /// GPUs, fewer (down to 1) when that would leave too few workgroups to fill the adapter.
     pub springs_per_invocation: u32,
-    /// Consecutive masses one invocation of the integrate pass handles (16 on CPU adapters, 1 on
-    /// GPUs).
+    /// Consecutive masses one invocation of the integrate pass handles: 16 on CPU adapters, 1 on
+    /// GPUs, fewer when that would leave too few workgroups to fill the adapter.
     pub masses_per_invocation: u32,
 }
 
@@ -342,7 +352,7 @@ impl World {
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
         let wg = u64::from(WORKGROUP_SIZE);
-        let granularity = layout::Granularity::for_device(device.adapter_info().device_type);
+        let granularity = layout::Granularity::for_device(device.adapter_info().device_type, s, n);
         let per_spring_invocation = u64::from(granularity.springs_per_invocation);
         let per_mass_invocation = u64::from(granularity.masses_per_invocation);
         let mass_dispatch = Dispatch::new(
@@ -1207,9 +1217,9 @@ impl World {
         self.read_vec3s(&self.buffers.velocities)
     }
 
-    /// Energy terms of the current state (GPU reductions to per-workgroup partial sums, added on
-    /// the host in f64) and the dissipated and injected totals so far (running per-workgroup
-    /// slots on the GPU, plus what the setters booked on the host), in J.
+    /// Energy terms of the current state and the dissipated and injected totals so far (running
+    /// per-invocation slots on the GPU, plus what the setters booked on the host), in J. GPU
+    /// reductions sum both to per-workgroup partial sums, which the host adds in f64.
     ///
     /// # Errors
     /// As [`World::positions`], or [`Error::Gpu`] on a validation error.
