@@ -3,10 +3,12 @@
 // then updates velocity and position (CPU twin: `integrate` and `ground` in src/cpu.rs).
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
-@group(0) @binding(1) var<storage, read> mass_table: array<GpuMass>;
+// `GpuMass` records (two `Words` each), positions and velocities are accessed as `Words` (see
+// words_*.wgsl).
+@group(0) @binding(1) var<storage, read> mass_table: array<Words>;
 @group(0) @binding(2) var<storage, read> oscillator_table: array<GpuOscillator>;
-@group(0) @binding(3) var<storage, read_write> positions: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read_write> velocities: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> positions: array<Words>;
+@group(0) @binding(4) var<storage, read_write> velocities: array<Words>;
 // The spring pass's fixed-point sums, 3 per mass. This pass runs after the spring pass has
 // finished (a separate dispatch), so plain loads and stores see the complete sums.
 @group(0) @binding(5) var<storage, read_write> forces: array<Fixed>;
@@ -79,14 +81,14 @@ fn integrate_mass(i: u32) -> vec2<f32> {
     forces[3u * i + 1u] = Fixed(0);
     forces[3u * i + 2u] = Fixed(0);
     let spring_force = vec3<f32>(q) / FIXED_SCALE;
-    let props = mass_table[i];
+    let props = words_mass(mass_table[2u * i], mass_table[2u * i + 1u]);
     if (props.flags & MASS_FIXED) != 0u {
         return energy;
     }
     let m = props.mass;
     let dt = params.dt;
-    let x = positions[i].xyz;
-    let v = velocities[i].xyz;
+    let x = words_xyz(positions[i]);
+    let v = words_xyz(velocities[i]);
     var applied = props.external_force;
     if i == params.drag_mass {
         applied += params.drag_stiffness * (params.drag_target - x) - params.drag_damping * v;
@@ -130,8 +132,8 @@ fn integrate_mass(i: u32) -> vec2<f32> {
         atomicMin(&status[STATUS_BAD_STEP], step.index);
         atomicMin(&status[STATUS_BAD_MASS], i);
     }
-    positions[i] = vec4<f32>(x_new, 1.0);
-    velocities[i] = vec4<f32>(v_new, 0.0);
+    positions[i] = words_pack(vec4<f32>(x_new, 1.0));
+    velocities[i] = words_pack(vec4<f32>(v_new, 0.0));
     return energy;
 }
 

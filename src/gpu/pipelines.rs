@@ -8,7 +8,7 @@ pub(crate) const COMMON: &str = include_str!("../../shaders/common.wgsl");
 /// Helpers of the kernels that walk the spring table, prepended after [`COMMON`] for them.
 pub(crate) const SPRING_COMMON: &str = include_str!("../../shaders/spring_common.wgsl");
 
-/// How the spring pass reads 16-byte records: as two 64-bit words (devices with `SHADER_INT64`)
+/// How the spring and integrate passes access 16-byte records: as two 64-bit words (devices with `SHADER_INT64`)
 /// or as four 32-bit words.
 pub(crate) const WORDS_WIDE: &str = include_str!("../../shaders/words_wide.wgsl");
 pub(crate) const WORDS_NARROW: &str = include_str!("../../shaders/words_narrow.wgsl");
@@ -43,8 +43,8 @@ pub(crate) fn source(stem: &str, bits: u32, wide: bool) -> String {
         ""
     };
     let words = match (stem, wide) {
-        ("springs", true) => WORDS_WIDE,
-        ("springs", false) => WORDS_NARROW,
+        ("springs" | "integrate", true) => WORDS_WIDE,
+        ("springs" | "integrate", false) => WORDS_NARROW,
         _ => "",
     };
     format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{body}")
