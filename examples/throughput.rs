@@ -1,36 +1,40 @@
 //! Spring-updates per second of the `SCENE.md` falling lattice on both backends, side by side.
 //!
-//! `cargo run --release --example throughput -- [n] [steps]` (defaults: n = 40, 20 steps). Prints
-//! the adapter, spring-updates/s on the CPU reference and the GPU World, device bytes per spring and
-//! per mass, and dispatches and submissions per step.
+//! `cargo run --release --example throughput -- [n[,n...]] [steps]` (defaults: n = 40, 20 steps).
+//! For each n it prints the adapter, spring-updates/s on the CPU reference and the GPU World,
+//! device bytes per spring and per mass, and dispatches and submissions per step. With a list of n
+//! (`10,20,40,80,120`) it ends with a table of time per step against springs, to check that cost
+//! grows linearly.
+//!
+//! Environment switches: `HOOKE_NO_ENERGY=1` builds the World without energy tracking,
+//! `HOOKE_BITS32=1` asks for 32-bit atomics, `HOOKE_GPU_ONLY=1` skips the CPU reference.
 
 use std::time::Instant;
 
 use hooke::builders::Lattice;
 use hooke::{AtomicWidth, CpuWorld, World, WorldOptions};
 
+/// One size's results: springs, CPU and GPU seconds per step.
+struct Row {
+    n: u32,
+    springs: usize,
+    cpu: Option<f64>,
+    gpu: f64,
+}
+
 fn main() -> hooke::Result<()> {
     let mut args = std::env::args().skip(1);
-    let n: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(40);
-    let steps: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
-    let model = Lattice::scene(n).model()?;
-    let springs = model.springs.len() as f64;
-    println!(
-        "SCENE lattice n = {n}: {} masses, {} springs, {steps} timed steps",
-        model.masses.len(),
-        model.springs.len()
-    );
-
-    let mut cpu = CpuWorld::new(&model)?;
-    cpu.step(2)?;
-    let t = Instant::now();
-    cpu.step(steps)?;
-    let cpu_rate = springs * steps as f64 / t.elapsed().as_secs_f64();
-    println!(
-        "cpu (f64, all cores): {:8.1} M spring-updates/s",
-        cpu_rate / 1e6
-    );
-
+    let sizes: Vec<u32> = args
+        .next()
+        .map(|a| a.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .filter(|v: &Vec<u32>| !v.is_empty())
+        .unwrap_or_else(|| vec![40]);
+    let steps: u64 = args
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(20)
+        .max(1);
+    let gpu_only = std::env::var_os("HOOKE_GPU_ONLY").is_some();
     let options = WorldOptions {
         track_energy: std::env::var_os("HOOKE_NO_ENERGY").is_none(),
         atomics: if std::env::var_os("HOOKE_BITS32").is_some() {
@@ -41,20 +45,88 @@ fn main() -> hooke::Result<()> {
         ..WorldOptions::default()
     };
     let (device, queue) = hooke::gpu::request_device()?;
-    let mut gpu = World::with_device(device, queue, &model, options)?;
-    let info = gpu.adapter_info();
-    println!(
-        "gpu adapter: {} ({:?}, {:?})",
-        info.name, info.backend, info.device_type
-    );
-    gpu.step(2)?;
-    let t = Instant::now();
-    gpu.step(steps)?;
-    let gpu_rate = springs * steps as f64 / t.elapsed().as_secs_f64();
-    println!(
-        "gpu (f32, fixed-point atomics {}-bit): {:8.1} M spring-updates/s",
-        gpu.fixed_point().bits,
-        gpu_rate / 1e6
-    );
+    let mut rows = Vec::new();
+    for &n in &sizes {
+        let model = Lattice::scene(n).model()?;
+        let springs = model.springs.len();
+        println!(
+            "SCENE lattice n = {n}: {} masses, {springs} springs, {steps} timed steps",
+            model.masses.len(),
+        );
+        let rate = |seconds: f64| springs as f64 * steps as f64 / seconds / 1e6;
+
+        let cpu = if gpu_only {
+            None
+        } else {
+            let mut cpu = CpuWorld::new(&model)?;
+            cpu.step(2)?;
+            let t = Instant::now();
+            cpu.step(steps)?;
+            let seconds = t.elapsed().as_secs_f64();
+            println!(
+                "  cpu (f64, all cores):                  {:8.1} M spring-updates/s",
+                rate(seconds)
+            );
+            Some(seconds / steps as f64)
+        };
+
+        let mut gpu = World::with_device(device.clone(), queue.clone(), &model, options)?;
+        let info = gpu.adapter_info();
+        println!(
+            "  gpu adapter: {} ({:?}, {:?})",
+            info.name, info.backend, info.device_type
+        );
+        gpu.step(2)?;
+        let t = Instant::now();
+        gpu.step(steps)?;
+        let seconds = t.elapsed().as_secs_f64();
+        println!(
+            "  gpu (f32, fixed-point atomics {}-bit, energy {}): {:8.1} M spring-updates/s",
+            gpu.fixed_point().bits,
+            if options.track_energy { "on" } else { "off" },
+            rate(seconds)
+        );
+        let stats = gpu.stats();
+        let submissions = steps.div_ceil(u64::from(stats.steps_per_submission));
+        println!(
+            "  device bytes: {:.1} per spring, {:.1} per mass ({:.1} MiB in all)",
+            stats.bytes_per_spring,
+            stats.bytes_per_mass,
+            stats.device_bytes as f64 / f64::from(1 << 20)
+        );
+        println!(
+            "  per step: {} dispatches, {:.3} submissions ({submissions} for {steps} steps), \
+             {} springs and {} masses per invocation",
+            stats.dispatches_per_step,
+            submissions as f64 / steps as f64,
+            stats.springs_per_invocation,
+            stats.masses_per_invocation
+        );
+        rows.push(Row {
+            n,
+            springs,
+            cpu,
+            gpu: seconds / steps as f64,
+        });
+    }
+    if rows.len() > 1 {
+        // Cost per spring stays flat when cost grows linearly with springs.
+        println!();
+        println!("| n | springs | gpu ms/step | gpu ns/spring | cpu ms/step | cpu ns/spring |");
+        println!("|---|---|---|---|---|---|");
+        for r in &rows {
+            let per = |s: f64| s * 1e9 / r.springs as f64;
+            let (cpu_ms, cpu_ns) = r.cpu.map_or(("-".to_string(), "-".to_string()), |c| {
+                (format!("{:.2}", c * 1e3), format!("{:.2}", per(c)))
+            });
+            println!(
+                "| {} | {} | {:.2} | {:.2} | {cpu_ms} | {cpu_ns} |",
+                r.n,
+                r.springs,
+                r.gpu * 1e3,
+                per(r.gpu)
+            );
+        }
+    }
     Ok(())
 }

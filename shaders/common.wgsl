@@ -5,12 +5,24 @@
 
 // Invocations per workgroup (a power of two).
 override WORKGROUP_SIZE: u32;
+// Consecutive springs one invocation of the spring pass (and of `energy_springs`) handles.
+override SPRINGS_PER_INVOCATION: u32;
+// Consecutive masses one invocation of the integrate pass (and of `energy_masses`) handles.
+override MASSES_PER_INVOCATION: u32;
 // Fixed-point scale: a force of f newtons is stored as round(f * FIXED_SCALE) (ties to even).
 override FIXED_SCALE: f32;
 // Largest force component (N) one spring may scatter without risking overflow of a mass's sum.
 override SPRING_FORCE_LIMIT: f32;
 // Whether the kernels book dissipated and injected energy.
 override TRACK_ENERGY: bool;
+// Specialisation to the model (the pipelines are built per World): when every spring shares one
+// material it is compiled in (no material-table read per spring); without actuators the actuated
+// branch is compiled out.
+override UNIFORM_MATERIAL: bool;
+override MATERIAL_STIFFNESS: f32;
+override MATERIAL_DAMPING: f32;
+override MATERIAL_LAW: u32;
+override HAS_ACTUATORS: bool;
 // Bit flags and tags.
 override MASS_FIXED: u32;
 override SPRING_ACTUATED: u32;

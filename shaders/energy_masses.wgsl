@@ -1,14 +1,19 @@
-// hooke::energy_masses: kinetic, gravitational and ground-penalty energy of every mass, reduced
-// to one partial sum per workgroup in a fixed tree order (the host adds the partials in f64).
+// hooke::energy_masses: kinetic, gravitational and ground-penalty energy of every mass, and the
+// dissipated and injected work the integrate pass booked in its per-invocation slots, reduced to
+// one partial sum per workgroup in a fixed tree order (the host adds the partials in f64).
+// Invocations cover the masses exactly as in `integrate.wgsl`, so slot i belongs to invocation i.
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
 @group(0) @binding(1) var<storage, read> mass_table: array<GpuMass>;
 @group(0) @binding(2) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> velocities: array<vec4<f32>>;
-// Per workgroup: (kinetic, gravity, ground, 0), J.
-@group(0) @binding(4) var<storage, read_write> partials: array<vec4<f32>>;
+// Per invocation of the integrate pass: (dissipated, compensation, injected, compensation), J.
+@group(0) @binding(4) var<storage, read> slots: array<vec4<f32>>;
+// Per workgroup, two elements: (kinetic, gravity, ground, 0) and (dissipated, injected, 0, 0), J.
+@group(0) @binding(5) var<storage, read_write> partials: array<vec4<f32>>;
 
 var<workgroup> partial: array<vec4<f32>, WORKGROUP_SIZE>;
+var<workgroup> booked: array<vec2<f32>, WORKGROUP_SIZE>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn energy_masses(
@@ -17,27 +22,40 @@ fn energy_masses(
     @builtin(local_invocation_index) lid: u32,
 ) {
     let group = workgroup_linear(wg, groups);
-    let i = group * WORKGROUP_SIZE + lid;
+    let invocation = group * WORKGROUP_SIZE + lid;
+    let first = invocation * MASSES_PER_INVOCATION;
     var e = vec4<f32>(0.0);
-    if i < params.masses {
-        let m = mass_table[i].mass;
-        let p = positions[i].xyz;
-        let v = velocities[i].xyz;
-        e.x = 0.5 * m * dot(v, v);
-        e.y = -m * dot(params.gravity, p);
-        if params.contact == CONTACT_PENALTY && p.z < 0.0 {
-            e.z = 0.5 * params.contact_stiffness * p.z * p.z;
+    var w = vec2<f32>(0.0);
+    if first < params.masses {
+        let last = min(first + MASSES_PER_INVOCATION, params.masses);
+        for (var i = first; i < last; i += 1u) {
+            let m = mass_table[i].mass;
+            let p = positions[i].xyz;
+            let v = velocities[i].xyz;
+            e.x += 0.5 * m * dot(v, v);
+            e.y += -m * dot(params.gravity, p);
+            if params.contact == CONTACT_PENALTY && p.z < 0.0 {
+                e.z += 0.5 * params.contact_stiffness * p.z * p.z;
+            }
+        }
+        if invocation < arrayLength(&slots) {
+            // A compensated slot holds (sum, compensation): its value is sum - compensation.
+            let slot = slots[invocation];
+            w = vec2<f32>(slot.x - slot.y, slot.z - slot.w);
         }
     }
     partial[lid] = e;
+    booked[lid] = w;
     workgroupBarrier();
     for (var half = WORKGROUP_SIZE / 2u; half > 0u; half = half / 2u) {
         if lid < half {
             partial[lid] = partial[lid] + partial[lid + half];
+            booked[lid] = booked[lid] + booked[lid + half];
         }
         workgroupBarrier();
     }
-    if lid == 0u && group < arrayLength(&partials) {
-        partials[group] = partial[0];
+    if lid == 0u && 2u * group + 1u < arrayLength(&partials) {
+        partials[2u * group] = partial[0];
+        partials[2u * group + 1u] = vec4<f32>(booked[0], 0.0, 0.0);
     }
 }

@@ -1,19 +1,21 @@
-// hooke::integrate: one invocation per mass. Reads and clears the mass's fixed-point spring force,
-// adds gravity, external, drag-spring and air-drag forces, ground contact and Coulomb friction,
+// hooke::integrate: MASSES_PER_INVOCATION consecutive masses per invocation. For each mass it
+// reads and clears the fixed-point spring force, adds gravity, external, drag-spring and air-drag forces, ground contact and Coulomb friction,
 // then updates velocity and position (CPU twin: `integrate` and `ground` in src/cpu.rs).
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
-@group(0) @binding(1) var<storage, read> mass_table: array<GpuMass>;
+// `GpuMass` records (two `Words` each), positions and velocities are accessed as `Words` (see
+// words_*.wgsl).
+@group(0) @binding(1) var<storage, read> mass_table: array<Words>;
 @group(0) @binding(2) var<storage, read> oscillator_table: array<GpuOscillator>;
-@group(0) @binding(3) var<storage, read_write> positions: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read_write> velocities: array<vec4<f32>>;
-@group(0) @binding(5) var<storage, read_write> forces: array<atomic<Fixed>>;
+@group(0) @binding(3) var<storage, read_write> positions: array<Words>;
+@group(0) @binding(4) var<storage, read_write> velocities: array<Words>;
+// The spring pass's fixed-point sums, 3 per mass. This pass runs after the spring pass has
+// finished (a separate dispatch), so plain loads and stores see the complete sums.
+@group(0) @binding(5) var<storage, read_write> forces: array<Fixed>;
 @group(0) @binding(6) var<storage, read_write> status: array<atomic<u32>, 4>;
-// Per-workgroup running (dissipated, compensation, injected, compensation), J.
+// Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(7) var<storage, read_write> slots: array<vec4<f32>>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
-
-var<workgroup> partial: array<vec2<f32>, WORKGROUP_SIZE>;
 
 struct Ground {
     // Conservative part (the penalty spring), N.
@@ -71,94 +73,97 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
     return out;
 }
 
-fn decode(i: u32) -> f32 {
-    let q = atomicLoad(&forces[i]);
-    atomicStore(&forces[i], Fixed(0));
-    return f32(q) / FIXED_SCALE;
+// Integrates mass i; returns its (dissipated, injected) work over the step, J.
+fn integrate_mass(i: u32) -> vec2<f32> {
+    var energy = vec2<f32>(0.0, 0.0);
+    let q = vec3<Fixed>(forces[3u * i], forces[3u * i + 1u], forces[3u * i + 2u]);
+    forces[3u * i] = Fixed(0);
+    forces[3u * i + 1u] = Fixed(0);
+    forces[3u * i + 2u] = Fixed(0);
+    let spring_force = vec3<f32>(q) / FIXED_SCALE;
+    let props = words_mass(mass_table[2u * i], mass_table[2u * i + 1u]);
+    if (props.flags & MASS_FIXED) != 0u {
+        return energy;
+    }
+    let m = props.mass;
+    let dt = params.dt;
+    let x = words_xyz(positions[i]);
+    let v = words_xyz(velocities[i]);
+    var applied = props.external_force;
+    if i == params.drag_mass {
+        applied += params.drag_stiffness * (params.drag_target - x) - params.drag_damping * v;
+    }
+    let conservative = spring_force + m * params.gravity + applied;
+    let drag = -params.air_drag * v;
+    var mu_s = params.static_friction;
+    var mu_k = params.kinetic_friction;
+    if props.oscillator != NONE {
+        let o = oscillator_table[props.oscillator];
+        var mu = o.min;
+        if cos(o.omega * step.time + o.phase) > 0.0 {
+            mu = o.max;
+        }
+        mu_s = mu;
+        mu_k = mu;
+    }
+    let g = ground(mu_s, mu_k, m, x, v, conservative + drag);
+    let dissipative = drag + g.dissipative;
+    let total = conservative + g.conservative + dissipative;
+    let v_pre = v + total / m * dt;
+    let v_new = v_pre * params.damping_factor;
+    var x_new: vec3<f32>;
+    if params.integrator == INTEGRATOR_SEMI_IMPLICIT {
+        x_new = x + v_new * dt;
+    } else {
+        x_new = x + v * dt;
+    }
+    if TRACK_ENERGY {
+        // As on the CPU: each force's work over the step is F . (v + v_pre) / 2 dt (the
+        // exact split of the kinetic-energy change); global damping removes the rest.
+        let work = 0.5 * (v + v_pre) * dt;
+        energy = vec2<f32>(
+            -dot(dissipative, work) + 0.5 * m * dot(v_pre - v_new, v_pre + v_new),
+            dot(applied, work),
+        );
+    }
+    let bad = non_finite(x_new.x) || non_finite(x_new.y) || non_finite(x_new.z)
+        || non_finite(v_new.x) || non_finite(v_new.y) || non_finite(v_new.z);
+    if bad {
+        atomicMin(&status[STATUS_BAD_STEP], step.index);
+        atomicMin(&status[STATUS_BAD_MASS], i);
+    }
+    positions[i] = words_pack(vec4<f32>(x_new, 1.0));
+    velocities[i] = words_pack(vec4<f32>(v_new, 0.0));
+    return energy;
 }
 
+// Each invocation integrates MASSES_PER_INVOCATION consecutive masses and adds their dissipated
+// and injected work to its own running (compensated) slot: no workgroup barrier, and each slot is
+// written by one invocation in a fixed order, so the booking is deterministic.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn integrate(
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let group = workgroup_linear(wg, groups);
-    let i = group * WORKGROUP_SIZE + lid;
+    let invocation = workgroup_linear(wg, groups) * WORKGROUP_SIZE + lid;
+    let first = invocation * MASSES_PER_INVOCATION;
+    if first >= params.masses {
+        return;
+    }
     // A step that overflowed is not integrated; after a failed step nothing runs. Neither value
     // changes during this dispatch except to `step.index` itself, so every invocation agrees.
-    let halted = atomicLoad(&status[STATUS_BAD_STEP]) < step.index
-        || atomicLoad(&status[STATUS_OVERFLOW_STEP]) <= step.index;
-    var energy = vec2<f32>(0.0, 0.0);
-    if i < params.masses && !halted {
-        let spring_force = vec3<f32>(decode(3u * i), decode(3u * i + 1u), decode(3u * i + 2u));
-        let props = mass_table[i];
-        if (props.flags & MASS_FIXED) == 0u {
-            let m = props.mass;
-            let dt = params.dt;
-            let x = positions[i].xyz;
-            let v = velocities[i].xyz;
-            var applied = props.external_force;
-            if i == params.drag_mass {
-                applied += params.drag_stiffness * (params.drag_target - x) - params.drag_damping * v;
-            }
-            let conservative = spring_force + m * params.gravity + applied;
-            let drag = -params.air_drag * v;
-            var mu_s = params.static_friction;
-            var mu_k = params.kinetic_friction;
-            if props.oscillator != NONE {
-                let o = oscillator_table[props.oscillator];
-                var mu = o.min;
-                if cos(o.omega * step.time + o.phase) > 0.0 {
-                    mu = o.max;
-                }
-                mu_s = mu;
-                mu_k = mu;
-            }
-            let g = ground(mu_s, mu_k, m, x, v, conservative + drag);
-            let dissipative = drag + g.dissipative;
-            let total = conservative + g.conservative + dissipative;
-            let v_pre = v + total / m * dt;
-            let v_new = v_pre * params.damping_factor;
-            var x_new: vec3<f32>;
-            if params.integrator == INTEGRATOR_SEMI_IMPLICIT {
-                x_new = x + v_new * dt;
-            } else {
-                x_new = x + v * dt;
-            }
-            if TRACK_ENERGY {
-                // As on the CPU: each force's work over the step is F . (v + v_pre) / 2 dt (the
-                // exact split of the kinetic-energy change); global damping removes the rest.
-                let work = 0.5 * (v + v_pre) * dt;
-                energy = vec2<f32>(
-                    -dot(dissipative, work) + 0.5 * m * dot(v_pre - v_new, v_pre + v_new),
-                    dot(applied, work),
-                );
-            }
-            let bad = non_finite(x_new.x) || non_finite(x_new.y) || non_finite(x_new.z)
-                || non_finite(v_new.x) || non_finite(v_new.y) || non_finite(v_new.z);
-            if bad {
-                atomicMin(&status[STATUS_BAD_STEP], step.index);
-                atomicMin(&status[STATUS_BAD_MASS], i);
-            }
-            positions[i] = vec4<f32>(x_new, 1.0);
-            velocities[i] = vec4<f32>(v_new, 0.0);
-        }
+    if atomicLoad(&status[STATUS_BAD_STEP]) < step.index
+        || atomicLoad(&status[STATUS_OVERFLOW_STEP]) <= step.index {
+        return;
     }
-    if TRACK_ENERGY {
-        partial[lid] = energy;
-        workgroupBarrier();
-        for (var half = WORKGROUP_SIZE / 2u; half > 0u; half = half / 2u) {
-            if lid < half {
-                partial[lid] = partial[lid] + partial[lid + half];
-            }
-            workgroupBarrier();
-        }
-        if lid == 0u && group < arrayLength(&slots) {
-            let slot = slots[group];
-            let dissipated = kahan_add(slot.xy, partial[0].x);
-            let injected = kahan_add(slot.zw, partial[0].y);
-            slots[group] = vec4<f32>(dissipated, injected);
-        }
+    let last = min(first + MASSES_PER_INVOCATION, params.masses);
+    var energy = vec2<f32>(0.0, 0.0);
+    for (var i = first; i < last; i += 1u) {
+        energy += integrate_mass(i);
+    }
+    if TRACK_ENERGY && invocation < arrayLength(&slots) {
+        let slot = slots[invocation];
+        slots[invocation] = vec4<f32>(kahan_add(slot.xy, energy.x), kahan_add(slot.zw, energy.y));
     }
 }

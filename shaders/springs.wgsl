@@ -1,25 +1,38 @@
-// hooke::springs: one invocation per spring. Computes the elastic and axial damping force of the
-// spring (CPU twin: `springs` in src/cpu.rs) and scatters it to both masses with integer atomic
-// adds on the fixed-point encoding, so the per-mass sums are exact and independent of order.
+// hooke::springs: each invocation takes SPRINGS_PER_INVOCATION consecutive springs of the table.
+// For each spring it computes the elastic and axial damping force (CPU twin: `springs` in
+// src/cpu.rs) and adds it to both masses in fixed point with integer atomic adds, so the per-mass
+// sums are exact and independent of order. The table is sorted by `a` in the common case (every
+// builder emits springs mass by mass), so the `a` side of a run of springs that share `a` is summed
+// in registers (as integers, so the sum is the same as adding each spring on its own) and added
+// once per run, and `a`'s position and velocity are loaded once per run.
+// Energy: each invocation adds its springs' dissipated and injected work to its own running
+// (compensated) slot: no workgroup barrier, and every slot is written by one invocation in a fixed
+// order, so the booking is deterministic. `energy_springs` reduces the slots when energy is read.
 // `spring_table` and `slots` are bound to one chunk of the tables; `chunk.first` is its offset.
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
-@group(0) @binding(1) var<storage, read> spring_table: array<GpuSpring>;
+// `GpuSpring` records, `positions` and `velocities` are read as `Words` (see words_*.wgsl).
+@group(0) @binding(1) var<storage, read> spring_table: array<Words>;
 @group(0) @binding(2) var<storage, read> material_table: array<GpuMaterial>;
 @group(0) @binding(3) var<storage, read_write> actuator_table: array<GpuActuator>;
-@group(0) @binding(4) var<storage, read> positions: array<vec4<f32>>;
-@group(0) @binding(5) var<storage, read> velocities: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> positions: array<Words>;
+@group(0) @binding(5) var<storage, read> velocities: array<Words>;
 @group(0) @binding(6) var<storage, read_write> forces: array<atomic<Fixed>>;
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>, 4>;
-// Per-workgroup running (dissipated, compensation, injected, compensation), J.
+// Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(8) var<storage, read_write> slots: array<vec4<f32>>;
 @group(0) @binding(9) var<uniform> chunk: GpuChunk;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
-var<workgroup> partial: array<vec2<f32>, WORKGROUP_SIZE>;
-
 fn elastic(k: f32, rest: f32, len: f32) -> f32 {
     return 0.5 * k * (len - rest) * (len - rest);
+}
+
+fn scatter(mass: u32, q: vec3<Fixed>) {
+    let i = 3u * mass;
+    atomicAdd(&forces[i], q.x);
+    atomicAdd(&forces[i + 1u], q.y);
+    atomicAdd(&forces[i + 2u], q.z);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -28,36 +41,57 @@ fn springs(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let group = workgroup_linear(wg, groups);
-    let s = group * WORKGROUP_SIZE + lid;
+    let invocation = workgroup_linear(wg, groups) * WORKGROUP_SIZE + lid;
+    let count = arrayLength(&spring_table);
+    let first = invocation * SPRINGS_PER_INVOCATION;
+    if first >= count {
+        return;
+    }
     // Passes after a failed step do nothing (see `World::step`); this value does not change
     // during this dispatch, so every invocation agrees.
-    let halted = min(atomicLoad(&status[STATUS_BAD_STEP]), atomicLoad(&status[STATUS_OVERFLOW_STEP])) < step.index;
-    var energy = vec2<f32>(0.0, 0.0);
-    if s < arrayLength(&spring_table) && !halted {
-        let sp = spring_table[s];
-        let mat = material_table[sp.material & ~SPRING_ACTUATED];
-        let d = positions[sp.a].xyz - positions[sp.b].xyz;
+    if min(atomicLoad(&status[STATUS_BAD_STEP]), atomicLoad(&status[STATUS_OVERFLOW_STEP])) < step.index {
+        return;
+    }
+    let last = min(first + SPRINGS_PER_INVOCATION, count);
+    var run_mass = NONE;
+    var run_force = vec3<Fixed>(Fixed(0));
+    var pa = vec3<f32>(0.0);
+    var va = vec3<f32>(0.0);
+    var dissipated = 0.0;
+    var injected = 0.0;
+    for (var s = first; s < last; s += 1u) {
+        let sp = words_spring(spring_table[s]);
+        if sp.a != run_mass {
+            if run_mass != NONE {
+                scatter(run_mass, run_force);
+            }
+            run_mass = sp.a;
+            run_force = vec3<Fixed>(Fixed(0));
+            pa = words_xyz(positions[sp.a]);
+            va = words_xyz(velocities[sp.a]);
+        }
+        let mat = spring_material(sp);
+        let d = pa - words_xyz(positions[sp.b]);
         let len = length(d);
         var rest = bitcast<f32>(sp.rest);
-        if (sp.material & SPRING_ACTUATED) != 0u {
+        if is_actuated(sp) {
             let act = actuator_table[sp.rest];
             rest = actuated_rest(act, step.time);
             if TRACK_ENERGY {
                 // Work done by the muscle: the change of elastic energy at fixed positions.
                 let before = effective(mat, act.current);
                 let after = effective(mat, rest);
-                energy.y = elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
+                injected += elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
             }
             actuator_table[sp.rest].current = rest;
         }
         let ke = effective(mat, rest);
         if len > 0.0 {
             let n = d / len;
-            let vrel = dot(velocities[sp.a].xyz - velocities[sp.b].xyz, n);
+            let vrel = dot(va - words_xyz(velocities[sp.b]), n);
             let f = (ke.x * (len - ke.y) + mat.damping * vrel) * n;
             if TRACK_ENERGY {
-                energy.x = mat.damping * vrel * vrel * params.dt;
+                dissipated += mat.damping * vrel * vrel * params.dt;
             }
             let big = max(max(abs(f.x), abs(f.y)), abs(f.z));
             if !(big <= SPRING_FORCE_LIMIT) {
@@ -65,32 +99,14 @@ fn springs(
                 atomicMin(&status[STATUS_OVERFLOW_SPRING], chunk.first + s);
             } else {
                 let q = vec3<Fixed>(round(f * FIXED_SCALE));
-                let ia = 3u * sp.a;
-                let ib = 3u * sp.b;
-                atomicAdd(&forces[ia], -q.x);
-                atomicAdd(&forces[ia + 1u], -q.y);
-                atomicAdd(&forces[ia + 2u], -q.z);
-                atomicAdd(&forces[ib], q.x);
-                atomicAdd(&forces[ib + 1u], q.y);
-                atomicAdd(&forces[ib + 2u], q.z);
+                run_force -= q;
+                scatter(sp.b, q);
             }
         }
     }
-    if TRACK_ENERGY {
-        // Fixed-order tree reduction, then one running slot per workgroup: deterministic.
-        partial[lid] = energy;
-        workgroupBarrier();
-        for (var half = WORKGROUP_SIZE / 2u; half > 0u; half = half / 2u) {
-            if lid < half {
-                partial[lid] = partial[lid] + partial[lid + half];
-            }
-            workgroupBarrier();
-        }
-        if lid == 0u && group < arrayLength(&slots) {
-            let slot = slots[group];
-            let dissipated = kahan_add(slot.xy, partial[0].x);
-            let injected = kahan_add(slot.zw, partial[0].y);
-            slots[group] = vec4<f32>(dissipated, injected);
-        }
+    scatter(run_mass, run_force);
+    if TRACK_ENERGY && invocation < arrayLength(&slots) {
+        let slot = slots[invocation];
+        slots[invocation] = vec4<f32>(kahan_add(slot.xy, dissipated), kahan_add(slot.zw, injected));
     }
 }

@@ -50,7 +50,9 @@ pub use cpu::{CpuWorld, DragSpring};
 pub use energy::Energy;
 pub use error::{Error, Result};
 pub use glam::{DVec3, Vec3};
-pub use gpu::{AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions};
+pub use gpu::{
+    AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions, WorldStats,
+};
 pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
     Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,

@@ -4,6 +4,10 @@
 //! component of `f` newtons is stored as `round(f * scale)` (ties to even, as WGSL `round`), so a
 //! mass's sum is exact and does not depend on the order in which springs are added. Two runs of
 //! the same scene on the same adapter are therefore bit-identical.
+//! A spring-pass invocation that handles several springs sharing their first mass adds their
+//! encoded contributions in a register before one atomic add: integer addition is exact, so the
+//! sum is the same as adding each spring on its own, and the per-spring bound below still keeps
+//! every partial sum in range.
 //!
 //! # The contract
 //! - **Resolution**: one quantum is `1 / scale` newtons; `scale` is a power of two, so decoding is

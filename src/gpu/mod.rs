@@ -1,18 +1,26 @@
 //! The GPU [`World`]: the same physics as [`crate::CpuWorld`], in f32, as wgpu compute passes.
 //!
 //! One step is two dispatches, recorded back to back for many steps in one submission:
-//! 1. `springs` (`shaders/springs.wgsl`): one invocation per spring computes its elastic and
-//!    damping force (actuated rest lengths evaluated from the step's time) and scatters it to both
-//!    masses with integer atomic adds in [fixed point](fixed), so sums are exact and order-free.
-//! 2. `integrate` (`shaders/integrate.wgsl`): one invocation per mass decodes and clears its spring
-//!    force, adds gravity, external, drag-spring and air-drag forces, ground contact and Coulomb
-//!    friction, and updates velocity and position.
+//! 1. `springs` (`shaders/springs.wgsl`): each invocation takes a run of consecutive springs
+//!    ([`WorldStats::springs_per_invocation`]), computes their elastic and damping forces
+//!    (actuated rest lengths evaluated from the step's time) and scatters them to both masses with
+//!    integer atomic adds in [fixed point](fixed), so sums are exact and order-free. Springs that
+//!    share their first mass (spring lists are sorted by it in the common case) add that side in
+//!    registers first and scatter it once per run, as the CPU twin does.
+//! 2. `integrate` (`shaders/integrate.wgsl`): each invocation takes a run of consecutive masses,
+//!    decodes and clears their spring forces, adds gravity, external, drag-spring and air-drag
+//!    forces, ground contact and Coulomb friction, and updates velocity and position.
 //!
-//! Dissipated and injected energy are summed per workgroup in a fixed tree order and added to
-//! one running (compensated) slot per workgroup, so they are deterministic too. Kinetic,
-//! gravitational, elastic and ground energy, and each body's centre of mass and mean velocity,
-//! come from reduction kernels (`energy_masses`, `energy_springs`, `bodies`) when asked for: the
-//! host reads per-workgroup or per-body partial sums, never every mass.
+//! The pipelines are specialised to the model with WGSL overrides: a model whose springs share one
+//! material has it compiled in, and a model without actuators has the actuator branch compiled
+//! out.
+//!
+//! Dissipated and injected energy are added by each invocation to its own running (compensated)
+//! slot: no workgroup barrier in the step, and each slot is written by one invocation in a fixed
+//! order, so the booking is deterministic too. Kinetic, gravitational, elastic and ground energy,
+//! the slots' totals, and each body's centre of mass and mean velocity come from reduction kernels
+//! (`energy_masses`, `energy_springs`, `bodies`) when asked for: the host reads per-workgroup or
+//! per-body partial sums, never every mass.
 //!
 //! A 4-word status buffer catches a state that turns non-finite and a fixed-point overflow on the
 //! GPU; it is read once per [`World::step`] call.
@@ -48,8 +56,11 @@ pub struct WorldOptions {
     pub atomics: AtomicWidth,
     /// How the fixed-point quantum is chosen (default [`FixedPointScale::Auto`]).
     pub fixed_point: FixedPointScale,
-    /// Book dissipated and injected energy on the GPU (default `true`). Turning it off removes
-    /// one workgroup reduction per pass; [`World::energy`] then reports both as 0.
+    /// Book dissipated and injected energy on the GPU (default `true`). It costs a few
+    /// arithmetic operations per spring and mass and one 16-byte slot read and write per
+    /// invocation, no workgroup barrier (on lavapipe at 6.5 M springs: no difference beyond the
+    /// run-to-run noise in interleaved runs; see `docs/PERFORMANCE.md`). Turned off,
+    /// [`World::energy`] reports both as 0.
     pub track_energy: bool,
     /// Steps recorded per queue submission (default 1024, at least 1). One submission needs one
     /// 256-byte uniform slot per step.
@@ -80,6 +91,33 @@ pub struct BodyState {
     pub centre_of_mass: DVec3,
     /// Mass-weighted mean velocity, m/s (zero for a body without masses).
     pub mean_velocity: DVec3,
+}
+
+/// Device memory and per-step work of a [`World`] ([`World::stats`]), for benchmarks and capacity
+/// planning.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldStats {
+    /// Device memory per spring, bytes: the 16-byte spring record plus its share of the
+    /// spring pass's energy slots (16 bytes per invocation).
+    pub bytes_per_spring: f64,
+    /// Device memory per mass, bytes: position and velocity (16 each), the fixed-point force sum
+    /// (3 x 4 or 3 x 8), the 32-byte properties record and its share of the integrate pass's
+    /// energy slots.
+    pub bytes_per_mass: f64,
+    /// Device memory of all the World's buffers, bytes.
+    pub device_bytes: u64,
+    /// Compute dispatches recorded per step: one per chunk of the spring table (the table is
+    /// bound in chunks that fit the device's storage-binding limit) plus the integrate pass.
+    pub dispatches_per_step: u32,
+    /// Steps recorded per queue submission ([`WorldOptions::steps_per_submission`]): a call
+    /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.
+    pub steps_per_submission: u32,
+    /// Consecutive springs one invocation of the spring pass handles: 64 on CPU adapters, 16 on
+    /// GPUs, fewer (down to 1) when that would leave too few workgroups to fill the adapter.
+    pub springs_per_invocation: u32,
+    /// Consecutive masses one invocation of the integrate pass handles: 16 on CPU adapters, 1 on
+    /// GPUs, fewer when that would leave too few workgroups to fill the adapter.
+    pub masses_per_invocation: u32,
 }
 
 /// A dispatch laid out in at most two dimensions.
@@ -198,6 +236,7 @@ pub struct World {
     mass_dispatch: Dispatch,
     spring_dispatch: Dispatch,
     spring_chunks: Vec<SpringChunk>,
+    granularity: layout::Granularity,
     body_dispatch: Dispatch,
     drag: Option<DragSpring>,
     time: f64,
@@ -314,15 +353,18 @@ impl World {
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
         let wg = u64::from(WORKGROUP_SIZE);
+        let granularity = layout::Granularity::for_device(device.adapter_info().device_type, s, n);
+        let per_spring_invocation = u64::from(granularity.springs_per_invocation);
+        let per_mass_invocation = u64::from(granularity.masses_per_invocation);
         let mass_dispatch = Dispatch::new(
             n,
-            wg,
+            wg * per_mass_invocation,
             max_dim,
             "max_compute_workgroups_per_dimension^2 (mass pass)",
         )?;
         let spring_dispatch = Dispatch::new(
             s,
-            wg,
+            wg * per_spring_invocation,
             max_dim,
             "max_compute_workgroups_per_dimension^2 (spring pass)",
         )?;
@@ -354,10 +396,10 @@ impl World {
             Ok(())
         };
         // The spring table (16 bytes per spring) is bound in chunks: a chunk starts at a multiple
-        // of `align` springs so that its table, slot and partial ranges meet the device's offset
-        // alignment and start on a workgroup boundary.
+        // of `align` springs so that its table, slot (one per invocation) and partial (one per
+        // workgroup) ranges meet the device's offset alignment and start on a workgroup boundary.
         let offset_align = u64::from(limits.min_storage_buffer_offset_alignment);
-        let align = wg * (offset_align / 16).max(1);
+        let align = wg * per_spring_invocation * (offset_align / 16).max(1);
         let chunk_springs = limits.max_storage_buffer_binding_size / 16 / align * align;
         if chunk_springs == 0 {
             return Err(Error::DeviceLimit {
@@ -458,11 +500,18 @@ impl World {
             .collect();
         let params = make_params(model, None, n as u32, s as u32, model.bodies.len() as u32);
 
-        let constants = layout::constants(
-            1.0 / fixed_point.quantum,
-            fixed_point.spring_limit,
-            options.track_energy,
-        );
+        let constants = layout::constants(&layout::Specialization {
+            fixed_scale: 1.0 / fixed_point.quantum,
+            spring_force_limit: fixed_point.spring_limit,
+            track_energy: options.track_energy,
+            uniform_material: if materials.len() == 1 {
+                Some(materials[0])
+            } else {
+                None
+            },
+            has_actuators: !spring_actuator.is_empty(),
+            granularity,
+        });
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipelines = Pipelines::new(&device, bits, &constants);
@@ -528,17 +577,17 @@ impl World {
             ),
             spring_slots: zeroed(
                 "hooke::spring_slots",
-                16 * u64::from(spring_dispatch.groups),
+                16 * s.div_ceil(per_spring_invocation),
                 storage,
             ),
             mass_slots: zeroed(
                 "hooke::mass_slots",
-                16 * u64::from(mass_dispatch.groups),
+                16 * n.div_ceil(per_mass_invocation),
                 storage,
             ),
             mass_partials: zeroed(
                 "hooke::mass_partials",
-                16 * u64::from(mass_dispatch.groups),
+                32 * u64::from(mass_dispatch.groups),
                 storage,
             ),
             spring_partials: zeroed(
@@ -575,7 +624,7 @@ impl World {
             let count = chunk_springs.min(s - first);
             let dispatch = Dispatch::new(
                 count,
-                wg,
+                wg * per_spring_invocation,
                 max_dim,
                 "max_compute_workgroups_per_dimension^2 (spring pass)",
             )?;
@@ -590,7 +639,9 @@ impl World {
             });
             let table = range(&b.springs, 16 * first, 16 * count);
             let groups_bytes = 16 * u64::from(dispatch.groups);
-            let slot_offset = 16 * (first / wg);
+            let partial_offset = 16 * (first / (wg * per_spring_invocation));
+            let slot_offset = 16 * (first / per_spring_invocation);
+            let slot_bytes = 16 * count.div_ceil(per_spring_invocation);
             let springs_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("hooke::springs"),
                 layout: &pipelines.springs.layout,
@@ -603,7 +654,7 @@ impl World {
                     b.velocities.as_entire_binding(),
                     b.forces.as_entire_binding(),
                     b.status.as_entire_binding(),
-                    range(&b.spring_slots, slot_offset, groups_bytes),
+                    range(&b.spring_slots, slot_offset, slot_bytes),
                     uniform.as_entire_binding(),
                 ]),
             });
@@ -616,7 +667,8 @@ impl World {
                     b.materials.as_entire_binding(),
                     b.actuators.as_entire_binding(),
                     b.positions.as_entire_binding(),
-                    range(&b.spring_partials, slot_offset, groups_bytes),
+                    range(&b.spring_slots, slot_offset, slot_bytes),
+                    range(&b.spring_partials, partial_offset, groups_bytes),
                 ]),
             });
             spring_chunks.push(SpringChunk {
@@ -649,6 +701,7 @@ impl World {
                     &b.masses,
                     &b.positions,
                     &b.velocities,
+                    &b.mass_slots,
                     &b.mass_partials,
                 ],
             ),
@@ -712,6 +765,7 @@ impl World {
             mass_dispatch,
             spring_dispatch,
             spring_chunks,
+            granularity,
             body_dispatch,
             drag: None,
             time: 0.0,
@@ -859,6 +913,47 @@ impl World {
     #[must_use]
     pub fn options(&self) -> WorldOptions {
         self.options
+    }
+
+    /// Device memory and per-step work of this World (see [`WorldStats`]).
+    #[must_use]
+    pub fn stats(&self) -> WorldStats {
+        let b = &self.buffers;
+        let springs = self.springs.len().max(1) as f64;
+        let masses = self.masses.len().max(1) as f64;
+        let all = [
+            &b.params,
+            &b.masses,
+            &b.springs,
+            &b.materials,
+            &b.actuators,
+            &b.oscillators,
+            &b.bodies,
+            &b.positions,
+            &b.velocities,
+            &b.forces,
+            &b.status,
+            &b.spring_slots,
+            &b.mass_slots,
+            &b.mass_partials,
+            &b.spring_partials,
+            &b.body_sums,
+            &b.steps,
+        ];
+        WorldStats {
+            bytes_per_spring: (b.springs.size() + b.spring_slots.size()) as f64 / springs,
+            bytes_per_mass: (b.positions.size()
+                + b.velocities.size()
+                + b.forces.size()
+                + b.masses.size()
+                + b.mass_slots.size()) as f64
+                / masses,
+            device_bytes: all.iter().map(|x| x.size()).sum(),
+            dispatches_per_step: self.spring_chunks.len() as u32 + 1,
+            steps_per_submission: self.options.steps_per_submission.max(1),
+            springs_per_invocation: self.granularity.springs_per_invocation,
+            masses_per_invocation: self.granularity.masses_per_invocation,
+        }
     }
 
     /// Simulation time in s.
@@ -1123,9 +1218,9 @@ impl World {
         self.read_vec3s(&self.buffers.velocities)
     }
 
-    /// Energy terms of the current state (GPU reductions to per-workgroup partial sums, added on
-    /// the host in f64) and the dissipated and injected totals so far (running per-workgroup
-    /// slots on the GPU, plus what the setters booked on the host), in J.
+    /// Energy terms of the current state and the dissipated and injected totals so far (running
+    /// per-invocation slots on the GPU, plus what the setters booked on the host), in J. GPU
+    /// reductions sum both to per-workgroup partial sums, which the host adds in f64.
     ///
     /// # Errors
     /// As [`World::positions`], or [`Error::Gpu`] on a validation error.
@@ -1154,41 +1249,33 @@ impl World {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(gpu_error(e));
         }
-        let mg = 16 * u64::from(self.mass_dispatch.groups);
-        let sg = 16 * u64::from(self.spring_dispatch.groups);
+        let mg = u64::from(self.mass_dispatch.groups);
+        let sg = u64::from(self.spring_dispatch.groups);
         let b = &self.buffers;
         let bytes = self.read(&[
-            (&b.mass_partials, 0, mg),
-            (&b.mass_slots, 0, mg),
-            (&b.spring_partials, 0, sg),
-            (&b.spring_slots, 0, sg),
+            (&b.mass_partials, 0, 32 * mg),
+            (&b.spring_partials, 0, 16 * sg),
         ])?;
         let all: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
-        let (mp, rest) = all.split_at(self.mass_dispatch.groups as usize);
-        let (ms, rest) = rest.split_at(self.mass_dispatch.groups as usize);
-        let (sp, ss) = rest.split_at(self.spring_dispatch.groups as usize);
+        let (mp, sp) = all.split_at(2 * mg as usize);
         let mut e = Energy {
             dissipated: self.host_dissipated,
             injected: self.host_injected,
             ..Energy::default()
         };
-        for p in mp {
-            e.kinetic += f64::from(p[0]);
-            e.gravity += f64::from(p[1]);
-            e.ground += f64::from(p[2]);
+        for p in mp.chunks_exact(2) {
+            e.kinetic += f64::from(p[0][0]);
+            e.gravity += f64::from(p[0][1]);
+            e.ground += f64::from(p[0][2]);
+            e.dissipated += f64::from(p[1][0]);
+            e.injected += f64::from(p[1][1]);
         }
         if !self.springs.is_empty() {
             for p in sp {
                 e.elastic += f64::from(p[0]);
+                e.dissipated += f64::from(p[1]);
+                e.injected += f64::from(p[2]);
             }
-        }
-        // A Kahan slot holds (sum, compensation): the value is sum - compensation.
-        for s in ms
-            .iter()
-            .chain(if self.springs.is_empty() { &[][..] } else { ss })
-        {
-            e.dissipated += f64::from(s[0]) - f64::from(s[1]);
-            e.injected += f64::from(s[2]) - f64::from(s[3]);
         }
         Ok(e)
     }
@@ -1479,7 +1566,7 @@ impl World {
         let bytes_per = u64::from(self.fixed_point.bits / 8);
         // Keep every side effect of the spring pass away: snapshot the energy slots and the
         // actuators' booked rest lengths, and restore them afterwards.
-        let slots_bytes = 16 * u64::from(self.spring_dispatch.groups);
+        let slots_bytes = b.spring_slots.size();
         let act_bytes = b.actuators.size();
         let scratch = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::spring_forces"),

@@ -5,6 +5,14 @@ use super::layout;
 /// The shared WGSL prelude (structs, overrides, helpers).
 pub(crate) const COMMON: &str = include_str!("../../shaders/common.wgsl");
 
+/// Helpers of the kernels that walk the spring table, prepended after [`COMMON`] for them.
+pub(crate) const SPRING_COMMON: &str = include_str!("../../shaders/spring_common.wgsl");
+
+/// How the spring and integrate passes access 16-byte records: as two 64-bit words (devices with `SHADER_INT64`)
+/// or as four 32-bit words.
+pub(crate) const WORDS_WIDE: &str = include_str!("../../shaders/words_wide.wgsl");
+pub(crate) const WORDS_NARROW: &str = include_str!("../../shaders/words_narrow.wgsl");
+
 /// The kernels, by stem: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`.
 pub(crate) const KERNELS: [(&str, &str); 5] = [
     ("springs", include_str!("../../shaders/springs.wgsl")),
@@ -20,15 +28,26 @@ pub(crate) const KERNELS: [(&str, &str); 5] = [
     ("bodies", include_str!("../../shaders/bodies.wgsl")),
 ];
 
-/// The full WGSL source of kernel `stem` with fixed-point integers of `bits` bits.
-pub(crate) fn source(stem: &str, bits: u32) -> String {
+/// The full WGSL source of kernel `stem` with fixed-point integers of `bits` bits, reading records
+/// as 64-bit words when `wide` (the device has `SHADER_INT64`).
+pub(crate) fn source(stem: &str, bits: u32, wide: bool) -> String {
     let body = KERNELS
         .iter()
         .find(|(s, _)| *s == stem)
         .map(|(_, src)| *src)
         .expect("unknown kernel stem");
     let alias = if bits == 64 { "i64" } else { "i32" };
-    format!("alias Fixed = {alias};\n{COMMON}\n{body}")
+    let springs = if stem == "springs" || stem == "energy_springs" {
+        SPRING_COMMON
+    } else {
+        ""
+    };
+    let words = match (stem, wide) {
+        ("springs" | "integrate", true) => WORDS_WIDE,
+        ("springs" | "integrate", false) => WORDS_NARROW,
+        _ => "",
+    };
+    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{body}")
 }
 
 /// What a binding of a kernel holds.
@@ -49,8 +68,8 @@ pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
         "integrate" => &[
             Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
         ],
-        "energy_masses" => &[Uniform, Read, Read, Read, ReadWrite],
-        "energy_springs" => &[Uniform, Read, Read, Read, Read, ReadWrite],
+        "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite],
+        "energy_springs" => &[Uniform, Read, Read, Read, Read, Read, ReadWrite],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         _ => unreachable!("unknown kernel stem {stem}"),
     }
@@ -77,6 +96,7 @@ pub(crate) struct Pipelines {
 
 impl Pipelines {
     pub(crate) fn new(device: &wgpu::Device, bits: u32, constants: &[(&str, f64)]) -> Self {
+        let wide = device.features().contains(wgpu::Features::SHADER_INT64);
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hooke::step"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -130,7 +150,7 @@ impl Pipelines {
             });
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(source(stem, bits).into()),
+                source: wgpu::ShaderSource::Wgsl(source(stem, bits, wide).into()),
             });
             let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&label),

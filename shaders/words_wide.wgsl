@@ -1,0 +1,37 @@
+// hooke: 16-byte records read as two 64-bit words (devices with SHADER_INT64). Prepended to the
+// spring pass instead of `words_narrow.wgsl`. A CPU adapter (lavapipe) loads every component of
+// a storage-buffer read in its own per-lane loop, so two 64-bit components cost half of four
+// 32-bit ones; on a GPU both are one 16-byte load.
+alias Words = vec2<u64>;
+
+fn word_lo(x: u64) -> u32 {
+    return u32(x & 0xfffffffflu);
+}
+
+fn word_hi(x: u64) -> u32 {
+    return u32(x >> 32u);
+}
+
+// The xyz of a vec4<f32> record.
+fn words_xyz(v: Words) -> vec3<f32> {
+    return vec3<f32>(bitcast<f32>(word_lo(v.x)), bitcast<f32>(word_hi(v.x)), bitcast<f32>(word_lo(v.y)));
+}
+
+fn words_spring(v: Words) -> GpuSpring {
+    return GpuSpring(word_lo(v.x), word_hi(v.x), word_lo(v.y), word_hi(v.y));
+}
+
+fn words_vec4(v: Words) -> vec4<f32> {
+    return vec4<f32>(words_xyz(v), bitcast<f32>(word_hi(v.y)));
+}
+
+fn words_pack(v: vec4<f32>) -> Words {
+    let u = bitcast<vec4<u32>>(v);
+    return Words(u64(u.x) | (u64(u.y) << 32u), u64(u.z) | (u64(u.w) << 32u));
+}
+
+// A `GpuMass` from its two 16-byte halves.
+fn words_mass(h0: Words, h1: Words) -> GpuMass {
+    let f = words_vec4(h0);
+    return GpuMass(f.xyz, f.w, word_lo(h1.x), word_hi(h1.x), word_lo(h1.y), word_hi(h1.y));
+}
