@@ -145,6 +145,36 @@ fn run_bits(
     )
 }
 
+/// Spring tables larger than one storage binding are bound in chunks, each its own dispatch.
+/// Capping the chunk size splits a small lattice into several chunks: the integer force sums do
+/// not care how the springs are split, so every bit must match the unchunked run.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn chunked_spring_binding_gives_the_same_bits() {
+    let model = scenes::lattice(14, 0.005, hooke::Friction::coulomb(0.6, 0.4));
+    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+        let chunked_options = WorldOptions {
+            atomics,
+            max_springs_per_binding: Some(1),
+            ..WorldOptions::default()
+        };
+        let chunked = common::world_with(&model, chunked_options);
+        let whole = common::world_with(&model, opts(atomics));
+        assert!(
+            chunked.stats().dispatches_per_step > whole.stats().dispatches_per_step + 1,
+            "the cap did not split the spring table: {:?} vs {:?}",
+            chunked.stats(),
+            whole.stats()
+        );
+        drop((chunked, whole));
+        let one = run_bits(&model, opts(atomics), 200);
+        let split = run_bits(&model, chunked_options, 200);
+        assert!(one.0 == split.0, "positions differ ({atomics:?})");
+        assert!(one.1 == split.1, "velocities differ ({atomics:?})");
+        assert_eq!(one.2, split.2, "energy differs ({atomics:?})");
+    }
+}
+
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn every_scene_is_bit_identical_run_to_run() {

@@ -68,6 +68,12 @@ pub struct WorldOptions {
     /// Caps the workgroups per dispatch dimension below the device's limit, e.g. to exercise the
     /// 2D dispatch layout on small scenes (default `None`: the device's limit).
     pub max_workgroups_per_dimension: Option<u32>,
+    /// Caps the springs bound per spring-table chunk below what the device's
+    /// `max_storage_buffer_binding_size` allows, e.g. to exercise the chunked binding of huge
+    /// spring tables on small scenes (default `None`: the device's limit). Rounded down to the
+    /// chunk alignment (a whole number of workgroups meeting the device's offset alignment), and
+    /// never below one such unit.
+    pub max_springs_per_binding: Option<u64>,
 }
 
 impl Default for WorldOptions {
@@ -78,6 +84,7 @@ impl Default for WorldOptions {
             track_energy: true,
             steps_per_submission: 1024,
             max_workgroups_per_dimension: None,
+            max_springs_per_binding: None,
         }
     }
 }
@@ -400,7 +407,10 @@ impl World {
         // workgroup) ranges meet the device's offset alignment and start on a workgroup boundary.
         let offset_align = u64::from(limits.min_storage_buffer_offset_alignment);
         let align = wg * per_spring_invocation * (offset_align / 16).max(1);
-        let chunk_springs = limits.max_storage_buffer_binding_size / 16 / align * align;
+        let mut chunk_springs = limits.max_storage_buffer_binding_size / 16 / align * align;
+        if let Some(cap) = options.max_springs_per_binding {
+            chunk_springs = chunk_springs.min((cap / align).max(1) * align);
+        }
         if chunk_springs == 0 {
             return Err(Error::DeviceLimit {
                 what: "max_storage_buffer_binding_size",
