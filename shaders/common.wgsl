@@ -5,14 +5,16 @@
 
 // Invocations per workgroup (a power of two).
 override WORKGROUP_SIZE: u32;
-// Consecutive springs one invocation of the spring pass (and of `energy_springs`) handles.
-override SPRINGS_PER_INVOCATION: u32;
+// Masses whose springs one invocation of the spring pass (and of `energy_springs`) handles.
+override SPRING_MASSES_PER_INVOCATION: u32;
 // Consecutive masses one invocation of the integrate pass (and of `energy_masses`) handles.
 override MASSES_PER_INVOCATION: u32;
 // Fixed-point scale: a force of f newtons is stored as round(f * FIXED_SCALE) (ties to even).
 override FIXED_SCALE: f32;
 // Largest force component (N) one spring may scatter without risking overflow of a mass's sum.
 override SPRING_FORCE_LIMIT: f32;
+// Whether 32-bit force sums are packed in 64-bit atomics (see scatter_packed.wgsl).
+override PACKED_FORCES: bool;
 // Whether the kernels book dissipated and injected energy.
 override TRACK_ENERGY: bool;
 // Specialisation to the model (the pipelines are built per World): when every spring shares one
@@ -25,7 +27,7 @@ override MATERIAL_LAW: u32;
 override HAS_ACTUATORS: bool;
 // Bit flags and tags.
 override MASS_FIXED: u32;
-override SPRING_ACTUATED: u32;
+override LINK_ACTUATED: u32;
 override LAW_HOOKE: u32;
 override LAW_MATERIAL: u32;
 override LAW_ZERO_LENGTH: u32;
@@ -84,23 +86,24 @@ struct GpuMass {
     pad0: u32,
 }
 
-// Mirror of `GpuSpring`: 16 bytes per spring.
-struct GpuSpring {
-    a: u32,
+// Mirror of `GpuLink`: 8 bytes per spring. The link table stores the springs grouped by their
+// first mass `a` (not repeated here): `run_offsets[a]..run_offsets[a + 1]` are a's springs.
+struct GpuLink {
+    // The second mass, or'ed with LINK_ACTUATED.
     b: u32,
-    // Rest length (f32 bits, m), or the actuator index when `material & SPRING_ACTUATED`.
+    // Rest length (f32 bits, m), or the actuator index when `b & LINK_ACTUATED`.
     rest: u32,
-    // Index into the material table, or'ed with SPRING_ACTUATED.
-    material: u32,
 }
 
-// Mirror of `GpuChunk`: which part of the spring table a spring-pass dispatch covers (the table
-// is bound in chunks that fit the device's storage-binding limit).
+// Mirror of `GpuChunk`: which masses, and which part of the link table, a spring-pass dispatch
+// covers (the table is bound in chunks that fit the device's storage-binding limit).
 struct GpuChunk {
+    // Link-table index of the first bound link.
     first: u32,
+    // First mass whose springs this dispatch handles, and one past the last.
+    first_mass: u32,
+    end_mass: u32,
     pad0: u32,
-    pad1: u32,
-    pad2: u32,
 }
 
 // Mirror of `GpuMaterial`.

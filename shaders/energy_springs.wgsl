@@ -1,18 +1,22 @@
 // hooke::energy_springs: elastic energy of every spring at its current rest length, and the
 // dissipated and injected work the spring pass booked in its per-invocation slots, reduced to one
 // partial sum per workgroup in a fixed tree order (the host adds the partials in f64). Invocations
-// cover the springs exactly as in `springs.wgsl`, so slot i belongs to invocation i here too.
-// `spring_table`, `slots` and `partials` are bound to one chunk of the tables.
+// cover the masses (and so the links) exactly as in `springs.wgsl`, so slot i belongs to
+// invocation i here too. `links`, `link_materials`, `slots` and `partials` are bound to one chunk
+// of the tables.
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
-@group(0) @binding(1) var<storage, read> spring_table: array<GpuSpring>;
-@group(0) @binding(2) var<storage, read> material_table: array<GpuMaterial>;
-@group(0) @binding(3) var<storage, read> actuator_table: array<GpuActuator>;
-@group(0) @binding(4) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> links: array<Link>;
+@group(0) @binding(2) var<storage, read> link_materials: array<u32>;
+@group(0) @binding(3) var<storage, read> material_table: array<GpuMaterial>;
+@group(0) @binding(4) var<storage, read> actuator_table: array<GpuActuator>;
+@group(0) @binding(5) var<storage, read> run_offsets: array<u32>;
+@group(0) @binding(6) var<storage, read> positions: array<vec4<f32>>;
 // Per invocation of the spring pass: (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(5) var<storage, read> slots: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read> slots: array<vec4<f32>>;
 // Per workgroup: (elastic, dissipated, injected, 0), J.
-@group(0) @binding(6) var<storage, read_write> partials: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> partials: array<vec4<f32>>;
+@group(0) @binding(9) var<uniform> chunk: GpuChunk;
 
 var<workgroup> partial: array<vec4<f32>, WORKGROUP_SIZE>;
 
@@ -24,21 +28,27 @@ fn energy_springs(
 ) {
     let group = workgroup_linear(wg, groups);
     let invocation = group * WORKGROUP_SIZE + lid;
-    let count = arrayLength(&spring_table);
-    let first = invocation * SPRINGS_PER_INVOCATION;
+    let base = chunk.first_mass + group * (WORKGROUP_SIZE * SPRING_MASSES_PER_INVOCATION) + lid;
     var e = vec4<f32>(0.0);
-    if first < count {
-        let last = min(first + SPRINGS_PER_INVOCATION, count);
-        for (var s = first; s < last; s += 1u) {
-            let sp = spring_table[s];
-            let mat = spring_material(sp);
-            var rest = bitcast<f32>(sp.rest);
-            if is_actuated(sp) {
-                rest = actuator_table[sp.rest].current;
+    if base < chunk.end_mass {
+        for (var j = 0u; j < SPRING_MASSES_PER_INVOCATION; j += 1u) {
+            let a = base + j * WORKGROUP_SIZE;
+            if a >= chunk.end_mass {
+                break;
             }
-            let ke = effective(mat, rest);
-            let len = distance(positions[sp.a].xyz, positions[sp.b].xyz);
-            e.x += 0.5 * ke.x * (len - ke.y) * (len - ke.y);
+            let pa = positions[a].xyz;
+            for (var s = run_offsets[a]; s < run_offsets[a + 1u]; s += 1u) {
+                let i = s - chunk.first;
+                let link = words_link(links[i]);
+                let mat = link_material(i);
+                var rest = bitcast<f32>(link.rest);
+                if is_actuated(link) {
+                    rest = actuator_table[link.rest].current;
+                }
+                let ke = effective(mat, rest);
+                let len = distance(pa, positions[link_mass(link)].xyz);
+                e.x += 0.5 * ke.x * (len - ke.y) * (len - ke.y);
+            }
         }
         if invocation < arrayLength(&slots) {
             // A compensated slot holds (sum, compensation): its value is sum - compensation.

@@ -3,18 +3,21 @@
 // then updates velocity and position (CPU twin: `integrate` and `ground` in src/cpu.rs).
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
-// `GpuMass` records (two `Words` each), positions and velocities are accessed as `Words` (see
-// words_*.wgsl).
-@group(0) @binding(1) var<storage, read> mass_table: array<Words>;
+// `GpuMass` records, read as `Record`s (see words_*.wgsl).
+@group(0) @binding(1) var<storage, read> mass_table: array<Record>;
 @group(0) @binding(2) var<storage, read> oscillator_table: array<GpuOscillator>;
+// The public position and velocity buffers (written only), and the interleaved state the spring
+// pass and this pass read (position, velocity: one `Record` per mass).
 @group(0) @binding(3) var<storage, read_write> positions: array<Words>;
 @group(0) @binding(4) var<storage, read_write> velocities: array<Words>;
-// The spring pass's fixed-point sums, 3 per mass. This pass runs after the spring pass has
-// finished (a separate dispatch), so plain loads and stores see the complete sums.
-@group(0) @binding(5) var<storage, read_write> forces: array<Fixed>;
-@group(0) @binding(6) var<storage, read_write> status: array<atomic<u32>, 4>;
+@group(0) @binding(5) var<storage, read_write> state: array<Record>;
+// The spring pass's fixed-point sums, 4 words per mass (x, y, z, unused; with PACKED_FORCES the
+// 64-bit pair (y * 2^32 + x, z) of scatter_packed.wgsl), read and cleared in one access each. This pass runs after the spring pass has finished (a separate dispatch), so
+// plain loads and stores see the complete sums.
+@group(0) @binding(6) var<storage, read_write> forces: array<vec4<Fixed>>;
+@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>, 4>;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(7) var<storage, read_write> slots: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> slots: array<vec4<f32>>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 struct Ground {
@@ -76,19 +79,24 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
 // Integrates mass i; returns its (dissipated, injected) work over the step, J.
 fn integrate_mass(i: u32) -> vec2<f32> {
     var energy = vec2<f32>(0.0, 0.0);
-    let q = vec3<Fixed>(forces[3u * i], forces[3u * i + 1u], forces[3u * i + 2u]);
-    forces[3u * i] = Fixed(0);
-    forces[3u * i + 1u] = Fixed(0);
-    forces[3u * i + 2u] = Fixed(0);
+    let sum = forces[i];
+    forces[i] = vec4<Fixed>(Fixed(0));
+    var q = sum.xyz;
+    if PACKED_FORCES {
+        // The high half of y * 2^32 + x is y minus the borrow of a negative x.
+        q.y = sum.y - (sum.x >> 31u);
+    }
     let spring_force = vec3<f32>(q) / FIXED_SCALE;
-    let props = words_mass(mass_table[2u * i], mass_table[2u * i + 1u]);
+    let record = mass_table[i];
+    let props = words_mass(record_lo(record), record_hi(record));
     if (props.flags & MASS_FIXED) != 0u {
         return energy;
     }
     let m = props.mass;
     let dt = params.dt;
-    let x = words_xyz(positions[i]);
-    let v = words_xyz(velocities[i]);
+    let st = state[i];
+    let x = words_xyz(record_lo(st));
+    let v = words_xyz(record_hi(st));
     var applied = props.external_force;
     if i == params.drag_mass {
         applied += params.drag_stiffness * (params.drag_target - x) - params.drag_damping * v;
@@ -132,8 +140,11 @@ fn integrate_mass(i: u32) -> vec2<f32> {
         atomicMin(&status[STATUS_BAD_STEP], step.index);
         atomicMin(&status[STATUS_BAD_MASS], i);
     }
-    positions[i] = words_pack(vec4<f32>(x_new, 1.0));
-    velocities[i] = words_pack(vec4<f32>(v_new, 0.0));
+    let p_out = vec4<f32>(x_new, 1.0);
+    let v_out = vec4<f32>(v_new, 0.0);
+    state[i] = record_pack(p_out, v_out);
+    positions[i] = words_pack(p_out);
+    velocities[i] = words_pack(v_out);
     return energy;
 }
 

@@ -1,5 +1,6 @@
-// hooke: 16-byte records read as four 32-bit words (devices without SHADER_INT64). Prepended to
-// the spring and integrate passes instead of `words_wide.wgsl`.
+// hooke: 16-byte records read as four 32-bit words, 8-byte links as two (devices without
+// SHADER_INT64). Prepended to the spring, energy_springs and integrate passes instead of
+// `words_wide.wgsl`.
 alias Words = vec4<u32>;
 
 // The xyz of a vec4<f32> record.
@@ -7,8 +8,11 @@ fn words_xyz(v: Words) -> vec3<f32> {
     return bitcast<vec3<f32>>(v.xyz);
 }
 
-fn words_spring(v: Words) -> GpuSpring {
-    return GpuSpring(v.x, v.y, v.z, v.w);
+// A `GpuLink` (8 bytes) read as two 32-bit words.
+alias Link = vec2<u32>;
+
+fn words_link(v: Link) -> GpuLink {
+    return GpuLink(v.x, v.y);
 }
 
 fn words_vec4(v: Words) -> vec4<f32> {
@@ -23,4 +27,19 @@ fn words_pack(v: vec4<f32>) -> Words {
 fn words_mass(h0: Words, h1: Words) -> GpuMass {
     let f = bitcast<vec4<f32>>(h0);
     return GpuMass(f.xyz, f.w, h1.x, h1.y, h1.z, h1.w);
+}
+
+// A 32-byte record (a mass's properties, or its state: position then velocity) as two `Words`.
+alias Record = array<vec4<u32>, 2>;
+
+fn record_lo(r: Record) -> Words {
+    return r[0];
+}
+
+fn record_hi(r: Record) -> Words {
+    return r[1];
+}
+
+fn record_pack(lo: vec4<f32>, hi: vec4<f32>) -> Record {
+    return Record(words_pack(lo), words_pack(hi));
 }

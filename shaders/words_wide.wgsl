@@ -1,7 +1,8 @@
-// hooke: 16-byte records read as two 64-bit words (devices with SHADER_INT64). Prepended to the
-// spring pass instead of `words_narrow.wgsl`. A CPU adapter (lavapipe) loads every component of
-// a storage-buffer read in its own per-lane loop, so two 64-bit components cost half of four
-// 32-bit ones; on a GPU both are one 16-byte load.
+// hooke: 16-byte records read as two 64-bit words, 8-byte links as one (devices with
+// SHADER_INT64). Prepended to the spring, energy_springs and integrate passes instead of
+// `words_narrow.wgsl`. A CPU adapter (lavapipe) loads every component of a storage-buffer read in
+// its own per-lane loop, so two 64-bit components cost half of four 32-bit ones; on a GPU both
+// are one 16-byte load.
 alias Words = vec2<u64>;
 
 fn word_lo(x: u64) -> u32 {
@@ -17,8 +18,11 @@ fn words_xyz(v: Words) -> vec3<f32> {
     return vec3<f32>(bitcast<f32>(word_lo(v.x)), bitcast<f32>(word_hi(v.x)), bitcast<f32>(word_lo(v.y)));
 }
 
-fn words_spring(v: Words) -> GpuSpring {
-    return GpuSpring(word_lo(v.x), word_hi(v.x), word_lo(v.y), word_hi(v.y));
+// A `GpuLink` (8 bytes) read as one 64-bit word.
+alias Link = u64;
+
+fn words_link(v: Link) -> GpuLink {
+    return GpuLink(word_lo(v), word_hi(v));
 }
 
 fn words_vec4(v: Words) -> vec4<f32> {
@@ -34,4 +38,22 @@ fn words_pack(v: vec4<f32>) -> Words {
 fn words_mass(h0: Words, h1: Words) -> GpuMass {
     let f = words_vec4(h0);
     return GpuMass(f.xyz, f.w, word_lo(h1.x), word_hi(h1.x), word_lo(h1.y), word_hi(h1.y));
+}
+
+// A 32-byte record (a mass's properties, or its state: position then velocity) read as one
+// vec4 of 64-bit words: one load, where two `Words` would be two.
+alias Record = vec4<u64>;
+
+fn record_lo(r: Record) -> Words {
+    return r.xy;
+}
+
+fn record_hi(r: Record) -> Words {
+    return r.zw;
+}
+
+fn record_pack(lo: vec4<f32>, hi: vec4<f32>) -> Record {
+    let a = words_pack(lo);
+    let b = words_pack(hi);
+    return Record(a.x, a.y, b.x, b.y);
 }

@@ -10,29 +10,30 @@ use bytemuck::{Pod, Zeroable};
 /// Invocations per workgroup in every kernel (a power of two).
 pub(crate) const WORKGROUP_SIZE: u32 = 256;
 
-/// How much work one invocation does: consecutive springs of the spring pass (the `a` side of a
-/// run of springs that share their first mass is summed in registers and scattered once per run)
-/// and consecutive masses of the integrate pass.
+/// How much work one invocation does: the masses whose springs one invocation of the spring
+/// pass handles (the pass walks the springs mass by mass, in the order of the `run_offsets`
+/// table, summing the first mass's side in registers), and consecutive masses of the integrate
+/// pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Granularity {
-    pub(crate) springs_per_invocation: u32,
+    pub(crate) spring_masses_per_invocation: u32,
     pub(crate) masses_per_invocation: u32,
 }
 
 impl Granularity {
-    /// For `springs` springs and `masses` masses on an adapter of type `device_type`.
+    /// For `masses` masses on an adapter of type `device_type`.
     ///
     /// CPU adapters (lavapipe, SwiftShader, WARP) run the lanes of a workgroup in SIMD loops, so
-    /// long runs amortise the per-invocation costs (measured on lavapipe: 64 springs per
-    /// invocation beat 16 by about 15 %); GPUs want many threads with neighbouring lanes on
-    /// neighbouring data, so they get short runs. Runs shrink (by powers of two, down to 1) until
-    /// each pass has enough workgroups to keep the adapter's cores busy: 16 on a CPU adapter, 256
-    /// on a GPU.
-    pub(crate) fn for_device(device_type: wgpu::DeviceType, springs: u64, masses: u64) -> Self {
-        let (max_springs, max_masses, workgroups) = if device_type == wgpu::DeviceType::Cpu {
-            (64, 16, 16)
+    /// several masses per invocation amortise the per-invocation costs (the status check and the
+    /// energy slot); GPUs want many threads with neighbouring lanes on neighbouring data, so they
+    /// get one mass per invocation in the spring pass and one in the integrate pass. Counts shrink
+    /// (by powers of two, down to 1) until each pass has enough workgroups to keep the adapter's
+    /// cores busy: 16 on a CPU adapter, 256 on a GPU.
+    pub(crate) fn for_device(device_type: wgpu::DeviceType, masses: u64) -> Self {
+        let (max_spring_masses, max_masses, workgroups) = if device_type == wgpu::DeviceType::Cpu {
+            (CPU_SPRING_MASSES, 16, 16)
         } else {
-            (16, 1, 256)
+            (1, 1, 256)
         };
         let fit = |items: u64, max: u32| {
             let mut per = max;
@@ -42,16 +43,19 @@ impl Granularity {
             per
         };
         Self {
-            springs_per_invocation: fit(springs, max_springs),
+            spring_masses_per_invocation: fit(masses, max_spring_masses),
             masses_per_invocation: fit(masses, max_masses),
         }
     }
 }
 
+/// Masses per spring-pass invocation on CPU adapters.
+const CPU_SPRING_MASSES: u32 = 8;
+
 /// `GpuMass::flags` bit: the mass is fixed.
 pub(crate) const MASS_FIXED: u32 = 1;
-/// `GpuSpring::material` bit: the spring is driven by the actuator whose index is in `rest`.
-pub(crate) const SPRING_ACTUATED: u32 = 1 << 31;
+/// `GpuLink::b` bit: the spring is driven by the actuator whose index is in `rest`.
+pub(crate) const LINK_ACTUATED: u32 = 1 << 31;
 /// `GpuMaterial::law` tags.
 pub(crate) const LAW_HOOKE: u32 = 0;
 pub(crate) const LAW_MATERIAL: u32 = 1;
@@ -126,27 +130,43 @@ pub(crate) struct GpuMass {
     pub(crate) pad0: u32,
 }
 
-/// One spring in 16 bytes; stiffness, damping and law live in the shared material table.
-/// Mirror of WGSL `GpuSpring`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+/// One spring as the host keeps it, in model order (not a device mirror).
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct GpuSpring {
     pub(crate) a: u32,
     pub(crate) b: u32,
     /// `f32` bits of the rest length (m), or the actuator index for an actuated spring.
     pub(crate) rest: u32,
-    /// Material index, or'ed with [`SPRING_ACTUATED`].
+    /// Material index.
     pub(crate) material: u32,
+    /// Whether an actuator drives the spring.
+    pub(crate) actuated: bool,
 }
 
-/// The first spring of a chunk of the spring table (uniform). Mirror of WGSL `GpuChunk`.
+/// One spring of the device's link table, 8 bytes: the springs are stored grouped by their first
+/// mass `a` (which the table does not repeat; `run_offsets[a]..run_offsets[a + 1]` are its
+/// springs). Mirror of WGSL `GpuLink`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuLink {
+    /// The second mass, or'ed with [`LINK_ACTUATED`].
+    pub(crate) b: u32,
+    /// `f32` bits of the rest length (m), or the actuator index for an actuated spring.
+    pub(crate) rest: u32,
+}
+
+/// Which masses and which part of the link table a spring-pass dispatch covers (uniform). Mirror
+/// of WGSL `GpuChunk`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct GpuChunk {
+    /// Index of the first link bound (the binding starts there), in link-table order.
     pub(crate) first: u32,
+    /// First mass whose springs this dispatch handles.
+    pub(crate) first_mass: u32,
+    /// One past the last such mass.
+    pub(crate) end_mass: u32,
     pub(crate) pad0: u32,
-    pub(crate) pad1: u32,
-    pub(crate) pad2: u32,
 }
 
 /// Spring material: (law, stiffness, damping), shared by every spring that has them.
@@ -206,7 +226,7 @@ pub(crate) struct GpuBody {
 const _: () = assert!(std::mem::size_of::<GpuParams>() == 96);
 const _: () = assert!(std::mem::size_of::<GpuStep>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuMass>() == 32);
-const _: () = assert!(std::mem::size_of::<GpuSpring>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuLink>() == 8);
 const _: () = assert!(std::mem::size_of::<GpuMaterial>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuChunk>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuActuator>() == 32);
@@ -264,12 +284,7 @@ pub(crate) fn mirrors() -> Vec<Mirror> {
             body,
             pad0
         }),
-        mirror!(GpuSpring {
-            a,
-            b,
-            rest,
-            material
-        }),
+        mirror!(GpuLink { b, rest }),
         mirror!(GpuMaterial {
             stiffness,
             damping,
@@ -278,9 +293,9 @@ pub(crate) fn mirrors() -> Vec<Mirror> {
         }),
         mirror!(GpuChunk {
             first,
-            pad0,
-            pad1,
-            pad2
+            first_mass,
+            end_mass,
+            pad0
         }),
         mirror!(GpuActuator {
             base,
@@ -315,6 +330,8 @@ pub(crate) struct Specialization {
     pub(crate) uniform_material: Option<GpuMaterial>,
     /// Whether any spring is driven by an actuator.
     pub(crate) has_actuators: bool,
+    /// Whether 32-bit force sums are packed in 64-bit atomics.
+    pub(crate) packed_forces: bool,
     /// Work per invocation.
     pub(crate) granularity: Granularity,
 }
@@ -325,8 +342,8 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
     vec![
         ("WORKGROUP_SIZE", f64::from(WORKGROUP_SIZE)),
         (
-            "SPRINGS_PER_INVOCATION",
-            f64::from(spec.granularity.springs_per_invocation),
+            "SPRING_MASSES_PER_INVOCATION",
+            f64::from(spec.granularity.spring_masses_per_invocation),
         ),
         (
             "MASSES_PER_INVOCATION",
@@ -334,6 +351,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ),
         ("FIXED_SCALE", spec.fixed_scale),
         ("SPRING_FORCE_LIMIT", spec.spring_force_limit),
+        ("PACKED_FORCES", f64::from(u8::from(spec.packed_forces))),
         ("TRACK_ENERGY", f64::from(u8::from(spec.track_energy))),
         (
             "UNIFORM_MATERIAL",
@@ -344,7 +362,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ("MATERIAL_LAW", f64::from(material.law)),
         ("HAS_ACTUATORS", f64::from(u8::from(spec.has_actuators))),
         ("MASS_FIXED", f64::from(MASS_FIXED)),
-        ("SPRING_ACTUATED", f64::from(SPRING_ACTUATED)),
+        ("LINK_ACTUATED", f64::from(LINK_ACTUATED)),
         ("LAW_HOOKE", f64::from(LAW_HOOKE)),
         ("LAW_MATERIAL", f64::from(LAW_MATERIAL)),
         ("LAW_ZERO_LENGTH", f64::from(LAW_ZERO_LENGTH)),
@@ -372,9 +390,14 @@ mod tests {
     /// mirror struct has the size and field offsets of its Rust twin. No GPU needed.
     #[test]
     fn wgsl_structs_match_rust_mirrors() {
-        for (bits, wide) in [(32, false), (32, true), (64, true)] {
+        for (bits, wide, packed) in [
+            (32, false, false),
+            (32, true, false),
+            (32, true, true),
+            (64, true, false),
+        ] {
             for (stem, _) in KERNELS {
-                let src = source(stem, bits, wide);
+                let src = source(stem, bits, wide, packed);
                 let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| {
                     panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src))
                 });
@@ -425,7 +448,7 @@ mod tests {
     /// Every override the shaders declare is supplied by `constants`, and nothing more.
     #[test]
     fn overrides_match_constants() {
-        let src = source("springs", 32, false);
+        let src = source("springs", 32, false, false);
         let module = naga::front::wgsl::parse_str(&src).unwrap();
         let mut declared: Vec<String> = module
             .overrides
@@ -438,7 +461,8 @@ mod tests {
             track_energy: true,
             uniform_material: None,
             has_actuators: true,
-            granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30, 1 << 30),
+            packed_forces: false,
+            granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30),
         };
         let mut given: Vec<String> = constants(&spec)
             .iter()

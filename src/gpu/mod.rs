@@ -44,8 +44,8 @@ use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{Actuator, Body, Contact, Integrator, Mass, Model, SpringLaw};
 use layout::{
-    GpuActuator, GpuBody, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring, GpuStep,
-    WORKGROUP_SIZE,
+    GpuActuator, GpuBody, GpuLink, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring,
+    GpuStep, WORKGROUP_SIZE,
 };
 use pipelines::Pipelines;
 
@@ -104,12 +104,13 @@ pub struct BodyState {
 /// planning.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldStats {
-    /// Device memory per spring, bytes: the 16-byte spring record plus its share of the
-    /// spring pass's energy slots (16 bytes per invocation).
+    /// Device memory per spring, bytes: the 8-byte link record (plus a 4-byte material index
+    /// when the model has several materials) and the spring pass's energy slots (16 bytes per
+    /// invocation) shared over the springs.
     pub bytes_per_spring: f64,
-    /// Device memory per mass, bytes: position and velocity (16 each), the fixed-point force sum
-    /// (3 x 4 or 3 x 8), the 32-byte properties record and its share of the integrate pass's
-    /// energy slots.
+    /// Device memory per mass, bytes: position and velocity (16 each, and again interleaved in
+    /// the 32-byte state record the passes read), the fixed-point force sum (4 x 4 or 4 x 8), the 32-byte properties record, the 4-byte offset of its springs in the
+    /// link table and its share of the integrate pass's energy slots.
     pub bytes_per_mass: f64,
     /// Device memory of all the World's buffers, bytes.
     pub device_bytes: u64,
@@ -119,9 +120,10 @@ pub struct WorldStats {
     /// Steps recorded per queue submission ([`WorldOptions::steps_per_submission`]): a call
     /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.
     pub steps_per_submission: u32,
-    /// Consecutive springs one invocation of the spring pass handles: 64 on CPU adapters, 16 on
-    /// GPUs, fewer (down to 1) when that would leave too few workgroups to fill the adapter.
-    pub springs_per_invocation: u32,
+    /// Masses whose springs one invocation of the spring pass handles (it walks each mass's
+    /// springs in turn): 8 on CPU adapters, 1 on GPUs, fewer (down to 1) on CPU adapters when
+    /// that would leave too few workgroups to fill the adapter.
+    pub spring_masses_per_invocation: u32,
     /// Consecutive masses one invocation of the integrate pass handles: 16 on CPU adapters, 1 on
     /// GPUs, fewer when that would leave too few workgroups to fill the adapter.
     pub masses_per_invocation: u32,
@@ -162,13 +164,17 @@ impl Dispatch {
 struct Buffers {
     params: wgpu::Buffer,
     masses: wgpu::Buffer,
-    springs: wgpu::Buffer,
+    links: wgpu::Buffer,
+    link_materials: wgpu::Buffer,
+    run_offsets: wgpu::Buffer,
     materials: wgpu::Buffer,
     actuators: wgpu::Buffer,
     oscillators: wgpu::Buffer,
     bodies: wgpu::Buffer,
     positions: wgpu::Buffer,
     velocities: wgpu::Buffer,
+    /// Position and velocity interleaved, 32 bytes per mass (what the passes read).
+    state: wgpu::Buffer,
     forces: wgpu::Buffer,
     status: wgpu::Buffer,
     spring_slots: wgpu::Buffer,
@@ -194,6 +200,83 @@ struct SpringChunk {
     dispatch: Dispatch,
     springs: wgpu::BindGroup,
     energy: wgpu::BindGroup,
+}
+
+impl GpuSpring {
+    /// The device's 8-byte record of this spring.
+    fn link(&self) -> GpuLink {
+        GpuLink {
+            b: self.b
+                | if self.actuated {
+                    layout::LINK_ACTUATED
+                } else {
+                    0
+                },
+            rest: self.rest,
+        }
+    }
+}
+
+/// Where each spring sits in the device's link table, which groups the springs by their first
+/// mass (stable: springs of one mass keep model order). Builders emit springs mass by mass, so the
+/// order is usually the model's own and no permutation is stored.
+#[derive(Debug)]
+struct Links {
+    /// The links of mass `m` are `offsets[m]..offsets[m + 1]` (masses + 1 entries).
+    offsets: Vec<u32>,
+    /// Model index of each link, when the order differs from the model's.
+    model_of: Option<Vec<u32>>,
+    /// Link index of each model spring, when the order differs from the model's.
+    link_of: Option<Vec<u32>>,
+}
+
+impl Links {
+    fn new(springs: &[GpuSpring], masses: usize) -> Self {
+        let mut offsets = vec![0u32; masses + 1];
+        for sp in springs {
+            offsets[sp.a as usize + 1] += 1;
+        }
+        for m in 0..masses {
+            offsets[m + 1] += offsets[m];
+        }
+        if springs.windows(2).all(|w| w[0].a <= w[1].a) {
+            return Self {
+                offsets,
+                model_of: None,
+                link_of: None,
+            };
+        }
+        let mut next = offsets.clone();
+        let mut model_of = vec![0u32; springs.len()];
+        let mut link_of = vec![0u32; springs.len()];
+        for (i, sp) in springs.iter().enumerate() {
+            let slot = &mut next[sp.a as usize];
+            model_of[*slot as usize] = i as u32;
+            link_of[i] = *slot;
+            *slot += 1;
+        }
+        Self {
+            offsets,
+            model_of: Some(model_of),
+            link_of: Some(link_of),
+        }
+    }
+
+    /// Model indices of the springs in link-table order.
+    fn model_order(&self) -> impl Iterator<Item = u32> + '_ {
+        let count = self.offsets.last().copied().unwrap_or(0);
+        (0..count).map(|i| self.model_of.as_ref().map_or(i, |m| m[i as usize]))
+    }
+
+    /// Link index of model spring `s`.
+    fn link(&self, s: usize) -> u64 {
+        u64::from(self.link_of.as_ref().map_or(s as u32, |l| l[s]))
+    }
+
+    /// Model index of link `i`.
+    fn spring(&self, i: u32) -> u32 {
+        self.model_of.as_ref().map_or(i, |m| m[i as usize])
+    }
 }
 
 /// Why a World stopped.
@@ -225,6 +308,7 @@ pub struct World {
     masses: Vec<Mass>,
     bodies: Vec<Body>,
     springs: Vec<GpuSpring>,
+    links: Links,
     laws: Vec<u32>,
     materials: Vec<GpuMaterial>,
     model_actuators: Vec<Actuator>,
@@ -238,6 +322,8 @@ pub struct World {
     /// Rest lengths changed by `set_rest_length` on springs without an actuator, m.
     rest_changed: HashMap<usize, f64>,
     fixed_point: FixedPoint,
+    /// 32-bit force sums packed in 64-bit atomics (x and y share one).
+    packed_forces: bool,
     options: WorldOptions,
     step_stride: u64,
     mass_dispatch: Dispatch,
@@ -351,6 +437,8 @@ impl World {
             }
         };
         let fixed_point = FixedPoint::choose(model, bits, options.fixed_point)?;
+        // 32-bit sums ride in 64-bit atomics, x and y in one, where the device has them.
+        let packed = bits == 32 && has64;
         let limits = device.limits();
         let n = model.masses.len() as u64;
         let s = model.springs.len() as u64;
@@ -360,8 +448,8 @@ impl World {
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
         let wg = u64::from(WORKGROUP_SIZE);
-        let granularity = layout::Granularity::for_device(device.adapter_info().device_type, s, n);
-        let per_spring_invocation = u64::from(granularity.springs_per_invocation);
+        let granularity = layout::Granularity::for_device(device.adapter_info().device_type, n);
+        let per_spring_invocation = u64::from(granularity.spring_masses_per_invocation);
         let per_mass_invocation = u64::from(granularity.masses_per_invocation);
         let mass_dispatch = Dispatch::new(
             n,
@@ -369,8 +457,9 @@ impl World {
             max_dim,
             "max_compute_workgroups_per_dimension^2 (mass pass)",
         )?;
+        // The spring pass runs over masses (each walks its own springs).
         let spring_dispatch = Dispatch::new(
-            s,
+            n,
             wg * per_spring_invocation,
             max_dim,
             "max_compute_workgroups_per_dimension^2 (spring pass)",
@@ -402,25 +491,18 @@ impl World {
             }
             Ok(())
         };
-        // The spring table (16 bytes per spring) is bound in chunks: a chunk starts at a multiple
-        // of `align` springs so that its table, slot (one per invocation) and partial (one per
-        // workgroup) ranges meet the device's offset alignment and start on a workgroup boundary.
-        let offset_align = u64::from(limits.min_storage_buffer_offset_alignment);
-        let align = wg * per_spring_invocation * (offset_align / 16).max(1);
-        let mut chunk_springs = limits.max_storage_buffer_binding_size / 16 / align * align;
-        if let Some(cap) = options.max_springs_per_binding {
-            chunk_springs = chunk_springs.min((cap / align).max(1) * align);
-        }
-        if chunk_springs == 0 {
+        if n > u64::from(layout::LINK_ACTUATED) || s > u64::from(u32::MAX) {
             return Err(Error::DeviceLimit {
-                what: "max_storage_buffer_binding_size",
-                asked: 16 * align,
-                limit: limits.max_storage_buffer_binding_size,
+                what: "masses (2^31) and springs (2^32 - 1) of one World",
+                asked: n.max(s),
+                limit: u64::from(layout::LINK_ACTUATED),
             });
         }
-        check_buffer(16 * s)?;
+        check_buffer(8 * s)?;
         check(16 * n)?;
-        check(3 * n * u64::from(bits / 8))?;
+        check(4 * (n + 1))?;
+        check(32 * n)?;
+        check(4 * n * u64::from(bits / 8))?;
 
         // Host-side tables.
         let mut materials: Vec<GpuMaterial> = Vec::new();
@@ -453,29 +535,29 @@ impl World {
                     });
                     next
                 });
-                match spring_actuator.get(&(i as u32)) {
-                    Some(&act) => GpuSpring {
-                        a: sp.a,
-                        b: sp.b,
-                        rest: act,
-                        material: material | layout::SPRING_ACTUATED,
-                    },
-                    None => GpuSpring {
-                        a: sp.a,
-                        b: sp.b,
-                        rest: (sp.rest_length as f32).to_bits(),
-                        material,
-                    },
+                let actuator = spring_actuator.get(&(i as u32)).copied();
+                GpuSpring {
+                    a: sp.a,
+                    b: sp.b,
+                    rest: actuator.unwrap_or_else(|| (sp.rest_length as f32).to_bits()),
+                    material,
+                    actuated: actuator.is_some(),
                 }
             })
             .collect();
-        if materials.len() as u64 >= u64::from(layout::SPRING_ACTUATED) {
-            return Err(Error::DeviceLimit {
-                what: "distinct spring materials (2^31)",
-                asked: materials.len() as u64,
-                limit: u64::from(layout::SPRING_ACTUATED) - 1,
-            });
-        }
+        let links = Links::new(&springs, n as usize);
+        let link_records: Vec<GpuLink> = links
+            .model_order()
+            .map(|i| springs[i as usize].link())
+            .collect();
+        let link_materials: Vec<u32> = if materials.len() > 1 {
+            links
+                .model_order()
+                .map(|i| springs[i as usize].material)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut oscillators = Vec::new();
         let gpu_masses: Vec<GpuMass> = model
             .masses
@@ -520,11 +602,12 @@ impl World {
                 None
             },
             has_actuators: !spring_actuator.is_empty(),
+            packed_forces: packed,
             granularity,
         });
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipelines = Pipelines::new(&device, bits, &constants);
+        let pipelines = Pipelines::new(&device, bits, packed, &constants);
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
@@ -556,7 +639,17 @@ impl World {
                 wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             ),
             masses: init("hooke::masses", bytemuck::cast_slice(&gpu_masses), storage),
-            springs: init("hooke::springs", bytemuck::cast_slice(&springs), storage),
+            links: init("hooke::links", bytemuck::cast_slice(&link_records), storage),
+            link_materials: init(
+                "hooke::link_materials",
+                bytemuck::cast_slice(&link_materials),
+                storage,
+            ),
+            run_offsets: init(
+                "hooke::run_offsets",
+                bytemuck::cast_slice(&links.offsets),
+                storage,
+            ),
             materials: init(
                 "hooke::materials",
                 bytemuck::cast_slice(&materials),
@@ -579,7 +672,8 @@ impl World {
                 storage | wgpu::BufferUsages::VERTEX,
             ),
             velocities: zeroed("hooke::velocities", 16 * n, storage),
-            forces: zeroed("hooke::forces", 3 * n * u64::from(bits / 8), storage),
+            state: zeroed("hooke::state", 32 * n, storage),
+            forces: zeroed("hooke::forces", 4 * n * u64::from(bits / 8), storage),
             status: init(
                 "hooke::status",
                 bytemuck::cast_slice(&STATUS_CLEAR),
@@ -587,7 +681,7 @@ impl World {
             ),
             spring_slots: zeroed(
                 "hooke::spring_slots",
-                16 * s.div_ceil(per_spring_invocation),
+                16 * wg * u64::from(spring_dispatch.groups),
                 storage,
             ),
             mass_slots: zeroed(
@@ -628,40 +722,87 @@ impl World {
             })
         };
         let b = &buffers;
+        // The link table is bound in chunks of whole blocks of masses: a block is a whole number
+        // of spring-pass workgroups whose slot (16 bytes per invocation) and partial (16 bytes per
+        // workgroup) ranges start on the device's offset alignment; a chunk's link binding starts
+        // at its first mass's first link, rounded down to that alignment.
+        let offset_align = u64::from(limits.min_storage_buffer_offset_alignment).max(16);
+        let masses_per_group = wg * per_spring_invocation;
+        let block = masses_per_group * (offset_align / 16);
+        let link_align = offset_align / 4;
+        let binding_links = limits.max_storage_buffer_binding_size / 8;
+        let cap = options
+            .max_springs_per_binding
+            .map_or(binding_links, |c| c.clamp(1, binding_links));
+        let offsets = &links.offsets;
+        let first_link = |m: u64| u64::from(offsets[m as usize]) / link_align * link_align;
         let mut spring_chunks = Vec::new();
-        let mut first = 0u64;
-        while first < s {
-            let count = chunk_springs.min(s - first);
+        let mut m0 = 0u64;
+        while m0 < n && s > 0 {
+            let first = first_link(m0);
+            let mut m1 = (m0 + block).min(n);
+            let bound = u64::from(offsets[m1 as usize]) - first;
+            if bound > binding_links {
+                return Err(Error::DeviceLimit {
+                    what: "max_storage_buffer_binding_size (the springs of one block of masses)",
+                    asked: 8 * bound,
+                    limit: limits.max_storage_buffer_binding_size,
+                });
+            }
+            while m1 < n {
+                let next = (m1 + block).min(n);
+                if u64::from(offsets[next as usize]) - first > cap {
+                    break;
+                }
+                m1 = next;
+            }
+            // A chunk whose masses have no springs still binds one aligned link.
+            let (first, count) = if u64::from(offsets[m1 as usize]) > first {
+                (first, u64::from(offsets[m1 as usize]) - first)
+            } else {
+                let f = (s - 1) / link_align * link_align;
+                (f, s - f)
+            };
             let dispatch = Dispatch::new(
-                count,
-                wg * per_spring_invocation,
+                m1 - m0,
+                masses_per_group,
                 max_dim,
                 "max_compute_workgroups_per_dimension^2 (spring pass)",
             )?;
             let chunk = layout::GpuChunk {
                 first: first as u32,
-                ..Default::default()
+                first_mass: m0 as u32,
+                end_mass: m1 as u32,
+                pad0: 0,
             };
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("hooke::chunk"),
                 contents: bytemuck::bytes_of(&chunk),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
-            let table = range(&b.springs, 16 * first, 16 * count);
+            let table = range(&b.links, 8 * first, 8 * count);
+            // One material: the shader never reads the (placeholder) table.
+            let materials_range = if link_materials.is_empty() {
+                b.link_materials.as_entire_binding()
+            } else {
+                range(&b.link_materials, 4 * first, 4 * count)
+            };
+            let group0 = m0 / masses_per_group;
             let groups_bytes = 16 * u64::from(dispatch.groups);
-            let partial_offset = 16 * (first / (wg * per_spring_invocation));
-            let slot_offset = 16 * (first / per_spring_invocation);
-            let slot_bytes = 16 * count.div_ceil(per_spring_invocation);
+            let partial_offset = 16 * group0;
+            let slot_offset = 16 * wg * group0;
+            let slot_bytes = 16 * wg * u64::from(dispatch.groups);
             let springs_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("hooke::springs"),
                 layout: &pipelines.springs.layout,
                 entries: &entries(vec![
                     b.params.as_entire_binding(),
                     table.clone(),
+                    materials_range.clone(),
                     b.materials.as_entire_binding(),
                     b.actuators.as_entire_binding(),
-                    b.positions.as_entire_binding(),
-                    b.velocities.as_entire_binding(),
+                    b.run_offsets.as_entire_binding(),
+                    b.state.as_entire_binding(),
                     b.forces.as_entire_binding(),
                     b.status.as_entire_binding(),
                     range(&b.spring_slots, slot_offset, slot_bytes),
@@ -674,11 +815,14 @@ impl World {
                 entries: &entries(vec![
                     b.params.as_entire_binding(),
                     table,
+                    materials_range,
                     b.materials.as_entire_binding(),
                     b.actuators.as_entire_binding(),
+                    b.run_offsets.as_entire_binding(),
                     b.positions.as_entire_binding(),
                     range(&b.spring_slots, slot_offset, slot_bytes),
                     range(&b.spring_partials, partial_offset, groups_bytes),
+                    uniform.as_entire_binding(),
                 ]),
             });
             spring_chunks.push(SpringChunk {
@@ -686,7 +830,7 @@ impl World {
                 springs: springs_group,
                 energy: energy_group,
             });
-            first += count;
+            m0 = m1;
         }
         let groups = BindGroups {
             integrate: bind(
@@ -698,6 +842,7 @@ impl World {
                     &b.oscillators,
                     &b.positions,
                     &b.velocities,
+                    &b.state,
                     &b.forces,
                     &b.status,
                     &b.mass_slots,
@@ -756,6 +901,7 @@ impl World {
             masses: model.masses.clone(),
             bodies: model.bodies.clone(),
             springs,
+            links,
             laws,
             materials,
             model_actuators: model.actuators.clone(),
@@ -770,6 +916,7 @@ impl World {
             model_params: model.params,
             rest_changed: HashMap::new(),
             fixed_point,
+            packed_forces: packed,
             options,
             step_stride,
             mass_dispatch,
@@ -814,6 +961,8 @@ impl World {
         if !pos.is_empty() {
             q.write_buffer(&b.positions, 0, bytemuck::cast_slice(&pos));
             q.write_buffer(&b.velocities, 0, bytemuck::cast_slice(&vel));
+            let state: Vec<[[f32; 4]; 2]> = pos.iter().zip(&vel).map(|(p, v)| [*p, *v]).collect();
+            q.write_buffer(&b.state, 0, bytemuck::cast_slice(&state));
         }
         for (g, m) in self.gpu_masses.iter_mut().zip(&self.masses) {
             g.external_force = v3(m.external_force);
@@ -824,9 +973,9 @@ impl World {
         }
         for (&s, _) in self.rest_changed.iter() {
             q.write_buffer(
-                &b.springs,
-                16 * s as u64,
-                bytemuck::bytes_of(&self.springs[s]),
+                &b.links,
+                8 * self.links.link(s),
+                bytemuck::bytes_of(&self.springs[s].link()),
             );
         }
         self.rest_changed.clear();
@@ -934,13 +1083,16 @@ impl World {
         let all = [
             &b.params,
             &b.masses,
-            &b.springs,
+            &b.links,
+            &b.link_materials,
+            &b.run_offsets,
             &b.materials,
             &b.actuators,
             &b.oscillators,
             &b.bodies,
             &b.positions,
             &b.velocities,
+            &b.state,
             &b.forces,
             &b.status,
             &b.spring_slots,
@@ -951,17 +1103,21 @@ impl World {
             &b.steps,
         ];
         WorldStats {
-            bytes_per_spring: (b.springs.size() + b.spring_slots.size()) as f64 / springs,
+            bytes_per_spring: (b.links.size() + b.link_materials.size() + b.spring_slots.size())
+                as f64
+                / springs,
             bytes_per_mass: (b.positions.size()
                 + b.velocities.size()
+                + b.state.size()
                 + b.forces.size()
                 + b.masses.size()
+                + b.run_offsets.size()
                 + b.mass_slots.size()) as f64
                 / masses,
             device_bytes: all.iter().map(|x| x.size()).sum(),
             dispatches_per_step: self.spring_chunks.len() as u32 + 1,
             steps_per_submission: self.options.steps_per_submission.max(1),
-            springs_per_invocation: self.granularity.springs_per_invocation,
+            spring_masses_per_invocation: self.granularity.spring_masses_per_invocation,
             masses_per_invocation: self.granularity.masses_per_invocation,
         }
     }
@@ -1133,7 +1289,9 @@ impl World {
             self.steps = start_steps + k - 1;
             self.failed = Some(Failure::Overflow {
                 step: start_steps + k,
-                spring: status[layout::STATUS_OVERFLOW_SPRING as usize],
+                spring: self
+                    .links
+                    .spring(status[layout::STATUS_OVERFLOW_SPRING as usize]),
             });
             return Err(self.failure().expect("just set"));
         }
@@ -1436,6 +1594,11 @@ impl World {
                 16 * mass as u64,
                 bytemuck::cast_slice(&[0f32; 4]),
             );
+            self.queue.write_buffer(
+                &self.buffers.state,
+                32 * mass as u64 + 16,
+                bytemuck::cast_slice(&[0f32; 4]),
+            );
         }
         let flags = if fixed { layout::MASS_FIXED } else { 0 };
         self.gpu_masses[mass].flags = flags;
@@ -1491,7 +1654,7 @@ impl World {
         let len = Vec3::from_slice(&p[0][..3])
             .as_dvec3()
             .distance(Vec3::from_slice(&p[1][..3]).as_dvec3());
-        let mat = self.materials[(sp.material & !layout::SPRING_ACTUATED) as usize];
+        let mat = self.materials[sp.material as usize];
         let energy = |rest: f64| {
             let k = f64::from(mat.stiffness);
             match law {
@@ -1503,8 +1666,8 @@ impl World {
         self.host_injected += energy(rest_length) - energy(before);
         self.rest_changed.insert(spring, rest_length);
         self.queue.write_buffer(
-            &self.buffers.springs,
-            16 * spring as u64 + 8,
+            &self.buffers.links,
+            8 * self.links.link(spring) + 4,
             bytemuck::bytes_of(&(rest_length as f32).to_bits()),
         );
         Ok(())
@@ -1618,8 +1781,8 @@ impl World {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(gpu_error(e));
         }
-        let bytes = self.read(&[(&b.forces, 0, 3 * n * bytes_per), (&b.status, 0, 16)])?;
-        let (forces, status) = bytes.split_at((3 * n * bytes_per) as usize);
+        let bytes = self.read(&[(&b.forces, 0, 4 * n * bytes_per), (&b.status, 0, 16)])?;
+        let (forces, status) = bytes.split_at((4 * n * bytes_per) as usize);
         let status: &[u32] = bytemuck::cast_slice(status);
         // Clear the accumulator and the status for the next real step.
         let mut encoder = self
@@ -1634,10 +1797,11 @@ impl World {
         if status[layout::STATUS_OVERFLOW_STEP as usize] != u32::MAX {
             return Err(self.overflow_error(
                 self.steps + 1,
-                status[layout::STATUS_OVERFLOW_SPRING as usize],
+                self.links
+                    .spring(status[layout::STATUS_OVERFLOW_SPRING as usize]),
             ));
         }
-        let q: Vec<i64> = if bytes_per == 8 {
+        let mut q: Vec<i64> = if bytes_per == 8 {
             bytemuck::cast_slice::<u8, i64>(forces).to_vec()
         } else {
             bytemuck::cast_slice::<u8, i32>(forces)
@@ -1645,8 +1809,14 @@ impl World {
                 .map(|&x| i64::from(x))
                 .collect()
         };
+        if self.packed_forces {
+            // (y * 2^32 + x, z) in 64-bit words: y is the high half plus x's borrow.
+            for c in q.chunks_exact_mut(4) {
+                c[1] -= c[0] >> 31;
+            }
+        }
         let fp = self.fixed_point;
-        Ok(q.chunks_exact(3)
+        Ok(q.chunks_exact(4)
             .map(|c| DVec3::new(fp.decode(c[0]), fp.decode(c[1]), fp.decode(c[2])))
             .collect())
     }

@@ -13,6 +13,11 @@ pub(crate) const SPRING_COMMON: &str = include_str!("../../shaders/spring_common
 pub(crate) const WORDS_WIDE: &str = include_str!("../../shaders/words_wide.wgsl");
 pub(crate) const WORDS_NARROW: &str = include_str!("../../shaders/words_narrow.wgsl");
 
+/// The spring pass's force-sum binding and `scatter`: one atomic per component, or 32-bit x and y
+/// packed in one 64-bit atomic.
+pub(crate) const SCATTER_WORDS: &str = include_str!("../../shaders/scatter_words.wgsl");
+pub(crate) const SCATTER_PACKED: &str = include_str!("../../shaders/scatter_packed.wgsl");
+
 /// The kernels, by stem: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`.
 pub(crate) const KERNELS: [(&str, &str); 5] = [
     ("springs", include_str!("../../shaders/springs.wgsl")),
@@ -29,8 +34,9 @@ pub(crate) const KERNELS: [(&str, &str); 5] = [
 ];
 
 /// The full WGSL source of kernel `stem` with fixed-point integers of `bits` bits, reading records
-/// as 64-bit words when `wide` (the device has `SHADER_INT64`).
-pub(crate) fn source(stem: &str, bits: u32, wide: bool) -> String {
+/// as 64-bit words when `wide` (the device has `SHADER_INT64`), and 32-bit force sums packed in
+/// 64-bit atomics when `packed`.
+pub(crate) fn source(stem: &str, bits: u32, wide: bool, packed: bool) -> String {
     let body = KERNELS
         .iter()
         .find(|(s, _)| *s == stem)
@@ -43,11 +49,16 @@ pub(crate) fn source(stem: &str, bits: u32, wide: bool) -> String {
         ""
     };
     let words = match (stem, wide) {
-        ("springs" | "integrate", true) => WORDS_WIDE,
-        ("springs" | "integrate", false) => WORDS_NARROW,
+        ("springs" | "energy_springs" | "integrate", true) => WORDS_WIDE,
+        ("springs" | "energy_springs" | "integrate", false) => WORDS_NARROW,
         _ => "",
     };
-    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{body}")
+    let scatter = match (stem, packed) {
+        ("springs", true) => SCATTER_PACKED,
+        ("springs", false) => SCATTER_WORDS,
+        _ => "",
+    };
+    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{scatter}\n{body}")
 }
 
 /// What a binding of a kernel holds.
@@ -63,13 +74,16 @@ pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
     use Slot::{Read, ReadWrite, Uniform};
     match stem {
         "springs" => &[
-            Uniform, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite, Uniform,
+            Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
+            Uniform,
         ],
         "integrate" => &[
-            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
         ],
         "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite],
-        "energy_springs" => &[Uniform, Read, Read, Read, Read, Read, ReadWrite],
+        "energy_springs" => &[
+            Uniform, Read, Read, Read, Read, Read, Read, Read, ReadWrite, Uniform,
+        ],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         _ => unreachable!("unknown kernel stem {stem}"),
     }
@@ -95,7 +109,12 @@ pub(crate) struct Pipelines {
 }
 
 impl Pipelines {
-    pub(crate) fn new(device: &wgpu::Device, bits: u32, constants: &[(&str, f64)]) -> Self {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        bits: u32,
+        packed: bool,
+        constants: &[(&str, f64)],
+    ) -> Self {
         let wide = device.features().contains(wgpu::Features::SHADER_INT64);
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hooke::step"),
@@ -150,7 +169,7 @@ impl Pipelines {
             });
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(source(stem, bits, wide).into()),
+                source: wgpu::ShaderSource::Wgsl(source(stem, bits, wide, packed).into()),
             });
             let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&label),
