@@ -545,3 +545,115 @@ fn bad_input_is_rejected() {
         "{err}"
     );
 }
+
+/// The device groups springs by their first mass (its link table); a model whose springs come in
+/// another order, or point the other way, is the same physics: a flipped spring's force is exactly
+/// the negated one (`p_a - p_b` and its length are computed exactly antisymmetrically in f32) and
+/// integer sums do not depend on order, so positions and velocities must match bit for bit. Energy
+/// is summed in per-invocation f32 slots whose grouping follows the link table, so it agrees to
+/// f32 rounding only: relative 1e-4 of the largest term over 300 steps.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn spring_order_and_direction_do_not_change_the_bits() {
+    let model = strained_lattice(5);
+    let mut shuffled = model.clone();
+    shuffled.springs.reverse();
+    for (i, sp) in shuffled.springs.iter_mut().enumerate() {
+        if i % 2 == 0 {
+            std::mem::swap(&mut sp.a, &mut sp.b);
+        }
+    }
+    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+        let (p0, v0, e0) = run_bits(&model, opts(atomics), 300);
+        let (p1, v1, e1) = run_bits(&shuffled, opts(atomics), 300);
+        assert!(p0 == p1, "positions differ ({atomics:?})");
+        assert!(v0 == v1, "velocities differ ({atomics:?})");
+        let scale = e0.kinetic.abs() + e0.elastic.abs() + e0.gravity.abs() + e0.dissipated.abs();
+        for (name, a, b) in [
+            ("elastic", e0.elastic, e1.elastic),
+            ("dissipated", e0.dissipated, e1.dissipated),
+            ("kinetic", e0.kinetic, e1.kinetic),
+        ] {
+            assert!(
+                (a - b).abs() <= 1e-4 * scale,
+                "{name} energy {a} vs {b} ({atomics:?})"
+            );
+        }
+    }
+}
+
+/// A fixed-point overflow names the spring by its index in the model, also when the device
+/// stores the springs in another order: a chain listed backwards, with one spring far stiffer and
+/// stretched, overflows at that spring.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn overflow_names_the_model_spring_when_the_device_reorders_springs() {
+    let mut model = Model::new(Params {
+        gravity: DVec3::ZERO,
+        contact: hooke::Contact::None,
+        ..Params::default()
+    });
+    let mut part = Part::new();
+    for i in 0..12 {
+        part.add_mass(Mass::new(0.1, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
+    }
+    for i in (0..11).rev() {
+        let stiffness = if i == 4 { 1e9 } else { 100.0 };
+        part.add_spring(hooke::Spring::hooke(i + 1, i, stiffness, 0.05));
+    }
+    model.add("chain", part);
+    // Model order runs from the last mass's spring down: spring 6 joins masses 5 and 4.
+    assert_eq!((model.springs[6].a, model.springs[6].b), (5, 4));
+    let mut w = common::world_with(
+        &model,
+        WorldOptions {
+            atomics: AtomicWidth::Bits32,
+            fixed_point: FixedPointScale::Quantum(1e-3),
+            ..WorldOptions::default()
+        },
+    );
+    let err = w.step(1).unwrap_err();
+    let Error::FixedPointOverflow { advice, .. } = &err else {
+        panic!("expected FixedPointOverflow, got {err}");
+    };
+    assert!(advice.starts_with("Spring 6 "), "{advice}");
+}
+
+/// A device opened without 64-bit integer features reads records as 32-bit words and sums forces
+/// in separate 32-bit atomics; the full device packs x and y of a 32-bit sum into one 64-bit
+/// atomic. Both are exact integer sums of the same spring forces, so the bits must match.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn devices_without_64_bit_integers_give_the_same_bits() {
+    let (device, queue) = pollster::block_on(async {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = hooke::gpu::pick_adapter(&instance).await.unwrap();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("plain"),
+            required_features: wgpu::Features::empty(),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        };
+        adapter.request_device(&desc).await.unwrap()
+    });
+    assert!(!device.features().contains(wgpu::Features::SHADER_INT64));
+    for model in [
+        strained_lattice(4),
+        scenes::all_laws(false),
+        scenes::inchworm(),
+    ] {
+        let mut plain = World::with_device(
+            device.clone(),
+            queue.clone(),
+            &model,
+            opts(AtomicWidth::Bits32),
+        )
+        .unwrap();
+        plain.step(200).unwrap();
+        let (p, v, e) = run_bits(&model, opts(AtomicWidth::Bits32), 200);
+        assert!(plain.positions().unwrap() == p, "positions differ");
+        assert!(plain.velocities().unwrap() == v, "velocities differ");
+        assert_eq!(plain.energy().unwrap(), e, "energy differs");
+    }
+}
