@@ -7,6 +7,9 @@
 override WORKGROUP_SIZE: u32;
 // Masses whose springs one invocation of the spring pass (and of `energy_springs`) handles.
 override SPRING_MASSES_PER_INVOCATION: u32;
+// Invocations that walk neighbouring masses side by side (the SIMD width of CPU adapters; a
+// power of two).
+override LANE_GROUP: u32;
 // Consecutive masses one invocation of the integrate pass (and of `energy_masses`) handles.
 override MASSES_PER_INVOCATION: u32;
 // Fixed-point scale: a force of f newtons is stored as round(f * FIXED_SCALE) (ties to even).
@@ -141,6 +144,17 @@ struct GpuOscillator {
 struct GpuBody {
     first: u32,
     count: u32,
+}
+
+// The j-th item (0 <= j < per) of invocation `lid` of workgroup `group`, when each invocation
+// handles `per` items. Lanes come in groups of LANE_GROUP consecutive invocations (the SIMD width
+// of CPU adapters, which run such a group in lockstep): the lanes of a group take neighbouring
+// items, and the group walks its block of LANE_GROUP * per items in order, so the data a lockstep
+// step touches neighbours what the step before touched (cache reuse, as in a sequential loop).
+// With one item per invocation (GPUs) this is plain `group * WORKGROUP_SIZE + lid`.
+fn walk(group: u32, lid: u32, j: u32, per: u32) -> u32 {
+    let lanes = min(LANE_GROUP, WORKGROUP_SIZE);
+    return group * (WORKGROUP_SIZE * per) + (lid / lanes) * (lanes * per) + j * lanes + lid % lanes;
 }
 
 // Linear workgroup index of a (possibly 2D) dispatch.

@@ -28,11 +28,11 @@ fn energy_springs(
 ) {
     let group = workgroup_linear(wg, groups);
     let invocation = group * WORKGROUP_SIZE + lid;
-    let base = chunk.first_mass + group * (WORKGROUP_SIZE * SPRING_MASSES_PER_INVOCATION) + lid;
+    let base = spring_pass_mass(group, lid, 0u);
     var e = vec4<f32>(0.0);
     if base < chunk.end_mass {
         for (var j = 0u; j < SPRING_MASSES_PER_INVOCATION; j += 1u) {
-            let a = base + j * WORKGROUP_SIZE;
+            let a = spring_pass_mass(group, lid, j);
             if a >= chunk.end_mass {
                 break;
             }

@@ -1,6 +1,7 @@
-// hooke::integrate: MASSES_PER_INVOCATION consecutive masses per invocation. For each mass it
-// reads and clears the fixed-point spring force, adds gravity, external, drag-spring and air-drag forces, ground contact and Coulomb friction,
-// then updates velocity and position (CPU twin: `integrate` and `ground` in src/cpu.rs).
+// hooke::integrate: MASSES_PER_INVOCATION masses per invocation (see `walk`). For each mass it
+// reads and clears the fixed-point spring force, adds gravity, external, drag-spring and air-drag
+// forces, ground contact and Coulomb friction, then updates velocity and position (CPU twin:
+// `integrate` and `ground` in src/cpu.rs).
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
 // `GpuMass` records, read as `Record`s (see words_*.wgsl).
@@ -148,7 +149,7 @@ fn integrate_mass(i: u32) -> vec2<f32> {
     return energy;
 }
 
-// Each invocation integrates MASSES_PER_INVOCATION consecutive masses and adds their dissipated
+// Each invocation integrates MASSES_PER_INVOCATION masses (see `walk`) and adds their dissipated
 // and injected work to its own running (compensated) slot: no workgroup barrier, and each slot is
 // written by one invocation in a fixed order, so the booking is deterministic.
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -157,9 +158,9 @@ fn integrate(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let invocation = workgroup_linear(wg, groups) * WORKGROUP_SIZE + lid;
-    let first = invocation * MASSES_PER_INVOCATION;
-    if first >= params.masses {
+    let group = workgroup_linear(wg, groups);
+    let invocation = group * WORKGROUP_SIZE + lid;
+    if walk(group, lid, 0u, MASSES_PER_INVOCATION) >= params.masses {
         return;
     }
     // A step that overflowed is not integrated; after a failed step nothing runs. Neither value
@@ -168,9 +169,12 @@ fn integrate(
         || atomicLoad(&status[STATUS_OVERFLOW_STEP]) <= step.index {
         return;
     }
-    let last = min(first + MASSES_PER_INVOCATION, params.masses);
     var energy = vec2<f32>(0.0, 0.0);
-    for (var i = first; i < last; i += 1u) {
+    for (var j = 0u; j < MASSES_PER_INVOCATION; j += 1u) {
+        let i = walk(group, lid, j, MASSES_PER_INVOCATION);
+        if i >= params.masses {
+            break;
+        }
         energy += integrate_mass(i);
     }
     if TRACK_ENERGY && invocation < arrayLength(&slots) {

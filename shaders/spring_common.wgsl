@@ -19,3 +19,9 @@ fn is_actuated(link: GpuLink) -> bool {
 fn link_mass(link: GpuLink) -> u32 {
     return link.b & ~LINK_ACTUATED;
 }
+
+// The j-th mass of invocation `lid` of workgroup `group` in the spring pass and
+// `energy_springs` (see `walk`).
+fn spring_pass_mass(group: u32, lid: u32, j: u32) -> u32 {
+    return chunk.first_mass + walk(group, lid, j, SPRING_MASSES_PER_INVOCATION);
+}

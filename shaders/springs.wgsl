@@ -44,7 +44,7 @@ fn springs(
 ) {
     let group = workgroup_linear(wg, groups);
     let invocation = group * WORKGROUP_SIZE + lid;
-    let base = chunk.first_mass + group * (WORKGROUP_SIZE * SPRING_MASSES_PER_INVOCATION) + lid;
+    let base = spring_pass_mass(group, lid, 0u);
     if base >= chunk.end_mass {
         return;
     }
@@ -59,7 +59,7 @@ fn springs(
     // loop, so the loop has no per-spring branch around atomics).
     var overflow = NONE;
     for (var j = 0u; j < SPRING_MASSES_PER_INVOCATION; j += 1u) {
-        let a = base + j * WORKGROUP_SIZE;
+        let a = spring_pass_mass(group, lid, j);
         if a >= chunk.end_mass {
             break;
         }

@@ -49,8 +49,12 @@ impl Granularity {
     }
 }
 
+/// Invocations that walk neighbouring masses side by side in the spring pass: the SIMD width of
+/// CPU adapters (llvmpipe runs 8 lanes of f32 per step with AVX2). A power of two.
+pub(crate) const LANE_GROUP: u32 = 8;
+
 /// Masses per spring-pass invocation on CPU adapters.
-const CPU_SPRING_MASSES: u32 = 8;
+const CPU_SPRING_MASSES: u32 = 32;
 
 /// `GpuMass::flags` bit: the mass is fixed.
 pub(crate) const MASS_FIXED: u32 = 1;
@@ -349,6 +353,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
             "MASSES_PER_INVOCATION",
             f64::from(spec.granularity.masses_per_invocation),
         ),
+        ("LANE_GROUP", f64::from(LANE_GROUP)),
         ("FIXED_SCALE", spec.fixed_scale),
         ("SPRING_FORCE_LIMIT", spec.spring_force_limit),
         ("PACKED_FORCES", f64::from(u8::from(spec.packed_forces))),
