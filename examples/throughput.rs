@@ -95,11 +95,11 @@ fn main() -> hooke::Result<()> {
             stats.device_bytes as f64 / f64::from(1 << 20)
         );
         println!(
-            "  per step: {} dispatches, {:.3} submissions ({submissions} for {steps} steps), \
-             {} springs and {} masses per invocation",
+            "  per step: {} dispatches (and one per call), {:.3} submissions ({submissions} for \
+             {steps} steps); per invocation: the springs of {} masses, {} masses integrated",
             stats.dispatches_per_step,
             submissions as f64 / steps as f64,
-            stats.springs_per_invocation,
+            stats.spring_masses_per_invocation,
             stats.masses_per_invocation
         );
         rows.push(Row {

@@ -90,7 +90,7 @@ struct GpuMass {
 }
 
 // Mirror of `GpuLink`: 8 bytes per spring. The link table stores the springs grouped by their
-// first mass `a` (not repeated here): `run_offsets[a]..run_offsets[a + 1]` are a's springs.
+// first mass `a` (not repeated here): links `runs[a].x..runs[a].y` are a's springs.
 struct GpuLink {
     // The second mass, or'ed with LINK_ACTUATED.
     b: u32,

@@ -10,7 +10,7 @@
 @group(0) @binding(2) var<storage, read> link_materials: array<u32>;
 @group(0) @binding(3) var<storage, read> material_table: array<GpuMaterial>;
 @group(0) @binding(4) var<storage, read> actuator_table: array<GpuActuator>;
-@group(0) @binding(5) var<storage, read> run_offsets: array<u32>;
+@group(0) @binding(5) var<storage, read> runs: array<vec2<u32>>;
 @group(0) @binding(6) var<storage, read> positions: array<vec4<f32>>;
 // Per invocation of the spring pass: (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(7) var<storage, read> slots: array<vec4<f32>>;
@@ -37,7 +37,8 @@ fn energy_springs(
                 break;
             }
             let pa = positions[a].xyz;
-            for (var s = run_offsets[a]; s < run_offsets[a + 1u]; s += 1u) {
+            let run = runs[a];
+            for (var s = run.x; s < run.y; s += 1u) {
                 let i = s - chunk.first;
                 let link = words_link(links[i]);
                 let mat = link_material(i);

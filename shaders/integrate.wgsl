@@ -7,18 +7,18 @@
 // `GpuMass` records, read as `Record`s (see words_*.wgsl).
 @group(0) @binding(1) var<storage, read> mass_table: array<Record>;
 @group(0) @binding(2) var<storage, read> oscillator_table: array<GpuOscillator>;
-// The public position and velocity buffers (written only), and the interleaved state the spring
-// pass and this pass read (position, velocity: one `Record` per mass).
-@group(0) @binding(3) var<storage, read_write> positions: array<Words>;
-@group(0) @binding(4) var<storage, read_write> velocities: array<Words>;
-@group(0) @binding(5) var<storage, read_write> state: array<Record>;
+// The interleaved state the spring pass and this pass read and write (position, velocity: one
+// `State` per mass). The public position and velocity buffers are written from it once per
+// `World::step` call (`publish.wgsl`).
+@group(0) @binding(3) var<storage, read_write> state: array<State>;
 // The spring pass's fixed-point sums, 4 words per mass (x, y, z, unused; with PACKED_FORCES the
-// 64-bit pair (y * 2^32 + x, z) of scatter_packed.wgsl), read and cleared in one access each. This pass runs after the spring pass has finished (a separate dispatch), so
-// plain loads and stores see the complete sums.
-@group(0) @binding(6) var<storage, read_write> forces: array<vec4<Fixed>>;
-@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>, 4>;
+// 64-bit pair (y * 2^32 + x, z) of scatter_packed.wgsl), read and cleared in one access each.
+// This pass runs after the spring pass has finished (a separate dispatch), so plain loads and
+// stores see the complete sums.
+@group(0) @binding(4) var<storage, read_write> forces: array<vec4<Fixed>>;
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(8) var<storage, read_write> slots: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> slots: array<vec4<f32>>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 struct Ground {
@@ -96,8 +96,8 @@ fn integrate_mass(i: u32) -> vec2<f32> {
     let m = props.mass;
     let dt = params.dt;
     let st = state[i];
-    let x = words_xyz(record_lo(st));
-    let v = words_xyz(record_hi(st));
+    let x = state_position(st);
+    let v = state_velocity(st);
     var applied = props.external_force;
     if i == params.drag_mass {
         applied += params.drag_stiffness * (params.drag_target - x) - params.drag_damping * v;
@@ -141,11 +141,7 @@ fn integrate_mass(i: u32) -> vec2<f32> {
         atomicMin(&status[STATUS_BAD_STEP], step.index);
         atomicMin(&status[STATUS_BAD_MASS], i);
     }
-    let p_out = vec4<f32>(x_new, 1.0);
-    let v_out = vec4<f32>(v_new, 0.0);
-    state[i] = record_pack(p_out, v_out);
-    positions[i] = words_pack(p_out);
-    velocities[i] = words_pack(v_out);
+    state[i] = state_pack(x_new, v_new);
     return energy;
 }
 

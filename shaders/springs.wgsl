@@ -1,6 +1,6 @@
 // hooke::springs: each invocation takes SPRING_MASSES_PER_INVOCATION masses and walks the springs
-// whose first mass (`a`) they are, in the link table (springs grouped by `a`; `run_offsets[a]` to
-// `run_offsets[a + 1]`). For each spring it computes the elastic and axial damping force (CPU
+// whose first mass (`a`) they are, in the link table (springs grouped by `a`; links `runs[a].x`
+// to `runs[a].y`). For each spring it computes the elastic and axial damping force (CPU
 // twin: `springs` in src/cpu.rs) and adds it to `b` in fixed point with integer atomic adds; `a`'s
 // side is summed in registers (as integers, so the sum is the same as adding each spring on its
 // own) and added once per mass. The per-sum results are exact and independent of order.
@@ -20,11 +20,11 @@
 @group(0) @binding(2) var<storage, read> link_materials: array<u32>;
 @group(0) @binding(3) var<storage, read> material_table: array<GpuMaterial>;
 @group(0) @binding(4) var<storage, read_write> actuator_table: array<GpuActuator>;
-// The springs of mass a are links run_offsets[a] .. run_offsets[a + 1] (masses + 1 entries).
-@group(0) @binding(5) var<storage, read> run_offsets: array<u32>;
-// Each mass's position and velocity in one 32-byte `Record` (written by `integrate`), so a
+// The springs of mass a are links runs[a].x .. runs[a].y (one load per mass).
+@group(0) @binding(5) var<storage, read> runs: array<vec2<u32>>;
+// Each mass's position and velocity in one 32-byte `State` (written by `integrate`), so a
 // spring reads its second mass in one load.
-@group(0) @binding(6) var<storage, read> state: array<Record>;
+@group(0) @binding(6) var<storage, read> state: array<State>;
 // Binding 7, the fixed-point force sums, and `scatter` are declared by scatter_*.wgsl.
 @group(0) @binding(8) var<storage, read_write> status: array<atomic<u32>, 4>;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
@@ -63,14 +63,15 @@ fn springs(
         if a >= chunk.end_mass {
             break;
         }
-        let first = run_offsets[a];
-        let last = run_offsets[a + 1u];
+        let run = runs[a];
+        let first = run.x;
+        let last = run.y;
         if first == last {
             continue;
         }
         let sa = state[a];
-        let pa = words_xyz(record_lo(sa));
-        let va = words_xyz(record_hi(sa));
+        let pa = state_position(sa);
+        let va = state_velocity(sa);
         var fa = vec3<Fixed>(Fixed(0));
         for (var s = first; s < last; s += 1u) {
             let i = s - chunk.first;
@@ -78,7 +79,7 @@ fn springs(
             let b = link_mass(link);
             let mat = link_material(i);
             let sb = state[b];
-            let d = pa - words_xyz(record_lo(sb));
+            let d = pa - state_position(sb);
             let len = length(d);
             var rest = bitcast<f32>(link.rest);
             if is_actuated(link) {
@@ -95,7 +96,7 @@ fn springs(
             let ke = effective(mat, rest);
             // A spring of zero length has no direction and exerts no force (as on the CPU).
             let n = d * select(0.0, 1.0 / len, len > 0.0);
-            let vrel = dot(va - words_xyz(record_hi(sb)), n);
+            let vrel = dot(va - state_velocity(sb), n);
             let f = (ke.x * (len - ke.y) + mat.damping * vrel) * n;
             if TRACK_ENERGY {
                 dissipated += mat.damping * vrel * vrel * params.dt;

@@ -43,3 +43,21 @@ fn record_hi(r: Record) -> Words {
 fn record_pack(lo: vec4<f32>, hi: vec4<f32>) -> Record {
     return Record(words_pack(lo), words_pack(hi));
 }
+
+// A mass's state, 32 bytes: position then velocity as six f32 (px, py, pz, vx, vy, vz, 0, 0),
+// read as two `Words`.
+alias State = array<vec4<u32>, 2>;
+
+fn state_position(s: State) -> vec3<f32> {
+    return bitcast<vec3<f32>>(s[0].xyz);
+}
+
+fn state_velocity(s: State) -> vec3<f32> {
+    return bitcast<vec3<f32>>(vec3<u32>(s[0].w, s[1].x, s[1].y));
+}
+
+fn state_pack(p: vec3<f32>, v: vec3<f32>) -> State {
+    let a = bitcast<vec3<u32>>(p);
+    let b = bitcast<vec3<u32>>(v);
+    return State(vec4<u32>(a, b.x), vec4<u32>(b.y, b.z, 0u, 0u));
+}

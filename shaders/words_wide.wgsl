@@ -57,3 +57,25 @@ fn record_pack(lo: vec4<f32>, hi: vec4<f32>) -> Record {
     let b = words_pack(hi);
     return Record(a.x, a.y, b.x, b.y);
 }
+
+// A mass's state, 32 bytes: position then velocity as six f32 (px, py, pz, vx, vy, vz, 0, 0),
+// read as three 64-bit words (one load of three components, the pad not read).
+alias State = vec3<u64>;
+
+fn state_position(s: State) -> vec3<f32> {
+    return vec3<f32>(bitcast<f32>(word_lo(s.x)), bitcast<f32>(word_hi(s.x)), bitcast<f32>(word_lo(s.y)));
+}
+
+fn state_velocity(s: State) -> vec3<f32> {
+    return vec3<f32>(bitcast<f32>(word_hi(s.y)), bitcast<f32>(word_lo(s.z)), bitcast<f32>(word_hi(s.z)));
+}
+
+fn state_pack(p: vec3<f32>, v: vec3<f32>) -> State {
+    let a = bitcast<vec3<u32>>(p);
+    let b = bitcast<vec3<u32>>(v);
+    return State(
+        u64(a.x) | (u64(a.y) << 32u),
+        u64(a.z) | (u64(b.x) << 32u),
+        u64(b.y) | (u64(b.z) << 32u),
+    );
+}

@@ -11,8 +11,7 @@ use bytemuck::{Pod, Zeroable};
 pub(crate) const WORKGROUP_SIZE: u32 = 256;
 
 /// How much work one invocation does: the masses whose springs one invocation of the spring
-/// pass handles (the pass walks the springs mass by mass, in the order of the `run_offsets`
-/// table, summing the first mass's side in registers), and consecutive masses of the integrate
+/// pass handles (the pass walks the springs mass by mass, in the order of the `runs` table, summing the first mass's side in registers), and consecutive masses of the integrate
 /// pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Granularity {
@@ -148,7 +147,7 @@ pub(crate) struct GpuSpring {
 }
 
 /// One spring of the device's link table, 8 bytes: the springs are stored grouped by their first
-/// mass `a` (which the table does not repeat; `run_offsets[a]..run_offsets[a + 1]` are its
+/// mass `a` (which the table does not repeat; `runs[a]` = (first, end) link of its
 /// springs). Mirror of WGSL `GpuLink`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]

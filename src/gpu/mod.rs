@@ -109,8 +109,9 @@ pub struct WorldStats {
     /// invocation) shared over the springs.
     pub bytes_per_spring: f64,
     /// Device memory per mass, bytes: position and velocity (16 each, and again interleaved in
-    /// the 32-byte state record the passes read), the fixed-point force sum (4 x 4 or 4 x 8), the 32-byte properties record, the 4-byte offset of its springs in the
-    /// link table and its share of the integrate pass's energy slots.
+    /// the 32-byte state record the passes read), the fixed-point force sum (4 x 4 or 4 x 8),
+    /// the 32-byte properties record, the 8-byte range of its springs in the link table and its
+    /// share of the integrate pass's energy slots.
     pub bytes_per_mass: f64,
     /// Device memory of all the World's buffers, bytes.
     pub device_bytes: u64,
@@ -166,7 +167,8 @@ struct Buffers {
     masses: wgpu::Buffer,
     links: wgpu::Buffer,
     link_materials: wgpu::Buffer,
-    run_offsets: wgpu::Buffer,
+    /// (first, end) link of each mass's springs, 8 bytes per mass.
+    runs: wgpu::Buffer,
     materials: wgpu::Buffer,
     actuators: wgpu::Buffer,
     oscillators: wgpu::Buffer,
@@ -188,6 +190,7 @@ struct Buffers {
 #[derive(Debug)]
 struct BindGroups {
     integrate: wgpu::BindGroup,
+    publish: wgpu::BindGroup,
     energy_masses: wgpu::BindGroup,
     bodies: wgpu::BindGroup,
     step: wgpu::BindGroup,
@@ -271,6 +274,11 @@ impl Links {
     /// Link index of model spring `s`.
     fn link(&self, s: usize) -> u64 {
         u64::from(self.link_of.as_ref().map_or(s as u32, |l| l[s]))
+    }
+
+    /// (first, end) link of every mass's springs.
+    fn runs(&self) -> Vec<[u32; 2]> {
+        self.offsets.windows(2).map(|w| [w[0], w[1]]).collect()
     }
 
     /// Model index of link `i`.
@@ -500,7 +508,7 @@ impl World {
         }
         check_buffer(8 * s)?;
         check(16 * n)?;
-        check(4 * (n + 1))?;
+        check(8 * n)?;
         check(32 * n)?;
         check(4 * n * u64::from(bits / 8))?;
 
@@ -645,11 +653,7 @@ impl World {
                 bytemuck::cast_slice(&link_materials),
                 storage,
             ),
-            run_offsets: init(
-                "hooke::run_offsets",
-                bytemuck::cast_slice(&links.offsets),
-                storage,
-            ),
+            runs: init("hooke::runs", bytemuck::cast_slice(&links.runs()), storage),
             materials: init(
                 "hooke::materials",
                 bytemuck::cast_slice(&materials),
@@ -801,7 +805,7 @@ impl World {
                     materials_range.clone(),
                     b.materials.as_entire_binding(),
                     b.actuators.as_entire_binding(),
-                    b.run_offsets.as_entire_binding(),
+                    b.runs.as_entire_binding(),
                     b.state.as_entire_binding(),
                     b.forces.as_entire_binding(),
                     b.status.as_entire_binding(),
@@ -818,7 +822,7 @@ impl World {
                     materials_range,
                     b.materials.as_entire_binding(),
                     b.actuators.as_entire_binding(),
-                    b.run_offsets.as_entire_binding(),
+                    b.runs.as_entire_binding(),
                     b.positions.as_entire_binding(),
                     range(&b.spring_slots, slot_offset, slot_bytes),
                     range(&b.spring_partials, partial_offset, groups_bytes),
@@ -840,13 +844,16 @@ impl World {
                     &b.params,
                     &b.masses,
                     &b.oscillators,
-                    &b.positions,
-                    &b.velocities,
                     &b.state,
                     &b.forces,
                     &b.status,
                     &b.mass_slots,
                 ],
+            ),
+            publish: bind(
+                &pipelines.publish,
+                "hooke::publish",
+                &[&b.params, &b.state, &b.positions, &b.velocities],
             ),
             energy_masses: bind(
                 &pipelines.energy_masses,
@@ -961,7 +968,12 @@ impl World {
         if !pos.is_empty() {
             q.write_buffer(&b.positions, 0, bytemuck::cast_slice(&pos));
             q.write_buffer(&b.velocities, 0, bytemuck::cast_slice(&vel));
-            let state: Vec<[[f32; 4]; 2]> = pos.iter().zip(&vel).map(|(p, v)| [*p, *v]).collect();
+            // (px, py, pz, vx, vy, vz, 0, 0): see `State` in shaders/words_*.wgsl.
+            let state: Vec<[f32; 8]> = pos
+                .iter()
+                .zip(&vel)
+                .map(|(p, v)| [p[0], p[1], p[2], v[0], v[1], v[2], 0.0, 0.0])
+                .collect();
             q.write_buffer(&b.state, 0, bytemuck::cast_slice(&state));
         }
         for (g, m) in self.gpu_masses.iter_mut().zip(&self.masses) {
@@ -1085,7 +1097,7 @@ impl World {
             &b.masses,
             &b.links,
             &b.link_materials,
-            &b.run_offsets,
+            &b.runs,
             &b.materials,
             &b.actuators,
             &b.oscillators,
@@ -1111,7 +1123,7 @@ impl World {
                 + b.state.size()
                 + b.forces.size()
                 + b.masses.size()
-                + b.run_offsets.size()
+                + b.runs.size()
                 + b.mass_slots.size()) as f64
                 / masses,
             device_bytes: all.iter().map(|x| x.size()).sum(),
@@ -1261,6 +1273,12 @@ impl World {
                     pass.set_pipeline(&self.pipelines.integrate.pipeline);
                     pass.set_bind_group(0, &self.groups.integrate, &[]);
                     pass.set_bind_group(1, &self.groups.step, &[offset]);
+                    pass.dispatch_workgroups(self.mass_dispatch.x, self.mass_dispatch.y, 1);
+                }
+                if done + count == n {
+                    // The public position and velocity buffers, once per call.
+                    pass.set_pipeline(&self.pipelines.publish.pipeline);
+                    pass.set_bind_group(0, &self.groups.publish, &[]);
                     pass.dispatch_workgroups(self.mass_dispatch.x, self.mass_dispatch.y, 1);
                 }
             }
@@ -1596,8 +1614,8 @@ impl World {
             );
             self.queue.write_buffer(
                 &self.buffers.state,
-                32 * mass as u64 + 16,
-                bytemuck::cast_slice(&[0f32; 4]),
+                32 * mass as u64 + 12,
+                bytemuck::cast_slice(&[0f32; 3]),
             );
         }
         let flags = if fixed { layout::MASS_FIXED } else { 0 };

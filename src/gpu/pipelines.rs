@@ -19,7 +19,7 @@ pub(crate) const SCATTER_WORDS: &str = include_str!("../../shaders/scatter_words
 pub(crate) const SCATTER_PACKED: &str = include_str!("../../shaders/scatter_packed.wgsl");
 
 /// The kernels, by stem: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`.
-pub(crate) const KERNELS: [(&str, &str); 5] = [
+pub(crate) const KERNELS: [(&str, &str); 6] = [
     ("springs", include_str!("../../shaders/springs.wgsl")),
     ("integrate", include_str!("../../shaders/integrate.wgsl")),
     (
@@ -31,6 +31,7 @@ pub(crate) const KERNELS: [(&str, &str); 5] = [
         include_str!("../../shaders/energy_springs.wgsl"),
     ),
     ("bodies", include_str!("../../shaders/bodies.wgsl")),
+    ("publish", include_str!("../../shaders/publish.wgsl")),
 ];
 
 /// The full WGSL source of kernel `stem` with fixed-point integers of `bits` bits, reading records
@@ -49,8 +50,8 @@ pub(crate) fn source(stem: &str, bits: u32, wide: bool, packed: bool) -> String 
         ""
     };
     let words = match (stem, wide) {
-        ("springs" | "energy_springs" | "integrate", true) => WORDS_WIDE,
-        ("springs" | "energy_springs" | "integrate", false) => WORDS_NARROW,
+        ("springs" | "energy_springs" | "integrate" | "publish", true) => WORDS_WIDE,
+        ("springs" | "energy_springs" | "integrate" | "publish", false) => WORDS_NARROW,
         _ => "",
     };
     let scatter = match (stem, packed) {
@@ -78,13 +79,14 @@ pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
             Uniform,
         ],
         "integrate" => &[
-            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
         ],
         "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         "energy_springs" => &[
             Uniform, Read, Read, Read, Read, Read, Read, Read, ReadWrite, Uniform,
         ],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
+        "publish" => &[Uniform, Read, ReadWrite, ReadWrite],
         _ => unreachable!("unknown kernel stem {stem}"),
     }
 }
@@ -104,6 +106,7 @@ pub(crate) struct Pipelines {
     pub(crate) energy_masses: Kernel,
     pub(crate) energy_springs: Kernel,
     pub(crate) bodies: Kernel,
+    pub(crate) publish: Kernel,
     /// Group 1 of `springs` and `integrate`: the per-step uniform with a dynamic offset.
     pub(crate) step_layout: wgpu::BindGroupLayout,
 }
@@ -190,6 +193,7 @@ impl Pipelines {
             energy_masses: kernel("energy_masses", false),
             energy_springs: kernel("energy_springs", false),
             bodies: kernel("bodies", false),
+            publish: kernel("publish", false),
             step_layout,
         }
     }
