@@ -28,6 +28,8 @@ override MATERIAL_STIFFNESS: f32;
 override MATERIAL_DAMPING: f32;
 override MATERIAL_LAW: u32;
 override HAS_ACTUATORS: bool;
+// Without friction oscillators the integrate pass compiles their branch out.
+override HAS_OSCILLATORS: bool;
 // Bit flags and tags.
 override MASS_FIXED: u32;
 override LINK_ACTUATED: u32;

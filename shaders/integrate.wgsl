@@ -77,8 +77,15 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
     return out;
 }
 
-// Integrates mass i; returns its (dissipated, injected) work over the step, J.
-fn integrate_mass(i: u32) -> vec2<f32> {
+// What integrating one mass reports: its (dissipated, injected) work over the step (J), and
+// whether its new position or velocity is not finite.
+struct Integrated {
+    energy: vec2<f32>,
+    bad: bool,
+}
+
+// Integrates mass i.
+fn integrate_mass(i: u32) -> Integrated {
     var energy = vec2<f32>(0.0, 0.0);
     let sum = forces[i];
     forces[i] = vec4<Fixed>(Fixed(0));
@@ -91,7 +98,7 @@ fn integrate_mass(i: u32) -> vec2<f32> {
     let record = mass_table[i];
     let props = words_mass(record_lo(record), record_hi(record));
     if (props.flags & MASS_FIXED) != 0u {
-        return energy;
+        return Integrated(energy, false);
     }
     let m = props.mass;
     let dt = params.dt;
@@ -106,7 +113,7 @@ fn integrate_mass(i: u32) -> vec2<f32> {
     let drag = -params.air_drag * v;
     var mu_s = params.static_friction;
     var mu_k = params.kinetic_friction;
-    if props.oscillator != NONE {
+    if HAS_OSCILLATORS && props.oscillator != NONE {
         let o = oscillator_table[props.oscillator];
         var mu = o.min;
         if cos(o.omega * step.time + o.phase) > 0.0 {
@@ -137,12 +144,8 @@ fn integrate_mass(i: u32) -> vec2<f32> {
     }
     let bad = non_finite(x_new.x) || non_finite(x_new.y) || non_finite(x_new.z)
         || non_finite(v_new.x) || non_finite(v_new.y) || non_finite(v_new.z);
-    if bad {
-        atomicMin(&status[STATUS_BAD_STEP], step.index);
-        atomicMin(&status[STATUS_BAD_MASS], i);
-    }
     state[i] = state_pack(x_new, v_new);
-    return energy;
+    return Integrated(energy, bad);
 }
 
 // Each invocation integrates MASSES_PER_INVOCATION masses (see `walk`) and adds their dissipated
@@ -166,12 +169,21 @@ fn integrate(
         return;
     }
     var energy = vec2<f32>(0.0, 0.0);
+    // Lowest mass that turned non-finite, reported once after the loop (no per-mass branch
+    // around atomics).
+    var bad = NONE;
     for (var j = 0u; j < MASSES_PER_INVOCATION; j += 1u) {
         let i = walk(group, lid, j, MASSES_PER_INVOCATION);
         if i >= params.masses {
             break;
         }
-        energy += integrate_mass(i);
+        let out = integrate_mass(i);
+        energy += out.energy;
+        bad = select(bad, min(bad, i), out.bad);
+    }
+    if bad != NONE {
+        atomicMin(&status[STATUS_BAD_STEP], step.index);
+        atomicMin(&status[STATUS_BAD_MASS], bad);
     }
     if TRACK_ENERGY && invocation < arrayLength(&slots) {
         let slot = slots[invocation];

@@ -333,6 +333,8 @@ pub(crate) struct Specialization {
     pub(crate) uniform_material: Option<GpuMaterial>,
     /// Whether any spring is driven by an actuator.
     pub(crate) has_actuators: bool,
+    /// Whether any mass has a friction oscillator.
+    pub(crate) has_oscillators: bool,
     /// Whether 32-bit force sums are packed in 64-bit atomics.
     pub(crate) packed_forces: bool,
     /// Work per invocation.
@@ -365,6 +367,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ("MATERIAL_DAMPING", f64::from(material.damping)),
         ("MATERIAL_LAW", f64::from(material.law)),
         ("HAS_ACTUATORS", f64::from(u8::from(spec.has_actuators))),
+        ("HAS_OSCILLATORS", f64::from(u8::from(spec.has_oscillators))),
         ("MASS_FIXED", f64::from(MASS_FIXED)),
         ("LINK_ACTUATED", f64::from(LINK_ACTUATED)),
         ("LAW_HOOKE", f64::from(LAW_HOOKE)),
@@ -465,6 +468,7 @@ mod tests {
             track_energy: true,
             uniform_material: None,
             has_actuators: true,
+            has_oscillators: true,
             packed_forces: false,
             granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30),
         };

@@ -610,6 +610,7 @@ impl World {
                 None
             },
             has_actuators: !spring_actuator.is_empty(),
+            has_oscillators: !oscillators.is_empty(),
             packed_forces: packed,
             granularity,
         });
