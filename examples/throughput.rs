@@ -81,8 +81,10 @@ fn main() -> hooke::Result<()> {
         gpu.step(steps)?;
         let seconds = t.elapsed().as_secs_f64();
         println!(
-            "  gpu (f32, fixed-point atomics {}-bit, energy {}): {:8.1} M spring-updates/s",
+            "  gpu (f32, fixed-point atomics {}-bit, quantum {:.1e} N, energy {}): {:8.1} M \
+             spring-updates/s",
             gpu.fixed_point().bits,
+            gpu.fixed_point().quantum,
             if options.track_energy { "on" } else { "off" },
             rate(seconds)
         );

@@ -99,7 +99,8 @@ fn springs(
             let vrel = dot(va - state_velocity(sb), n);
             let f = (ke.x * (len - ke.y) + mat.damping * vrel) * n;
             if TRACK_ENERGY {
-                dissipated += mat.damping * vrel * vrel * params.dt;
+                // c vrel^2, W; times dt once per invocation, after the loop.
+                dissipated += mat.damping * vrel * vrel;
             }
             // Not `<=` for NaN as well as for forces past the bound.
             let ok = max(max(abs(f.x), abs(f.y)), abs(f.z)) <= SPRING_FORCE_LIMIT;
@@ -116,6 +117,9 @@ fn springs(
     }
     if TRACK_ENERGY && invocation < arrayLength(&slots) {
         let slot = slots[invocation];
-        slots[invocation] = vec4<f32>(kahan_add(slot.xy, dissipated), kahan_add(slot.zw, injected));
+        slots[invocation] = vec4<f32>(
+            kahan_add(slot.xy, dissipated * params.dt),
+            kahan_add(slot.zw, injected),
+        );
     }
 }

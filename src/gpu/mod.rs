@@ -1,15 +1,23 @@
 //! The GPU [`World`]: the same physics as [`crate::CpuWorld`], in f32, as wgpu compute passes.
 //!
 //! One step is two dispatches, recorded back to back for many steps in one submission:
-//! 1. `springs` (`shaders/springs.wgsl`): each invocation takes a run of consecutive springs
-//!    ([`WorldStats::springs_per_invocation`]), computes their elastic and damping forces
-//!    (actuated rest lengths evaluated from the step's time) and scatters them to both masses with
-//!    integer atomic adds in [fixed point](fixed), so sums are exact and order-free. Springs that
-//!    share their first mass (spring lists are sorted by it in the common case) add that side in
-//!    registers first and scatter it once per run, as the CPU twin does.
-//! 2. `integrate` (`shaders/integrate.wgsl`): each invocation takes a run of consecutive masses,
-//!    decodes and clears their spring forces, adds gravity, external, drag-spring and air-drag
-//!    forces, ground contact and Coulomb friction, and updates velocity and position.
+//! 1. `springs` (`shaders/springs.wgsl`): the device keeps the springs grouped by their first
+//!    mass `a` in an 8-byte link table (second mass, rest length; the order is the model's when
+//!    its springs are already sorted by `a`, as every builder emits them). Each invocation takes
+//!    [`WorldStats::spring_masses_per_invocation`] masses and walks their springs: it computes
+//!    each spring's elastic and damping force (actuated rest lengths evaluated from the step's
+//!    time), adds it to `b` with integer atomic adds in [fixed point](fixed), so sums are exact and
+//!    order-free, and sums the `a` side in registers, added once per mass.
+//! 2. `integrate` (`shaders/integrate.wgsl`): each invocation takes a run of masses, decodes and
+//!    clears their spring forces, adds gravity, external, drag-spring and air-drag forces, ground
+//!    contact and Coulomb friction, and updates velocity and position.
+//!
+//! Both passes read and write positions and velocities interleaved (one 32-byte record per mass,
+//! one load for a spring's second mass); a `publish` dispatch at the end of each
+//! [`World::step`] call writes them to the public [`World::position_buffer`] and
+//! [`World::velocity_buffer`]. Lanes of CPU adapters, which run 8 invocations in lockstep, walk
+//! neighbouring masses together so that what one lockstep step touches is still in cache for the
+//! next (see `walk` in `shaders/common.wgsl` and `docs/PERFORMANCE.md`).
 //!
 //! The pipelines are specialised to the model with WGSL overrides: a model whose springs share one
 //! material has it compiled in, and a model without actuators has the actuator branch compiled
@@ -70,9 +78,10 @@ pub struct WorldOptions {
     pub max_workgroups_per_dimension: Option<u32>,
     /// Caps the springs bound per spring-table chunk below what the device's
     /// `max_storage_buffer_binding_size` allows, e.g. to exercise the chunked binding of huge
-    /// spring tables on small scenes (default `None`: the device's limit). Rounded down to the
-    /// chunk alignment (a whole number of workgroups meeting the device's offset alignment), and
-    /// never below one such unit.
+    /// spring tables on small scenes (default `None`: the device's limit). A chunk holds the
+    /// springs of whole blocks of masses (a whole number of spring-pass workgroups meeting the
+    /// device's offset alignment), so it may hold fewer springs than the cap, and holds one block
+    /// even when that block has more.
     pub max_springs_per_binding: Option<u64>,
 }
 
@@ -116,7 +125,8 @@ pub struct WorldStats {
     /// Device memory of all the World's buffers, bytes.
     pub device_bytes: u64,
     /// Compute dispatches recorded per step: one per chunk of the spring table (the table is
-    /// bound in chunks that fit the device's storage-binding limit) plus the integrate pass.
+    /// bound in chunks that fit the device's storage-binding limit) plus the integrate pass. Each
+    /// [`World::step`] call adds one more, which writes the public position and velocity buffers.
     pub dispatches_per_step: u32,
     /// Steps recorded per queue submission ([`WorldOptions::steps_per_submission`]): a call
     /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.
