@@ -4,7 +4,8 @@
 //! For each n it prints the adapter, spring-updates/s on the CPU reference and the GPU World,
 //! device bytes per spring and per mass, and dispatches and submissions per step. With a list of n
 //! (`10,20,40,80,120`) it ends with a table of time per step against springs, to check that cost
-//! grows linearly.
+//! grows linearly, and (feature `plot`, on by default) draws it to
+//! `out/throughput/cost_per_spring.png`.
 //!
 //! Environment switches: `HOOKE_NO_ENERGY=1` builds the World without energy tracking,
 //! `HOOKE_BITS32=1` asks for 32-bit atomics, `HOOKE_GPU_ONLY=1` skips the CPU reference.
@@ -22,7 +23,7 @@ struct Row {
     gpu: f64,
 }
 
-fn main() -> hooke::Result<()> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let sizes: Vec<u32> = args
         .next()
@@ -128,6 +129,27 @@ fn main() -> hooke::Result<()> {
                 r.gpu * 1e3,
                 per(r.gpu)
             );
+        }
+        #[cfg(feature = "plot")]
+        {
+            use hooke::plot::{CostCurve, CostPlot};
+            let curve = |label: &str, cost: &dyn Fn(&Row) -> Option<f64>| CostCurve {
+                label: label.to_string(),
+                points: rows
+                    .iter()
+                    .filter_map(|r| cost(r).map(|s| (r.springs as f64, s * 1e9 / r.springs as f64)))
+                    .collect(),
+            };
+            let mut curves = vec![curve("GPU World", &|r| Some(r.gpu))];
+            if !gpu_only {
+                curves.push(curve("CPU reference (f64)", &|r| r.cpu));
+            }
+            let dir = std::path::Path::new("out/throughput");
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let path = dir.join("cost_per_spring.png");
+            CostPlot::default().save(&curves, &path)?;
+            println!("wrote {}", path.display());
         }
     }
     Ok(())

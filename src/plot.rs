@@ -1,5 +1,6 @@
 //! Energy plots to PNG (seed 000, tip 4: "plot the total energy of the cube as a function of
-//! time ... the sum should be nearly constant. If it is not constant, you have some bug").
+//! time ... the sum should be nearly constant. If it is not constant, you have some bug"), and
+//! benchmark cost curves ([`CostPlot`]: ns per spring update against springs).
 //!
 //! Drawn with [`plotters`] on its bitmap backend; text uses the bundled DejaVu Sans font
 //! (`assets/fonts`, Bitstream Vera licence), so no system font libraries are needed.
@@ -336,6 +337,155 @@ impl EnergyPlot {
                         .map_err(|e| draw(&e))?;
                 }
             }
+            root.present().map_err(|e| draw(&e))?;
+        }
+        image::RgbImage::from_raw(w, h, buffer)
+            .ok_or_else(|| fail("plot buffer has the wrong size".to_string()))
+    }
+}
+
+/// One curve of a [`CostPlot`]: a label and `(springs, nanoseconds per spring update)` points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostCurve {
+    /// Legend text, e.g. `"GPU World (lavapipe)"`.
+    pub label: String,
+    /// `(springs, ns per spring update)`, springs > 0 and ns >= 0, in any order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Cost per spring update (ns) against the number of springs, on a logarithmic spring axis: a
+/// flat curve is cost growing linearly with springs. The `throughput` example writes one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostPlot {
+    /// Image width in pixels (>= 200).
+    pub width: u32,
+    /// Image height in pixels (>= 150).
+    pub height: u32,
+    /// The caption.
+    pub title: String,
+}
+
+impl Default for CostPlot {
+    /// 960 x 540 pixels, titled "Cost per spring update".
+    fn default() -> Self {
+        Self {
+            width: 960,
+            height: 540,
+            title: "Cost per spring update".to_string(),
+        }
+    }
+}
+
+impl CostPlot {
+    /// Draws `curves` as an RGB image.
+    ///
+    /// # Errors
+    /// [`Error::Plot`] for no points at all, a spring count that is not finite and > 0, a cost
+    /// that is not finite and >= 0, a size below 200 x 150, or a drawing failure.
+    pub fn render(&self, curves: &[CostCurve]) -> Result<image::RgbImage> {
+        self.render_named(curves, Path::new("<memory>"))
+    }
+
+    /// Draws `curves` and writes them as a PNG file at `path`.
+    ///
+    /// # Errors
+    /// As [`CostPlot::render`]; [`Error::ImageWrite`] if the file cannot be written.
+    pub fn save(&self, curves: &[CostCurve], path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let image = self.render_named(curves, path)?;
+        image
+            .save_with_format(path, image::ImageFormat::Png)
+            .map_err(|source| Error::ImageWrite {
+                path: path.to_path_buf(),
+                source,
+            })
+    }
+
+    fn render_named(&self, curves: &[CostCurve], path: &Path) -> Result<image::RgbImage> {
+        let fail = |reason: String| Error::Plot {
+            path: PathBuf::from(path),
+            reason,
+        };
+        if self.width < 200 || self.height < 150 {
+            return Err(fail(format!(
+                "size {} x {} is below the minimum 200 x 150 pixels",
+                self.width, self.height
+            )));
+        }
+        let (mut x_min, mut x_max, mut y_max) = (f64::INFINITY, 0.0f64, 0.0f64);
+        for c in curves {
+            for &(x, y) in &c.points {
+                if !(x.is_finite() && x > 0.0) {
+                    return Err(fail(format!("{}: spring count {x} is not > 0", c.label)));
+                }
+                if !(y.is_finite() && y >= 0.0) {
+                    return Err(fail(format!("{}: cost {y} ns is not >= 0", c.label)));
+                }
+                x_min = x_min.min(x);
+                x_max = x_max.max(x);
+                y_max = y_max.max(y);
+            }
+        }
+        if x_max == 0.0 {
+            return Err(fail("no points to plot".to_string()));
+        }
+        let (x_min, x_max) = (x_min / 1.5, x_max * 1.5);
+        let y_max = if y_max > 0.0 { y_max * 1.1 } else { 1.0 };
+
+        register_font();
+        let (w, h) = (self.width, self.height);
+        let mut buffer = vec![0u8; w as usize * h as usize * 3];
+        {
+            let draw = |e: &dyn std::fmt::Display| fail(format!("drawing failed: {e}"));
+            let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| draw(&e))?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(&self.title, (FAMILY, 22))
+                .margin(12)
+                .x_label_area_size(42)
+                .y_label_area_size(64)
+                .build_cartesian_2d((x_min..x_max).log_scale(), 0.0..y_max)
+                .map_err(|e| draw(&e))?;
+            chart
+                .configure_mesh()
+                .x_desc("springs")
+                .y_desc("ns per spring update")
+                .x_label_formatter(&|x| format!("{x:.0e}"))
+                .label_style((FAMILY, 14))
+                .axis_desc_style((FAMILY, 16))
+                .light_line_style(RGBColor(235, 235, 235))
+                .bold_line_style(RGBColor(205, 205, 205))
+                .draw()
+                .map_err(|e| draw(&e))?;
+            const COLORS: [RGBColor; 4] = [
+                RGBColor(31, 119, 180),
+                RGBColor(214, 39, 40),
+                RGBColor(44, 160, 44),
+                RGBColor(148, 103, 189),
+            ];
+            for (i, c) in curves.iter().enumerate() {
+                let color = COLORS[i % COLORS.len()];
+                let mut points = c.points.clone();
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                chart
+                    .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                    .map_err(|e| draw(&e))?
+                    .label(c.label.as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2))
+                    });
+                chart
+                    .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                    .map_err(|e| draw(&e))?;
+            }
+            chart
+                .configure_series_labels()
+                .label_font((FAMILY, 15))
+                .background_style(WHITE.mix(0.9))
+                .border_style(RGBColor(205, 205, 205))
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()
+                .map_err(|e| draw(&e))?;
             root.present().map_err(|e| draw(&e))?;
         }
         image::RgbImage::from_raw(w, h, buffer)

@@ -563,9 +563,24 @@ fn spring_order_and_direction_do_not_change_the_bits() {
             std::mem::swap(&mut sp.a, &mut sp.b);
         }
     }
+    // A rest-length edit addresses the spring by its model index: spring i of `model` is spring
+    // last - i of `shuffled`.
+    let edited = 7;
+    let last = model.springs.len() - 1;
+    let run = |m: &Model, spring: usize, atomics: AtomicWidth| {
+        let mut w = common::world_with(m, opts(atomics));
+        w.step(150).unwrap();
+        w.set_rest_length(spring, 0.004).unwrap();
+        w.step(150).unwrap();
+        (
+            w.positions().unwrap(),
+            w.velocities().unwrap(),
+            w.energy().unwrap(),
+        )
+    };
     for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
-        let (p0, v0, e0) = run_bits(&model, opts(atomics), 300);
-        let (p1, v1, e1) = run_bits(&shuffled, opts(atomics), 300);
+        let (p0, v0, e0) = run(&model, edited, atomics);
+        let (p1, v1, e1) = run(&shuffled, last - edited, atomics);
         assert!(p0 == p1, "positions differ ({atomics:?})");
         assert!(v0 == v1, "velocities differ ({atomics:?})");
         let scale = e0.kinetic.abs() + e0.elastic.abs() + e0.gravity.abs() + e0.dissipated.abs();
@@ -580,6 +595,34 @@ fn spring_order_and_direction_do_not_change_the_bits() {
             );
         }
     }
+}
+
+/// Several materials (a per-link material index, bound chunk by chunk like the links) split into
+/// chunks give the same bits as one binding.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn chunked_binding_with_several_materials_gives_the_same_bits() {
+    let mut model = strained_lattice(14);
+    for (i, sp) in model.springs.iter_mut().enumerate() {
+        sp.stiffness *= [1.0, 0.5, 2.0][i % 3];
+        sp.damping *= [1.0, 2.0, 0.5][i % 7 % 3];
+    }
+    let chunked_options = WorldOptions {
+        max_springs_per_binding: Some(1),
+        ..WorldOptions::default()
+    };
+    let chunked = common::world_with(&model, chunked_options);
+    assert!(
+        chunked.stats().dispatches_per_step > 3,
+        "{:?}",
+        chunked.stats()
+    );
+    drop(chunked);
+    let one = run_bits(&model, WorldOptions::default(), 200);
+    let split = run_bits(&model, chunked_options, 200);
+    assert!(one.0 == split.0, "positions differ");
+    assert!(one.1 == split.1, "velocities differ");
+    assert_eq!(one.2, split.2, "energy differs");
 }
 
 /// A fixed-point overflow names the spring by its index in the model, also when the device
