@@ -53,7 +53,7 @@ use crate::error::{Error, Result};
 use crate::model::{Actuator, Body, Contact, Integrator, Mass, Model, SpringLaw};
 use layout::{
     GpuActuator, GpuBody, GpuLink, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring,
-    GpuStep, WORKGROUP_SIZE,
+    GpuStep,
 };
 use pipelines::Pipelines;
 
@@ -465,8 +465,8 @@ impl World {
             .unwrap_or(u32::MAX)
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
-        let wg = u64::from(WORKGROUP_SIZE);
         let granularity = layout::Granularity::for_device(device.adapter_info().device_type, n);
+        let wg = u64::from(granularity.workgroup_size);
         let per_spring_invocation = u64::from(granularity.spring_masses_per_invocation);
         let per_mass_invocation = u64::from(granularity.masses_per_invocation);
         let mass_dispatch = Dispatch::new(
