@@ -1,22 +1,13 @@
 // hooke: 16-byte records read as four 32-bit words, 8-byte links as two (devices without
-// SHADER_INT64). Prepended to the spring, energy_springs and integrate passes instead of
-// `words_wide.wgsl`.
+// SHADER_INT64). Prepended to the springs, energy_springs, integrate and publish kernels instead
+// of `words_wide.wgsl`.
 alias Words = vec4<u32>;
-
-// The xyz of a vec4<f32> record.
-fn words_xyz(v: Words) -> vec3<f32> {
-    return bitcast<vec3<f32>>(v.xyz);
-}
 
 // A `GpuLink` (8 bytes) read as two 32-bit words.
 alias Link = vec2<u32>;
 
 fn words_link(v: Link) -> GpuLink {
     return GpuLink(v.x, v.y);
-}
-
-fn words_vec4(v: Words) -> vec4<f32> {
-    return bitcast<vec4<f32>>(v);
 }
 
 fn words_pack(v: vec4<f32>) -> Words {
@@ -38,10 +29,6 @@ fn record_lo(r: Record) -> Words {
 
 fn record_hi(r: Record) -> Words {
     return r[1];
-}
-
-fn record_pack(lo: vec4<f32>, hi: vec4<f32>) -> Record {
-    return Record(words_pack(lo), words_pack(hi));
 }
 
 // A mass's state, 32 bytes: position then velocity as six f32 (px, py, pz, vx, vy, vz, 0, 0),

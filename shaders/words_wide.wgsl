@@ -1,7 +1,7 @@
 // hooke: 16-byte records read as two 64-bit words, 8-byte links as one (devices with
-// SHADER_INT64). Prepended to the spring, energy_springs and integrate passes instead of
-// `words_narrow.wgsl`. A CPU adapter (lavapipe) loads every component of a storage-buffer read in
-// its own per-lane loop, so two 64-bit components cost half of four 32-bit ones; on a GPU both
+// SHADER_INT64). Prepended to the springs, energy_springs, integrate and publish kernels instead
+// of `words_narrow.wgsl`. A CPU adapter (lavapipe) reads storage in a per-lane loop with a bounds
+// check per component, so two 64-bit components cost less than four 32-bit ones; on a GPU both
 // are one 16-byte load.
 alias Words = vec2<u64>;
 
@@ -50,12 +50,6 @@ fn record_lo(r: Record) -> Words {
 
 fn record_hi(r: Record) -> Words {
     return r.zw;
-}
-
-fn record_pack(lo: vec4<f32>, hi: vec4<f32>) -> Record {
-    let a = words_pack(lo);
-    let b = words_pack(hi);
-    return Record(a.x, a.y, b.x, b.y);
 }
 
 // A mass's state, 32 bytes: position then velocity as six f32 (px, py, pz, vx, vy, vz, 0, 0),

@@ -41,6 +41,35 @@ fn register_font() {
     });
 }
 
+/// An [`Error::Plot`] for the plot being written to `path`.
+fn plot_error(path: &Path, reason: String) -> Error {
+    Error::Plot {
+        path: PathBuf::from(path),
+        reason,
+    }
+}
+
+/// Refuses images smaller than 200 x 150 pixels (no room for axes and labels).
+fn check_size(width: u32, height: u32, path: &Path) -> Result<()> {
+    if width < 200 || height < 150 {
+        return Err(plot_error(
+            path,
+            format!("size {width} x {height} is below the minimum 200 x 150 pixels"),
+        ));
+    }
+    Ok(())
+}
+
+/// Writes `image` as a PNG file at `path`.
+fn save_png(image: &image::RgbImage, path: &Path) -> Result<()> {
+    image
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|source| Error::ImageWrite {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
 /// One curve of an energy plot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Series {
@@ -184,26 +213,12 @@ impl EnergyPlot {
     /// As [`EnergyPlot::render`]; [`Error::ImageWrite`] if the file cannot be written.
     pub fn save(&self, samples: &[(f64, Energy)], path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
-        let image = self.render_named(samples, path)?;
-        image
-            .save_with_format(path, image::ImageFormat::Png)
-            .map_err(|source| Error::ImageWrite {
-                path: path.to_path_buf(),
-                source,
-            })
+        save_png(&self.render_named(samples, path)?, path)
     }
 
     fn render_named(&self, samples: &[(f64, Energy)], path: &Path) -> Result<image::RgbImage> {
-        let fail = |reason: String| Error::Plot {
-            path: PathBuf::from(path),
-            reason,
-        };
-        if self.width < 200 || self.height < 150 {
-            return Err(fail(format!(
-                "size {} x {} is below the minimum 200 x 150 pixels",
-                self.width, self.height
-            )));
-        }
+        let fail = |reason: String| plot_error(path, reason);
+        check_size(self.width, self.height, path)?;
         if samples.is_empty() {
             return Err(fail("no samples to plot".to_string()));
         }
@@ -392,26 +407,12 @@ impl CostPlot {
     /// As [`CostPlot::render`]; [`Error::ImageWrite`] if the file cannot be written.
     pub fn save(&self, curves: &[CostCurve], path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
-        let image = self.render_named(curves, path)?;
-        image
-            .save_with_format(path, image::ImageFormat::Png)
-            .map_err(|source| Error::ImageWrite {
-                path: path.to_path_buf(),
-                source,
-            })
+        save_png(&self.render_named(curves, path)?, path)
     }
 
     fn render_named(&self, curves: &[CostCurve], path: &Path) -> Result<image::RgbImage> {
-        let fail = |reason: String| Error::Plot {
-            path: PathBuf::from(path),
-            reason,
-        };
-        if self.width < 200 || self.height < 150 {
-            return Err(fail(format!(
-                "size {} x {} is below the minimum 200 x 150 pixels",
-                self.width, self.height
-            )));
-        }
+        let fail = |reason: String| plot_error(path, reason);
+        check_size(self.width, self.height, path)?;
         let (mut x_min, mut x_max, mut y_max) = (f64::INFINITY, 0.0f64, 0.0f64);
         for c in curves {
             for &(x, y) in &c.points {

@@ -132,10 +132,10 @@ pub struct WorldStats {
     /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.
     pub steps_per_submission: u32,
     /// Masses whose springs one invocation of the spring pass handles (it walks each mass's
-    /// springs in turn): 8 on CPU adapters, 1 on GPUs, fewer (down to 1) on CPU adapters when
+    /// springs in turn): 32 on CPU adapters, 1 on GPUs, fewer (down to 1) on CPU adapters when
     /// that would leave too few workgroups to fill the adapter.
     pub spring_masses_per_invocation: u32,
-    /// Consecutive masses one invocation of the integrate pass handles: 16 on CPU adapters, 1 on
+    /// Masses one invocation of the integrate pass handles: 16 on CPU adapters, 1 on
     /// GPUs, fewer when that would leave too few workgroups to fill the adapter.
     pub masses_per_invocation: u32,
 }
@@ -509,11 +509,19 @@ impl World {
             }
             Ok(())
         };
-        if n > u64::from(layout::LINK_ACTUATED) || s > u64::from(u32::MAX) {
+        // A link keeps its second mass in 31 bits and link indices are u32.
+        if n > u64::from(layout::LINK_ACTUATED) {
             return Err(Error::DeviceLimit {
-                what: "masses (2^31) and springs (2^32 - 1) of one World",
-                asked: n.max(s),
+                what: "masses of one World",
+                asked: n,
                 limit: u64::from(layout::LINK_ACTUATED),
+            });
+        }
+        if s > u64::from(u32::MAX) {
+            return Err(Error::DeviceLimit {
+                what: "springs of one World",
+                asked: s,
+                limit: u64::from(u32::MAX),
             });
         }
         check_buffer(8 * s)?;
