@@ -12,7 +12,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hooke::builders::{Builder, Cube, Lattice, Placement};
-use hooke::{AtomicWidth, DVec3, Model, Params, World, WorldOptions};
+use hooke::{AtomicWidth, DVec3, Model, Params, SpringPass, World, WorldOptions};
 
 fn quick() -> bool {
     std::env::var_os("CI").is_some()
@@ -35,16 +35,20 @@ fn lattice(c: &mut Criterion) {
     for &n in sizes {
         let model = Lattice::scene(n).model().expect("lattice");
         let springs = model.springs.len() as u64;
-        // Default options (64-bit sums where the device has 64-bit atomics), without energy
-        // booking, and with 32-bit sums (x and y packed in one 64-bit atomic where available).
-        for (label, track_energy, atomics) in [
-            ("energy", true, AtomicWidth::Auto),
-            ("no_energy", false, AtomicWidth::Auto),
-            ("energy_bits32", true, AtomicWidth::Bits32),
+        // Default options (64-bit sums where the device has 64-bit atomics; the stencil variant
+        // of the spring pass on CPU adapters), without energy booking, with 32-bit sums (x and y
+        // packed in one 64-bit atomic where available), and with the link variant of the spring
+        // pass.
+        for (label, track_energy, atomics, spring_pass) in [
+            ("energy", true, AtomicWidth::Auto, SpringPass::Auto),
+            ("no_energy", false, AtomicWidth::Auto, SpringPass::Auto),
+            ("energy_bits32", true, AtomicWidth::Bits32, SpringPass::Auto),
+            ("energy_links", true, AtomicWidth::Auto, SpringPass::Links),
         ] {
             let options = WorldOptions {
                 track_energy,
                 atomics,
+                spring_pass,
                 ..WorldOptions::default()
             };
             let mut world =

@@ -8,12 +8,14 @@
 //! `out/throughput/cost_per_spring.png`.
 //!
 //! Environment switches: `HOOKE_NO_ENERGY=1` builds the World without energy tracking,
-//! `HOOKE_BITS32=1` asks for 32-bit atomics, `HOOKE_GPU_ONLY=1` skips the CPU reference.
+//! `HOOKE_BITS32=1` asks for 32-bit atomics, `HOOKE_LINKS=1` runs the link variant of the spring
+//! pass instead of the default (the stencil variant on CPU adapters, see `hooke::SpringPass`),
+//! `HOOKE_GPU_ONLY=1` skips the CPU reference.
 
 use std::time::Instant;
 
 use hooke::builders::Lattice;
-use hooke::{AtomicWidth, CpuWorld, World, WorldOptions};
+use hooke::{AtomicWidth, CpuWorld, SpringPass, World, WorldOptions};
 
 /// One size's results: springs, CPU and GPU seconds per step.
 struct Row {
@@ -42,6 +44,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             AtomicWidth::Bits32
         } else {
             AtomicWidth::Auto
+        },
+        spring_pass: if std::env::var_os("HOOKE_LINKS").is_some() {
+            SpringPass::Links
+        } else {
+            SpringPass::Auto
         },
         ..WorldOptions::default()
     };
@@ -105,6 +112,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             stats.spring_masses_per_invocation,
             stats.masses_per_invocation
         );
+        if stats.stencil_offsets > 0 {
+            println!(
+                "  spring pass: stencil variant, {} offsets holding {} of {springs} springs",
+                stats.stencil_offsets, stats.stencil_springs
+            );
+        } else {
+            println!("  spring pass: link variant");
+        }
         rows.push(Row {
             n,
             springs,

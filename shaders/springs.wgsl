@@ -11,31 +11,7 @@
 // Energy: each invocation adds its springs' dissipated and injected work to its own running
 // (compensated) slot: no workgroup barrier, and every slot is written by one invocation in a fixed
 // order, so the booking is deterministic. `energy_springs` reduces the slots when energy is read.
-// `links`, `link_materials` and `slots` are bound to one chunk of the tables (see `GpuChunk`).
-
-@group(0) @binding(0) var<uniform> params: GpuParams;
-// `GpuLink` records of this chunk, read as `Link` words (see words_*.wgsl); link i of the table
-// is `links[i - chunk.first]`.
-@group(0) @binding(1) var<storage, read> links: array<Link>;
-// Material index of each link of this chunk (read only when the model has several materials).
-@group(0) @binding(2) var<storage, read> link_materials: array<u32>;
-@group(0) @binding(3) var<storage, read> material_table: array<GpuMaterial>;
-@group(0) @binding(4) var<storage, read_write> actuator_table: array<GpuActuator>;
-// The springs of mass a are links runs[a].x .. runs[a].y (one load per mass).
-@group(0) @binding(5) var<storage, read> runs: array<vec2<u32>>;
-// Each mass's position and velocity in one 32-byte `State` (written by `integrate`), so a
-// spring reads its second mass in one load.
-@group(0) @binding(6) var<storage, read> state: array<State>;
-// Binding 7, the fixed-point force sums, and `scatter` are declared by scatter_*.wgsl.
-@group(0) @binding(8) var<storage, read_write> status: array<atomic<u32>, 4>;
-// Per invocation running (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(9) var<storage, read_write> slots: array<vec4<f32>>;
-@group(0) @binding(10) var<uniform> chunk: GpuChunk;
-@group(1) @binding(0) var<uniform> step: GpuStep;
-
-fn elastic(k: f32, rest: f32, len: f32) -> f32 {
-    return 0.5 * k * (len - rest) * (len - rest);
-}
+// Bindings and the per-spring helpers: spring_pass.wgsl.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn springs(
@@ -49,9 +25,7 @@ fn springs(
     if base >= chunk.end_mass {
         return;
     }
-    // Passes after a failed step do nothing (see `World::step`); this value does not change
-    // during this dispatch, so every invocation agrees.
-    if min(atomicLoad(&status[STATUS_BAD_STEP]), atomicLoad(&status[STATUS_OVERFLOW_STEP])) < step.index {
+    if earlier_step_failed() {
         return;
     }
     var dissipated = 0.0;
@@ -75,52 +49,17 @@ fn springs(
         let va = state_velocity(sa);
         var fa = vec3<Fixed>(Fixed(0));
         for (var s = first; s < last; s += 1u) {
-            let i = s - chunk.first;
-            let link = words_link(links[i]);
-            let b = link_mass(link);
-            let mat = link_material(i);
-            let sb = state[b];
-            let d = pa - state_position(sb);
-            let len = length(d);
-            var rest = bitcast<f32>(link.rest);
-            if is_actuated(link) {
-                let act = actuator_table[link.rest];
-                rest = actuated_rest(act, step.time);
-                if TRACK_ENERGY {
-                    // Work done by the muscle: the change of elastic energy at fixed positions.
-                    let before = effective(mat, act.current);
-                    let after = effective(mat, rest);
-                    injected += elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
-                }
-                actuator_table[link.rest].current = rest;
-            }
-            let ke = effective(mat, rest);
-            // A spring of zero length has no direction and exerts no force (as on the CPU).
-            let n = d * select(0.0, 1.0 / len, len > 0.0);
-            let vrel = dot(va - state_velocity(sb), n);
-            let f = (ke.x * (len - ke.y) + mat.damping * vrel) * n;
+            let ls = link_spring(s - chunk.first, pa, va);
             if TRACK_ENERGY {
                 // c vrel^2, W; times dt once per invocation, after the loop.
-                dissipated += mat.damping * vrel * vrel;
+                dissipated += ls.force.power;
+                injected += ls.injected;
             }
-            // Not `<=` for NaN as well as for forces past the bound.
-            let ok = max(max(abs(f.x), abs(f.y)), abs(f.z)) <= SPRING_FORCE_LIMIT;
-            overflow = select(min(overflow, s), overflow, ok);
-            let q = vec3<Fixed>(round(select(vec3<f32>(0.0), f, ok) * FIXED_SCALE));
-            fa -= q;
-            scatter(b, q);
+            overflow = select(min(overflow, s), overflow, ls.force.ok);
+            fa -= ls.force.q;
+            scatter(ls.b, ls.force.q);
         }
         scatter(a, fa);
     }
-    if overflow != NONE {
-        atomicMin(&status[STATUS_OVERFLOW_STEP], step.index);
-        atomicMin(&status[STATUS_OVERFLOW_SPRING], overflow);
-    }
-    if TRACK_ENERGY && invocation < arrayLength(&slots) {
-        let slot = slots[invocation];
-        slots[invocation] = vec4<f32>(
-            kahan_add(slot.xy, dissipated * params.dt),
-            kahan_add(slot.zw, injected),
-        );
-    }
+    finish_invocation(invocation, overflow, dissipated, injected);
 }

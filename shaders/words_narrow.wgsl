@@ -10,6 +10,10 @@ fn words_link(v: Link) -> GpuLink {
     return GpuLink(v.x, v.y);
 }
 
+fn words_vec4(v: Words) -> vec4<f32> {
+    return bitcast<vec4<f32>>(v);
+}
+
 fn words_pack(v: vec4<f32>) -> Words {
     return bitcast<vec4<u32>>(v);
 }

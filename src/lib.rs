@@ -51,7 +51,8 @@ pub use energy::Energy;
 pub use error::{Error, Result};
 pub use glam::{DVec3, Vec3};
 pub use gpu::{
-    AtomicWidth, BodyState, FixedPoint, FixedPointScale, World, WorldOptions, WorldStats,
+    AtomicWidth, BodyState, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions,
+    WorldStats,
 };
 pub use model::{
     Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,

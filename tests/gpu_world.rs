@@ -9,7 +9,7 @@ use common::parity::{compare_with_edits, Target, U};
 use common::scenes;
 use hooke::{
     Actuator, AtomicWidth, CpuWorld, DVec3, DragSpring, Error, FixedPointScale, Mass, Model,
-    Params, Part, SpringLaw, World, WorldOptions,
+    Params, Part, SpringLaw, SpringPass, World, WorldOptions, WorldStats,
 };
 
 fn opts(atomics: AtomicWidth) -> WorldOptions {
@@ -152,14 +152,25 @@ fn run_bits(
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn chunked_spring_binding_gives_the_same_bits() {
     let model = scenes::lattice(14, 0.005, hooke::Friction::coulomb(0.6, 0.4));
-    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+    for (atomics, spring_pass) in [
+        (AtomicWidth::Auto, SpringPass::Links),
+        (AtomicWidth::Bits32, SpringPass::Links),
+        (AtomicWidth::Auto, SpringPass::Stencil),
+    ] {
+        let whole_options = WorldOptions {
+            spring_pass,
+            ..opts(atomics)
+        };
         let chunked_options = WorldOptions {
-            atomics,
             max_springs_per_binding: Some(1),
-            ..WorldOptions::default()
+            ..whole_options
         };
         let chunked = common::world_with(&model, chunked_options);
-        let whole = common::world_with(&model, opts(atomics));
+        let whole = common::world_with(&model, whole_options);
+        assert_eq!(
+            chunked.stats().stencil_offsets > 0,
+            spring_pass == SpringPass::Stencil
+        );
         assert!(
             chunked.stats().dispatches_per_step > whole.stats().dispatches_per_step + 1,
             "the cap did not split the spring table: {:?} vs {:?}",
@@ -167,7 +178,7 @@ fn chunked_spring_binding_gives_the_same_bits() {
             whole.stats()
         );
         drop((chunked, whole));
-        let one = run_bits(&model, opts(atomics), 200);
+        let one = run_bits(&model, whole_options, 200);
         let split = run_bits(&model, chunked_options, 200);
         assert!(one.0 == split.0, "positions differ ({atomics:?})");
         assert!(one.1 == split.1, "velocities differ ({atomics:?})");
@@ -699,4 +710,204 @@ fn devices_without_64_bit_integers_give_the_same_bits() {
         assert!(plain.velocities().unwrap() == v, "velocities differ");
         assert_eq!(plain.energy().unwrap(), e, "energy differs");
     }
+}
+
+/// A lattice that the stencil covers only in part: half its springs reversed (`a > b`), some
+/// listed twice, a few long irregular ones, and one spring driven by an actuator, so the stencil
+/// variant walks the link table for those beside its slots.
+fn mixed_lattice() -> Model {
+    let mut model = strained_lattice(6);
+    let count = model.springs.len();
+    for (i, sp) in model.springs.iter_mut().enumerate() {
+        if i % 5 == 0 {
+            std::mem::swap(&mut sp.a, &mut sp.b);
+        }
+    }
+    for i in (0..count).step_by(17) {
+        let sp = model.springs[i];
+        model.springs.push(sp);
+    }
+    let n = model.masses.len() as u32;
+    for i in 0..12u32 {
+        let (a, b) = ((i * 37) % n, (i * 101 + 60) % n);
+        if a != b {
+            let rest = model.masses[a as usize]
+                .position
+                .distance(model.masses[b as usize].position);
+            let template = model.springs[0];
+            model.springs.push(hooke::Spring {
+                a,
+                b,
+                rest_length: rest,
+                ..template
+            });
+        }
+    }
+    model.actuators.push(Actuator {
+        spring: 3,
+        amplitude: 0.2,
+        omega: 30.0,
+        phase: 0.0,
+        duty: None,
+    });
+    model
+}
+
+/// Runs `model` with spring-pass variant `pass`: 150 steps, a rest-length edit of `edited`, 150
+/// more; returns positions, velocities, energy, the spring forces at the end, and the stats.
+fn run_variant(
+    model: &Model,
+    pass: SpringPass,
+    atomics: AtomicWidth,
+    edited: usize,
+) -> (
+    Vec<DVec3>,
+    Vec<DVec3>,
+    hooke::Energy,
+    Vec<DVec3>,
+    WorldStats,
+) {
+    let mut w = common::world_with(
+        model,
+        WorldOptions {
+            spring_pass: pass,
+            atomics,
+            ..WorldOptions::default()
+        },
+    );
+    w.step(150).unwrap();
+    let rest = model.springs[edited].rest_length;
+    w.set_rest_length(edited, rest * 0.8).unwrap();
+    w.step(150).unwrap();
+    (
+        w.positions().unwrap(),
+        w.velocities().unwrap(),
+        w.energy().unwrap(),
+        w.spring_forces().unwrap(),
+        w.stats(),
+    )
+}
+
+/// The stencil variant of the spring pass computes each spring with the same f32 operations as
+/// the link variant and sums the same fixed-point integers in another order, so positions,
+/// velocities and spring forces must match bit for bit, for models the stencil covers wholly
+/// (lattice, rope), in part (reversed, duplicate, irregular and actuated springs beside the
+/// slots; a worm with muscles) or not at all (several materials: the variant falls back to
+/// links), for both atomic widths, with a rest-length edit of a spring in a slot. Energy is
+/// summed in per-invocation f32 slots whose grouping differs between the variants, so it agrees
+/// to f32 rounding only: relative 1e-4 of the largest term.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn stencil_and_link_variants_give_the_same_bits() {
+    let lattice = strained_lattice(6);
+    let mixed = mixed_lattice();
+    // (name, model, edited spring, stencil springs expected: all, some or none)
+    let cases: [(&str, &Model, usize, &str); 5] = [
+        ("lattice", &lattice, 40, "all"),
+        ("rope", &scenes::rope(40), 7, "all"),
+        ("mixed lattice", &mixed, 41, "some"),
+        ("inchworm", &scenes::inchworm(), 0, "some"),
+        ("all laws", &scenes::all_laws(false), 0, "none"),
+    ];
+    for (name, model, edited, expect) in cases {
+        for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+            let links = run_variant(model, SpringPass::Links, atomics, edited);
+            let stencil = run_variant(model, SpringPass::Stencil, atomics, edited);
+            assert_eq!(links.4.stencil_offsets, 0, "{name}");
+            let held = stencil.4.stencil_springs;
+            let springs = model.springs.len() as u64;
+            match expect {
+                "all" => assert_eq!(held, springs, "{name}: {:?}", stencil.4),
+                "some" => assert!(held > 0 && held < springs, "{name}: {:?}", stencil.4),
+                _ => assert_eq!(held, 0, "{name}: {:?}", stencil.4),
+            }
+            assert_eq!(held > 0, stencil.4.stencil_offsets > 0, "{name}");
+            assert!(
+                links.0 == stencil.0,
+                "{name}: positions differ ({atomics:?})"
+            );
+            assert!(
+                links.1 == stencil.1,
+                "{name}: velocities differ ({atomics:?})"
+            );
+            assert!(
+                links.3 == stencil.3,
+                "{name}: spring forces differ ({atomics:?})"
+            );
+            let (e0, e1) = (links.2, stencil.2);
+            let scale = e0.kinetic.abs()
+                + e0.elastic.abs()
+                + e0.gravity.abs()
+                + e0.dissipated.abs()
+                + e0.injected.abs();
+            for (what, a, b) in [
+                ("elastic", e0.elastic, e1.elastic),
+                ("dissipated", e0.dissipated, e1.dissipated),
+                ("injected", e0.injected, e1.injected),
+                ("kinetic", e0.kinetic, e1.kinetic),
+            ] {
+                assert!(
+                    (a - b).abs() <= 1e-4 * scale,
+                    "{name}: {what} energy {a} vs {b} ({atomics:?})"
+                );
+            }
+        }
+    }
+}
+
+/// `reset` restores a rest length edited in a stencil slot: after an edit, steps and a reset, the
+/// World runs the same bits as a fresh one.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn reset_restores_stencil_rest_lengths() {
+    let model = strained_lattice(5);
+    let options = WorldOptions {
+        spring_pass: SpringPass::Stencil,
+        ..WorldOptions::default()
+    };
+    let fresh = run_bits(&model, options, 200);
+    let mut w = common::world_with(&model, options);
+    assert!(w.stats().stencil_offsets > 0, "{:?}", w.stats());
+    w.set_rest_length(10, 0.001).unwrap();
+    w.step(50).unwrap();
+    w.reset();
+    w.step(200).unwrap();
+    assert!(w.positions().unwrap() == fresh.0, "positions differ");
+    assert!(w.velocities().unwrap() == fresh.1, "velocities differ");
+    assert_eq!(w.energy().unwrap(), fresh.2);
+}
+
+/// A fixed-point overflow in a stencil slot names the spring by its model index: a chain whose
+/// spring 4 (masses 4 and 5) is far stiffer and stretched.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn overflow_in_a_stencil_slot_names_the_model_spring() {
+    let mut model = Model::new(Params {
+        gravity: DVec3::ZERO,
+        contact: hooke::Contact::None,
+        ..Params::default()
+    });
+    let mut part = Part::new();
+    for i in 0..12 {
+        part.add_mass(Mass::new(0.1, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
+    }
+    for i in 0..11 {
+        let stiffness = if i == 4 { 1e9 } else { 100.0 };
+        part.add_spring(hooke::Spring::hooke(i, i + 1, stiffness, 0.05));
+    }
+    model.add("chain", part);
+    let mut w = common::world_with(
+        &model,
+        WorldOptions {
+            atomics: AtomicWidth::Bits32,
+            fixed_point: FixedPointScale::Quantum(1e-3),
+            spring_pass: SpringPass::Stencil,
+            ..WorldOptions::default()
+        },
+    );
+    let err = w.step(1).unwrap_err();
+    let Error::FixedPointOverflow { advice, .. } = &err else {
+        panic!("expected FixedPointOverflow, got {err}");
+    };
+    assert!(advice.starts_with("Spring 4 "), "{advice}");
 }

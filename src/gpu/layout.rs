@@ -400,7 +400,33 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::pipelines::{bindings, source, KERNELS};
+    use crate::gpu::pipelines::{bindings, kernel_file, source, KERNELS, SPRINGS_STENCIL};
+    use crate::gpu::stencil::Stencil;
+
+    /// The stencil variant of the spring pass for the SCENE lattice with n = 4 (13 offsets in
+    /// five chains), with and without springs outside the stencil.
+    fn stencil_sources() -> Vec<String> {
+        let model = crate::builders::Lattice::scene(4).model().unwrap();
+        let springs: Vec<GpuSpring> = model
+            .springs
+            .iter()
+            .map(|s| GpuSpring {
+                a: s.a,
+                b: s.b,
+                rest: (s.rest_length as f32).to_bits(),
+                material: 0,
+                actuated: false,
+            })
+            .collect();
+        let stencil = Stencil::find(&springs, model.masses.len()).expect("the lattice is regular");
+        assert_eq!(
+            stencil.offsets(),
+            [1, 3, 4, 5, 11, 12, 13, 15, 16, 17, 19, 20, 21]
+        );
+        [false, true]
+            .map(|remainder| stencil.wgsl(SPRINGS_STENCIL, springs.len() as u32, remainder))
+            .to_vec()
+    }
 
     /// Every kernel parses and validates with naga, for both atomic widths, and every WGSL
     /// mirror struct has the size and field offsets of its Rust twin. No GPU needed.
@@ -412,8 +438,16 @@ mod tests {
             (32, true, true),
             (64, true, false),
         ] {
-            for (stem, _) in KERNELS {
-                let src = source(stem, bits, wide, packed);
+            let mut kernels: Vec<(&str, &str, String)> = KERNELS
+                .iter()
+                .map(|&(stem, body)| (stem, stem, body.to_string()))
+                .collect();
+            for body in stencil_sources() {
+                kernels.push(("springs", "springs_stencil", body));
+            }
+            for (stem, layout, body) in &kernels {
+                let (stem, layout) = (*stem, *layout);
+                let src = source(stem, body, bits, wide, packed);
                 let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| {
                     panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src))
                 });
@@ -456,21 +490,15 @@ mod tests {
                     .iter()
                     .filter(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0))
                     .count();
-                assert_eq!(declared, bindings(stem).len(), "bindings of {stem}");
+                assert_eq!(declared, bindings(layout).len(), "bindings of {layout}");
             }
         }
     }
 
-    /// Every override the shaders declare is supplied by `constants`, and nothing more.
+    /// Every override the shaders declare is supplied by `constants`, and nothing more (both
+    /// variants of the spring pass, which between them include every shared file).
     #[test]
     fn overrides_match_constants() {
-        let src = source("springs", 32, false, false);
-        let module = naga::front::wgsl::parse_str(&src).unwrap();
-        let mut declared: Vec<String> = module
-            .overrides
-            .iter()
-            .filter_map(|(_, o)| o.name.clone())
-            .collect();
         let spec = Specialization {
             fixed_scale: 1.0,
             spring_force_limit: 1.0,
@@ -485,8 +513,20 @@ mod tests {
             .iter()
             .map(|(n, _)| n.to_string())
             .collect();
-        declared.sort();
         given.sort();
-        assert_eq!(declared, given);
+        for body in [kernel_file("springs").to_string()]
+            .into_iter()
+            .chain(stencil_sources())
+        {
+            let src = source("springs", &body, 32, false, false);
+            let module = naga::front::wgsl::parse_str(&src).unwrap();
+            let mut declared: Vec<String> = module
+                .overrides
+                .iter()
+                .filter_map(|(_, o)| o.name.clone())
+                .collect();
+            declared.sort();
+            assert_eq!(declared, given);
+        }
     }
 }

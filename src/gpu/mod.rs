@@ -37,6 +37,7 @@ mod device;
 pub mod fixed;
 mod layout;
 mod pipelines;
+mod stencil;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -83,6 +84,35 @@ pub struct WorldOptions {
     /// device's offset alignment), so it may hold fewer springs than the cap, and holds one block
     /// even when that block has more.
     pub max_springs_per_binding: Option<u64>,
+    /// Which variant of the spring pass the World runs (default [`SpringPass::Auto`]).
+    pub spring_pass: SpringPass,
+}
+
+/// The variant of the spring pass ([`WorldOptions::spring_pass`]). Both give the same bits
+/// (positions, velocities, forces); they differ in speed and device memory.
+///
+/// The **link** variant walks each mass's springs in the link table, one state load and one
+/// atomic force scatter per spring. The **stencil** variant serves models whose springs mostly
+/// join masses a fixed index offset apart (lattices, cloth grids, ropes, voxel bodies: at least
+/// half the springs at offsets that at least a quarter of the masses have, 16 offsets at most, one
+/// material): each invocation walks consecutive masses and keeps the masses ahead at each offset
+/// in registers, so per mass it loads one state and scatters one force sum per chain of
+/// consecutive offsets instead of one per spring (the SCENE lattice: 5 instead of 13). Springs
+/// outside the stencil (actuated, reversed `a > b`, duplicates, irregular) are walked in the link
+/// table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
+/// [`WorldStats::stencil_offsets`] tells which variant a World runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SpringPass {
+    /// The stencil variant on CPU adapters (lavapipe, where it is measured: 1.5x the link
+    /// variant on the SCENE lattice, `docs/PERFORMANCE.md`) when the model has a stencil; the
+    /// link variant on GPUs, where the stencil's strided lanes are not yet measured.
+    #[default]
+    Auto,
+    /// The link variant always.
+    Links,
+    /// The stencil variant whenever the model has a stencil and its table fits one storage
+    /// binding, on any adapter; the link variant otherwise.
+    Stencil,
 }
 
 impl Default for WorldOptions {
@@ -94,6 +124,7 @@ impl Default for WorldOptions {
             steps_per_submission: 1024,
             max_workgroups_per_dimension: None,
             max_springs_per_binding: None,
+            spring_pass: SpringPass::Auto,
         }
     }
 }
@@ -138,6 +169,11 @@ pub struct WorldStats {
     /// Masses one invocation of the integrate pass handles: 16 on CPU adapters, 1 on
     /// GPUs, fewer when that would leave too few workgroups to fill the adapter.
     pub masses_per_invocation: u32,
+    /// Offsets of the spring pass's stencil (see [`SpringPass`]): 0 when the World runs the link
+    /// variant.
+    pub stencil_offsets: u32,
+    /// Springs the stencil holds (the rest are walked in the link table): 0 for the link variant.
+    pub stencil_springs: u64,
 }
 
 /// A dispatch laid out in at most two dimensions.
@@ -179,6 +215,9 @@ struct Buffers {
     link_materials: wgpu::Buffer,
     /// (first, end) link of each mass's springs, 8 bytes per mass.
     runs: wgpu::Buffer,
+    /// The stencil variant's tables: rest lengths per (mass, slot), and (first, end) link of each
+    /// mass's springs outside the stencil.
+    stencil: Option<(wgpu::Buffer, wgpu::Buffer)>,
     materials: wgpu::Buffer,
     actuators: wgpu::Buffer,
     oscillators: wgpu::Buffer,
@@ -244,7 +283,9 @@ struct Links {
 }
 
 impl Links {
-    fn new(springs: &[GpuSpring], masses: usize) -> Self {
+    /// The table of `springs` over `masses` masses; with `held` (springs in the stencil), each
+    /// mass's springs outside the stencil come first, so that they form a run of their own.
+    fn new(springs: &[GpuSpring], masses: usize, held: Option<&[bool]>) -> Self {
         let mut offsets = vec![0u32; masses + 1];
         for sp in springs {
             offsets[sp.a as usize + 1] += 1;
@@ -252,7 +293,8 @@ impl Links {
         for m in 0..masses {
             offsets[m + 1] += offsets[m];
         }
-        if springs.windows(2).all(|w| w[0].a <= w[1].a) {
+        let key = |i: usize| (springs[i].a, held.is_some_and(|h| h[i]));
+        if (1..springs.len()).all(|i| key(i - 1) <= key(i)) {
             return Self {
                 offsets,
                 model_of: None,
@@ -262,11 +304,16 @@ impl Links {
         let mut next = offsets.clone();
         let mut model_of = vec![0u32; springs.len()];
         let mut link_of = vec![0u32; springs.len()];
-        for (i, sp) in springs.iter().enumerate() {
-            let slot = &mut next[sp.a as usize];
-            model_of[*slot as usize] = i as u32;
-            link_of[i] = *slot;
-            *slot += 1;
+        for pass in [false, true] {
+            for (i, sp) in springs.iter().enumerate() {
+                if held.is_some_and(|h| h[i]) != pass {
+                    continue;
+                }
+                let slot = &mut next[sp.a as usize];
+                model_of[*slot as usize] = i as u32;
+                link_of[i] = *slot;
+                *slot += 1;
+            }
         }
         Self {
             offsets,
@@ -289,6 +336,24 @@ impl Links {
     /// (first, end) link of every mass's springs.
     fn runs(&self) -> Vec<[u32; 2]> {
         self.offsets.windows(2).map(|w| [w[0], w[1]]).collect()
+    }
+
+    /// (first, end) link of every mass's springs that are not `held` (they come first in each
+    /// mass's run), and whether there are any.
+    fn runs_outside(&self, held: &[bool]) -> (Vec<[u32; 2]>, bool) {
+        let mut any = false;
+        let runs = self
+            .offsets
+            .windows(2)
+            .map(|w| {
+                let outside = (w[0]..w[1])
+                    .take_while(|&i| !held[self.spring(i) as usize])
+                    .count() as u32;
+                any |= outside > 0;
+                [w[0], w[0] + outside]
+            })
+            .collect();
+        (runs, any)
     }
 
     /// Model index of link `i`.
@@ -327,6 +392,8 @@ pub struct World {
     bodies: Vec<Body>,
     springs: Vec<GpuSpring>,
     links: Links,
+    /// The spring pass's stencil, when the World runs that variant.
+    stencil: Option<stencil::Stencil>,
     laws: Vec<u32>,
     materials: Vec<GpuMaterial>,
     model_actuators: Vec<Actuator>,
@@ -571,7 +638,27 @@ impl World {
                 }
             })
             .collect();
-        let links = Links::new(&springs, n as usize);
+        // The stencil variant of the spring pass (see `SpringPass`): one material only (the
+        // stencil reads no material index), a table that fits one binding, and slot codes that
+        // fit the u32 overflow report.
+        let want_stencil = match options.spring_pass {
+            SpringPass::Auto => device.adapter_info().device_type == wgpu::DeviceType::Cpu,
+            SpringPass::Links => false,
+            SpringPass::Stencil => true,
+        };
+        let stencil = if want_stencil && materials.len() == 1 {
+            stencil::Stencil::find(&springs, n as usize).filter(|st| {
+                let bytes = 16 * u64::from(st.words()) * n;
+                bytes <= limits.max_storage_buffer_binding_size
+                    && bytes <= limits.max_buffer_size
+                    && s + st.codes() < u64::from(layout::NONE)
+            })
+        } else {
+            None
+        };
+        let held = stencil.as_ref().map(|st| st.membership(springs.len()));
+        let links = Links::new(&springs, n as usize, held.as_deref());
+        let outside = held.as_ref().map(|h| links.runs_outside(h));
         let link_records: Vec<GpuLink> = links
             .model_order()
             .map(|i| springs[i as usize].link())
@@ -634,7 +721,12 @@ impl World {
         });
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipelines = Pipelines::new(&device, bits, packed, &constants);
+        let stencil_source = stencil
+            .as_ref()
+            .zip(outside.as_ref())
+            .map(|(st, (_, any))| st.wgsl(pipelines::SPRINGS_STENCIL, s as u32, *any));
+        let pipelines =
+            Pipelines::new(&device, bits, packed, &constants, stencil_source.as_deref());
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
@@ -673,6 +765,19 @@ impl World {
                 storage,
             ),
             runs: init("hooke::runs", bytemuck::cast_slice(&links.runs()), storage),
+            stencil: stencil
+                .as_ref()
+                .zip(outside.as_ref())
+                .map(|(st, (runs, _))| {
+                    (
+                        init(
+                            "hooke::stencil",
+                            bytemuck::cast_slice(&st.table(&springs)),
+                            storage,
+                        ),
+                        init("hooke::stencil_runs", bytemuck::cast_slice(runs), storage),
+                    )
+                }),
             materials: init(
                 "hooke::materials",
                 bytemuck::cast_slice(&materials),
@@ -815,22 +920,29 @@ impl World {
             let partial_offset = 16 * group0;
             let slot_offset = 16 * wg * group0;
             let slot_bytes = 16 * wg * u64::from(dispatch.groups);
+            let mut springs_entries = vec![
+                b.params.as_entire_binding(),
+                table.clone(),
+                materials_range.clone(),
+                b.materials.as_entire_binding(),
+                b.actuators.as_entire_binding(),
+                b.stencil
+                    .as_ref()
+                    .map_or(&b.runs, |(_, runs)| runs)
+                    .as_entire_binding(),
+                b.state.as_entire_binding(),
+                b.forces.as_entire_binding(),
+                b.status.as_entire_binding(),
+                range(&b.spring_slots, slot_offset, slot_bytes),
+                uniform.as_entire_binding(),
+            ];
+            if let Some((rests, _)) = &b.stencil {
+                springs_entries.push(rests.as_entire_binding());
+            }
             let springs_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("hooke::springs"),
                 layout: &pipelines.springs.layout,
-                entries: &entries(vec![
-                    b.params.as_entire_binding(),
-                    table.clone(),
-                    materials_range.clone(),
-                    b.materials.as_entire_binding(),
-                    b.actuators.as_entire_binding(),
-                    b.runs.as_entire_binding(),
-                    b.state.as_entire_binding(),
-                    b.forces.as_entire_binding(),
-                    b.status.as_entire_binding(),
-                    range(&b.spring_slots, slot_offset, slot_bytes),
-                    uniform.as_entire_binding(),
-                ]),
+                entries: &entries(springs_entries),
             });
             let energy_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("hooke::energy_springs"),
@@ -928,6 +1040,7 @@ impl World {
             bodies: model.bodies.clone(),
             springs,
             links,
+            stencil,
             laws,
             materials,
             model_actuators: model.actuators.clone(),
@@ -1003,11 +1116,17 @@ impl World {
             q.write_buffer(&b.masses, 0, bytemuck::cast_slice(&self.gpu_masses));
         }
         for (&s, _) in self.rest_changed.iter() {
+            let sp = &self.springs[s];
             q.write_buffer(
                 &b.links,
                 8 * self.links.link(s),
-                bytemuck::bytes_of(&self.springs[s].link()),
+                bytemuck::bytes_of(&sp.link()),
             );
+            if let (Some(st), Some((rests, _))) = (&self.stencil, &b.stencil) {
+                if let Some(at) = st.element(s, sp) {
+                    q.write_buffer(rests, 4 * at, bytemuck::bytes_of(&sp.rest));
+                }
+            }
         }
         self.rest_changed.clear();
         self.actuators = self.model_actuators.clone();
@@ -1111,6 +1230,10 @@ impl World {
         let b = &self.buffers;
         let springs = self.springs.len().max(1) as f64;
         let masses = self.masses.len().max(1) as f64;
+        let stencil_bytes = b
+            .stencil
+            .as_ref()
+            .map_or(0, |(rests, runs)| rests.size() + runs.size());
         let all = [
             &b.params,
             &b.masses,
@@ -1143,13 +1266,19 @@ impl World {
                 + b.forces.size()
                 + b.masses.size()
                 + b.runs.size()
+                + stencil_bytes
                 + b.mass_slots.size()) as f64
                 / masses,
-            device_bytes: all.iter().map(|x| x.size()).sum(),
+            device_bytes: all.iter().map(|x| x.size()).sum::<u64>() + stencil_bytes,
             dispatches_per_step: self.spring_chunks.len() as u32 + 1,
             steps_per_submission: self.options.steps_per_submission.max(1),
             spring_masses_per_invocation: self.granularity.spring_masses_per_invocation,
             masses_per_invocation: self.granularity.masses_per_invocation,
+            stencil_offsets: self
+                .stencil
+                .as_ref()
+                .map_or(0, |st| st.offsets().len() as u32),
+            stencil_springs: self.stencil.as_ref().map_or(0, |st| st.held() as u64),
         }
     }
 
@@ -1195,6 +1324,16 @@ impl World {
             Failure::NonFinite { mass, step, time } => Error::NonFinite { mass, step, time },
             Failure::Overflow { step, spring } => self.overflow_error(step, spring),
         })
+    }
+
+    /// The model spring of an overflow code the spring pass reported: a link index, or in the
+    /// stencil variant from the link count on, a (mass, slot) code.
+    fn spring_of_code(&self, code: u32) -> u32 {
+        let links = self.springs.len() as u32;
+        match &self.stencil {
+            Some(st) if code >= links => st.spring_of(code - links),
+            _ => self.links.spring(code),
+        }
     }
 
     fn overflow_error(&self, step: u64, spring: u32) -> Error {
@@ -1326,9 +1465,7 @@ impl World {
             self.steps = start_steps + k - 1;
             self.failed = Some(Failure::Overflow {
                 step: start_steps + k,
-                spring: self
-                    .links
-                    .spring(status[layout::STATUS_OVERFLOW_SPRING as usize]),
+                spring: self.spring_of_code(status[layout::STATUS_OVERFLOW_SPRING as usize]),
             });
             return Err(self.failure().expect("just set"));
         }
@@ -1702,11 +1839,18 @@ impl World {
         };
         self.host_injected += energy(rest_length) - energy(before);
         self.rest_changed.insert(spring, rest_length);
+        let bits = (rest_length as f32).to_bits();
         self.queue.write_buffer(
             &self.buffers.links,
             8 * self.links.link(spring) + 4,
-            bytemuck::bytes_of(&(rest_length as f32).to_bits()),
+            bytemuck::bytes_of(&bits),
         );
+        if let (Some(st), Some((rests, _))) = (&self.stencil, &self.buffers.stencil) {
+            if let Some(at) = st.element(spring, &sp) {
+                self.queue
+                    .write_buffer(rests, 4 * at, bytemuck::bytes_of(&bits));
+            }
+        }
         Ok(())
     }
 
@@ -1834,8 +1978,7 @@ impl World {
         if status[layout::STATUS_OVERFLOW_STEP as usize] != u32::MAX {
             return Err(self.overflow_error(
                 self.steps + 1,
-                self.links
-                    .spring(status[layout::STATUS_OVERFLOW_SPRING as usize]),
+                self.spring_of_code(status[layout::STATUS_OVERFLOW_SPRING as usize]),
             ));
         }
         let mut q: Vec<i64> = if bytes_per == 8 {

@@ -13,6 +13,14 @@ pub(crate) const SPRING_COMMON: &str = include_str!("../../shaders/spring_common
 pub(crate) const WORDS_WIDE: &str = include_str!("../../shaders/words_wide.wgsl");
 pub(crate) const WORDS_NARROW: &str = include_str!("../../shaders/words_narrow.wgsl");
 
+/// The bindings and per-spring helpers of both variants of the spring pass, prepended after the
+/// scatter file.
+pub(crate) const SPRING_PASS: &str = include_str!("../../shaders/spring_pass.wgsl");
+
+/// The stencil variant of the spring pass, a template whose `//@` lines
+/// [`super::stencil::Stencil::wgsl`] generates.
+pub(crate) const SPRINGS_STENCIL: &str = include_str!("../../shaders/springs_stencil.wgsl");
+
 /// The spring pass's force-sum binding and `scatter`: one atomic per component, or 32-bit x and y
 /// packed in one 64-bit atomic.
 pub(crate) const SCATTER_WORDS: &str = include_str!("../../shaders/scatter_words.wgsl");
@@ -34,15 +42,19 @@ pub(crate) const KERNELS: [(&str, &str); 6] = [
     ("publish", include_str!("../../shaders/publish.wgsl")),
 ];
 
-/// The full WGSL source of kernel `stem` with fixed-point integers of `bits` bits, reading records
-/// as 64-bit words when `wide` (the device has `SHADER_INT64`), and 32-bit force sums packed in
-/// 64-bit atomics when `packed`.
-pub(crate) fn source(stem: &str, bits: u32, wide: bool, packed: bool) -> String {
-    let body = KERNELS
+/// The WGSL of kernel `stem` as `shaders/<stem>.wgsl` has it.
+pub(crate) fn kernel_file(stem: &str) -> &'static str {
+    KERNELS
         .iter()
         .find(|(s, _)| *s == stem)
         .map(|(_, src)| *src)
-        .expect("unknown kernel stem");
+        .expect("unknown kernel stem")
+}
+
+/// The full WGSL source of kernel `stem` whose own file is `body`, with fixed-point integers of
+/// `bits` bits, reading records as 64-bit words when `wide` (the device has `SHADER_INT64`), and
+/// 32-bit force sums packed in 64-bit atomics when `packed`.
+pub(crate) fn source(stem: &str, body: &str, bits: u32, wide: bool, packed: bool) -> String {
     let alias = if bits == 64 { "i64" } else { "i32" };
     let springs = if stem == "springs" || stem == "energy_springs" {
         SPRING_COMMON
@@ -59,7 +71,8 @@ pub(crate) fn source(stem: &str, bits: u32, wide: bool, packed: bool) -> String 
         ("springs", false) => SCATTER_WORDS,
         _ => "",
     };
-    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{scatter}\n{body}")
+    let pass = if stem == "springs" { SPRING_PASS } else { "" };
+    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{scatter}\n{pass}\n{body}")
 }
 
 /// What a binding of a kernel holds.
@@ -77,6 +90,11 @@ pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
         "springs" => &[
             Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
             Uniform,
+        ],
+        // The stencil variant adds its table of rest lengths.
+        "springs_stencil" => &[
+            Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
+            Uniform, Read,
         ],
         "integrate" => &[
             Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
@@ -117,6 +135,7 @@ impl Pipelines {
         bits: u32,
         packed: bool,
         constants: &[(&str, f64)],
+        stencil: Option<&str>,
     ) -> Self {
         let wide = device.features().contains(wgpu::Features::SHADER_INT64);
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -134,9 +153,11 @@ impl Pipelines {
                 count: None,
             }],
         });
-        let kernel = |stem: &'static str, stepped: bool| {
-            let label = format!("hooke::{stem}");
-            let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings(stem)
+        // `layout` names the bindings (`springs_stencil` for the stencil variant), `body` the
+        // kernel's own WGSL.
+        let kernel = |stem: &'static str, layout: &str, body: &str, stepped: bool| {
+            let label = format!("hooke::{layout}");
+            let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings(layout)
                 .iter()
                 .enumerate()
                 .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
@@ -172,7 +193,7 @@ impl Pipelines {
             });
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(source(stem, bits, wide, packed).into()),
+                source: wgpu::ShaderSource::Wgsl(source(stem, body, bits, wide, packed).into()),
             });
             let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&label),
@@ -187,13 +208,18 @@ impl Pipelines {
             });
             Kernel { pipeline, layout }
         };
+        let plain =
+            |stem: &'static str, stepped: bool| kernel(stem, stem, kernel_file(stem), stepped);
         Self {
-            springs: kernel("springs", true),
-            integrate: kernel("integrate", true),
-            energy_masses: kernel("energy_masses", false),
-            energy_springs: kernel("energy_springs", false),
-            bodies: kernel("bodies", false),
-            publish: kernel("publish", false),
+            springs: match stencil {
+                Some(body) => kernel("springs", "springs_stencil", body, true),
+                None => plain("springs", true),
+            },
+            integrate: plain("integrate", true),
+            energy_masses: plain("energy_masses", false),
+            energy_springs: plain("energy_springs", false),
+            bodies: plain("bodies", false),
+            publish: plain("publish", false),
             step_layout,
         }
     }

@@ -1,0 +1,113 @@
+// hooke: the bindings and helpers shared by both variants of the spring pass (`springs.wgsl`,
+// which walks the link table, and `springs_stencil.wgsl`), prepended to them after
+// `spring_common.wgsl`, the words file and the scatter file. A spring gives the same bits
+// whichever variant computes it. `links`, `link_materials` and `slots` are bound to one chunk of
+// the tables (see `GpuChunk`).
+
+@group(0) @binding(0) var<uniform> params: GpuParams;
+// `GpuLink` records of this chunk, read as `Link` words (see words_*.wgsl); link i of the table
+// is `links[i - chunk.first]`.
+@group(0) @binding(1) var<storage, read> links: array<Link>;
+// Material index of each link of this chunk (read only when the model has several materials).
+@group(0) @binding(2) var<storage, read> link_materials: array<u32>;
+@group(0) @binding(3) var<storage, read> material_table: array<GpuMaterial>;
+@group(0) @binding(4) var<storage, read_write> actuator_table: array<GpuActuator>;
+// The springs of mass a that the pass walks in the link table are links runs[a].x .. runs[a].y
+// (one load per mass): all of a's springs, or in the stencil variant those outside the stencil.
+@group(0) @binding(5) var<storage, read> runs: array<vec2<u32>>;
+// Each mass's position and velocity in one 32-byte `State` (written by `integrate`), so a
+// spring reads its second mass in one load.
+@group(0) @binding(6) var<storage, read> state: array<State>;
+// Binding 7, the fixed-point force sums, and `scatter` are declared by scatter_*.wgsl.
+@group(0) @binding(8) var<storage, read_write> status: array<atomic<u32>, 4>;
+// Per invocation running (dissipated, compensation, injected, compensation), J.
+@group(0) @binding(9) var<storage, read_write> slots: array<vec4<f32>>;
+@group(0) @binding(10) var<uniform> chunk: GpuChunk;
+@group(1) @binding(0) var<uniform> step: GpuStep;
+
+// A spring's force on its second mass `b` in fixed point (its first mass gets -q), and the damping
+// power c vrel^2 (W) it dissipates.
+struct SpringForce {
+    q: vec3<Fixed>,
+    power: f32,
+    // False when a component passed SPRING_FORCE_LIMIT or is not a number (q is then zero).
+    ok: bool,
+}
+
+// The elastic and axial damping force of a spring from a (position pa, m; velocity va, m/s) to b
+// (state sb), of effective stiffness ke.x (N/m), effective rest length ke.y (m) and damping
+// coefficient `damping` (N s/m), whose length is `len` (m, = |pa - pb|), as `springs` in
+// src/cpu.rs: f_b = (k (L - L0) + c vrel) n with n = (pa - pb) / L. A spring of zero length has no
+// direction and exerts no force (as on the CPU).
+fn spring_force(d: vec3<f32>, len: f32, dv: vec3<f32>, ke: vec2<f32>, damping: f32) -> SpringForce {
+    let n = d * select(0.0, 1.0 / len, len > 0.0);
+    let vrel = dot(dv, n);
+    let f = (ke.x * (len - ke.y) + damping * vrel) * n;
+    // Not `<=` for NaN as well as for forces past the bound.
+    let ok = max(max(abs(f.x), abs(f.y)), abs(f.z)) <= SPRING_FORCE_LIMIT;
+    let q = vec3<Fixed>(round(select(vec3<f32>(0.0), f, ok) * FIXED_SCALE));
+    return SpringForce(q, damping * vrel * vrel, ok);
+}
+
+// Elastic energy (J) of a spring of stiffness k (N/m) and rest length `rest` (m) at length `len`.
+fn elastic(k: f32, rest: f32, len: f32) -> f32 {
+    return 0.5 * k * (len - rest) * (len - rest);
+}
+
+// A spring of the link table as the spring pass computes it: its second mass, its force, and the
+// work its actuator injected this step (J; 0 without actuator or energy tracking).
+struct LinkSpring {
+    b: u32,
+    force: SpringForce,
+    injected: f32,
+}
+
+// The spring at index `i` of the bound chunk of the link table, from mass a (position pa, m;
+// velocity va, m/s). An actuated spring's rest length is evaluated at the step's time and
+// recorded in its actuator's `current`.
+fn link_spring(i: u32, pa: vec3<f32>, va: vec3<f32>) -> LinkSpring {
+    let link = words_link(links[i]);
+    let b = link_mass(link);
+    let mat = link_material(i);
+    let sb = state[b];
+    let d = pa - state_position(sb);
+    let len = length(d);
+    var rest = bitcast<f32>(link.rest);
+    var injected = 0.0;
+    if is_actuated(link) {
+        let act = actuator_table[link.rest];
+        rest = actuated_rest(act, step.time);
+        if TRACK_ENERGY {
+            // Work done by the muscle: the change of elastic energy at fixed positions.
+            let before = effective(mat, act.current);
+            let after = effective(mat, rest);
+            injected = elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
+        }
+        actuator_table[link.rest].current = rest;
+    }
+    let force = spring_force(d, len, va - state_velocity(sb), effective(mat, rest), mat.damping);
+    return LinkSpring(b, force, injected);
+}
+
+// The end of a spring-pass invocation: reports the lowest overflowing spring code, if any, and
+// adds the invocation's dissipated power sum (W, times dt here) and injected work (J) to its
+// energy slot.
+fn finish_invocation(invocation: u32, overflow: u32, dissipated: f32, injected: f32) {
+    if overflow != NONE {
+        atomicMin(&status[STATUS_OVERFLOW_STEP], step.index);
+        atomicMin(&status[STATUS_OVERFLOW_SPRING], overflow);
+    }
+    if TRACK_ENERGY && invocation < arrayLength(&slots) {
+        let slot = slots[invocation];
+        slots[invocation] = vec4<f32>(
+            kahan_add(slot.xy, dissipated * params.dt),
+            kahan_add(slot.zw, injected),
+        );
+    }
+}
+
+// Whether a step before this one failed, so this pass does nothing (see `World::step`); the
+// value does not change during a dispatch, so every invocation agrees.
+fn earlier_step_failed() -> bool {
+    return min(atomicLoad(&status[STATUS_BAD_STEP]), atomicLoad(&status[STATUS_OVERFLOW_STEP])) < step.index;
+}

@@ -1,0 +1,93 @@
+// hooke::springs, stencil variant: for models whose springs mostly join masses a fixed index
+// offset apart (lattices, cloth grids, ropes, voxel bodies), chosen by `Stencil` (src/gpu/stencil.rs)
+// when the World is built. The Rust side generates the lines marked `@` below from the model's
+// offsets, with the constants STENCIL_SLOTS (offsets), STENCIL_WORDS (`Words` of rest lengths per
+// mass), STENCIL_CODE (the link count: overflow codes at and above it name stencil slots) and
+// HAS_REMAINDER (whether some springs are outside the stencil).
+//
+// Slot k of mass a is the spring from a to a + offset_k: its rest length (m) is element k of
+// a's STENCIL_WORDS words in `stencil`, or -1 when a has no such spring. Each invocation walks
+// SPRING_MASSES_PER_INVOCATION consecutive masses. The offsets group into chains of consecutive
+// offsets (base, base + 1, ...; the first chain has base 0, the walked mass itself), and for each
+// chain the invocation keeps in registers the states of masses a + base + j and the fixed-point
+// forces summed for them so far. Moving from a to a + 1 shifts each chain by one: the state of one
+// new mass is loaded per chain and the one finished force sum per chain is added to the device
+// (its target receives nothing more from this invocation). So per mass the pass loads one state
+// and scatters one sum per chain, where the link-table variant loads one state and scatters one
+// sum per spring. The sums are integers, so they are the same bits as adding spring by spring.
+// Springs outside the stencil (actuated, reversed, duplicate or irregular ones) are walked in the
+// link table as in `springs.wgsl`. Bindings and the per-spring helpers: spring_pass.wgsl.
+
+// Rest lengths of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
+@group(0) @binding(11) var<storage, read> stencil: array<Words>;
+
+//@ constants
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn springs(
+    @builtin(workgroup_id) wg: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let group = workgroup_linear(wg, groups);
+    let invocation = group * WORKGROUP_SIZE + lid;
+    let a0 = chunk.first_mass + invocation * SPRING_MASSES_PER_INVOCATION;
+    if a0 >= chunk.end_mass || earlier_step_failed() {
+        return;
+    }
+    let count = min(SPRING_MASSES_PER_INVOCATION, chunk.end_mass - a0);
+    let last_mass = params.masses - 1u;
+    let zero = vec3<Fixed>(Fixed(0));
+    // The stencil holds springs of the model's one material only.
+    let mat = link_material(0u);
+    var dissipated = 0.0;
+    var injected = 0.0;
+    // Lowest code of a spring whose force passed the fixed-point bound: its link index, or
+    // STENCIL_CODE + a * STENCIL_SLOTS + k for slot k of mass a.
+    var overflow = NONE;
+    // Per chain c and position j: `s<c>_<j>`, the state of mass a + base_c + j (clamped to the
+    // last mass; what a slot beyond it reads is masked out), and `f<c>_<j>`, its force sum.
+//@ declare
+    for (var j = 0u; j < count; j += 1u) {
+        let a = a0 + j;
+        let pa = state_position(s0_0);
+        let va = state_velocity(s0_0);
+        let code = STENCIL_CODE + a * STENCIL_SLOTS;
+        // Per slot k, from chain c at position j: stencil_slot(..), then f0_0 -= q, f<c>_<j> += q.
+//@ slots
+        if HAS_REMAINDER {
+            let run = runs[a];
+            for (var s = run.x; s < run.y; s += 1u) {
+                let ls = link_spring(s - chunk.first, pa, va);
+                if TRACK_ENERGY {
+                    dissipated += ls.force.power;
+                    injected += ls.injected;
+                }
+                overflow = select(min(overflow, s), overflow, ls.force.ok);
+                f0_0 -= ls.force.q;
+                scatter(ls.b, ls.force.q);
+            }
+        }
+        // Per chain: add f<c>_0 to mass a + base_c, shift, load the state of the chain's next mass.
+//@ shift
+    }
+    // The sums this invocation holds for masses after its last: next + base_c + j.
+    let next = a0 + count;
+//@ finish
+    finish_invocation(invocation, overflow, dissipated, injected);
+}
+
+// One stencil slot of rest length `rest` (m; negative: no spring) from a (position pa, m;
+// velocity va, m/s) to the mass of state sb. An absent slot gives zero force and power and is
+// always ok.
+fn stencil_slot(pa: vec3<f32>, va: vec3<f32>, sb: State, mat: GpuMaterial, rest: f32) -> SpringForce {
+    let present = rest >= 0.0;
+    let d = pa - state_position(sb);
+    let len = length(d);
+    let sf = spring_force(d, len, va - state_velocity(sb), effective(mat, rest), mat.damping);
+    return SpringForce(
+        select(vec3<Fixed>(Fixed(0)), sf.q, present),
+        select(0.0, sf.power, present),
+        sf.ok || !present,
+    );
+}

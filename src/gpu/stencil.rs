@@ -1,0 +1,258 @@
+//! The stencil variant of the spring pass (`shaders/springs_stencil.wgsl`).
+//!
+//! Lattices, cloth grids, ropes and voxel bodies number their masses so that most springs join
+//! masses a fixed index offset apart: the SCENE lattice's 13 offsets are 1, n - 1, n, n + 1,
+//! n^2 - n - 1, ... A [`Stencil`] lists those offsets; the device keeps one rest length per
+//! (mass, offset) slot, and the spring pass walks consecutive masses keeping, per chain of
+//! consecutive offsets, the states and force sums of the masses ahead in registers (see the
+//! shader's header). Springs outside the stencil stay in the link table, which also keeps every
+//! spring for the energy pass and `set_rest_length`.
+
+use std::fmt::Write;
+
+use super::layout::{GpuSpring, NONE};
+
+/// Most offsets (slots per mass) a stencil holds: each costs registers in the spring pass.
+pub(crate) const MAX_OFFSETS: usize = 16;
+
+/// The regular part of a model's springs.
+#[derive(Debug)]
+pub(crate) struct Stencil {
+    /// Mass-index offsets `b - a` of the slots, ascending, all at least 1.
+    offsets: Vec<u32>,
+    /// Model index of the spring in slot `k` of mass `a` at `a * offsets.len() + k`, or [`NONE`].
+    owner: Vec<u32>,
+    /// Springs held in slots.
+    held: usize,
+}
+
+/// Whether spring `sp` may sit in a stencil slot: a plain spring (no actuator) from a lower to a
+/// higher mass index with a finite, non-negative rest length.
+fn eligible(sp: &GpuSpring) -> bool {
+    let rest = f32::from_bits(sp.rest);
+    !sp.actuated && sp.a < sp.b && rest.is_finite() && rest >= 0.0
+}
+
+impl Stencil {
+    /// The stencil of `springs` over `masses` masses, or `None` when the springs are not regular
+    /// enough to gain from one. An offset joins the stencil when at least a quarter of the masses
+    /// have a spring at that offset (a slot costs each mass some arithmetic and 4 bytes of table
+    /// even when empty; a spring outside the stencil costs a link load, a state load and a
+    /// scatter) (the [`MAX_OFFSETS`] most frequent such offsets), and the stencil is
+    /// used when its slots hold at least half of the springs. In each slot goes the first
+    /// eligible spring in model order; duplicates and the rest stay in the link table.
+    pub(crate) fn find(springs: &[GpuSpring], masses: usize) -> Option<Self> {
+        if masses < 2 || springs.is_empty() {
+            return None;
+        }
+        let mut counts = vec![0u32; masses];
+        for sp in springs.iter().filter(|sp| eligible(sp)) {
+            counts[(sp.b - sp.a) as usize] += 1;
+        }
+        let mut offsets: Vec<u32> = (1..masses as u32)
+            .filter(|&d| 4 * u64::from(counts[d as usize]) >= masses as u64)
+            .collect();
+        offsets.sort_by_key(|&d| (std::cmp::Reverse(counts[d as usize]), d));
+        offsets.truncate(MAX_OFFSETS);
+        offsets.sort_unstable();
+        if offsets.is_empty() {
+            return None;
+        }
+        let k = offsets.len();
+        let mut owner = vec![NONE; masses * k];
+        let mut held = 0;
+        for (i, sp) in springs.iter().enumerate() {
+            if !eligible(sp) {
+                continue;
+            }
+            if let Ok(slot) = offsets.binary_search(&(sp.b - sp.a)) {
+                let o = &mut owner[sp.a as usize * k + slot];
+                if *o == NONE {
+                    *o = i as u32;
+                    held += 1;
+                }
+            }
+        }
+        (2 * held >= springs.len()).then_some(Self {
+            offsets,
+            owner,
+            held,
+        })
+    }
+
+    /// The slot offsets, ascending.
+    pub(crate) fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
+
+    /// Springs held in slots.
+    pub(crate) fn held(&self) -> usize {
+        self.held
+    }
+
+    /// `Words` (4 f32) of rest lengths per mass.
+    pub(crate) fn words(&self) -> u32 {
+        self.offsets.len().div_ceil(4) as u32
+    }
+
+    /// Slots per mass.
+    fn slots(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Whether each of `count` model springs sits in a slot.
+    pub(crate) fn membership(&self, count: usize) -> Vec<bool> {
+        let mut held = vec![false; count];
+        for &o in self.owner.iter().filter(|&&o| o != NONE) {
+            held[o as usize] = true;
+        }
+        held
+    }
+
+    /// The device table: `words()` x 4 rest lengths (m) per mass, -1 for an empty slot, taken
+    /// from `springs` (the rest bits of plain springs).
+    pub(crate) fn table(&self, springs: &[GpuSpring]) -> Vec<f32> {
+        let k = self.slots();
+        let width = 4 * self.words() as usize;
+        let masses = self.owner.len() / k;
+        let mut table = vec![-1.0f32; masses * width];
+        for (a, owners) in self.owner.chunks_exact(k).enumerate() {
+            for (slot, &o) in owners.iter().enumerate() {
+                if o != NONE {
+                    table[a * width + slot] = f32::from_bits(springs[o as usize].rest);
+                }
+            }
+        }
+        table
+    }
+
+    /// Index (in f32 elements) in the device table of model spring `index` (`sp`), if it sits in
+    /// a slot.
+    pub(crate) fn element(&self, index: usize, sp: &GpuSpring) -> Option<u64> {
+        if sp.a >= sp.b {
+            return None;
+        }
+        let slot = self.offsets.binary_search(&(sp.b - sp.a)).ok()?;
+        let at = sp.a as usize * self.slots() + slot;
+        (self.owner[at] == index as u32)
+            .then(|| u64::from(sp.a) * 4 * u64::from(self.words()) + slot as u64)
+    }
+
+    /// The model spring of overflow code `code` (relative to the link count: `a * slots + k`).
+    pub(crate) fn spring_of(&self, code: u32) -> u32 {
+        self.owner.get(code as usize).copied().unwrap_or(NONE)
+    }
+
+    /// Slot codes the spring pass may report: masses x slots.
+    pub(crate) fn codes(&self) -> u64 {
+        self.owner.len() as u64
+    }
+
+    /// The chains of consecutive offsets, as (base, width): the first has base 0 (the walked mass
+    /// itself, then offsets 1, 2, ... if present).
+    fn chains(&self) -> Vec<(u32, u32)> {
+        let mut chains = vec![(0u32, 1u32)];
+        for &d in &self.offsets {
+            let last = chains.last_mut().expect("one chain");
+            if d == last.0 + last.1 {
+                last.1 += 1;
+            } else {
+                chains.push((d, 1));
+            }
+        }
+        chains
+    }
+
+    /// `template` (shaders/springs_stencil.wgsl) with its `//@` lines generated for this
+    /// stencil; `links` is the link count (the first slot code), `remainder` whether some springs
+    /// are outside the stencil.
+    pub(crate) fn wgsl(&self, template: &str, links: u32, remainder: bool) -> String {
+        let chains = self.chains();
+        let mut constants = String::new();
+        let _ = writeln!(
+            constants,
+            "const STENCIL_SLOTS: u32 = {}u;\nconst STENCIL_WORDS: u32 = {}u;\n\
+             const STENCIL_CODE: u32 = {links}u;\nconst HAS_REMAINDER: bool = {remainder};",
+            self.slots(),
+            self.words()
+        );
+        let mut declare = String::new();
+        for (c, &(base, width)) in chains.iter().enumerate() {
+            for j in 0..width {
+                let _ = writeln!(
+                    declare,
+                    "    var s{c}_{j} = state[min(a0 + {}u, last_mass)];\n    var f{c}_{j} = zero;",
+                    base + j
+                );
+            }
+        }
+        let mut slots = String::new();
+        for w in 0..self.words() {
+            let _ = writeln!(
+                slots,
+                "        let r{w} = words_vec4(stencil[a * STENCIL_WORDS + {w}u]);"
+            );
+        }
+        for (k, &d) in self.offsets.iter().enumerate() {
+            let (c, &(base, _)) = chains
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, &(base, _))| base <= d)
+                .expect("chain 0 has base 0");
+            let j = d - base;
+            let lane = ["x", "y", "z", "w"][k % 4];
+            let _ = writeln!(
+                slots,
+                "        {{\n            let sf = stencil_slot(pa, va, s{c}_{j}, mat, r{}.{lane});\n            \
+                 if TRACK_ENERGY {{\n                dissipated += sf.power;\n            }}\n            \
+                 overflow = select(min(overflow, code + {k}u), overflow, sf.ok);\n            \
+                 f0_0 -= sf.q;\n            f{c}_{j} += sf.q;\n        }}",
+                k / 4
+            );
+        }
+        let mut shift = String::new();
+        let mut finish = String::new();
+        for (c, &(base, width)) in chains.iter().enumerate() {
+            let _ = writeln!(
+                shift,
+                "        scatter(min(a + {base}u, last_mass), f{c}_0);"
+            );
+            for j in 1..width {
+                let _ = writeln!(
+                    shift,
+                    "        f{c}_{} = f{c}_{j};\n        s{c}_{} = s{c}_{j};",
+                    j - 1,
+                    j - 1
+                );
+                let _ = writeln!(
+                    finish,
+                    "    scatter(min(next + {}u, last_mass), f{c}_{});",
+                    base + j - 1,
+                    j - 1
+                );
+            }
+            let _ = writeln!(
+                shift,
+                "        f{c}_{last} = zero;\n        s{c}_{last} = state[min(a + {}u, last_mass)];",
+                base + width,
+                last = width - 1
+            );
+        }
+        let mut out = String::with_capacity(template.len() + 4096);
+        for line in template.lines() {
+            match line.trim() {
+                "//@ constants" => out.push_str(&constants),
+                "//@ declare" => out.push_str(&declare),
+                "//@ slots" => out.push_str(&slots),
+                "//@ shift" => out.push_str(&shift),
+                "//@ finish" => out.push_str(&finish),
+                _ => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+}
