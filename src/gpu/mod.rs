@@ -103,9 +103,12 @@ pub struct WorldOptions {
 /// [`WorldStats::stencil_offsets`] tells which variant a World runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SpringPass {
-    /// The stencil variant on CPU adapters (lavapipe, where it is measured: 1.5x the link
-    /// variant on the SCENE lattice, `docs/PERFORMANCE.md`) when the model has a stencil; the
-    /// link variant on GPUs, where the stencil's strided lanes are not yet measured.
+    /// The stencil variant on CPU adapters (lavapipe, where it is measured: about 1.6x the link
+    /// variant on the SCENE lattice from n = 20 to 120, `docs/PERFORMANCE.md`) when the model has
+    /// a stencil and each spring-pass invocation walks at least 4 masses
+    /// ([`WorldStats::spring_masses_per_invocation`]; from about 16 000 masses on a CPU adapter:
+    /// smaller models reload the registers too often to gain); the link variant otherwise, and
+    /// on GPUs, where the stencil's strided lanes are not yet measured.
     #[default]
     Auto,
     /// The link variant always.
@@ -150,8 +153,10 @@ pub struct WorldStats {
     pub bytes_per_spring: f64,
     /// Device memory per mass, bytes: position and velocity (16 each, and again interleaved in
     /// the 32-byte state record the passes read), the fixed-point force sum (4 x 4 or 4 x 8),
-    /// the 32-byte properties record, the 8-byte range of its springs in the link table and its
-    /// share of the integrate pass's energy slots.
+    /// the 32-byte properties record, the 8-byte range of its springs in the link table, its
+    /// share of the integrate pass's energy slots, and with the stencil variant of the spring
+    /// pass ([`SpringPass`]) its rest-length slots (16 bytes per 4 offsets) and a second 8-byte
+    /// range (its springs outside the stencil).
     pub bytes_per_mass: f64,
     /// Device memory of all the World's buffers, bytes.
     pub device_bytes: u64,
@@ -642,7 +647,12 @@ impl World {
         // stencil reads no material index), a table that fits one binding, and slot codes that
         // fit the u32 overflow report.
         let want_stencil = match options.spring_pass {
-            SpringPass::Auto => device.adapter_info().device_type == wgpu::DeviceType::Cpu,
+            // Below 4 masses per invocation (small models) the registers a chain keeps are
+            // reloaded too often to gain.
+            SpringPass::Auto => {
+                device.adapter_info().device_type == wgpu::DeviceType::Cpu
+                    && granularity.spring_masses_per_invocation >= 4
+            }
             SpringPass::Links => false,
             SpringPass::Stencil => true,
         };
