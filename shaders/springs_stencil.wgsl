@@ -2,8 +2,9 @@
 // offset apart (lattices, cloth grids, ropes, voxel bodies), chosen by `Stencil` (src/gpu/stencil.rs)
 // when the World is built. The Rust side generates the lines marked `@` below from the model's
 // offsets, with the constants STENCIL_SLOTS (offsets), STENCIL_WORDS (`Words` of rest lengths per
-// mass), STENCIL_CODE (the link count: overflow codes at and above it name stencil slots) and
-// HAS_REMAINDER (whether some springs are outside the stencil).
+// mass), STENCIL_CODE (the link count: overflow codes at and above it name stencil slots),
+// HAS_REMAINDER (whether some springs are outside the stencil) and SLOT_MATERIAL_<k> (the
+// material of slot k's springs: one per offset).
 //
 // Slot k of mass a is the spring from a to a + offset_k: its rest length (m) is element k of
 // a's STENCIL_WORDS words in `stencil`, or -1 when a has no such spring. Each invocation walks
@@ -15,8 +16,8 @@
 // (its target receives nothing more from this invocation). So per mass the pass loads one state
 // and scatters one sum per chain, where the link-table variant loads one state and scatters one
 // sum per spring. The sums are integers, so they are the same bits as adding spring by spring.
-// Springs outside the stencil (actuated, reversed, duplicate or irregular ones) are walked in the
-// link table as in `springs.wgsl`. Bindings and the per-spring helpers: spring_pass.wgsl.
+// Springs outside the stencil (actuated, reversed, duplicate or irregular ones, or of another
+// material than their offset's) are walked in the link table as in `springs.wgsl`. Bindings and the per-spring helpers: spring_pass.wgsl.
 
 // Rest lengths of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
 @group(0) @binding(11) var<storage, read> stencil: array<Words>;
@@ -38,8 +39,6 @@ fn springs(
     let count = min(SPRING_MASSES_PER_INVOCATION, chunk.end_mass - a0);
     let last_mass = params.masses - 1u;
     let zero = vec3<Fixed>(Fixed(0));
-    // The stencil holds springs of the model's one material only.
-    let mat = link_material(0u);
     var dissipated = 0.0;
     var injected = 0.0;
     // Lowest code of a spring whose force passed the fixed-point bound: its link index, or
@@ -53,7 +52,8 @@ fn springs(
         let pa = state_position(s0_0);
         let va = state_velocity(s0_0);
         let code = STENCIL_CODE + a * STENCIL_SLOTS;
-        // Per slot k, from chain c at position j: stencil_slot(..), then f0_0 -= q, f<c>_<j> += q.
+        // Per slot k, from chain c at position j: stencil_slot(.., SLOT_MATERIAL_<k>, ..), then
+        // f0_0 -= q, f<c>_<j> += q.
 //@ slots
         if HAS_REMAINDER {
             let run = runs[a];

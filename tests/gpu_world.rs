@@ -791,9 +791,10 @@ fn run_variant(
 /// The stencil variant of the spring pass computes each spring with the same f32 operations as
 /// the link variant and sums the same fixed-point integers in another order, so positions,
 /// velocities and spring forces must match bit for bit, for models the stencil covers wholly
-/// (lattice, rope), in part (reversed, duplicate, irregular and actuated springs beside the
-/// slots; a worm with muscles) or not at all (several materials: the variant falls back to
-/// links), for both atomic widths, with a rest-length edit of a spring in a slot. Energy is
+/// (lattice, rope, a cloth with one material per offset), in part (reversed, duplicate,
+/// irregular and actuated springs beside the slots; materials mixed within an offset; a worm with
+/// muscles) or not at all (a hub: the variant falls back to links), for both atomic widths, with
+/// a rest-length edit of a spring in a slot. Energy is
 /// summed in per-invocation f32 slots whose grouping differs between the variants, so it agrees
 /// to f32 rounding only: relative 1e-4 of the largest term.
 #[test]
@@ -801,13 +802,26 @@ fn run_variant(
 fn stencil_and_link_variants_give_the_same_bits() {
     let lattice = strained_lattice(6);
     let mixed = mixed_lattice();
+    // A second material on every fifth spring: each offset takes its most common one, the
+    // others stay outside the stencil.
+    let mut materials = strained_lattice(5);
+    for sp in materials.springs.iter_mut().step_by(5) {
+        sp.stiffness *= 2.0;
+    }
     // (name, model, edited spring, stencil springs expected: all, some or none)
-    let cases: [(&str, &Model, usize, &str); 5] = [
+    let cases: [(&str, &Model, usize, &str); 7] = [
         ("lattice", &lattice, 40, "all"),
         ("rope", &scenes::rope(40), 7, "all"),
+        (
+            "cloth (three materials, one per offset)",
+            &scenes::cloth(14, 12),
+            30,
+            "all",
+        ),
         ("mixed lattice", &mixed, 41, "some"),
+        ("lattice of two materials", &materials, 40, "some"),
         ("inchworm", &scenes::inchworm(), 0, "some"),
-        ("all laws", &scenes::all_laws(false), 0, "none"),
+        ("hub", &hub(200), 5, "none"),
     ];
     for (name, model, edited, expect) in cases {
         for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {

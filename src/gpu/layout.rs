@@ -418,7 +418,14 @@ mod tests {
                 actuated: false,
             })
             .collect();
-        let stencil = Stencil::find(&springs, model.masses.len()).expect("the lattice is regular");
+        let material = GpuMaterial {
+            stiffness: 1e4,
+            damping: 1.0,
+            law: LAW_HOOKE,
+            pad0: 0,
+        };
+        let stencil = Stencil::find(&springs, model.masses.len(), &[material])
+            .expect("the lattice is regular");
         assert_eq!(
             stencil.offsets(),
             [1, 3, 4, 5, 11, 12, 13, 15, 16, 17, 19, 20, 21]

@@ -95,11 +95,11 @@ pub struct WorldOptions {
 /// atomic force scatter per spring. The **stencil** variant serves models whose springs mostly
 /// join masses a fixed index offset apart (lattices, cloth grids, ropes, voxel bodies: at least
 /// half the springs at offsets that at least a quarter of the masses have, 16 offsets at most, one
-/// material): each invocation walks consecutive masses and keeps the masses ahead at each offset
+/// material per offset): each invocation walks consecutive masses and keeps the masses ahead at each offset
 /// in registers, so per mass it loads one state and scatters one force sum per chain of
 /// consecutive offsets instead of one per spring (the SCENE lattice: 5 instead of 13). Springs
-/// outside the stencil (actuated, reversed `a > b`, duplicates, irregular) are walked in the link
-/// table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
+/// outside the stencil (actuated, reversed `a > b`, duplicates, irregular, or of another material
+/// than most springs at their offset) are walked in the link table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
 /// [`WorldStats::stencil_offsets`] tells which variant a World runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SpringPass {
@@ -643,9 +643,8 @@ impl World {
                 }
             })
             .collect();
-        // The stencil variant of the spring pass (see `SpringPass`): one material only (the
-        // stencil reads no material index), a table that fits one binding, and slot codes that
-        // fit the u32 overflow report.
+        // The stencil variant of the spring pass (see `SpringPass`): a table that fits one
+        // binding, and slot codes that fit the u32 overflow report.
         let want_stencil = match options.spring_pass {
             // Below 4 masses per invocation (small models) the registers a chain keeps are
             // reloaded too often to gain.
@@ -656,8 +655,8 @@ impl World {
             SpringPass::Links => false,
             SpringPass::Stencil => true,
         };
-        let stencil = if want_stencil && materials.len() == 1 {
-            stencil::Stencil::find(&springs, n as usize).filter(|st| {
+        let stencil = if want_stencil {
+            stencil::Stencil::find(&springs, n as usize, &materials).filter(|st| {
                 let bytes = 16 * u64::from(st.words()) * n;
                 bytes <= limits.max_storage_buffer_binding_size
                     && bytes <= limits.max_buffer_size

@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::layout::{GpuSpring, NONE};
+use super::layout::{GpuMaterial, GpuSpring, NONE};
 
 /// Most offsets (slots per mass) a stencil holds: each costs registers in the spring pass.
 pub(crate) const MAX_OFFSETS: usize = 16;
@@ -20,6 +20,8 @@ pub(crate) const MAX_OFFSETS: usize = 16;
 pub(crate) struct Stencil {
     /// Mass-index offsets `b - a` of the slots, ascending, all at least 1.
     offsets: Vec<u32>,
+    /// The material of each offset's springs (compiled into the kernel).
+    materials: Vec<GpuMaterial>,
     /// Model index of the spring in slot `k` of mass `a` at `a * offsets.len() + k`, or [`NONE`].
     owner: Vec<u32>,
     /// Springs held in slots.
@@ -40,8 +42,13 @@ impl Stencil {
     /// even when empty; a spring outside the stencil costs a link load, a state load and a
     /// scatter) (the [`MAX_OFFSETS`] most frequent such offsets), and the stencil is
     /// used when its slots hold at least half of the springs. In each slot goes the first
-    /// eligible spring in model order; duplicates and the rest stay in the link table.
-    pub(crate) fn find(springs: &[GpuSpring], masses: usize) -> Option<Self> {
+    /// eligible spring in model order whose material is the one most springs at that offset
+    /// have (`materials` is the material table); duplicates and the rest stay in the link table.
+    pub(crate) fn find(
+        springs: &[GpuSpring],
+        masses: usize,
+        materials: &[GpuMaterial],
+    ) -> Option<Self> {
         if masses < 2 || springs.is_empty() {
             return None;
         }
@@ -59,6 +66,20 @@ impl Stencil {
             return None;
         }
         let k = offsets.len();
+        // Each offset's material: the most common among its springs (lowest index on ties).
+        let mut by_material = vec![vec![0u32; materials.len()]; k];
+        for sp in springs.iter().filter(|sp| eligible(sp)) {
+            if let Ok(slot) = offsets.binary_search(&(sp.b - sp.a)) {
+                by_material[slot][sp.material as usize] += 1;
+            }
+        }
+        let slot_material: Vec<u32> = by_material
+            .iter()
+            .map(|counts| {
+                let best = counts.iter().copied().max().unwrap_or(0);
+                counts.iter().position(|&c| c == best).unwrap_or(0) as u32
+            })
+            .collect();
         let mut owner = vec![NONE; masses * k];
         let mut held = 0;
         for (i, sp) in springs.iter().enumerate() {
@@ -67,14 +88,18 @@ impl Stencil {
             }
             if let Ok(slot) = offsets.binary_search(&(sp.b - sp.a)) {
                 let o = &mut owner[sp.a as usize * k + slot];
-                if *o == NONE {
+                if *o == NONE && sp.material == slot_material[slot] {
                     *o = i as u32;
                     held += 1;
                 }
             }
         }
-        (2 * held >= springs.len()).then_some(Self {
+        (2 * held >= springs.len()).then(|| Self {
             offsets,
+            materials: slot_material
+                .iter()
+                .map(|&m| materials[m as usize])
+                .collect(),
             owner,
             held,
         })
@@ -176,6 +201,14 @@ impl Stencil {
             self.slots(),
             self.words()
         );
+        // Each slot's material as WGSL constants (f32 literals that round-trip exactly).
+        for (k, m) in self.materials.iter().enumerate() {
+            let _ = writeln!(
+                constants,
+                "const SLOT_MATERIAL_{k}: GpuMaterial = GpuMaterial({:?}f, {:?}f, {}u, 0u);",
+                m.stiffness, m.damping, m.law
+            );
+        }
         let mut declare = String::new();
         for (c, &(base, width)) in chains.iter().enumerate() {
             for j in 0..width {
@@ -204,7 +237,7 @@ impl Stencil {
             let lane = ["x", "y", "z", "w"][k % 4];
             let _ = writeln!(
                 slots,
-                "        {{\n            let sf = stencil_slot(pa, va, s{c}_{j}, mat, r{}.{lane});\n            \
+                "        {{\n            let sf = stencil_slot(pa, va, s{c}_{j}, SLOT_MATERIAL_{k}, r{}.{lane});\n            \
                  if TRACK_ENERGY {{\n                dissipated += sf.power;\n            }}\n            \
                  overflow = select(min(overflow, code + {k}u), overflow, sf.ok);\n            \
                  f0_0 -= sf.q;\n            f{c}_{j} += sf.q;\n        }}",
