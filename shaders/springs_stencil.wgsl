@@ -16,8 +16,11 @@
 // (its target receives nothing more from this invocation). So per mass the pass loads one state
 // and scatters one sum per chain, where the link-table variant loads one state and scatters one
 // sum per spring. The sums are integers, so they are the same bits as adding spring by spring.
-// Springs outside the stencil (actuated, reversed, duplicate or irregular ones, or of another
-// material than their offset's) are walked in the link table as in `springs.wgsl`. Bindings and the per-spring helpers: spring_pass.wgsl.
+// A spring listed from its higher mass sits in the lower mass's slot: p_lo - p_hi is exactly the
+// negated p_hi - p_lo in f32, so its force is exactly negated and the sums are the same. Springs
+// outside the stencil (actuated, duplicate or irregular ones, or of another material than their
+// offset's) are walked in the link table as in `springs.wgsl`. Bindings and the per-spring
+// helpers: spring_pass.wgsl.
 
 // Rest lengths of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
 @group(0) @binding(11) var<storage, read> stencil: array<Words>;

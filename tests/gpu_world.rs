@@ -658,19 +658,32 @@ fn overflow_names_the_model_spring_when_the_device_reorders_springs() {
     model.add("chain", part);
     // Model order runs from the last mass's spring down: spring 6 joins masses 5 and 4.
     assert_eq!((model.springs[6].a, model.springs[6].b), (5, 4));
-    let mut w = common::world_with(
-        &model,
-        WorldOptions {
-            atomics: AtomicWidth::Bits32,
-            fixed_point: FixedPointScale::Quantum(1e-3),
-            ..WorldOptions::default()
-        },
-    );
-    let err = w.step(1).unwrap_err();
-    let Error::FixedPointOverflow { advice, .. } = &err else {
-        panic!("expected FixedPointOverflow, got {err}");
-    };
-    assert!(advice.starts_with("Spring 6 "), "{advice}");
+    // The link variant reorders the table; the stencil variant holds the ten springs of the
+    // common material in their lower masses' slots and walks the stiff one in the link table.
+    for spring_pass in [SpringPass::Links, SpringPass::Stencil] {
+        let mut w = common::world_with(
+            &model,
+            WorldOptions {
+                atomics: AtomicWidth::Bits32,
+                fixed_point: FixedPointScale::Quantum(1e-3),
+                spring_pass,
+                ..WorldOptions::default()
+            },
+        );
+        assert_eq!(
+            w.stats().stencil_springs,
+            if spring_pass == SpringPass::Stencil {
+                10
+            } else {
+                0
+            }
+        );
+        let err = w.step(1).unwrap_err();
+        let Error::FixedPointOverflow { advice, .. } = &err else {
+            panic!("expected FixedPointOverflow, got {err}");
+        };
+        assert!(advice.starts_with("Spring 6 "), "{spring_pass:?}: {advice}");
+    }
 }
 
 /// A device opened without 64-bit integer features reads records as 32-bit words and sums forces
@@ -712,9 +725,9 @@ fn devices_without_64_bit_integers_give_the_same_bits() {
     }
 }
 
-/// A lattice that the stencil covers only in part: half its springs reversed (`a > b`), some
-/// listed twice, a few long irregular ones, and one spring driven by an actuator, so the stencil
-/// variant walks the link table for those beside its slots.
+/// A lattice that the stencil covers only in part: every fifth spring reversed (`a > b`, held in
+/// the lower mass's slot), some listed twice, a few long irregular ones, and one spring driven by
+/// an actuator, so the stencil variant walks the link table for those beside its slots.
 fn mixed_lattice() -> Model {
     let mut model = strained_lattice(6);
     let count = model.springs.len();
@@ -791,7 +804,7 @@ fn run_variant(
 /// The stencil variant of the spring pass computes each spring with the same f32 operations as
 /// the link variant and sums the same fixed-point integers in another order, so positions,
 /// velocities and spring forces must match bit for bit, for models the stencil covers wholly
-/// (lattice, rope, a cloth with one material per offset), in part (reversed, duplicate,
+/// (lattice, the lattice listed backwards, rope, a cloth with one material per offset), in part (reversed, duplicate,
 /// irregular and actuated springs beside the slots; materials mixed within an offset; a worm with
 /// muscles) or not at all (a hub: the variant falls back to links), for both atomic widths, with
 /// a rest-length edit of a spring in a slot. Energy is
@@ -808,9 +821,17 @@ fn stencil_and_link_variants_give_the_same_bits() {
     for sp in materials.springs.iter_mut().step_by(5) {
         sp.stiffness *= 2.0;
     }
+    // Every spring listed from its higher mass, in reverse order: each sits in the lower mass's
+    // slot, computed from there.
+    let mut backwards = strained_lattice(5);
+    backwards.springs.reverse();
+    for sp in &mut backwards.springs {
+        std::mem::swap(&mut sp.a, &mut sp.b);
+    }
     // (name, model, edited spring, stencil springs expected: all, some or none)
-    let cases: [(&str, &Model, usize, &str); 7] = [
+    let cases: [(&str, &Model, usize, &str); 8] = [
         ("lattice", &lattice, 40, "all"),
+        ("lattice listed backwards", &backwards, 40, "all"),
         ("rope", &scenes::rope(40), 7, "all"),
         (
             "cloth (three materials, one per offset)",
@@ -891,37 +912,53 @@ fn reset_restores_stencil_rest_lengths() {
     assert_eq!(w.energy().unwrap(), fresh.2);
 }
 
-/// A fixed-point overflow in a stencil slot names the spring by its model index: a chain whose
-/// spring 4 (masses 4 and 5) is far stiffer and stretched.
+/// A fixed-point overflow in a stencil slot names the spring by its model index: a chain of
+/// stiff springs (one material, so all in slots) at rest except spring 4 (masses 4 and 5), which
+/// starts stretched; listed forwards, and backwards from the higher masses (spring 6 is then the
+/// one joining masses 5 and 4).
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn overflow_in_a_stencil_slot_names_the_model_spring() {
-    let mut model = Model::new(Params {
-        gravity: DVec3::ZERO,
-        contact: hooke::Contact::None,
-        ..Params::default()
-    });
-    let mut part = Part::new();
-    for i in 0..12 {
-        part.add_mass(Mass::new(0.1, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
+    for backwards in [false, true] {
+        let mut model = Model::new(Params {
+            gravity: DVec3::ZERO,
+            contact: hooke::Contact::None,
+            ..Params::default()
+        });
+        let mut part = Part::new();
+        for i in 0..12 {
+            part.add_mass(Mass::new(0.1, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
+        }
+        for i in 0..11 {
+            let rest = if i == 4 { 0.05 } else { 0.1 };
+            part.add_spring(hooke::Spring::hooke(i, i + 1, 1e9, rest));
+        }
+        if backwards {
+            part.springs.reverse();
+            for sp in &mut part.springs {
+                std::mem::swap(&mut sp.a, &mut sp.b);
+            }
+        }
+        model.add("chain", part);
+        let named = if backwards { 6 } else { 4 };
+        assert_eq!(model.springs[named].rest_length, 0.05);
+        let mut w = common::world_with(
+            &model,
+            WorldOptions {
+                atomics: AtomicWidth::Bits32,
+                fixed_point: FixedPointScale::Quantum(1e-3),
+                spring_pass: SpringPass::Stencil,
+                ..WorldOptions::default()
+            },
+        );
+        assert_eq!(w.stats().stencil_springs, 11);
+        let err = w.step(1).unwrap_err();
+        let Error::FixedPointOverflow { advice, .. } = &err else {
+            panic!("expected FixedPointOverflow, got {err}");
+        };
+        assert!(
+            advice.starts_with(&format!("Spring {named} ")),
+            "backwards {backwards}: {advice}"
+        );
     }
-    for i in 0..11 {
-        let stiffness = if i == 4 { 1e9 } else { 100.0 };
-        part.add_spring(hooke::Spring::hooke(i, i + 1, stiffness, 0.05));
-    }
-    model.add("chain", part);
-    let mut w = common::world_with(
-        &model,
-        WorldOptions {
-            atomics: AtomicWidth::Bits32,
-            fixed_point: FixedPointScale::Quantum(1e-3),
-            spring_pass: SpringPass::Stencil,
-            ..WorldOptions::default()
-        },
-    );
-    let err = w.step(1).unwrap_err();
-    let Error::FixedPointOverflow { advice, .. } = &err else {
-        panic!("expected FixedPointOverflow, got {err}");
-    };
-    assert!(advice.starts_with("Spring 4 "), "{advice}");
 }

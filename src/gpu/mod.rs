@@ -95,11 +95,13 @@ pub struct WorldOptions {
 /// atomic force scatter per spring. The **stencil** variant serves models whose springs mostly
 /// join masses a fixed index offset apart (lattices, cloth grids, ropes, voxel bodies: at least
 /// half the springs at offsets that at least a quarter of the masses have, 16 offsets at most, one
-/// material per offset): each invocation walks consecutive masses and keeps the masses ahead at each offset
-/// in registers, so per mass it loads one state and scatters one force sum per chain of
-/// consecutive offsets instead of one per spring (the SCENE lattice: 5 instead of 13). Springs
-/// outside the stencil (actuated, reversed `a > b`, duplicates, irregular, or of another material
-/// than most springs at their offset) are walked in the link table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
+/// material per offset): each invocation walks consecutive masses and keeps the masses ahead at
+/// each offset in registers, so per mass it loads one state and scatters one force sum per chain
+/// of consecutive offsets instead of one per spring (the SCENE lattice: 5 instead of 13). A
+/// spring listed from its higher mass (`a > b`) sits in the lower mass's slot and is computed
+/// from there (exactly the negated force). Springs outside the stencil (actuated, duplicates,
+/// irregular, or of another material than most springs at their offset) are walked in the link
+/// table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
 /// [`WorldStats::stencil_offsets`] tells which variant a World runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SpringPass {

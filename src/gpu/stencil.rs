@@ -28,11 +28,18 @@ pub(crate) struct Stencil {
     held: usize,
 }
 
-/// Whether spring `sp` may sit in a stencil slot: a plain spring (no actuator) from a lower to a
-/// higher mass index with a finite, non-negative rest length.
+/// Whether spring `sp` may sit in a stencil slot: a plain spring (no actuator) between two
+/// different masses with a finite, non-negative rest length.
 fn eligible(sp: &GpuSpring) -> bool {
     let rest = f32::from_bits(sp.rest);
-    !sp.actuated && sp.a < sp.b && rest.is_finite() && rest >= 0.0
+    !sp.actuated && sp.a != sp.b && rest.is_finite() && rest >= 0.0
+}
+
+/// The lower mass index of `sp` (the mass whose slot holds it) and the offset to the higher one.
+/// A spring listed from the higher mass is computed from the lower one: `p_lo - p_hi` is exactly
+/// `-(p_hi - p_lo)` in f32, so its force is exactly the negated one and the sums are the same.
+fn slot_of(sp: &GpuSpring) -> (u32, u32) {
+    (sp.a.min(sp.b), sp.a.abs_diff(sp.b))
 }
 
 impl Stencil {
@@ -54,7 +61,7 @@ impl Stencil {
         }
         let mut counts = vec![0u32; masses];
         for sp in springs.iter().filter(|sp| eligible(sp)) {
-            counts[(sp.b - sp.a) as usize] += 1;
+            counts[slot_of(sp).1 as usize] += 1;
         }
         let mut offsets: Vec<u32> = (1..masses as u32)
             .filter(|&d| 4 * u64::from(counts[d as usize]) >= masses as u64)
@@ -69,7 +76,7 @@ impl Stencil {
         // Each offset's material: the most common among its springs (lowest index on ties).
         let mut by_material = vec![vec![0u32; materials.len()]; k];
         for sp in springs.iter().filter(|sp| eligible(sp)) {
-            if let Ok(slot) = offsets.binary_search(&(sp.b - sp.a)) {
+            if let Ok(slot) = offsets.binary_search(&slot_of(sp).1) {
                 by_material[slot][sp.material as usize] += 1;
             }
         }
@@ -86,8 +93,9 @@ impl Stencil {
             if !eligible(sp) {
                 continue;
             }
-            if let Ok(slot) = offsets.binary_search(&(sp.b - sp.a)) {
-                let o = &mut owner[sp.a as usize * k + slot];
+            let (lo, offset) = slot_of(sp);
+            if let Ok(slot) = offsets.binary_search(&offset) {
+                let o = &mut owner[lo as usize * k + slot];
                 if *o == NONE && sp.material == slot_material[slot] {
                     *o = i as u32;
                     held += 1;
@@ -154,13 +162,11 @@ impl Stencil {
     /// Index (in f32 elements) in the device table of model spring `index` (`sp`), if it sits in
     /// a slot.
     pub(crate) fn element(&self, index: usize, sp: &GpuSpring) -> Option<u64> {
-        if sp.a >= sp.b {
-            return None;
-        }
-        let slot = self.offsets.binary_search(&(sp.b - sp.a)).ok()?;
-        let at = sp.a as usize * self.slots() + slot;
+        let (lo, offset) = slot_of(sp);
+        let slot = self.offsets.binary_search(&offset).ok()?;
+        let at = lo as usize * self.slots() + slot;
         (self.owner[at] == index as u32)
-            .then(|| u64::from(sp.a) * 4 * u64::from(self.words()) + slot as u64)
+            .then(|| u64::from(lo) * 4 * u64::from(self.words()) + slot as u64)
     }
 
     /// The model spring of overflow code `code` (relative to the link count: `a * slots + k`).
