@@ -89,6 +89,34 @@ fn link_spring(i: u32, pa: vec3<f32>, va: vec3<f32>) -> LinkSpring {
     return LinkSpring(b, force, injected);
 }
 
+// What walking one run of the link table adds up: the fixed-point sum for the run's first mass
+// (its springs' negated forces), the damping power (W) and actuator work (J) booked, and the
+// lowest overflowing link index (NONE if none).
+struct RunSum {
+    fa: vec3<Fixed>,
+    dissipated: f32,
+    injected: f32,
+    overflow: u32,
+}
+
+// Walks links first..last of the table, the springs from mass a (position pa, m; velocity va,
+// m/s): each spring's force is scattered to its second mass; a's side is summed and returned.
+fn walk_run(first: u32, last: u32, pa: vec3<f32>, va: vec3<f32>) -> RunSum {
+    var sum = RunSum(vec3<Fixed>(Fixed(0)), 0.0, 0.0, NONE);
+    for (var s = first; s < last; s += 1u) {
+        let ls = link_spring(s - chunk.first, pa, va);
+        if TRACK_ENERGY {
+            // c vrel^2, W; times dt once per invocation, in `finish_invocation`.
+            sum.dissipated += ls.force.power;
+            sum.injected += ls.injected;
+        }
+        sum.overflow = select(min(sum.overflow, s), sum.overflow, ls.force.ok);
+        sum.fa -= ls.force.q;
+        scatter(ls.b, ls.force.q);
+    }
+    return sum;
+}
+
 // The end of a spring-pass invocation: reports the lowest overflowing spring code, if any, and
 // adds the invocation's dissipated power sum (W, times dt here) and injected work (J) to its
 // energy slot.

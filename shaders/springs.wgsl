@@ -45,21 +45,11 @@ fn springs(
             continue;
         }
         let sa = state[a];
-        let pa = state_position(sa);
-        let va = state_velocity(sa);
-        var fa = vec3<Fixed>(Fixed(0));
-        for (var s = first; s < last; s += 1u) {
-            let ls = link_spring(s - chunk.first, pa, va);
-            if TRACK_ENERGY {
-                // c vrel^2, W; times dt once per invocation, after the loop.
-                dissipated += ls.force.power;
-                injected += ls.injected;
-            }
-            overflow = select(min(overflow, s), overflow, ls.force.ok);
-            fa -= ls.force.q;
-            scatter(ls.b, ls.force.q);
-        }
-        scatter(a, fa);
+        let run_sum = walk_run(first, last, state_position(sa), state_velocity(sa));
+        dissipated += run_sum.dissipated;
+        injected += run_sum.injected;
+        overflow = min(overflow, run_sum.overflow);
+        scatter(a, run_sum.fa);
     }
     finish_invocation(invocation, overflow, dissipated, injected);
 }

@@ -60,16 +60,11 @@ fn springs(
 //@ slots
         if HAS_REMAINDER {
             let run = runs[a];
-            for (var s = run.x; s < run.y; s += 1u) {
-                let ls = link_spring(s - chunk.first, pa, va);
-                if TRACK_ENERGY {
-                    dissipated += ls.force.power;
-                    injected += ls.injected;
-                }
-                overflow = select(min(overflow, s), overflow, ls.force.ok);
-                f0_0 -= ls.force.q;
-                scatter(ls.b, ls.force.q);
-            }
+            let run_sum = walk_run(run.x, run.y, pa, va);
+            dissipated += run_sum.dissipated;
+            injected += run_sum.injected;
+            overflow = min(overflow, run_sum.overflow);
+            f0_0 += run_sum.fa;
         }
         // Per chain: add f<c>_0 to mass a + base_c, shift, load the state of the chain's next mass.
 //@ shift

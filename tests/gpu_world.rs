@@ -594,17 +594,28 @@ fn spring_order_and_direction_do_not_change_the_bits() {
         let (p1, v1, e1) = run(&shuffled, last - edited, atomics);
         assert!(p0 == p1, "positions differ ({atomics:?})");
         assert!(v0 == v1, "velocities differ ({atomics:?})");
-        let scale = e0.kinetic.abs() + e0.elastic.abs() + e0.gravity.abs() + e0.dissipated.abs();
-        for (name, a, b) in [
-            ("elastic", e0.elastic, e1.elastic),
-            ("dissipated", e0.dissipated, e1.dissipated),
-            ("kinetic", e0.kinetic, e1.kinetic),
-        ] {
-            assert!(
-                (a - b).abs() <= 1e-4 * scale,
-                "{name} energy {a} vs {b} ({atomics:?})"
-            );
-        }
+        assert_energy_close(&format!("{atomics:?}"), &e0, &e1);
+    }
+}
+
+/// Energies of two runs with the same bits but different groupings of the per-invocation f32
+/// energy slots agree to f32 rounding: relative 1e-4 of the sum of the terms' magnitudes.
+fn assert_energy_close(what: &str, e0: &hooke::Energy, e1: &hooke::Energy) {
+    let scale = e0.kinetic.abs()
+        + e0.elastic.abs()
+        + e0.gravity.abs()
+        + e0.dissipated.abs()
+        + e0.injected.abs();
+    for (name, a, b) in [
+        ("elastic", e0.elastic, e1.elastic),
+        ("dissipated", e0.dissipated, e1.dissipated),
+        ("injected", e0.injected, e1.injected),
+        ("kinetic", e0.kinetic, e1.kinetic),
+    ] {
+        assert!(
+            (a - b).abs() <= 1e-4 * scale,
+            "{what}: {name} energy {a} vs {b}"
+        );
     }
 }
 
@@ -642,6 +653,24 @@ fn chunked_binding_with_several_materials_gives_the_same_bits() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn overflow_names_the_model_spring_when_the_device_reorders_springs() {
+    let model = weightless_chain(
+        (0..11)
+            .rev()
+            .map(|i| hooke::Spring::hooke(i + 1, i, if i == 4 { 1e9 } else { 100.0 }, 0.05)),
+    );
+    // Model order runs from the last mass's spring down: spring 6 joins masses 5 and 4.
+    assert_eq!((model.springs[6].a, model.springs[6].b), (5, 4));
+    // The link variant reorders the table; the stencil variant holds the ten springs of the
+    // common material in their lower masses' slots and walks the stiff one in the link table.
+    for (spring_pass, held) in [(SpringPass::Links, 0), (SpringPass::Stencil, 10)] {
+        let (stats, advice) = overflow_advice(&model, spring_pass);
+        assert_eq!(stats.stencil_springs, held);
+        assert!(advice.starts_with("Spring 6 "), "{spring_pass:?}: {advice}");
+    }
+}
+
+/// Twelve masses 0.1 m apart on a line, without gravity or ground, joined by `springs`.
+fn weightless_chain(springs: impl IntoIterator<Item = hooke::Spring>) -> Model {
     let mut model = Model::new(Params {
         gravity: DVec3::ZERO,
         contact: hooke::Contact::None,
@@ -651,38 +680,29 @@ fn overflow_names_the_model_spring_when_the_device_reorders_springs() {
     for i in 0..12 {
         part.add_mass(Mass::new(0.1, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
     }
-    for i in (0..11).rev() {
-        let stiffness = if i == 4 { 1e9 } else { 100.0 };
-        part.add_spring(hooke::Spring::hooke(i + 1, i, stiffness, 0.05));
+    for sp in springs {
+        part.add_spring(sp);
     }
     model.add("chain", part);
-    // Model order runs from the last mass's spring down: spring 6 joins masses 5 and 4.
-    assert_eq!((model.springs[6].a, model.springs[6].b), (5, 4));
-    // The link variant reorders the table; the stencil variant holds the ten springs of the
-    // common material in their lower masses' slots and walks the stiff one in the link table.
-    for spring_pass in [SpringPass::Links, SpringPass::Stencil] {
-        let mut w = common::world_with(
-            &model,
-            WorldOptions {
-                atomics: AtomicWidth::Bits32,
-                fixed_point: FixedPointScale::Quantum(1e-3),
-                spring_pass,
-                ..WorldOptions::default()
-            },
-        );
-        assert_eq!(
-            w.stats().stencil_springs,
-            if spring_pass == SpringPass::Stencil {
-                10
-            } else {
-                0
-            }
-        );
-        let err = w.step(1).unwrap_err();
-        let Error::FixedPointOverflow { advice, .. } = &err else {
-            panic!("expected FixedPointOverflow, got {err}");
-        };
-        assert!(advice.starts_with("Spring 6 "), "{spring_pass:?}: {advice}");
+    model
+}
+
+/// The stats of a World of `model` (32-bit sums, quantum 1 mN) and the advice of the
+/// fixed-point overflow its first step must report.
+fn overflow_advice(model: &Model, spring_pass: SpringPass) -> (WorldStats, String) {
+    let mut w = common::world_with(
+        model,
+        WorldOptions {
+            atomics: AtomicWidth::Bits32,
+            fixed_point: FixedPointScale::Quantum(1e-3),
+            spring_pass,
+            ..WorldOptions::default()
+        },
+    );
+    let stats = w.stats();
+    match w.step(1) {
+        Err(Error::FixedPointOverflow { advice, .. }) => (stats, advice),
+        other => panic!("expected FixedPointOverflow, got {other:?}"),
     }
 }
 
@@ -869,23 +889,7 @@ fn stencil_and_link_variants_give_the_same_bits() {
                 links.3 == stencil.3,
                 "{name}: spring forces differ ({atomics:?})"
             );
-            let (e0, e1) = (links.2, stencil.2);
-            let scale = e0.kinetic.abs()
-                + e0.elastic.abs()
-                + e0.gravity.abs()
-                + e0.dissipated.abs()
-                + e0.injected.abs();
-            for (what, a, b) in [
-                ("elastic", e0.elastic, e1.elastic),
-                ("dissipated", e0.dissipated, e1.dissipated),
-                ("injected", e0.injected, e1.injected),
-                ("kinetic", e0.kinetic, e1.kinetic),
-            ] {
-                assert!(
-                    (a - b).abs() <= 1e-4 * scale,
-                    "{name}: {what} energy {a} vs {b} ({atomics:?})"
-                );
-            }
+            assert_energy_close(&format!("{name} ({atomics:?})"), &links.2, &stencil.2);
         }
     }
 }
@@ -920,42 +924,20 @@ fn reset_restores_stencil_rest_lengths() {
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn overflow_in_a_stencil_slot_names_the_model_spring() {
     for backwards in [false, true] {
-        let mut model = Model::new(Params {
-            gravity: DVec3::ZERO,
-            contact: hooke::Contact::None,
-            ..Params::default()
-        });
-        let mut part = Part::new();
-        for i in 0..12 {
-            part.add_mass(Mass::new(0.1, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
-        }
-        for i in 0..11 {
-            let rest = if i == 4 { 0.05 } else { 0.1 };
-            part.add_spring(hooke::Spring::hooke(i, i + 1, 1e9, rest));
-        }
+        let mut springs: Vec<hooke::Spring> = (0..11)
+            .map(|i| hooke::Spring::hooke(i, i + 1, 1e9, if i == 4 { 0.05 } else { 0.1 }))
+            .collect();
         if backwards {
-            part.springs.reverse();
-            for sp in &mut part.springs {
+            springs.reverse();
+            for sp in &mut springs {
                 std::mem::swap(&mut sp.a, &mut sp.b);
             }
         }
-        model.add("chain", part);
+        let model = weightless_chain(springs);
         let named = if backwards { 6 } else { 4 };
         assert_eq!(model.springs[named].rest_length, 0.05);
-        let mut w = common::world_with(
-            &model,
-            WorldOptions {
-                atomics: AtomicWidth::Bits32,
-                fixed_point: FixedPointScale::Quantum(1e-3),
-                spring_pass: SpringPass::Stencil,
-                ..WorldOptions::default()
-            },
-        );
-        assert_eq!(w.stats().stencil_springs, 11);
-        let err = w.step(1).unwrap_err();
-        let Error::FixedPointOverflow { advice, .. } = &err else {
-            panic!("expected FixedPointOverflow, got {err}");
-        };
+        let (stats, advice) = overflow_advice(&model, SpringPass::Stencil);
+        assert_eq!(stats.stencil_springs, 11);
         assert!(
             advice.starts_with(&format!("Spring {named} ")),
             "backwards {backwards}: {advice}"

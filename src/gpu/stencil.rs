@@ -44,13 +44,15 @@ fn slot_of(sp: &GpuSpring) -> (u32, u32) {
 
 impl Stencil {
     /// The stencil of `springs` over `masses` masses, or `None` when the springs are not regular
-    /// enough to gain from one. An offset joins the stencil when at least a quarter of the masses
-    /// have a spring at that offset (a slot costs each mass some arithmetic and 4 bytes of table
-    /// even when empty; a spring outside the stencil costs a link load, a state load and a
-    /// scatter) (the [`MAX_OFFSETS`] most frequent such offsets), and the stencil is
-    /// used when its slots hold at least half of the springs. In each slot goes the first
-    /// eligible spring in model order whose material is the one most springs at that offset
-    /// have (`materials` is the material table); duplicates and the rest stay in the link table.
+    /// enough to gain from one.
+    ///
+    /// An offset joins the stencil when at least a quarter of the masses have a spring at that
+    /// offset (a slot costs every mass some arithmetic and 4 bytes of table even when empty,
+    /// where a spring outside the stencil costs a link load, a state load and a scatter); of
+    /// those, the [`MAX_OFFSETS`] most frequent. The stencil is used when its slots hold at least
+    /// half of the springs. Each offset takes the material most of its springs have
+    /// (`materials` is the material table), and each slot the first eligible spring of that
+    /// material in model order; duplicates and the rest stay in the link table.
     pub(crate) fn find(
         springs: &[GpuSpring],
         masses: usize,
