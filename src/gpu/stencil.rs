@@ -297,3 +297,147 @@ impl Stencil {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builders::{Builder, Cloth, Lattice, RandomStructure, Rope};
+    use crate::gpu::layout::LAW_HOOKE;
+    use crate::model::{Model, Params};
+
+    /// The device's springs and material table of `model` (materials deduplicated by stiffness
+    /// and damping, as the World does; every builder here uses one law).
+    fn device_springs(model: &Model) -> (Vec<GpuSpring>, Vec<GpuMaterial>) {
+        let mut materials: Vec<GpuMaterial> = Vec::new();
+        let springs = model
+            .springs
+            .iter()
+            .map(|s| {
+                let m = GpuMaterial {
+                    stiffness: s.stiffness as f32,
+                    damping: s.damping as f32,
+                    law: LAW_HOOKE,
+                    pad0: 0,
+                };
+                let material = materials
+                    .iter()
+                    .position(|x| (x.stiffness, x.damping) == (m.stiffness, m.damping))
+                    .unwrap_or_else(|| {
+                        materials.push(m);
+                        materials.len() - 1
+                    });
+                GpuSpring {
+                    a: s.a,
+                    b: s.b,
+                    rest: (s.rest_length as f32).to_bits(),
+                    material: material as u32,
+                    actuated: false,
+                }
+            })
+            .collect();
+        (springs, materials)
+    }
+
+    fn part_model(part: crate::model::Part) -> Model {
+        let mut model = Model::new(Params::default());
+        model.add("body", part);
+        model
+    }
+
+    #[test]
+    fn the_scene_lattice_has_thirteen_offsets_in_five_chains() {
+        let model = Lattice::scene(6).model().unwrap();
+        let (springs, materials) = device_springs(&model);
+        let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
+        assert_eq!(
+            st.offsets(),
+            [1, 5, 6, 7, 29, 30, 31, 35, 36, 37, 41, 42, 43]
+        );
+        assert_eq!(st.chains(), [(0, 2), (5, 3), (29, 3), (35, 3), (41, 3)]);
+        assert_eq!(st.held(), springs.len());
+        assert_eq!(st.words(), 4);
+        // The last mass has no springs of its own: every slot empty.
+        let table = st.table(&springs);
+        assert_eq!(table.len(), model.masses.len() * 16);
+        assert!(table[table.len() - 16..].iter().all(|&r| r == -1.0));
+        // Mass (1, 1, 1) = 43 has all 13 (edges 0.01 m, face diagonals, body diagonals); the
+        // corner mass 0 lacks the offsets that step back in i or j; the padding is empty.
+        let interior = &table[43 * 16..44 * 16];
+        assert!(interior[..13].iter().all(|&r| r > 0.0), "{interior:?}");
+        assert!(
+            interior[13..].iter().all(|&r| r == -1.0),
+            "padding {interior:?}"
+        );
+        assert_eq!(table[1], -1.0, "mass 0 has no spring to mass 5");
+        let wgsl = st.wgsl(crate::gpu::pipelines::SPRINGS_STENCIL, 999, false);
+        assert!(!wgsl.contains("//@"));
+        assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));
+        assert!(wgsl.contains("const HAS_REMAINDER: bool = false;"));
+    }
+
+    #[test]
+    fn a_cloth_takes_one_material_per_offset() {
+        let cloth = Cloth {
+            nx: 9,
+            ny: 7,
+            ..Cloth::default()
+        };
+        let model = part_model(cloth.build().unwrap());
+        let (springs, materials) = device_springs(&model);
+        assert!(materials.len() > 1, "{materials:?}");
+        let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
+        assert_eq!(st.held(), springs.len());
+        // Every offset's springs share the material compiled in for it.
+        for sp in &springs {
+            let slot = st.offsets().binary_search(&slot_of(sp).1).unwrap();
+            let (ours, theirs) = (st.materials[slot], materials[sp.material as usize]);
+            assert_eq!(
+                (ours.stiffness, ours.damping),
+                (theirs.stiffness, theirs.damping)
+            );
+        }
+    }
+
+    #[test]
+    fn reversed_and_duplicate_springs() {
+        let rope = Rope {
+            segments: 30,
+            ..Rope::default()
+        };
+        let model = part_model(rope.build().unwrap());
+        let (mut springs, materials) = device_springs(&model);
+        let n = model.masses.len();
+        // Spring 3 listed from its higher mass, spring 5 listed twice.
+        let (a, b) = (springs[3].a, springs[3].b);
+        springs[3].a = b;
+        springs[3].b = a;
+        springs.push(springs[5]);
+        let st = Stencil::find(&springs, n, &materials).unwrap();
+        assert_eq!(st.chains()[0].0, 0);
+        let last = springs.len() - 1;
+        assert_eq!(st.held(), last, "all but the duplicate");
+        let held = st.membership(springs.len());
+        assert!(held[3] && held[5] && !held[last]);
+        let width = 4 * u64::from(st.words());
+        let lo = u64::from(a.min(b));
+        let slot = st.offsets().binary_search(&a.abs_diff(b)).unwrap() as u64;
+        assert_eq!(st.element(3, &springs[3]), Some(lo * width + slot));
+        assert_eq!(st.element(last, &springs[last]), None);
+        assert_eq!(
+            st.spring_of((lo * st.offsets().len() as u64 + slot) as u32),
+            3
+        );
+    }
+
+    #[test]
+    fn irregular_structures_have_no_stencil() {
+        let random = RandomStructure {
+            masses: 200,
+            ..RandomStructure::default()
+        };
+        let model = part_model(random.build().unwrap());
+        let (springs, materials) = device_springs(&model);
+        assert!(Stencil::find(&springs, model.masses.len(), &materials).is_none());
+        assert!(Stencil::find(&[], 10, &materials).is_none());
+    }
+}
