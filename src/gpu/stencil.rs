@@ -370,7 +370,7 @@ mod tests {
         );
         assert_eq!(table[1], -1.0, "mass 0 has no spring to mass 5");
         let wgsl = st.wgsl(crate::gpu::pipelines::SPRINGS_STENCIL, 999, false);
-        assert!(!wgsl.contains("//@"));
+        assert!(!wgsl.lines().any(|l| l.trim_start().starts_with("//@")));
         assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));
         assert!(wgsl.contains("const HAS_REMAINDER: bool = false;"));
     }
