@@ -60,6 +60,31 @@ fn check_size(width: u32, height: u32, path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A `width` x `height` plot: a white canvas that `paint` draws on (`draw` turns a plotters
+/// error into an [`Error::Plot`] naming `path`), returned as an image.
+fn draw_canvas(
+    width: u32,
+    height: u32,
+    path: &Path,
+    paint: impl FnOnce(
+        &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+        &dyn Fn(&dyn std::fmt::Display) -> Error,
+    ) -> Result<()>,
+) -> Result<image::RgbImage> {
+    register_font();
+    let fail = |reason: String| plot_error(path, reason);
+    let mut buffer = vec![0u8; width as usize * height as usize * 3];
+    {
+        let draw = |e: &dyn std::fmt::Display| fail(format!("drawing failed: {e}"));
+        let root = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| draw(&e))?;
+        paint(&root, &draw)?;
+        root.present().map_err(|e| draw(&e))?;
+    }
+    image::RgbImage::from_raw(width, height, buffer)
+        .ok_or_else(|| fail("plot buffer has the wrong size".to_string()))
+}
+
 /// Writes `image` as a PNG file at `path`.
 fn save_png(image: &image::RgbImage, path: &Path) -> Result<()> {
     image
@@ -260,13 +285,8 @@ impl EnergyPlot {
             t1 = t0 + 1.0;
         }
 
-        register_font();
         let (w, h) = (self.width, self.height);
-        let mut buffer = vec![0u8; w as usize * h as usize * 3];
-        {
-            let draw = |e: &dyn std::fmt::Display| fail(format!("drawing failed: {e}"));
-            let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
-            root.fill(&WHITE).map_err(|e| draw(&e))?;
+        draw_canvas(w, h, path, |root, draw| {
             // The legend gets its own column on the right, so it never hides a curve.
             let legend_width = (w / 4).clamp(120, 260);
             let (area, legend) = root.split_horizontally(w - legend_width);
@@ -352,10 +372,8 @@ impl EnergyPlot {
                         .map_err(|e| draw(&e))?;
                 }
             }
-            root.present().map_err(|e| draw(&e))?;
-        }
-        image::RgbImage::from_raw(w, h, buffer)
-            .ok_or_else(|| fail("plot buffer has the wrong size".to_string()))
+            Ok(())
+        })
     }
 }
 
@@ -433,14 +451,9 @@ impl CostPlot {
         let (x_min, x_max) = (x_min / 1.5, x_max * 1.5);
         let y_max = if y_max > 0.0 { y_max * 1.1 } else { 1.0 };
 
-        register_font();
         let (w, h) = (self.width, self.height);
-        let mut buffer = vec![0u8; w as usize * h as usize * 3];
-        {
-            let draw = |e: &dyn std::fmt::Display| fail(format!("drawing failed: {e}"));
-            let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
-            root.fill(&WHITE).map_err(|e| draw(&e))?;
-            let mut chart = ChartBuilder::on(&root)
+        draw_canvas(w, h, path, |root, draw| {
+            let mut chart = ChartBuilder::on(root)
                 .caption(&self.title, (FAMILY, 22))
                 .margin(12)
                 .x_label_area_size(42)
@@ -487,9 +500,7 @@ impl CostPlot {
                 .position(SeriesLabelPosition::UpperRight)
                 .draw()
                 .map_err(|e| draw(&e))?;
-            root.present().map_err(|e| draw(&e))?;
-        }
-        image::RgbImage::from_raw(w, h, buffer)
-            .ok_or_else(|| fail("plot buffer has the wrong size".to_string()))
+            Ok(())
+        })
     }
 }
