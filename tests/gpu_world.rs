@@ -131,11 +131,17 @@ fn single_step_forces_match_cpu() {
     check_forces("hub", &hub(2000));
 }
 
-fn run_bits(
-    model: &Model,
-    options: WorldOptions,
-    steps: u64,
-) -> (Vec<DVec3>, Vec<DVec3>, hooke::Energy) {
+/// Positions, velocities and energy of a run.
+type Run = (Vec<DVec3>, Vec<DVec3>, hooke::Energy);
+
+/// Two runs ended in the same bits: positions, velocities and energy.
+fn assert_same_bits(one: &Run, other: &Run, what: &str) {
+    assert!(one.0 == other.0, "positions differ ({what})");
+    assert!(one.1 == other.1, "velocities differ ({what})");
+    assert_eq!(one.2, other.2, "energy differs ({what})");
+}
+
+fn run_bits(model: &Model, options: WorldOptions, steps: u64) -> Run {
     let mut w = common::world_with(model, options);
     w.step(steps).unwrap();
     (
@@ -178,11 +184,11 @@ fn chunked_spring_binding_gives_the_same_bits() {
             whole.stats()
         );
         drop((chunked, whole));
-        let one = run_bits(&model, whole_options, 200);
-        let split = run_bits(&model, chunked_options, 200);
-        assert!(one.0 == split.0, "positions differ ({atomics:?})");
-        assert!(one.1 == split.1, "velocities differ ({atomics:?})");
-        assert_eq!(one.2, split.2, "energy differs ({atomics:?})");
+        assert_same_bits(
+            &run_bits(&model, whole_options, 200),
+            &run_bits(&model, chunked_options, 200),
+            &format!("{atomics:?}, {spring_pass:?}"),
+        );
     }
 }
 
@@ -640,11 +646,11 @@ fn chunked_binding_with_several_materials_gives_the_same_bits() {
         chunked.stats()
     );
     drop(chunked);
-    let one = run_bits(&model, WorldOptions::default(), 200);
-    let split = run_bits(&model, chunked_options, 200);
-    assert!(one.0 == split.0, "positions differ");
-    assert!(one.1 == split.1, "velocities differ");
-    assert_eq!(one.2, split.2, "energy differs");
+    assert_same_bits(
+        &run_bits(&model, WorldOptions::default(), 200),
+        &run_bits(&model, chunked_options, 200),
+        "several materials",
+    );
 }
 
 /// A fixed-point overflow names the spring by its index in the model, also when the device
@@ -911,9 +917,12 @@ fn reset_restores_stencil_rest_lengths() {
     w.step(50).unwrap();
     w.reset();
     w.step(200).unwrap();
-    assert!(w.positions().unwrap() == fresh.0, "positions differ");
-    assert!(w.velocities().unwrap() == fresh.1, "velocities differ");
-    assert_eq!(w.energy().unwrap(), fresh.2);
+    let after_reset = (
+        w.positions().unwrap(),
+        w.velocities().unwrap(),
+        w.energy().unwrap(),
+    );
+    assert_same_bits(&after_reset, &fresh, "after reset");
 }
 
 /// A fixed-point overflow in a stencil slot names the spring by its model index: a chain of
