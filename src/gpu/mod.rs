@@ -37,6 +37,7 @@ mod device;
 pub mod fixed;
 mod layout;
 mod pipelines;
+pub(crate) mod readback;
 mod stencil;
 
 use std::collections::HashMap;
@@ -1517,32 +1518,14 @@ impl World {
         if total == 0 {
             return Ok(Vec::new());
         }
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("hooke::readback"),
-            size: total,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("hooke::readback"),
-            });
-        let mut at = 0;
-        for &(buf, offset, size) in ranges {
-            encoder.copy_buffer_to_buffer(buf, offset, &staging, at, size);
-            at += size;
-        }
-        self.queue.submit([encoder.finish()]);
-        let (tx, rx) = std::sync::mpsc::channel();
-        staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        self.device.poll(wgpu::PollType::wait_indefinitely())?;
-        rx.recv()
-            .map_err(|_| Error::Gpu("buffer mapping callback never ran".to_string()))??;
-        let bytes = staging.slice(..).get_mapped_range()?.to_vec();
-        staging.unmap();
+        let staging = readback::staging(&self.device, "hooke::readback", total);
+        let bytes = readback::read_back(&self.device, &self.queue, &staging, total, |e, st| {
+            let mut at = 0;
+            for &(buf, offset, size) in ranges {
+                e.copy_buffer_to_buffer(buf, offset, st, at, size);
+                at += size;
+            }
+        })?;
         self.check_alive()?;
         Ok(bytes)
     }

@@ -403,58 +403,37 @@ impl Renderer {
         let padded = unpadded.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as usize);
         let size = (padded * height as usize) as u64;
         let readback = self.readback.get_or_insert_with(|| {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("hooke::render::readback"),
-                size,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
+            crate::gpu::readback::staging(&self.device, "hooke::render::readback", size)
         });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("hooke::render::readback"),
-            });
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture: &self.targets.color,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: readback,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded as u32),
-                    rows_per_image: Some(height),
-                },
-            },
-            wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-        );
-        self.queue.submit([encoder.finish()]);
-        let (sender, receiver) = std::sync::mpsc::channel();
-        readback.map_async(wgpu::MapMode::Read, .., move |result| {
-            let _ = sender.send(result);
-        });
-        self.device.poll(wgpu::PollType::wait_indefinitely())?;
-        receiver
-            .recv()
-            .map_err(|_| Error::Gpu("readback map callback was dropped".to_string()))??;
+        let color = &self.targets.color;
+        let mapped =
+            crate::gpu::readback::read_back(&self.device, &self.queue, readback, size, |e, st| {
+                e.copy_texture_to_buffer(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: color,
+                        mip_level: 0,
+                        origin: wgpu::Origin3d::ZERO,
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    wgpu::TexelCopyBufferInfo {
+                        buffer: st,
+                        layout: wgpu::TexelCopyBufferLayout {
+                            offset: 0,
+                            bytes_per_row: Some(padded as u32),
+                            rows_per_image: Some(height),
+                        },
+                    },
+                    wgpu::Extent3d {
+                        width,
+                        height,
+                        depth_or_array_layers: 1,
+                    },
+                );
+            })?;
         let mut pixels = Vec::with_capacity(unpadded * height as usize);
-        {
-            let mapped = readback
-                .get_mapped_range(..)
-                .map_err(|e| Error::Gpu(e.to_string()))?;
-            for row in mapped.chunks_exact(padded) {
-                pixels.extend_from_slice(&row[..unpadded]);
-            }
+        for row in mapped.chunks_exact(padded) {
+            pixels.extend_from_slice(&row[..unpadded]);
         }
-        readback.unmap();
         image::RgbaImage::from_raw(width, height, pixels)
             .ok_or_else(|| Error::Gpu("readback size does not match the image".to_string()))
     }
