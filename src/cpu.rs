@@ -21,62 +21,8 @@ use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{Contact, Friction, FrictionOscillator, Integrator, Model, Params, SpringLaw};
 
-/// A spring pulling one mass toward a target point, e.g. a mouse drag (seed 003).
-/// Its force on the mass is `stiffness (target - p) - damping v`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DragSpring {
-    /// The mass being dragged.
-    pub mass: usize,
-    /// Where it is pulled to, in m.
-    pub target: DVec3,
-    /// Stiffness in N/m (finite, >= 0).
-    pub stiffness: f64,
-    /// Damping in N*s/m (finite, >= 0).
-    pub damping: f64,
-}
-
-impl DragSpring {
-    /// Checks the drag spring against a model with `masses` masses.
-    ///
-    /// # Errors
-    /// [`Error::IndexOutOfRange`] for a missing mass, [`Error::InvalidParameter`] for a non-finite
-    /// target or a negative or non-finite stiffness or damping.
-    pub fn validate(&self, masses: usize) -> Result<()> {
-        if self.mass >= masses {
-            return Err(Error::IndexOutOfRange {
-                what: "mass",
-                index: self.mass,
-                len: masses,
-            });
-        }
-        if !self.target.is_finite() {
-            return Err(Error::InvalidParameter {
-                name: "drag.target",
-                value: f64::NAN,
-                expected: "must be finite (m)",
-            });
-        }
-        for (name, v) in [
-            ("drag.stiffness", self.stiffness),
-            ("drag.damping", self.damping),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::InvalidParameter {
-                    name,
-                    value: v,
-                    expected: "must be finite and >= 0",
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// The force (N) on a mass at `p` (m) moving at `v` (m/s).
-    #[must_use]
-    pub fn force(&self, p: DVec3, v: DVec3) -> DVec3 {
-        self.stiffness * (self.target - p) - self.damping * v
-    }
-}
+pub(crate) use crate::model::steps_for;
+pub use crate::model::DragSpring;
 
 /// Springs per chunk: a chunk is the unit of parallel work and owns a force buffer spanning the
 /// masses its springs touch. Chunking depends only on the model, never on the thread count, so the
@@ -628,18 +574,6 @@ impl CpuWorld {
         gather(&self.chunks, 0, &mut self.force);
         self.force.clone()
     }
-}
-
-/// Number of steps of `dt` in `duration` (both s), rounded to the nearest whole step.
-pub(crate) fn steps_for(duration: f64, dt: f64) -> Result<u64> {
-    if !(duration.is_finite() && duration >= 0.0) {
-        return Err(Error::InvalidParameter {
-            name: "duration",
-            value: duration,
-            expected: "must be finite and >= 0 s",
-        });
-    }
-    Ok((duration / dt).round() as u64)
 }
 
 fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
