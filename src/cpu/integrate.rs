@@ -66,20 +66,6 @@ pub(super) struct Ground {
     pub(super) dissipative: DVec3,
 }
 
-/// What integrating one mass reports (WGSL's `Integrated`, with the dissipated energy in its two
-/// parts, booked one after the other as the reference always has).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct Integrated {
-    /// Work done by the dissipative forces over the step, J (<= 0 up to rounding).
-    pub(super) dissipative_work: f64,
-    /// Kinetic energy global velocity damping removed, J.
-    pub(super) damped: f64,
-    /// Work done by the external and drag-spring forces, J.
-    pub(super) injected: f64,
-    /// Whether the new position or velocity is not finite.
-    pub(super) bad: bool,
-}
-
 impl MassPass<'_> {
     /// Ground contact and friction for a mass `m` (kg) at `x` (m) moving at `v` (m/s) under the
     /// net non-ground force `f` (N), with friction coefficients `mu_s` and `mu_k`. The ground is
@@ -152,7 +138,23 @@ impl MassPass<'_> {
         out.dissipative += fr;
         out
     }
+}
 
+/// What integrating one mass reports (WGSL's `Integrated`, with the dissipated energy in its two
+/// parts, booked one after the other as the reference always has).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Integrated {
+    /// Work done by the dissipative forces over the step, J (<= 0 up to rounding).
+    pub(super) dissipative_work: f64,
+    /// Kinetic energy global velocity damping removed, J.
+    pub(super) damped: f64,
+    /// Work done by the external and drag-spring forces, J.
+    pub(super) injected: f64,
+    /// Whether the new position or velocity is not finite.
+    pub(super) bad: bool,
+}
+
+impl MassPass<'_> {
     /// Integrates mass `i` at position `x` (m) and velocity `v` (m/s) under the gathered spring
     /// force `spring_force` (N), updating `x` and `v` in place. A fixed mass does not move and
     /// books nothing.
