@@ -41,12 +41,13 @@ pub mod model;
 pub mod plot;
 pub mod render;
 pub mod scene;
+mod validate;
 
 pub use builders::{
     Builder, Cloth, Cube, ImageBody, Lattice, Muscle, Placement, RandomStructure, Rope, Voxel,
     VoxelBody, VoxelPart,
 };
-pub use cpu::{CpuWorld, DragSpring};
+pub use cpu::CpuWorld;
 pub use energy::Energy;
 pub use error::{Error, Result};
 pub use glam::{DVec3, Vec3};
@@ -55,8 +56,8 @@ pub use gpu::{
     WorldStats,
 };
 pub use model::{
-    Actuator, Body, Contact, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
-    Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
+    Actuator, Body, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator, Integrator, Mass,
+    Model, Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
 };
 pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
 

@@ -3,9 +3,10 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use super::{at_least, fits_u32, invalid, non_negative, positive, Builder};
+use super::{fits_u32, invalid, Builder};
 use crate::error::Result;
 use crate::model::{Mass, Part, Spring, SpringLaw};
+use crate::validate::{at_least, non_negative, positive};
 
 /// A rope or hair strand (seed 001): `segments + 1` masses in a straight line, each joined to the
 /// next by a spring, optionally also to the one after next (bending springs), optionally with the
@@ -69,11 +70,23 @@ impl Builder for Rope {
             1,
             "must be at least 1",
         )?;
-        positive("rope.length", self.length, "m")?;
-        positive("rope.mass", self.mass, "kg")?;
-        non_negative("rope.stiffness", self.stiffness, "N")?;
-        non_negative("rope.bending_stiffness", self.bending_stiffness, "N")?;
-        non_negative("rope.damping", self.damping, "N*s/m")?;
+        positive("rope.length", self.length, "must be finite and > 0 (m)")?;
+        positive("rope.mass", self.mass, "must be finite and > 0 (kg)")?;
+        non_negative(
+            "rope.stiffness",
+            self.stiffness,
+            "must be finite and >= 0 (N/m, or N for the material law)",
+        )?;
+        non_negative(
+            "rope.bending_stiffness",
+            self.bending_stiffness,
+            "must be finite and >= 0 (N/m, or N for the material law)",
+        )?;
+        non_negative(
+            "rope.damping",
+            self.damping,
+            "must be finite and >= 0 (N*s/m)",
+        )?;
         let d = self.direction.try_normalize().ok_or_else(|| {
             invalid(
                 "rope",
@@ -193,12 +206,28 @@ impl Builder for Cloth {
     fn build(&self) -> Result<Part> {
         at_least("cloth.nx", self.nx as usize, 2, "must be at least 2")?;
         at_least("cloth.ny", self.ny as usize, 2, "must be at least 2")?;
-        positive("cloth.spacing", self.spacing, "m")?;
-        positive("cloth.mass", self.mass, "kg")?;
-        non_negative("cloth.structural", self.structural, "N")?;
-        non_negative("cloth.shear", self.shear, "N")?;
-        non_negative("cloth.bending", self.bending, "N")?;
-        non_negative("cloth.damping", self.damping, "N*s/m")?;
+        positive("cloth.spacing", self.spacing, "must be finite and > 0 (m)")?;
+        positive("cloth.mass", self.mass, "must be finite and > 0 (kg)")?;
+        non_negative(
+            "cloth.structural",
+            self.structural,
+            "must be finite and >= 0 (N/m, or N for the material law)",
+        )?;
+        non_negative(
+            "cloth.shear",
+            self.shear,
+            "must be finite and >= 0 (N/m, or N for the material law)",
+        )?;
+        non_negative(
+            "cloth.bending",
+            self.bending,
+            "must be finite and >= 0 (N/m, or N for the material law)",
+        )?;
+        non_negative(
+            "cloth.damping",
+            self.damping,
+            "must be finite and >= 0 (N*s/m)",
+        )?;
         let (nx, ny) = (self.nx, self.ny);
         fits_u32("cloth", nx as usize * ny as usize)?;
         let mut part = Part::new();

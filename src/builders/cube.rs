@@ -2,9 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{non_negative, positive, Builder, VoxelBody};
+use super::{Builder, VoxelBody};
 use crate::error::Result;
 use crate::model::Part;
+use crate::validate::{non_negative, positive};
 
 /// The cube of seed 000: 8 corner masses and 28 springs joining every pair of corners (12 edges,
 /// 12 face diagonals, 4 body diagonals), rest lengths equal to the initial distances.
@@ -48,10 +49,22 @@ impl Builder for Cube {
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a size or corner mass that
     /// is not finite and > 0, or a negative or non-finite stiffness or damping.
     fn build(&self) -> Result<Part> {
-        positive("cube.size", self.size, "m")?;
-        positive("cube.corner_mass", self.corner_mass, "kg")?;
-        non_negative("cube.stiffness", self.stiffness, "N/m")?;
-        non_negative("cube.damping", self.damping, "N*s/m")?;
+        positive("cube.size", self.size, "must be finite and > 0 (m)")?;
+        positive(
+            "cube.corner_mass",
+            self.corner_mass,
+            "must be finite and > 0 (kg)",
+        )?;
+        non_negative(
+            "cube.stiffness",
+            self.stiffness,
+            "must be finite and >= 0 (N/m)",
+        )?;
+        non_negative(
+            "cube.damping",
+            self.damping,
+            "must be finite and >= 0 (N*s/m)",
+        )?;
         VoxelBody::from_cells([[0, 0, 0]])
             .with_material(self.size, self.corner_mass, self.stiffness, self.damping)
             .build()

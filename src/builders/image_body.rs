@@ -6,9 +6,10 @@ use glam::DVec3;
 use image::DynamicImage;
 use serde::{Deserialize, Serialize};
 
-use super::{fits_u32, non_negative, positive};
+use super::fits_u32;
 use crate::error::{Error, Result};
 use crate::model::{Contact, Friction, Integrator, Mass, Params, Part, Spring, STANDARD_GRAVITY};
+use crate::validate::{finite, non_negative, positive, require};
 
 /// A flat body drawn as a picture (seed 004): every black pixel is a mass, joined by springs to
 /// its 8 neighbours (seed 004 Figs. 1 and 2: right, down and both diagonals, each pair once).
@@ -125,19 +126,26 @@ impl ImageBody {
     }
 
     fn validate(&self) -> Result<()> {
-        positive("image.spacing", self.spacing, "m")?;
-        positive("image.mass", self.mass, "kg")?;
-        non_negative("image.stiffness", self.stiffness, "N/m")?;
-        non_negative("image.damping", self.damping, "N*s/m")?;
-        if !(self.threshold > 0.0 && self.threshold <= 1.0) {
-            return Err(Error::InvalidParameter {
-                name: "image.threshold",
-                value: self.threshold,
-                expected: "must lie in (0, 1] (luminance)",
-            });
-        }
-        super::finite("image.theta0", self.theta0)?;
-        super::finite("image.h0", self.h0)
+        positive("image.spacing", self.spacing, "must be finite and > 0 (m)")?;
+        positive("image.mass", self.mass, "must be finite and > 0 (kg)")?;
+        non_negative(
+            "image.stiffness",
+            self.stiffness,
+            "must be finite and >= 0 (N/m)",
+        )?;
+        non_negative(
+            "image.damping",
+            self.damping,
+            "must be finite and >= 0 (N*s/m)",
+        )?;
+        require(
+            self.threshold > 0.0 && self.threshold <= 1.0,
+            "image.threshold",
+            self.threshold,
+            "must lie in (0, 1] (luminance)",
+        )?;
+        finite("image.theta0", self.theta0, "must be finite")?;
+        finite("image.h0", self.h0, "must be finite")
     }
 
     fn build_from(&self, image: &DynamicImage, path: &Path) -> Result<Part> {

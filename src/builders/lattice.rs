@@ -3,11 +3,12 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use super::{at_least, invalid, non_negative, positive, Builder};
+use super::{invalid, Builder};
 use crate::error::Result;
 use crate::model::{
     Body, Contact, Friction, Integrator, Mass, Model, Params, Part, Spring, STANDARD_GRAVITY,
 };
+use crate::validate::{at_least, finite, non_negative, positive};
 
 /// The benchmark lattice, exactly as `SCENE.md` (and its `scene.py`) define it.
 ///
@@ -172,11 +173,23 @@ impl Builder for Lattice {
                 ),
             ));
         }
-        positive("lattice.spacing", self.spacing, "m")?;
-        super::finite("lattice.z0", self.z0)?;
-        positive("lattice.mass", self.mass, "kg")?;
-        non_negative("lattice.stiffness", self.stiffness, "N/m")?;
-        non_negative("lattice.damping", self.damping, "N*s/m")?;
+        positive(
+            "lattice.spacing",
+            self.spacing,
+            "must be finite and > 0 (m)",
+        )?;
+        finite("lattice.z0", self.z0, "must be finite")?;
+        positive("lattice.mass", self.mass, "must be finite and > 0 (kg)")?;
+        non_negative(
+            "lattice.stiffness",
+            self.stiffness,
+            "must be finite and >= 0 (N/m)",
+        )?;
+        non_negative(
+            "lattice.damping",
+            self.damping,
+            "must be finite and >= 0 (N*s/m)",
+        )?;
 
         let n = i64::from(self.n);
         let h = self.spacing;

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::model::Part;
+use crate::validate::finite;
 
 mod chain;
 mod cube;
@@ -137,7 +138,7 @@ impl Placement {
             ("placement.velocity", self.velocity),
         ] {
             for c in v.to_array() {
-                finite(name, c)?;
+                finite(name, c, "must be finite")?;
             }
         }
         Ok(())
@@ -164,75 +165,6 @@ impl Placement {
 }
 
 // ----------------------------------------------------------------------------- validation helpers
-
-pub(crate) fn finite(name: &'static str, value: f64) -> Result<()> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value,
-            expected: "must be finite",
-        })
-    }
-}
-
-/// Finite and > 0.
-pub(crate) fn positive(name: &'static str, value: f64, unit: &'static str) -> Result<()> {
-    if value.is_finite() && value > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value,
-            expected: unit_message(unit, true),
-        })
-    }
-}
-
-/// Finite and >= 0.
-pub(crate) fn non_negative(name: &'static str, value: f64, unit: &'static str) -> Result<()> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value,
-            expected: unit_message(unit, false),
-        })
-    }
-}
-
-fn unit_message(unit: &'static str, strict: bool) -> &'static str {
-    match (unit, strict) {
-        ("m", true) => "must be finite and > 0 (m)",
-        ("kg", true) => "must be finite and > 0 (kg)",
-        ("N/m", false) => "must be finite and >= 0 (N/m)",
-        ("N", false) => "must be finite and >= 0 (N/m, or N for the material law)",
-        ("N*s/m", false) => "must be finite and >= 0 (N*s/m)",
-        ("m", false) => "must be finite and >= 0 (m)",
-        (_, true) => "must be finite and > 0",
-        (_, false) => "must be finite and >= 0",
-    }
-}
-
-/// A count at least `min`.
-pub(crate) fn at_least(
-    name: &'static str,
-    value: usize,
-    min: usize,
-    expected: &'static str,
-) -> Result<()> {
-    if value >= min {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value: value as f64,
-            expected,
-        })
-    }
-}
 
 /// Builder-level error with a formatted reason.
 pub(crate) fn invalid(builder: &'static str, reason: impl Into<String>) -> Error {

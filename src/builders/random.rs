@@ -4,9 +4,10 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use super::{at_least, fits_u32, invalid, non_negative, positive, Builder};
-use crate::error::{Error, Result};
+use super::{fits_u32, invalid, Builder};
+use crate::error::Result;
 use crate::model::{Mass, Part, Spring};
+use crate::validate::{at_least, non_negative, positive, require};
 
 /// SplitMix64 (Steele, Lea and Flood, 2014; the seeding generator of `java.util.SplittableRandom`
 /// and of xoshiro): a 64-bit state advanced by the golden-ratio increment `0x9E3779B97F4A7C15`
@@ -93,9 +94,10 @@ impl Default for RandomStructure {
 
 impl Builder for RandomStructure {
     /// # Errors
-    /// [`Error::InvalidParameter`] for `connections < 3`, `masses <= connections`, a size or mass
-    /// that is not finite and > 0, or a negative or non-finite spacing, stiffness or damping;
-    /// [`Error::InvalidBuilder`] if the masses cannot be placed `min_spacing` apart.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for `connections < 3`, `masses
+    /// <= connections`, a size or mass that is not finite and > 0, or a negative or non-finite
+    /// spacing, stiffness or damping; [`Error::InvalidBuilder`](crate::Error::InvalidBuilder) if
+    /// the masses cannot be placed `min_spacing` apart.
     fn build(&self) -> Result<Part> {
         at_least(
             "random.connections",
@@ -103,18 +105,29 @@ impl Builder for RandomStructure {
             3,
             "must be at least 3",
         )?;
-        if self.masses <= self.connections {
-            return Err(Error::InvalidParameter {
-                name: "random.masses",
-                value: f64::from(self.masses),
-                expected: "must exceed random.connections",
-            });
-        }
-        positive("random.size", self.size, "m")?;
-        non_negative("random.min_spacing", self.min_spacing, "m")?;
-        positive("random.mass", self.mass, "kg")?;
-        non_negative("random.stiffness", self.stiffness, "N/m")?;
-        non_negative("random.damping", self.damping, "N*s/m")?;
+        require(
+            self.masses > self.connections,
+            "random.masses",
+            f64::from(self.masses),
+            "must exceed random.connections",
+        )?;
+        positive("random.size", self.size, "must be finite and > 0 (m)")?;
+        non_negative(
+            "random.min_spacing",
+            self.min_spacing,
+            "must be finite and >= 0 (m)",
+        )?;
+        positive("random.mass", self.mass, "must be finite and > 0 (kg)")?;
+        non_negative(
+            "random.stiffness",
+            self.stiffness,
+            "must be finite and >= 0 (N/m)",
+        )?;
+        non_negative(
+            "random.damping",
+            self.damping,
+            "must be finite and >= 0 (N*s/m)",
+        )?;
         fits_u32("random", self.masses as usize)?;
 
         let mut rng = SplitMix64::new(self.seed);

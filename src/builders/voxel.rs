@@ -6,9 +6,10 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use super::{at_least, fits_u32, invalid, non_negative, positive, Builder};
+use super::{fits_u32, invalid, Builder};
 use crate::error::{Error, Result};
 use crate::model::{Actuator, DutyCycle, Mass, Part, Spring};
+use crate::validate::{at_least, non_negative, positive};
 
 /// The 8 corners of a unit cell, corner `c = x + 2 y + 4 z` (x fastest).
 pub(crate) const CORNERS: [[i64; 3]; 8] = [
@@ -261,10 +262,26 @@ impl VoxelBody {
     /// a negative or non-finite stiffness or damping; [`Error::InvalidBuilder`] for an empty voxel
     /// list, a cell listed twice or a muscle with non-finite values or `|amplitude| >= 1`.
     pub fn build_voxels(&self) -> Result<VoxelPart> {
-        positive("voxels.voxel_size", self.voxel_size, "m")?;
-        positive("voxels.corner_mass", self.corner_mass, "kg")?;
-        non_negative("voxels.stiffness", self.stiffness, "N/m")?;
-        non_negative("voxels.damping", self.damping, "N*s/m")?;
+        positive(
+            "voxels.voxel_size",
+            self.voxel_size,
+            "must be finite and > 0 (m)",
+        )?;
+        positive(
+            "voxels.corner_mass",
+            self.corner_mass,
+            "must be finite and > 0 (kg)",
+        )?;
+        non_negative(
+            "voxels.stiffness",
+            self.stiffness,
+            "must be finite and >= 0 (N/m)",
+        )?;
+        non_negative(
+            "voxels.damping",
+            self.damping,
+            "must be finite and >= 0 (N*s/m)",
+        )?;
         at_least(
             "voxels.voxels",
             self.voxels.len(),

@@ -5,9 +5,10 @@ use std::f64::consts::PI;
 
 use glam::{DMat3, DVec3};
 
-use super::{non_negative, positive, Creature, Deformation};
-use crate::error::{Error, Result};
+use super::{Creature, Deformation};
+use crate::error::Result;
 use crate::model::{Contact, Friction, FrictionOscillator, Mass, Params, Part};
+use crate::validate::{at_least, fraction, non_negative, positive};
 
 /// A crawling inchworm (seed 002): a row of box segments that stretches and contracts along x,
 /// with friction oscillators on its feet.
@@ -94,18 +95,17 @@ impl Inchworm {
     /// `(y-, z=0), (y+, z=0), (y-, z=height), (y+, z=height)`.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for fewer than 2 segments, a segment length, width, height,
-    /// mass, omega or dt that is not finite and > 0, a negative or non-finite stiffness, damping
-    /// or friction coefficient, `stretch` outside [0, 0.5); the errors of [`Params::validate`]
-    /// for a bad contact.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for fewer than 2 segments, a
+    /// segment length, width, height, mass, omega or dt that is not finite and > 0, a negative or
+    /// non-finite stiffness, damping or friction coefficient, `stretch` outside [0, 0.5); the
+    /// errors of [`Params::validate`] for a bad contact.
     pub fn build(&self) -> Result<Creature> {
-        if self.segments < 2 {
-            return Err(Error::InvalidParameter {
-                name: "inchworm.segments",
-                value: f64::from(self.segments),
-                expected: "must be at least 2",
-            });
-        }
+        at_least(
+            "inchworm.segments",
+            self.segments as usize,
+            2,
+            "must be at least 2",
+        )?;
         for (name, value, expected) in [
             (
                 "inchworm.segment_length",
@@ -147,7 +147,7 @@ impl Inchworm {
         ] {
             non_negative(name, value, expected)?;
         }
-        super::fraction(
+        fraction(
             "inchworm.stretch",
             self.stretch,
             0.5,

@@ -40,6 +40,7 @@ use crate::cpu::CpuWorld;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{Actuator, DutyCycle, Model, Params, Part};
+use crate::validate::{non_negative, positive};
 
 mod inchworm;
 mod seed000;
@@ -149,20 +150,8 @@ impl Trace {
         interval: f64,
         mut each: impl FnMut(&CpuWorld, usize) -> Result<()>,
     ) -> Result<Self> {
-        if !(duration.is_finite() && duration >= 0.0) {
-            return Err(Error::InvalidParameter {
-                name: "duration",
-                value: duration,
-                expected: "must be finite and >= 0 s",
-            });
-        }
-        if !(interval.is_finite() && interval > 0.0) {
-            return Err(Error::InvalidParameter {
-                name: "interval",
-                value: interval,
-                expected: "must be finite and > 0 s",
-            });
-        }
+        non_negative("duration", duration, "must be finite and >= 0 s")?;
+        positive("interval", interval, "must be finite and > 0 s")?;
         let dt = world.params().dt;
         let total = (duration / dt).round() as u64;
         let every = ((interval / dt).round() as u64).max(1);
@@ -320,49 +309,5 @@ impl Deformation {
             }
         }
         added
-    }
-}
-
-/// Checks `value` is finite and > 0.
-pub(crate) fn positive(name: &'static str, value: f64, expected: &'static str) -> Result<()> {
-    if value.is_finite() && value > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value,
-            expected,
-        })
-    }
-}
-
-/// Checks `value` is finite and >= 0.
-pub(crate) fn non_negative(name: &'static str, value: f64, expected: &'static str) -> Result<()> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value,
-            expected,
-        })
-    }
-}
-
-/// Checks `value` is finite and in `[0, max)`.
-pub(crate) fn fraction(
-    name: &'static str,
-    value: f64,
-    max: f64,
-    expected: &'static str,
-) -> Result<()> {
-    if value.is_finite() && (0.0..max).contains(&value) {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value,
-            expected,
-        })
     }
 }

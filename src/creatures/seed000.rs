@@ -3,10 +3,11 @@
 
 use glam::DVec3;
 
-use super::{fraction, positive, Creature};
+use super::Creature;
 use crate::builders::{Builder, Cube, Muscle, Placement, RandomStructure, VoxelBody};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{Friction, Params, Part};
+use crate::validate::{fraction, non_negative, positive};
 
 /// The single cell of a [`Cube`]: its corner `c = x + 2 y + 4 z` is mass `c`.
 const CUBE_CELL: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -44,8 +45,9 @@ impl BreathingCube {
     /// Builds the cube standing on the ground (`[0, size]^3`) with its 28 actuators.
     ///
     /// # Errors
-    /// The errors of the [`Cube`] builder; [`Error::InvalidParameter`] for an amplitude outside
-    /// [0, 1) or an omega that is not finite and > 0.
+    /// The errors of the [`Cube`] builder;
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for an amplitude outside [0, 1)
+    /// or an omega that is not finite and > 0.
     pub fn build(&self) -> Result<Creature> {
         fraction(
             "breathing.amplitude",
@@ -99,8 +101,9 @@ impl Pendulum {
     /// Builds the hanging cube.
     ///
     /// # Errors
-    /// The errors of the [`Cube`] builder; [`Error::InvalidParameter`] for a pivot height that is
-    /// not finite and > 0.
+    /// The errors of the [`Cube`] builder;
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a pivot height that is not
+    /// finite and > 0.
     pub fn build(&self) -> Result<Creature> {
         positive(
             "pendulum.pivot_height",
@@ -179,16 +182,10 @@ impl DroppedStructure {
     /// Builds the structure, tilted and lifted so its lowest mass is at `height`.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a negative or non-finite height or a non-finite rotation;
-    /// the errors of the underlying builder.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a negative or non-finite
+    /// height or a non-finite rotation; the errors of the underlying builder.
     pub fn build(&self) -> Result<Creature> {
-        if !(self.height.is_finite() && self.height >= 0.0) {
-            return Err(Error::InvalidParameter {
-                name: "dropped.height",
-                value: self.height,
-                expected: "must be finite and >= 0 (m)",
-            });
-        }
+        non_negative("dropped.height", self.height, "must be finite and >= 0 (m)")?;
         let rotate = Placement::IDENTITY.with_rotation(self.rotation);
         let voxels = |body: VoxelBody| -> Result<(Part, Vec<[u32; 8]>)> {
             let built = body.build_voxels()?;

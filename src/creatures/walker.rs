@@ -5,10 +5,11 @@ use std::collections::BTreeSet;
 
 use glam::{DMat3, DVec3};
 
-use super::{non_negative, positive, Creature, Deformation};
+use super::{Creature, Deformation};
 use crate::builders::{Voxel, VoxelBody};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{Contact, Friction, Params};
+use crate::validate::{at_least, fraction, non_negative, positive};
 
 /// A four-legged voxel robot that trots forward along +x.
 ///
@@ -99,10 +100,10 @@ impl WalkingRobot {
     /// facing +x, with the parameters it was tuned for.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a voxel size, corner mass, omega or dt that is not finite
-    /// and > 0, a negative or non-finite stiffness or damping, `body_length` or `body_width`
-    /// below 3, `leg_height` below 1, `lift` or `stride` outside [0, 0.5); the errors of
-    /// [`Params::validate`] for bad friction or contact.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a voxel size, corner mass,
+    /// omega or dt that is not finite and > 0, a negative or non-finite stiffness or damping,
+    /// `body_length` or `body_width` below 3, `leg_height` below 1, `lift` or `stride` outside [0,
+    /// 0.5); the errors of [`Params::validate`] for bad friction or contact.
     pub fn build(&self) -> Result<Creature> {
         positive(
             "walker.voxel_size",
@@ -125,24 +126,19 @@ impl WalkingRobot {
             "must be finite and >= 0 (N*s/m)",
         )?;
         positive("walker.omega", self.omega, "must be finite and > 0 (rad/s)")?;
-        super::fraction("walker.lift", self.lift, 0.5, "must lie in [0, 0.5)")?;
-        super::fraction("walker.stride", self.stride, 0.5, "must lie in [0, 0.5)")?;
+        fraction("walker.lift", self.lift, 0.5, "must lie in [0, 0.5)")?;
+        fraction("walker.stride", self.stride, 0.5, "must lie in [0, 0.5)")?;
         for (name, value, min) in [
             ("walker.body_length", self.body_length, 3),
             ("walker.body_width", self.body_width, 3),
             ("walker.leg_height", self.leg_height, 1),
         ] {
-            if value < min {
-                return Err(Error::InvalidParameter {
-                    name,
-                    value: f64::from(value),
-                    expected: if min == 3 {
-                        "must be at least 3 voxels"
-                    } else {
-                        "must be at least 1 voxel"
-                    },
-                });
-            }
+            let expected = if min == 3 {
+                "must be at least 3 voxels"
+            } else {
+                "must be at least 1 voxel"
+            };
+            at_least(name, value as usize, min as usize, expected)?;
         }
         let params = Params {
             dt: self.dt,

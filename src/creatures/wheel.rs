@@ -5,9 +5,10 @@ use std::f64::consts::PI;
 
 use glam::DVec3;
 
-use super::{non_negative, positive, Creature};
-use crate::error::{Error, Result};
+use super::Creature;
+use crate::error::Result;
 use crate::model::{Actuator, Contact, DutyCycle, Friction, Mass, Params, Part, Spring};
+use crate::validate::{fraction, non_negative, positive, require};
 
 /// A spoked wheel that rolls forward (+x) by kicking its spokes in turn (seed 002).
 ///
@@ -123,19 +124,36 @@ impl Wheel {
     /// layer 1 spoke 0, layer 0 spoke 1, ...
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for an odd `spokes` or fewer than 4, a radius, width, mass,
-    /// step time or dt that is not finite and > 0, a negative or non-finite stiffness or
-    /// damping, `kick` outside [0, 1); the errors of [`Params::validate`] for bad friction or
-    /// contact.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for an odd `spokes` or fewer
+    /// than 4, a radius, width, mass, step time or dt that is not finite and > 0, a negative or
+    /// non-finite stiffness or damping, `kick` outside [0, 1); the errors of [`Params::validate`]
+    /// for bad friction or contact.
     pub fn build(&self) -> Result<Creature> {
+        let params = self.params()?;
+        let part = self.part();
         let n = self.spokes;
-        if n < 4 || !n.is_multiple_of(2) {
-            return Err(Error::InvalidParameter {
-                name: "wheel.spokes",
-                value: f64::from(n),
-                expected: "must be even and at least 4",
-            });
-        }
+        Ok(Creature::new(
+            if n == 6 {
+                "whirligig"
+            } else if n == 10 {
+                "pinwheel"
+            } else {
+                "wheel"
+            },
+            part,
+            params,
+        ))
+    }
+
+    /// Checks the parameters (see [`Wheel::build`]) and returns the simulation parameters.
+    fn params(&self) -> Result<Params> {
+        let n = self.spokes;
+        require(
+            n >= 4 && n.is_multiple_of(2),
+            "wheel.spokes",
+            f64::from(n),
+            "must be even and at least 4",
+        )?;
         positive("wheel.radius", self.radius, "must be finite and > 0 (m)")?;
         positive("wheel.width", self.width, "must be finite and > 0 (m)")?;
         positive("wheel.mass", self.mass, "must be finite and > 0 (kg)")?;
@@ -164,14 +182,13 @@ impl Wheel {
             self.damping,
             "must be finite and >= 0 (N*s/m)",
         )?;
-        if !(self.active_steps > 0.0 && self.active_steps < f64::from(n)) {
-            return Err(Error::InvalidParameter {
-                name: "wheel.active_steps",
-                value: self.active_steps,
-                expected: "must be finite, > 0 and < spokes",
-            });
-        }
-        super::fraction("wheel.kick", self.kick, 1.0, "must lie in [0, 1)")?;
+        require(
+            self.active_steps > 0.0 && self.active_steps < f64::from(n),
+            "wheel.active_steps",
+            self.active_steps,
+            "must be finite, > 0 and < spokes",
+        )?;
+        fraction("wheel.kick", self.kick, 1.0, "must lie in [0, 1)")?;
         let params = Params {
             dt: self.dt,
             friction: self.friction,
@@ -179,7 +196,13 @@ impl Wheel {
             ..Params::default()
         };
         params.validate()?;
+        Ok(params)
+    }
 
+    /// The wheel's masses, springs and kicking spokes (parameters already checked), its lowest
+    /// rim masses on the ground.
+    fn part(&self) -> Part {
+        let n = self.spokes;
         let r = self.radius;
         // Lowest rim masses (spokes n/2 - 1 and n/2) on the ground.
         let hub_z = r * (PI / f64::from(n)).cos();
@@ -245,17 +268,7 @@ impl Wheel {
         }
         let lowest = part.min_z().unwrap_or(0.0);
         part.translate(DVec3::new(0.0, 0.0, -lowest));
-        Ok(Creature::new(
-            if n == 6 {
-                "whirligig"
-            } else if n == 10 {
-                "pinwheel"
-            } else {
-                "wheel"
-            },
-            part,
-            params,
-        ))
+        part
     }
 }
 

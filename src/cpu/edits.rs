@@ -1,0 +1,131 @@
+//! Edits between steps: external forces, the drag spring, fixing masses, rest lengths and
+//! actuators. Each books the energy it adds or removes.
+
+use glam::DVec3;
+
+use super::energy_springs::{energy_springs, spring_energy};
+use super::CpuWorld;
+use crate::error::{Error, Result};
+use crate::model::{Actuator, DragSpring, Model, SpringLaw};
+
+impl CpuWorld {
+    /// Sets the constant external force on mass `mass` to `force` (N) from the next step on.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing mass; [`Error::InvalidParameter`] for a
+    /// non-finite force.
+    pub fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()> {
+        self.check_index("mass", mass, self.pos.len())?;
+        if !force.is_finite() {
+            return Err(Error::InvalidParameter {
+                name: "external force",
+                value: f64::NAN,
+                expected: "must be finite (N)",
+            });
+        }
+        self.external[mass] = force;
+        Ok(())
+    }
+
+    /// Sets or clears the drag spring.
+    ///
+    /// # Errors
+    /// What [`DragSpring::validate`] rejects.
+    pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
+        if let Some(d) = &drag {
+            d.validate(self.pos.len())?;
+        }
+        self.drag = drag;
+        Ok(())
+    }
+
+    /// Fixes or frees a mass. A newly fixed mass stops dead (its velocity becomes zero).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing mass.
+    pub fn set_fixed(&mut self, mass: usize, fixed: bool) -> Result<()> {
+        self.check_index("mass", mass, self.pos.len())?;
+        if fixed {
+            self.dissipated += 0.5 * self.mass[mass] * self.vel[mass].length_squared();
+            self.vel[mass] = DVec3::ZERO;
+        }
+        self.fixed[mass] = fixed;
+        Ok(())
+    }
+
+    /// Sets the (base) rest length of spring `spring` to `rest_length` (m). For an actuated spring
+    /// this is the base length `L_base` the actuator modulates. The change in elastic energy is
+    /// counted as injected work.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing spring; [`Error::InvalidSpringParameter`] for a
+    /// negative or non-finite length, [`Error::ZeroRestLength`] for zero on a material-law spring.
+    pub fn set_rest_length(&mut self, spring: usize, rest_length: f64) -> Result<()> {
+        self.check_index("spring", spring, self.base_rest.len())?;
+        if !(rest_length.is_finite() && rest_length >= 0.0) {
+            return Err(Error::InvalidSpringParameter {
+                spring,
+                name: "rest_length",
+                value: rest_length,
+            });
+        }
+        if self.law[spring] == SpringLaw::Material && rest_length == 0.0 {
+            return Err(Error::ZeroRestLength { spring });
+        }
+        self.base_rest[spring] = rest_length;
+        let before = spring_energy(&self.springs, &self.pos, spring);
+        self.set_effective(spring, rest_length);
+        self.actuate();
+        self.injected += spring_energy(&self.springs, &self.pos, spring) - before;
+        Ok(())
+    }
+
+    /// Replaces actuator `index` (its `spring` must name an existing spring).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing actuator; [`Error::InvalidActuator`] as
+    /// [`Model::validate`] checks actuators.
+    pub fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
+        self.check_index("actuator", index, self.actuators.len())?;
+        let mut probe = Model::new(self.params);
+        probe.springs = self.model.springs.clone();
+        probe.actuators = vec![actuator];
+        probe.masses = self.model.masses.clone();
+        probe.validate().map_err(|e| match e {
+            Error::InvalidActuator { reason, .. } => Error::InvalidActuator {
+                actuator: index,
+                reason,
+            },
+            other => other,
+        })?;
+        self.actuators[index] = actuator;
+        let before = energy_springs(&self.springs, &self.pos);
+        self.actuate();
+        self.injected += energy_springs(&self.springs, &self.pos) - before;
+        Ok(())
+    }
+
+    /// The actuators in force.
+    #[must_use]
+    pub fn actuators(&self) -> &[Actuator] {
+        &self.actuators
+    }
+
+    /// Sets spring `s`'s current rest length (0 for a zero-length spring, whatever it is given).
+    pub(super) fn set_effective(&mut self, s: usize, rest: f64) {
+        self.springs.rest[s] = match self.law[s] {
+            SpringLaw::ZeroLength => 0.0,
+            SpringLaw::Hooke | SpringLaw::Material => rest,
+        };
+    }
+
+    /// Rewrites the rest length of every actuated spring for the current time.
+    pub(super) fn actuate(&mut self) {
+        for i in 0..self.actuators.len() {
+            let a = self.actuators[i];
+            let s = a.spring as usize;
+            let rest = a.rest_length(self.base_rest[s], self.time);
+            self.set_effective(s, rest);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! Elastic energy of the springs, CPU twin of `shaders/energy_springs.wgsl` (whose other job,
+//! reducing the spring pass's energy slots, the CPU does not need: it books dissipated and
+//! injected work directly in f64).
+
+use glam::DVec3;
+
+use super::springs::elastic;
+use super::tables::SpringArrays;
+
+/// Elastic energy (J) of spring `s` at its current rest length, its masses at `positions` (m).
+pub(super) fn spring_energy(sp: &SpringArrays, positions: &[DVec3], s: usize) -> f64 {
+    let [a, b] = sp.ends[s];
+    let len = positions[a as usize].distance(positions[b as usize]);
+    let ke = sp.params(s).effective(sp.rest[s]);
+    elastic(ke.x, ke.y, len)
+}
+
+/// Elastic energy (J) of every spring, summed in spring order.
+pub(super) fn energy_springs(sp: &SpringArrays, positions: &[DVec3]) -> f64 {
+    (0..sp.len()).map(|s| spring_energy(sp, positions, s)).sum()
+}

@@ -1,0 +1,272 @@
+//! The mass pass, CPU twin of `shaders/integrate.wgsl`: `ground`, `integrate_mass` and the
+//! `integrate` entry, in that order.
+//!
+//! Per mass: the gathered spring force, gravity, the external and drag-spring forces and air
+//! drag; then ground contact and friction (`ground`); then the velocity and position update. The
+//! WGSL reads its inputs from bindings (`params`, `mass_table`, `oscillator_table`, `step`); here
+//! they are the fields of [`MassPass`], and the functions are its methods.
+
+use glam::DVec3;
+
+use super::springs::{gather, Chunk};
+use crate::model::{Contact, DragSpring, FrictionOscillator, Integrator, Params};
+
+/// What the mass pass reads (the CPU side of the WGSL's bindings).
+#[derive(Clone, Copy)]
+pub(super) struct MassPass<'a> {
+    /// The global parameters (WGSL `params`).
+    pub(super) params: &'a Params,
+    /// Time at the start of the step, s (WGSL `step.time`).
+    pub(super) time: f64,
+    /// `exp(-velocity_damping dt)`, applied to every new velocity.
+    pub(super) damping_factor: f64,
+    /// The drag spring, if any.
+    pub(super) drag: Option<DragSpring>,
+    /// Mass of each mass, kg (WGSL `mass_table`).
+    pub(super) mass: &'a [f64],
+    /// Whether each mass is fixed.
+    pub(super) fixed: &'a [bool],
+    /// Constant external force on each mass, N.
+    pub(super) external: &'a [DVec3],
+    /// Friction oscillator of each mass (WGSL `oscillator_table`).
+    pub(super) oscillators: &'a [Option<FrictionOscillator>],
+    /// The spring pass's per-chunk force buffers (WGSL `forces`).
+    pub(super) chunks: &'a [Chunk],
+}
+
+/// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.
+pub(super) struct MassState<'a> {
+    /// Positions, m.
+    pub(super) pos: &'a mut [DVec3],
+    /// Velocities, m/s.
+    pub(super) vel: &'a mut [DVec3],
+    /// Scratch for the gathered spring force of each mass, N.
+    pub(super) force: &'a mut [DVec3],
+    /// Index of `pos[0]` in the model.
+    pub(super) first: usize,
+}
+
+/// What a pass (or part of one) books over the step.
+#[derive(Default)]
+pub(super) struct MassOutcome {
+    /// Energy dissipated, J.
+    pub(super) dissipated: f64,
+    /// Work injected by external and drag-spring forces, J.
+    pub(super) injected: f64,
+    /// Lowest mass whose new position or velocity is not finite.
+    pub(super) first_bad: Option<usize>,
+}
+
+/// The ground's force on one mass, N.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Ground {
+    /// Conservative part (the penalty spring), N.
+    pub(super) conservative: DVec3,
+    /// `drag` plus everything else: contact damping, restitution, friction, N.
+    pub(super) dissipative: DVec3,
+}
+
+impl MassPass<'_> {
+    /// Ground contact and friction for a mass `m` (kg) at `x` (m) moving at `v` (m/s) under the
+    /// net non-ground force `f` (N), with friction coefficients `mu_s` and `mu_k`. The ground is
+    /// the plane z = 0 with normal +z.
+    ///
+    /// Unlike the WGSL, the dissipative part starts from the air drag `drag` (N) rather than
+    /// zero: contact and friction are added onto it in the order the reference has always used,
+    /// which keeps its bits (float addition does not reassociate).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn ground(
+        &self,
+        mu_s: f64,
+        mu_k: f64,
+        m: f64,
+        x: DVec3,
+        v: DVec3,
+        f: DVec3,
+        drag: DVec3,
+    ) -> Ground {
+        let mut out = Ground {
+            conservative: DVec3::ZERO,
+            dissipative: drag,
+        };
+        let dt = self.params.dt;
+        let normal = match self.params.contact {
+            Contact::None => return out,
+            Contact::Penalty { stiffness, damping } => {
+                if x.z >= 0.0 {
+                    return out;
+                }
+                let spring = -stiffness * x.z;
+                let n = (spring - damping * v.z).max(0.0);
+                out.conservative.z += spring;
+                out.dissipative.z += n - spring;
+                n
+            }
+            Contact::Restitution { restitution } => {
+                if x.z > 0.0 {
+                    return out;
+                }
+                // Normal force: cancels whatever pushes the mass into the ground (seed 004 eq. 8).
+                let n = (-f.z).max(0.0);
+                // Impulse: a mass moving into the ground leaves the step at -e v_z (eq. 10, 11).
+                let impulse = if v.z < 0.0 {
+                    -m * (1.0 + restitution) * v.z / dt
+                } else {
+                    0.0
+                };
+                out.dissipative.z += n + impulse;
+                n
+            }
+        };
+        let ft = DVec3::new(f.x, f.y, 0.0);
+        let vt = DVec3::new(v.x, v.y, 0.0);
+        let f_stop = -(m * vt / dt + ft);
+        let stop = f_stop.length();
+        let speed = vt.length();
+        let mu_k_n = mu_k * normal;
+        let fr = if speed > self.params.friction.rest_speed {
+            if stop <= mu_k_n {
+                f_stop
+            } else {
+                -mu_k_n * vt / speed
+            }
+        } else if stop <= mu_s * normal {
+            f_stop
+        } else {
+            mu_k_n * f_stop / stop
+        };
+        out.dissipative += fr;
+        out
+    }
+}
+
+/// What integrating one mass reports (WGSL's `Integrated`, with the dissipated energy in its two
+/// parts, booked one after the other as the reference always has).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Integrated {
+    /// Work done by the dissipative forces over the step, J (<= 0 up to rounding).
+    pub(super) dissipative_work: f64,
+    /// Kinetic energy global velocity damping removed, J.
+    pub(super) damped: f64,
+    /// Work done by the external and drag-spring forces, J.
+    pub(super) injected: f64,
+    /// Whether the new position or velocity is not finite.
+    pub(super) bad: bool,
+}
+
+impl MassPass<'_> {
+    /// Integrates mass `i` at position `x` (m) and velocity `v` (m/s) under the gathered spring
+    /// force `spring_force` (N), updating `x` and `v` in place. A fixed mass does not move and
+    /// books nothing.
+    pub(super) fn integrate_mass(
+        &self,
+        i: usize,
+        spring_force: DVec3,
+        x: &mut DVec3,
+        v: &mut DVec3,
+    ) -> Integrated {
+        if self.fixed[i] {
+            return Integrated::default();
+        }
+        let p = self.params;
+        let m = self.mass[i];
+        let dt = p.dt;
+        let (x0, v0) = (*x, *v);
+        // Forces whose work is counted elsewhere or that store energy: springs (their damping is
+        // counted in the spring pass), gravity, external and drag forces.
+        let mut applied = self.external[i];
+        if let Some(d) = self.drag.filter(|d| d.mass == i) {
+            applied += d.force(x0, v0);
+        }
+        let conservative = spring_force + m * p.gravity + applied;
+        // Forces that only remove energy.
+        let drag = -p.air_drag * v0;
+        let (mut mu_s, mut mu_k) = (
+            p.friction.static_coefficient,
+            p.friction.kinetic_coefficient,
+        );
+        if let Some(o) = self.oscillators[i] {
+            let mu = o.coefficient(self.time);
+            mu_s = mu;
+            mu_k = mu;
+        }
+        let g = self.ground(mu_s, mu_k, m, x0, v0, conservative + drag, drag);
+        let dissipative = g.dissipative;
+        let total = conservative + g.conservative + dissipative;
+        let v_pre = v0 + total / m * dt;
+        let v_new = v_pre * self.damping_factor;
+        let x_new = match p.integrator {
+            Integrator::SemiImplicitEuler => x0 + v_new * dt,
+            Integrator::ExplicitEuler => x0 + v0 * dt,
+        };
+        // The velocity update changes the kinetic energy by exactly F . (v + v_pre) / 2 dt, which
+        // splits linearly over the forces: that is the work booked for each of them. It is zero
+        // for static friction holding a mass still, and exactly the lost kinetic energy for a
+        // restitution impulse. Global damping then removes what the factor takes off.
+        let work = 0.5 * (v0 + v_pre) * dt;
+        *x = x_new;
+        *v = v_new;
+        Integrated {
+            dissipative_work: dissipative.dot(work),
+            damped: 0.5 * m * (v_pre.length_squared() - v_new.length_squared()),
+            injected: applied.dot(work),
+            bad: !(x_new.is_finite() && v_new.is_finite()),
+        }
+    }
+}
+
+/// The mass pass over all masses, split across `threads` contiguous ranges (the WGSL's
+/// invocations); the ranges' bookings are added in range order.
+pub(super) fn integrate(pass: &MassPass<'_>, state: MassState<'_>, threads: usize) -> MassOutcome {
+    let n = state.pos.len();
+    if threads <= 1 || n < 2 * threads {
+        return integrate_range(pass, state);
+    }
+    let per = n.div_ceil(threads);
+    let outcomes: Vec<MassOutcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = state
+            .pos
+            .chunks_mut(per)
+            .zip(state.vel.chunks_mut(per))
+            .zip(state.force.chunks_mut(per))
+            .enumerate()
+            .map(|(i, ((pos, vel), force))| {
+                let st = MassState {
+                    pos,
+                    vel,
+                    force,
+                    first: i * per,
+                };
+                scope.spawn(move || integrate_range(pass, st))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("mass pass thread panicked"))
+            .collect()
+    });
+    let mut total = MassOutcome::default();
+    for o in outcomes {
+        total.dissipated += o.dissipated;
+        total.injected += o.injected;
+        total.first_bad = total.first_bad.or(o.first_bad);
+    }
+    total
+}
+
+/// One invocation: gathers the spring force of its masses, then integrates them in order.
+fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
+    let mut out = MassOutcome::default();
+    gather(pass.chunks, state.first, state.force);
+    for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {
+        let i = state.first + j;
+        let r = pass.integrate_mass(i, state.force[j], pos, vel);
+        out.dissipated -= r.dissipative_work;
+        out.dissipated += r.damped;
+        out.injected += r.injected;
+        if r.bad && out.first_bad.is_none() {
+            out.first_bad = Some(i);
+        }
+    }
+    out
+}

@@ -1,0 +1,42 @@
+//! The CPU reference integrator, in double precision.
+//!
+//! [`CpuWorld`] runs a [`Model`](crate::Model) exactly as the model's docs describe. It is the
+//! reference that the GPU `World` is checked against, and a fast backend in its own right: the
+//! spring pass runs on every core without atomics, each chunk of springs accumulating into its
+//! own force buffer, and the mass pass gathers those buffers in a fixed order, so results are
+//! bit-identical run to run and independent of the number of threads.
+//!
+//! One step, at time `t`:
+//! 1. `springs`: every spring's elastic and damping force, into the chunk force buffers.
+//!    Actuated rest lengths are set for time `t` first.
+//! 2. `integrate`: per mass, gravity, external, drag-spring and air-drag forces, then ground
+//!    contact and friction (`ground`), then the velocity and position update.
+//!
+//! Each GPU kernel `shaders/NAME.wgsl` has its CPU twin in `src/cpu/NAME.rs`, with the same
+//! functions in the same order, the same names and, where the types allow, the same arguments
+//! (in f64, with the CPU's own threading and chunking):
+//!
+//! | kernel | CPU twin |
+//! |---|---|
+//! | `springs.wgsl`, `spring_pass.wgsl` (`spring_force`, `elastic`) | `springs.rs` |
+//! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs` |
+//! | `energy_springs.wgsl` | `energy_springs.rs` |
+//! | `energy_masses.wgsl` | `energy_masses.rs` |
+//! | `bodies.wgsl` | `bodies.rs` |
+//!
+//! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
+//! (stepping), `edits.rs` (changes between steps), and `tables.rs` (the spring table).
+
+mod bodies;
+mod edits;
+mod energy_masses;
+mod energy_springs;
+mod integrate;
+mod springs;
+mod step;
+mod tables;
+mod world;
+
+pub(crate) use crate::model::steps_for;
+pub use crate::model::DragSpring;
+pub use world::CpuWorld;

@@ -1,0 +1,195 @@
+//! The spring pass, CPU twin of `shaders/springs.wgsl` and the per-spring helpers of
+//! `shaders/spring_pass.wgsl` (`spring_force`, `elastic`).
+//!
+//! The GPU scatters each spring's force in fixed point with atomics. The CPU instead cuts the
+//! spring list into chunks ([`Chunk`]), each with its own force buffer, runs the chunks on
+//! several threads, and [`gather`]s the buffers in chunk order: the summation order depends only
+//! on the model, so the result is bit-identical run to run and on any number of threads.
+
+use std::ops::Range;
+
+use glam::{DVec2, DVec3};
+
+use super::tables::SpringArrays;
+
+/// Springs per chunk: a chunk is the unit of parallel work and owns a force buffer spanning the
+/// masses its springs touch. Chunking depends only on the model, never on the thread count, so the
+/// summation order (and with it every bit of the result) is the same on any machine.
+const SPRINGS_PER_CHUNK: usize = 1 << 17;
+
+/// Below this many springs a step runs on one thread: spawning costs more than it saves.
+pub(super) const PARALLEL_MIN_SPRINGS: usize = 40_000;
+
+/// A spring's force on its second mass `b` (its first mass gets `-f`), and the damping power it
+/// dissipates (WGSL's `SpringForce`, in f64 and without the fixed-point conversion).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SpringForce {
+    /// Force on `b`, N.
+    pub(super) f: DVec3,
+    /// Damping power `c vrel^2`, W.
+    pub(super) power: f64,
+}
+
+/// The elastic and axial damping force of a spring from `a` to `b` with `d = p_a - p_b` (m) of
+/// length `len = |d|` (m), relative velocity `dv = v_a - v_b` (m/s), effective stiffness `ke.x`
+/// (N/m), effective rest length `ke.y` (m) and damping coefficient `damping` (N*s/m):
+/// `f_b = (k (L - L0) + c vrel) n` with `n = d / L` and `vrel = dv . n`. A spring of zero length
+/// has no direction and exerts no force.
+#[inline]
+pub(super) fn spring_force(d: DVec3, len: f64, dv: DVec3, ke: DVec2, damping: f64) -> SpringForce {
+    if len == 0.0 {
+        return SpringForce {
+            f: DVec3::ZERO,
+            power: 0.0,
+        };
+    }
+    let n = d / len;
+    let vrel = dv.dot(n);
+    let f = (ke.x * (len - ke.y) + damping * vrel) * n;
+    SpringForce {
+        f,
+        power: damping * vrel * vrel,
+    }
+}
+
+/// Elastic energy (J) of a spring of effective stiffness `k` (N/m) and rest length `rest` (m) at
+/// length `len` (m).
+#[inline]
+pub(super) fn elastic(k: f64, rest: f64, len: f64) -> f64 {
+    0.5 * k * (len - rest) * (len - rest)
+}
+
+/// A contiguous run of springs and the force buffer for the masses it touches.
+#[derive(Clone, Debug)]
+pub(super) struct Chunk {
+    /// The springs of this chunk.
+    pub(super) springs: Range<usize>,
+    /// First mass index covered by `force`.
+    pub(super) lo: usize,
+    /// Spring force (N) on masses `lo..lo + force.len()` from this chunk's springs.
+    pub(super) force: Vec<DVec3>,
+    /// Power dissipated by spring damping in the last step, W.
+    pub(super) dissipated: f64,
+}
+
+/// Cuts the springs into chunks of [`SPRINGS_PER_CHUNK`], each with a force buffer spanning the
+/// masses its springs touch.
+pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
+    let n = sp.len();
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < n {
+        let end = (start + SPRINGS_PER_CHUNK).min(n);
+        let (mut lo, mut hi) = (u32::MAX, 0u32);
+        for s in start..end {
+            let [a, b] = sp.ends[s];
+            lo = lo.min(a).min(b);
+            hi = hi.max(a).max(b);
+        }
+        chunks.push(Chunk {
+            springs: start..end,
+            lo: lo as usize,
+            force: vec![DVec3::ZERO; (hi - lo + 1) as usize],
+            dissipated: 0.0,
+        });
+        start = end;
+    }
+    chunks
+}
+
+/// Walks the springs of one chunk (WGSL's `walk_run`, over a chunk instead of one mass's run):
+/// each spring's force goes to its second mass, and runs of springs that share their first mass
+/// sum that mass's side in a register.
+fn walk_chunk(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+    let lo = chunk.lo;
+    let force = &mut chunk.force;
+    force.fill(DVec3::ZERO);
+    let mut power = 0.0;
+    let range = chunk.springs.clone();
+    // Spring lists are usually sorted by `a` (builders make them so), so runs of springs share
+    // their first mass: its force is summed in a register and stored once per run, which
+    // keeps a store-to-load dependency through memory out of the loop.
+    let mut run_mass = usize::MAX;
+    let mut run_force = DVec3::ZERO;
+    for ((&[a, b], &rest), &param) in sp.ends[range.clone()]
+        .iter()
+        .zip(&sp.rest[range.clone()])
+        .zip(&sp.param[range])
+    {
+        let (a, b) = (a as usize, b as usize);
+        if a != run_mass {
+            if run_mass != usize::MAX {
+                force[run_mass - lo] += run_force;
+            }
+            run_mass = a;
+            run_force = DVec3::ZERO;
+        }
+        let d = pos[a] - pos[b];
+        let len2 = d.length_squared();
+        // Zero length: no force. Skipped rather than added as zero, which would turn a sum of
+        // -0.0 into +0.0 (the reference's bits predate `spring_force`).
+        if len2 == 0.0 {
+            continue;
+        }
+        let p = &sp.table[param as usize];
+        let sf = spring_force(d, len2.sqrt(), vel[a] - vel[b], p.effective(rest), p.c);
+        power += sf.power;
+        run_force -= sf.f;
+        force[b - lo] += sf.f;
+    }
+    if run_mass != usize::MAX {
+        force[run_mass - lo] += run_force;
+    }
+    chunk.dissipated = power;
+}
+
+/// The spring pass: the elastic and axial damping force of every spring, accumulated per chunk
+/// on up to `threads` threads.
+///
+/// With `d = p_a - p_b`, `L = |d|`, `n = d / L`: the force on `a` is
+/// `-(k (L - L0) + c (v_a - v_b) . n) n` and `b` feels the opposite. A spring of length exactly 0
+/// has no direction and exerts no force. Each chunk also records the power its dampers dissipate,
+/// `sum c ((v_a - v_b) . n)^2` (W).
+pub(super) fn springs(
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    vel: &[DVec3],
+    chunks: &mut [Chunk],
+    threads: usize,
+) {
+    let run = |chunk: &mut Chunk| walk_chunk(sp, pos, vel, chunk);
+    if threads <= 1 || chunks.len() <= 1 {
+        chunks.iter_mut().for_each(run);
+        return;
+    }
+    let per = chunks.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut parts = chunks.chunks_mut(per);
+        let first = parts.next();
+        for part in parts {
+            scope.spawn(move || part.iter_mut().for_each(run));
+        }
+        if let Some(part) = first {
+            part.iter_mut().for_each(run);
+        }
+    });
+}
+
+/// Sums the chunk force buffers into `force`, the spring force on masses `first..first + len`,
+/// chunk by chunk in order (a fixed order, so the sum is the same on any number of threads).
+pub(super) fn gather(chunks: &[Chunk], first: usize, force: &mut [DVec3]) {
+    force.fill(DVec3::ZERO);
+    let end = first + force.len();
+    for c in chunks {
+        let (lo, hi) = (c.lo.max(first), (c.lo + c.force.len()).min(end));
+        if lo >= hi {
+            continue;
+        }
+        for (f, g) in force[lo - first..hi - first]
+            .iter_mut()
+            .zip(&c.force[lo - c.lo..hi - c.lo])
+        {
+            *f += *g;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Stepping: one step is the spring pass (`springs.rs`) then the mass pass (`integrate.rs`),
+//! with actuated rest lengths set for the step's start time first.
+
+use super::energy_springs::spring_energy;
+use super::integrate::{integrate, MassPass, MassState};
+use super::springs::{springs, PARALLEL_MIN_SPRINGS};
+use super::{steps_for, CpuWorld};
+use crate::error::{Error, Result};
+
+impl CpuWorld {
+    /// Advances `steps` steps of `dt`.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] if a position or velocity becomes non-finite; the world then keeps
+    /// that state (for inspection) and refuses to step until [`CpuWorld::reset`].
+    pub fn step(&mut self, steps: u64) -> Result<()> {
+        for _ in 0..steps {
+            self.step_once()?;
+        }
+        Ok(())
+    }
+
+    /// Advances by `duration` seconds of simulated time: `round(duration / dt)` steps, so the
+    /// frame time is independent of `dt` (seed 001). Returns the number of steps taken.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a negative or non-finite duration; [`Error::NonFinite`] as
+    /// [`CpuWorld::step`].
+    pub fn step_for(&mut self, duration: f64) -> Result<u64> {
+        let n = steps_for(duration, self.params.dt)?;
+        self.step(n)?;
+        Ok(n)
+    }
+
+    fn step_once(&mut self) -> Result<()> {
+        if let Some((mass, step, time)) = self.failed {
+            return Err(Error::NonFinite { mass, step, time });
+        }
+        // Actuated rest lengths for the start of this step. The elastic energy they add or
+        // remove at fixed positions is work done by the muscles.
+        if !self.actuators.is_empty() {
+            let before: f64 = self.actuated_energy();
+            self.actuate();
+            self.injected += self.actuated_energy() - before;
+        }
+        let threads = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.threads
+        } else {
+            1
+        };
+        springs(
+            &self.springs,
+            &self.pos,
+            &self.vel,
+            &mut self.chunks,
+            threads,
+        );
+        let dt = self.params.dt;
+        self.dissipated += self.chunks.iter().map(|c| c.dissipated).sum::<f64>() * dt;
+        let pass = MassPass {
+            params: &self.params,
+            time: self.time,
+            damping_factor: (-self.params.velocity_damping * dt).exp(),
+            drag: self.drag,
+            mass: &self.mass,
+            fixed: &self.fixed,
+            external: &self.external,
+            oscillators: &self.oscillators,
+            chunks: &self.chunks,
+        };
+        let state = MassState {
+            pos: &mut self.pos,
+            vel: &mut self.vel,
+            force: &mut self.force,
+            first: 0,
+        };
+        let outcome = integrate(&pass, state, threads);
+        self.dissipated += outcome.dissipated;
+        self.injected += outcome.injected;
+        self.steps += 1;
+        let t0 = self.time;
+        self.time += dt;
+        if let Some(mass) = outcome.first_bad {
+            self.failed = Some((mass, self.steps, t0));
+            return Err(Error::NonFinite {
+                mass,
+                step: self.steps,
+                time: t0,
+            });
+        }
+        Ok(())
+    }
+
+    fn actuated_energy(&self) -> f64 {
+        self.actuators
+            .iter()
+            .map(|a| spring_energy(&self.springs, &self.pos, a.spring as usize))
+            .sum()
+    }
+}

@@ -1,0 +1,201 @@
+//! [`CpuWorld`]: its state, building and reset, and readout of positions, velocities, rest
+//! lengths, energy and spring forces. Stepping is in `step.rs`, edits between steps in
+//! `edits.rs`, body readout in `bodies.rs`.
+
+use glam::DVec3;
+
+use super::energy_masses::energy_masses;
+use super::energy_springs::energy_springs;
+use super::springs::{gather, make_chunks, springs, Chunk};
+use super::tables::SpringArrays;
+use crate::energy::Energy;
+use crate::error::{Error, Result};
+use crate::model::{Actuator, DragSpring, FrictionOscillator, Model, Params, SpringLaw};
+
+/// The double-precision CPU simulation of a [`Model`].
+#[derive(Clone, Debug)]
+pub struct CpuWorld {
+    /// The model this world was built from.
+    pub(super) model: Model,
+    /// The global parameters in force.
+    pub(super) params: Params,
+    /// Position of each mass, m.
+    pub(super) pos: Vec<DVec3>,
+    /// Velocity of each mass, m/s.
+    pub(super) vel: Vec<DVec3>,
+    /// Mass of each mass, kg.
+    pub(super) mass: Vec<f64>,
+    /// Whether each mass is fixed.
+    pub(super) fixed: Vec<bool>,
+    /// Constant external force on each mass, N.
+    pub(super) external: Vec<DVec3>,
+    /// Friction oscillator of each mass.
+    pub(super) oscillators: Vec<Option<FrictionOscillator>>,
+    /// The spring table, with the current rest lengths.
+    pub(super) springs: SpringArrays,
+    /// Base (unactuated) rest length per spring, m.
+    pub(super) base_rest: Vec<f64>,
+    /// Law of each spring.
+    pub(super) law: Vec<SpringLaw>,
+    /// The actuators in force.
+    pub(super) actuators: Vec<Actuator>,
+    /// The spring pass's chunks and their force buffers.
+    pub(super) chunks: Vec<Chunk>,
+    /// Scratch: the gathered spring force on each mass, N.
+    pub(super) force: Vec<DVec3>,
+    /// The drag spring, if any.
+    pub(super) drag: Option<DragSpring>,
+    /// Simulation time, s.
+    pub(super) time: f64,
+    /// Steps taken since the start or the last reset.
+    pub(super) steps: u64,
+    /// Energy dissipated so far, J.
+    pub(super) dissipated: f64,
+    /// Work injected so far, J.
+    pub(super) injected: f64,
+    /// Threads used for large models.
+    pub(super) threads: usize,
+    /// `(mass, step, time)` of the first non-finite state, after which the world refuses to step.
+    pub(super) failed: Option<(usize, u64, f64)>,
+}
+
+impl CpuWorld {
+    /// Builds a simulation of `model`, validating it first.
+    ///
+    /// # Errors
+    /// Whatever [`Model::validate`] rejects.
+    pub fn new(model: &Model) -> Result<Self> {
+        model.validate()?;
+        let n = model.masses.len();
+        let mut w = Self {
+            model: model.clone(),
+            params: model.params,
+            pos: Vec::with_capacity(n),
+            vel: Vec::with_capacity(n),
+            mass: model.masses.iter().map(|m| m.mass).collect(),
+            fixed: model.masses.iter().map(|m| m.fixed).collect(),
+            external: model.masses.iter().map(|m| m.external_force).collect(),
+            oscillators: model.masses.iter().map(|m| m.friction_oscillator).collect(),
+            springs: SpringArrays::new(&model.springs),
+            base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
+            law: model.springs.iter().map(|s| s.law).collect(),
+            actuators: model.actuators.clone(),
+            chunks: Vec::new(),
+            force: vec![DVec3::ZERO; n],
+            drag: None,
+            time: 0.0,
+            steps: 0,
+            dissipated: 0.0,
+            injected: 0.0,
+            threads: std::thread::available_parallelism().map_or(1, |t| t.get()),
+            failed: None,
+        };
+        for s in 0..model.springs.len() {
+            w.set_effective(s, w.base_rest[s]);
+        }
+        w.chunks = make_chunks(&w.springs);
+        w.reset();
+        Ok(w)
+    }
+
+    /// Returns to the initial state of the model: positions, velocities, time 0, energy counters
+    /// 0, no drag spring, the model's external forces, fixed flags and rest lengths.
+    pub fn reset(&mut self) {
+        let m = &self.model;
+        self.pos = m.masses.iter().map(|m| m.position).collect();
+        self.vel = m
+            .masses
+            .iter()
+            .map(|m| if m.fixed { DVec3::ZERO } else { m.velocity })
+            .collect();
+        self.fixed = m.masses.iter().map(|m| m.fixed).collect();
+        self.external = m.masses.iter().map(|m| m.external_force).collect();
+        self.base_rest = m.springs.iter().map(|s| s.rest_length).collect();
+        self.actuators = m.actuators.clone();
+        for s in 0..self.base_rest.len() {
+            self.set_effective(s, self.base_rest[s]);
+        }
+        self.drag = None;
+        self.time = 0.0;
+        self.steps = 0;
+        self.dissipated = 0.0;
+        self.injected = 0.0;
+        self.failed = None;
+        self.actuate();
+    }
+
+    /// Sets the number of threads used for large models (at least 1). Results do not depend on it.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The model this world was built from.
+    #[must_use]
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The global parameters in force.
+    #[must_use]
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Simulation time in s.
+    #[must_use]
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps taken since the start (or the last reset).
+    #[must_use]
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Positions of all masses, m.
+    #[must_use]
+    pub fn positions(&self) -> &[DVec3] {
+        &self.pos
+    }
+
+    /// Velocities of all masses, m/s.
+    #[must_use]
+    pub fn velocities(&self) -> &[DVec3] {
+        &self.vel
+    }
+
+    /// Current rest length of every spring (actuated ones at the current time), m.
+    #[must_use]
+    pub fn rest_lengths(&self) -> &[f64] {
+        &self.springs.rest
+    }
+
+    /// Energy terms of the current state, and the dissipated and injected totals so far.
+    #[must_use]
+    pub fn energy(&self) -> Energy {
+        Energy {
+            dissipated: self.dissipated,
+            injected: self.injected,
+            elastic: energy_springs(&self.springs, &self.pos),
+            ..energy_masses(&self.params, &self.mass, &self.pos, &self.vel)
+        }
+    }
+
+    /// The net spring force (N) on every mass in the current state: elastic plus axial damping,
+    /// summed over the springs at each mass. Used by the parity suite to compare single-step forces.
+    #[must_use]
+    pub fn spring_forces(&mut self) -> Vec<DVec3> {
+        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, 1);
+        gather(&self.chunks, 0, &mut self.force);
+        self.force.clone()
+    }
+
+    pub(super) fn check_index(&self, what: &'static str, index: usize, len: usize) -> Result<()> {
+        if index < len {
+            Ok(())
+        } else {
+            Err(Error::IndexOutOfRange { what, index, len })
+        }
+    }
+}

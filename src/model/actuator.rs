@@ -1,0 +1,106 @@
+//! Muscles: actuators that drive a spring's rest length, and their duty cycles.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Active/rest duty cycle of an actuator (seed 002): with cycle `c = active + rest` and
+/// `u = t + offset`, the actuator is active while `u mod c < active`. Its oscillator clock only
+/// runs while active, so the rest length holds its last value during the rest period and resumes
+/// smoothly: the clock is `tau = floor(u / c) * active + min(u mod c, active)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DutyCycle {
+    /// Time spent active in each cycle, in s. Finite and > 0.
+    pub active: f64,
+    /// Time spent at rest in each cycle, in s. Finite and >= 0.
+    pub rest: f64,
+    /// Offset of this actuator in the cycle, in s (seed 002's phase `p`).
+    #[serde(default)]
+    pub offset: f64,
+}
+
+impl DutyCycle {
+    /// The oscillator clock (s) at simulation time `t` (s).
+    #[must_use]
+    pub fn clock(&self, t: f64) -> f64 {
+        let cycle = self.active + self.rest;
+        let u = t + self.offset;
+        let cycles = (u / cycle).floor();
+        let within = u - cycles * cycle;
+        cycles * self.active + within.min(self.active)
+    }
+}
+
+/// A muscle: drives the rest length of one spring as
+/// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))` (seeds 000, 002), where `L_base`
+/// is the spring's `rest_length` and `tau` is `t`, or the duty-cycle clock when `duty` is set.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Actuator {
+    /// The spring it drives (index into the model's springs).
+    pub spring: u32,
+    /// Relative amplitude (0.1 = 10 % of the base length). Finite, and `|amplitude| < 1` so that
+    /// the rest length stays positive.
+    pub amplitude: f64,
+    /// Angular frequency `omega` in rad/s. Finite.
+    pub omega: f64,
+    /// Phase in cycles (fractions of a full period), seed 002's `p`.
+    #[serde(default)]
+    pub phase: f64,
+    /// Optional active/rest duty cycle.
+    #[serde(default)]
+    pub duty: Option<DutyCycle>,
+}
+
+impl Actuator {
+    /// Rest length in m at time `t` (s) for base length `base` (m).
+    #[must_use]
+    pub fn rest_length(&self, base: f64, t: f64) -> f64 {
+        let tau = match &self.duty {
+            Some(d) => d.clock(t),
+            None => t,
+        };
+        base * (1.0
+            + self.amplitude * (self.omega * tau + std::f64::consts::TAU * self.phase).sin())
+    }
+}
+
+impl Actuator {
+    /// Checks actuator `index` of a model with `springs` springs: its spring exists, its values
+    /// are finite, `|amplitude| < 1`, and its duty cycle (if any) is valid.
+    pub(super) fn check(&self, index: usize, springs: usize) -> Result<()> {
+        let bad = |reason: String| Error::InvalidActuator {
+            actuator: index,
+            reason,
+        };
+        if self.spring as usize >= springs {
+            return Err(bad(format!(
+                "names spring {}, but the model has only {} springs",
+                self.spring, springs
+            )));
+        }
+        if !(self.amplitude.is_finite() && self.amplitude.abs() < 1.0) {
+            return Err(bad(format!(
+                "amplitude {} must be finite with |amplitude| < 1",
+                self.amplitude
+            )));
+        }
+        if !(self.omega.is_finite() && self.phase.is_finite()) {
+            return Err(bad("omega and phase must be finite".to_string()));
+        }
+        if let Some(d) = &self.duty {
+            if !(d.active.is_finite() && d.active > 0.0) {
+                return Err(bad(format!(
+                    "duty.active {} must be finite and > 0 s",
+                    d.active
+                )));
+            }
+            if !(d.rest.is_finite() && d.rest >= 0.0 && d.offset.is_finite()) {
+                return Err(bad(format!(
+                    "duty.rest {} must be finite and >= 0 s, offset finite",
+                    d.rest
+                )));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,144 @@
+//! The physics model: masses, springs, actuators, ground contact and global parameters.
+//!
+//! A [`Model`] is a plain description. It is simulated by the double-precision CPU reference
+//! ([`crate::CpuWorld`]) or by the GPU `World`; both run exactly the force laws written
+//! here. Units are SI throughout (m, kg, s, N), z is up.
+//!
+//! One file per topic: [`Mass`] (`mass.rs`), [`Spring`] and [`SpringLaw`] (`spring.rs`),
+//! [`Actuator`] and [`DutyCycle`] (`actuator.rs`), [`Contact`], [`Friction`] and
+//! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
+//! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`); the [`Model`] that holds them
+//! and its validation live here.
+
+mod actuator;
+mod contact;
+mod drag;
+mod mass;
+mod params;
+mod part;
+mod spring;
+
+use serde::{Deserialize, Serialize};
+
+pub use actuator::{Actuator, DutyCycle};
+pub use contact::{Contact, Friction, FrictionOscillator};
+pub use drag::DragSpring;
+pub use mass::Mass;
+pub(crate) use params::steps_for;
+pub use params::{Integrator, Params, STANDARD_GRAVITY};
+pub use part::{Body, Part};
+pub use spring::{Spring, SpringLaw};
+
+use crate::error::{Error, Result};
+
+/// A complete mass-spring system: what both the CPU reference and the GPU World simulate.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// Global parameters.
+    pub params: Params,
+    /// All masses.
+    pub masses: Vec<Mass>,
+    /// All springs; `a` and `b` index `masses`.
+    pub springs: Vec<Spring>,
+    /// Actuators; `spring` indexes `springs`.
+    pub actuators: Vec<Actuator>,
+    /// Bodies, in the order they were added.
+    pub bodies: Vec<Body>,
+}
+
+impl Model {
+    /// An empty model with parameters `params`.
+    #[must_use]
+    pub fn new(params: Params) -> Self {
+        Self {
+            params,
+            ..Self::default()
+        }
+    }
+
+    /// Adds `part` as a new body named `name` and returns the body's index. Spring and actuator
+    /// indices of the part are offset to the model's numbering; nothing is validated until the
+    /// model is simulated (or [`Model::validate`] is called).
+    pub fn add(&mut self, name: impl Into<String>, part: Part) -> usize {
+        let m0 = self.masses.len();
+        let s0 = self.springs.len();
+        self.masses.extend(part.masses);
+        self.springs
+            .extend(part.springs.into_iter().map(|s| Spring {
+                a: s.a + m0 as u32,
+                b: s.b + m0 as u32,
+                ..s
+            }));
+        self.actuators
+            .extend(part.actuators.into_iter().map(|a| Actuator {
+                spring: a.spring + s0 as u32,
+                ..a
+            }));
+        self.bodies.push(Body {
+            name: name.into(),
+            masses: m0..self.masses.len(),
+            springs: s0..self.springs.len(),
+        });
+        self.bodies.len() - 1
+    }
+
+    /// Adds one mass outside any body and returns its index.
+    pub fn add_mass(&mut self, mass: Mass) -> u32 {
+        self.masses.push(mass);
+        (self.masses.len() - 1) as u32
+    }
+
+    /// Adds one spring (model-wide mass indices) outside any body and returns its index.
+    pub fn add_spring(&mut self, spring: Spring) -> u32 {
+        self.springs.push(spring);
+        (self.springs.len() - 1) as u32
+    }
+
+    /// Adds an actuator (model-wide spring index) and returns its index.
+    pub fn add_actuator(&mut self, actuator: Actuator) -> u32 {
+        self.actuators.push(actuator);
+        (self.actuators.len() - 1) as u32
+    }
+
+    /// Total mass in kg.
+    #[must_use]
+    pub fn total_mass(&self) -> f64 {
+        self.masses.iter().map(|m| m.mass).sum()
+    }
+
+    /// Checks the whole model.
+    ///
+    /// # Errors
+    /// The first problem found, naming the element: [`Params::validate`]'s errors; a mass that is
+    /// non-finite or <= 0 ([`Error::InvalidMass`]); a non-finite position, velocity or external
+    /// force ([`Error::NonFiniteInitialState`]); a spring naming a missing mass
+    /// ([`Error::SpringMassOutOfRange`]) or joining a mass to itself ([`Error::SelfSpring`]); a
+    /// negative or non-finite stiffness, damping or rest length
+    /// ([`Error::InvalidSpringParameter`]); a material-law spring with rest length 0
+    /// ([`Error::ZeroRestLength`]); an actuator naming a missing spring or with non-finite values or
+    /// `|amplitude| >= 1` ([`Error::InvalidActuator`]); a friction oscillator with negative or
+    /// non-finite values ([`Error::InvalidFrictionOscillator`]); a body whose ranges pass the end.
+    pub fn validate(&self) -> Result<()> {
+        self.params.validate()?;
+        for (i, m) in self.masses.iter().enumerate() {
+            m.check(i)?;
+        }
+        let n = self.masses.len();
+        for (i, s) in self.springs.iter().enumerate() {
+            s.check(i, n)?;
+        }
+        for (i, a) in self.actuators.iter().enumerate() {
+            a.check(i, self.springs.len())?;
+        }
+        for b in &self.bodies {
+            if b.masses.end > n || b.springs.end > self.springs.len() {
+                return Err(Error::InvalidParameter {
+                    name: "body range",
+                    value: b.masses.end as f64,
+                    expected: "body ranges must lie within the model's masses and springs",
+                });
+            }
+        }
+        Ok(())
+    }
+}

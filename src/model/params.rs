@@ -1,0 +1,140 @@
+//! Global parameters: time step, integrator, gravity, damping, ground contact and friction.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use super::{Contact, Friction};
+use crate::error::Result;
+use crate::validate::{finite, non_negative, positive, require};
+
+/// Standard gravity along -z, in m/s^2.
+pub const STANDARD_GRAVITY: DVec3 = DVec3::new(0.0, 0.0, -9.81);
+
+/// The time integrator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Integrator {
+    /// Semi-implicit (symplectic) Euler: `v += a dt`, then `p += v dt` with the new `v`.
+    #[default]
+    SemiImplicitEuler,
+    /// Explicit (forward) Euler as seed 001 teaches it: `p += v dt` with the old `v`, then
+    /// `v += a dt`. Gains energy on undamped oscillators; provided for teaching and comparison.
+    ExplicitEuler,
+}
+
+/// Global parameters of a simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Params {
+    /// Gravitational acceleration in m/s^2 (default `(0, 0, -9.81)`).
+    pub gravity: DVec3,
+    /// Time step in s (default 1e-4). Finite and > 0.
+    pub dt: f64,
+    /// The integrator.
+    pub integrator: Integrator,
+    /// Global velocity damping rate `gamma` in 1/s: after each velocity update `v *= exp(-gamma dt)`,
+    /// so the physics does not change with `dt`. Seed 000's "multiply v by 0.999 each step" at
+    /// `dt = 1e-4` is `gamma = -ln(0.999) / 1e-4 = 10.005 1/s`; see
+    /// [`Params::damping_rate_from_factor`]. Finite and >= 0.
+    pub velocity_damping: f64,
+    /// Viscous air drag coefficient `c_air` in N*s/m: every free mass feels `-c_air v` (seed 004,
+    /// with the sign of its eq. 6 corrected). Finite and >= 0.
+    pub air_drag: f64,
+    /// Ground contact model.
+    pub contact: Contact,
+    /// Ground friction.
+    pub friction: Friction,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Self {
+            gravity: STANDARD_GRAVITY,
+            dt: 1e-4,
+            integrator: Integrator::SemiImplicitEuler,
+            velocity_damping: 0.0,
+            air_drag: 0.0,
+            contact: Contact::default(),
+            friction: Friction::NONE,
+        }
+    }
+}
+
+impl Params {
+    /// The damping rate `gamma` (1/s) equivalent to multiplying every velocity by `factor` each step
+    /// of length `dt` (s): `gamma = -ln(factor) / dt`. Seed 000's 0.999 at 1e-4 s gives 10.005 1/s.
+    #[must_use]
+    pub fn damping_rate_from_factor(factor: f64, dt: f64) -> f64 {
+        -factor.ln() / dt
+    }
+
+    /// Checks every parameter.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) naming the first parameter out
+    /// of range: `dt` not finite or not positive, non-finite gravity, negative or non-finite
+    /// damping, drag, contact stiffness or damping, restitution outside [0, 1], negative or
+    /// non-finite friction coefficients or rest speed.
+    pub fn validate(&self) -> Result<()> {
+        positive("dt", self.dt, "must be finite and > 0 s")?;
+        for (name, v) in [
+            ("gravity.x", self.gravity.x),
+            ("gravity.y", self.gravity.y),
+            ("gravity.z", self.gravity.z),
+        ] {
+            finite(name, v, "must be finite (m/s^2)")?;
+        }
+        non_negative(
+            "velocity_damping",
+            self.velocity_damping,
+            "must be finite and >= 0 (1/s)",
+        )?;
+        non_negative("air_drag", self.air_drag, "must be finite and >= 0 (N*s/m)")?;
+        match self.contact {
+            Contact::None => {}
+            Contact::Penalty { stiffness, damping } => {
+                non_negative(
+                    "contact.stiffness",
+                    stiffness,
+                    "must be finite and >= 0 (N/m)",
+                )?;
+                non_negative(
+                    "contact.damping",
+                    damping,
+                    "must be finite and >= 0 (N*s/m)",
+                )?;
+            }
+            Contact::Restitution { restitution } => require(
+                (0.0..=1.0).contains(&restitution),
+                "restitution",
+                restitution,
+                "must lie in [0, 1]",
+            )?,
+        }
+        let f = &self.friction;
+        non_negative(
+            "friction.static_coefficient",
+            f.static_coefficient,
+            "must be finite and >= 0",
+        )?;
+        non_negative(
+            "friction.kinetic_coefficient",
+            f.kinetic_coefficient,
+            "must be finite and >= 0",
+        )?;
+        non_negative(
+            "friction.rest_speed",
+            f.rest_speed,
+            "must be finite and >= 0 (m/s)",
+        )
+    }
+}
+
+/// Number of steps of `dt` in `duration` (both s), rounded to the nearest whole step.
+///
+/// # Errors
+/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a negative or non-finite
+/// `duration`.
+pub(crate) fn steps_for(duration: f64, dt: f64) -> Result<u64> {
+    non_negative("duration", duration, "must be finite and >= 0 s")?;
+    Ok((duration / dt).round() as u64)
+}

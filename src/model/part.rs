@@ -1,0 +1,94 @@
+//! Parts (what a builder makes) and bodies (a part once added to a model).
+
+use std::ops::Range;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use super::{Actuator, Mass, Spring};
+
+/// A named group of masses and springs added by one builder call. Bodies let a World report
+/// per-body centre of mass and mean velocity (many creatures in one World).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Body {
+    /// Name given by the builder or the user.
+    pub name: String,
+    /// The body's masses (indices into the model's masses).
+    pub masses: Range<usize>,
+    /// The body's springs (indices into the model's springs).
+    pub springs: Range<usize>,
+}
+
+/// Masses, springs and actuators with indices local to themselves, as a builder makes them, ready
+/// to be added to a [`Model`](super::Model) as one body with [`Model::add`](super::Model::add).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// The masses.
+    pub masses: Vec<Mass>,
+    /// The springs; `a` and `b` index `masses`.
+    pub springs: Vec<Spring>,
+    /// Actuators; `spring` indexes `springs`.
+    #[serde(default)]
+    pub actuators: Vec<Actuator>,
+}
+
+impl Part {
+    /// An empty part.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a mass and returns its index in this part.
+    pub fn add_mass(&mut self, mass: Mass) -> u32 {
+        self.masses.push(mass);
+        (self.masses.len() - 1) as u32
+    }
+
+    /// Adds a spring (indices local to this part) and returns its index in this part.
+    pub fn add_spring(&mut self, spring: Spring) -> u32 {
+        self.springs.push(spring);
+        (self.springs.len() - 1) as u32
+    }
+
+    /// Adds a Hooke spring between masses `a` and `b` with stiffness `k` (N/m) and damping `c`
+    /// (N*s/m), its rest length the current distance between them. Returns its index.
+    ///
+    /// # Panics
+    /// If `a` or `b` is not a mass of this part.
+    pub fn connect(&mut self, a: u32, b: u32, k: f64, c: f64) -> u32 {
+        let rest = self.masses[a as usize]
+            .position
+            .distance(self.masses[b as usize].position);
+        self.add_spring(Spring::hooke(a, b, k, rest).with_damping(c))
+    }
+
+    /// Moves every mass by `offset` (m).
+    pub fn translate(&mut self, offset: DVec3) {
+        for m in &mut self.masses {
+            m.position += offset;
+        }
+    }
+
+    /// Sets every mass's velocity to `velocity` (m/s).
+    pub fn set_velocity(&mut self, velocity: DVec3) {
+        for m in &mut self.masses {
+            m.velocity = velocity;
+        }
+    }
+
+    /// Lowest z over all masses (m), or `None` for an empty part.
+    #[must_use]
+    pub fn min_z(&self) -> Option<f64> {
+        self.masses
+            .iter()
+            .map(|m| m.position.z)
+            .min_by(|a, b| a.total_cmp(b))
+    }
+
+    /// Total mass in kg.
+    #[must_use]
+    pub fn total_mass(&self) -> f64 {
+        self.masses.iter().map(|m| m.mass).sum()
+    }
+}
