@@ -41,6 +41,7 @@ pub mod model;
 pub mod plot;
 pub mod render;
 pub mod scene;
+pub mod simulation;
 mod validate;
 
 pub use builders::{
@@ -60,6 +61,7 @@ pub use model::{
     Model, Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
 };
 pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+pub use simulation::Simulation;
 
 /// The README's code, compiled and run as a doctest so it cannot rot.
 #[doc = include_str!("../README.md")]

@@ -7,6 +7,7 @@ use glam::DVec3;
 
 use super::CpuWorld;
 use crate::error::{Error, Result};
+use crate::gpu::BodyState;
 
 /// The mass-weighted mean of `x` over the masses in `range` (`mass` in kg).
 fn weighted_mean(mass: &[f64], range: Range<usize>, x: &[DVec3]) -> Result<DVec3> {
@@ -59,5 +60,33 @@ impl CpuWorld {
     pub fn body_mean_velocity(&self, body: usize) -> Result<DVec3> {
         self.check_index("body", body, self.model.bodies.len())?;
         self.mean_velocity(self.model.bodies[body].masses.clone())
+    }
+
+    /// Centre of mass and mean velocity of every body of the model, in model order (a body
+    /// without masses reports mass 0 and zero vectors, as on the GPU).
+    ///
+    /// # Errors
+    /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
+    pub fn bodies(&self) -> Result<Vec<BodyState>> {
+        Ok(self
+            .model
+            .bodies
+            .iter()
+            .map(|b| {
+                let range = b.masses.clone();
+                let mass: f64 = self.mass[range.clone()].iter().sum();
+                match (
+                    self.centre_of_mass(range.clone()),
+                    self.mean_velocity(range),
+                ) {
+                    (Ok(centre_of_mass), Ok(mean_velocity)) => BodyState {
+                        mass,
+                        centre_of_mass,
+                        mean_velocity,
+                    },
+                    _ => BodyState::default(),
+                }
+            })
+            .collect())
     }
 }

@@ -10,7 +10,7 @@ use super::springs::{gather, make_chunks, springs, Chunk};
 use super::tables::SpringArrays;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
-use crate::model::{Actuator, DragSpring, FrictionOscillator, Model, Params, SpringLaw};
+use crate::model::{Actuator, Body, DragSpring, FrictionOscillator, Model, Params, SpringLaw};
 
 /// The double-precision CPU simulation of a [`Model`].
 #[derive(Clone, Debug)]
@@ -153,42 +153,99 @@ impl CpuWorld {
         self.steps
     }
 
-    /// Positions of all masses, m.
+    /// The time step, s.
     #[must_use]
-    pub fn positions(&self) -> &[DVec3] {
+    pub fn dt(&self) -> f64 {
+        self.params.dt
+    }
+
+    /// Number of masses.
+    #[must_use]
+    pub fn mass_count(&self) -> usize {
+        self.pos.len()
+    }
+
+    /// Number of springs.
+    #[must_use]
+    pub fn spring_count(&self) -> usize {
+        self.base_rest.len()
+    }
+
+    /// The model's bodies (name and mass range of each).
+    #[must_use]
+    pub fn bodies_of_model(&self) -> &[Body] {
+        &self.model.bodies
+    }
+
+    /// Positions of all masses, m: a copy, as [`crate::World::positions`] returns (borrow them
+    /// with [`CpuWorld::position_slice`]).
+    ///
+    /// # Errors
+    /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
+    pub fn positions(&self) -> Result<Vec<DVec3>> {
+        Ok(self.pos.clone())
+    }
+
+    /// Velocities of all masses, m/s: a copy (borrow them with [`CpuWorld::velocity_slice`]).
+    ///
+    /// # Errors
+    /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
+    pub fn velocities(&self) -> Result<Vec<DVec3>> {
+        Ok(self.vel.clone())
+    }
+
+    /// Positions of all masses, m, borrowed.
+    #[must_use]
+    pub fn position_slice(&self) -> &[DVec3] {
         &self.pos
     }
 
-    /// Velocities of all masses, m/s.
+    /// Velocities of all masses, m/s, borrowed.
     #[must_use]
-    pub fn velocities(&self) -> &[DVec3] {
+    pub fn velocity_slice(&self) -> &[DVec3] {
         &self.vel
     }
 
-    /// Current rest length of every spring (actuated ones at the current time), m.
-    #[must_use]
-    pub fn rest_lengths(&self) -> &[f64] {
-        &self.springs.rest
+    /// Rest length of every spring at the current time [`CpuWorld::time`], m: actuated springs
+    /// evaluated at that time, zero-length springs 0. (The next step's spring pass uses exactly
+    /// these: it evaluates the actuators at the time the step starts.)
+    ///
+    /// # Errors
+    /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
+    pub fn rest_lengths(&self) -> Result<Vec<f64>> {
+        let mut rest = self.springs.rest.clone();
+        for a in &self.actuators {
+            let s = a.spring as usize;
+            rest[s] = match self.law[s] {
+                SpringLaw::ZeroLength => 0.0,
+                SpringLaw::Hooke | SpringLaw::Material => a.rest_length(self.base_rest[s], self.time),
+            };
+        }
+        Ok(rest)
     }
 
-    /// Energy terms of the current state, and the dissipated and injected totals so far.
-    #[must_use]
-    pub fn energy(&self) -> Energy {
-        Energy {
+    /// Energy terms of the current state, and the dissipated and injected totals so far, J.
+    ///
+    /// # Errors
+    /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
+    pub fn energy(&self) -> Result<Energy> {
+        Ok(Energy {
             dissipated: self.dissipated,
             injected: self.injected,
             elastic: energy_springs(&self.springs, &self.pos),
             ..energy_masses(&self.params, &self.mass, &self.pos, &self.vel)
-        }
+        })
     }
 
     /// The net spring force (N) on every mass in the current state: elastic plus axial damping,
     /// summed over the springs at each mass. Used by the parity suite to compare single-step forces.
-    #[must_use]
-    pub fn spring_forces(&mut self) -> Vec<DVec3> {
+    ///
+    /// # Errors
+    /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
+    pub fn spring_forces(&mut self) -> Result<Vec<DVec3>> {
         springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, 1);
         gather(&self.chunks, 0, &mut self.force);
-        self.force.clone()
+        Ok(self.force.clone())
     }
 
     pub(super) fn check_index(&self, what: &'static str, index: usize, len: usize) -> Result<()> {

@@ -1,0 +1,243 @@
+//! One API over both backends: the [`Simulation`] trait, implemented by the CPU reference
+//! [`CpuWorld`](crate::CpuWorld) and the GPU [`World`](crate::World).
+//!
+//! Code written against the trait runs on either backend; code written for one runs on the
+//! other by changing the line that builds the world, because both types' own methods have the
+//! trait's names and return types.
+//!
+//! ```
+//! use hooke::prelude::*;
+//!
+//! /// Drops anything and reports how far its first body fell in `seconds`, m.
+//! fn fall<S: Simulation>(world: &mut S, seconds: f64) -> hooke::Result<f64> {
+//!     let start = world.bodies()?[0].centre_of_mass;
+//!     world.step_for(seconds)?;
+//!     Ok(start.z - world.bodies()?[0].centre_of_mass.z)
+//! }
+//!
+//! let mut model = Model::new(Params::default());
+//! model.add("cube", Cube::seed000().build_at(&Placement::at(DVec3::new(0.0, 0.0, 1.0)))?);
+//! let mut cpu = CpuWorld::new(&model)?; // or World::new(&model)? on the GPU
+//! let drop = fall(&mut cpu, 0.1)?;
+//! assert!((drop - 0.5 * 9.81 * 0.1 * 0.1).abs() < 1e-3);
+//! # Ok::<(), hooke::Error>(())
+//! ```
+
+use glam::DVec3;
+
+use crate::energy::Energy;
+use crate::error::Result;
+pub use crate::gpu::BodyState;
+use crate::model::{Actuator, Body, DragSpring};
+
+/// What every hooke world does, on the CPU ([`crate::CpuWorld`], f64) or the GPU
+/// ([`crate::World`], f32). Readouts return owned values and a [`Result`] on both backends,
+/// because on the GPU they are device readbacks that can fail.
+pub trait Simulation {
+    /// Advances `steps` steps of the model's `dt`.
+    ///
+    /// # Errors
+    /// [`crate::Error::NonFinite`] naming the first mass whose state became non-finite (the world
+    /// then refuses to step until [`Simulation::reset`]); on the GPU also fixed-point overflow and
+    /// device errors.
+    fn step(&mut self, steps: u64) -> Result<()>;
+
+    /// Advances by `duration` s of simulated time (`round(duration / dt)` steps) and returns the
+    /// number of steps taken.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParameter`] for a negative or non-finite duration; otherwise as
+    /// [`Simulation::step`].
+    fn step_for(&mut self, duration: f64) -> Result<u64>;
+
+    /// Returns to the model's initial state: positions, velocities, time 0, energy counters 0, no
+    /// drag spring, and the model's external forces, fixed flags, rest lengths and actuators.
+    fn reset(&mut self);
+
+    /// Simulated time, s.
+    fn time(&self) -> f64;
+
+    /// Steps taken since the start or the last reset.
+    fn steps(&self) -> u64;
+
+    /// The time step, s.
+    fn dt(&self) -> f64;
+
+    /// Number of masses.
+    fn mass_count(&self) -> usize;
+
+    /// Number of springs.
+    fn spring_count(&self) -> usize;
+
+    /// The model's bodies (name and mass range of each).
+    fn bodies_of_model(&self) -> &[Body];
+
+    /// Position of every mass in model order, m.
+    ///
+    /// # Errors
+    /// Device errors on the GPU; never on the CPU.
+    fn positions(&self) -> Result<Vec<DVec3>>;
+
+    /// Velocity of every mass in model order, m/s.
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`].
+    fn velocities(&self) -> Result<Vec<DVec3>>;
+
+    /// Current rest length of every spring in model order (actuated ones at [`Simulation::time`]),
+    /// m.
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`].
+    fn rest_lengths(&self) -> Result<Vec<f64>>;
+
+    /// Every energy term, J.
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`].
+    fn energy(&self) -> Result<Energy>;
+
+    /// Centre of mass and mean velocity of every body, in the order of
+    /// [`Simulation::bodies_of_model`].
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`].
+    fn bodies(&self) -> Result<Vec<BodyState>>;
+
+    /// Centre of mass of body `body`, m.
+    ///
+    /// # Errors
+    /// [`crate::Error::IndexOutOfRange`] for a missing body; as [`Simulation::positions`].
+    fn body_centre_of_mass(&self, body: usize) -> Result<DVec3>;
+
+    /// Mass-weighted mean velocity of body `body`, m/s.
+    ///
+    /// # Errors
+    /// As [`Simulation::body_centre_of_mass`].
+    fn body_mean_velocity(&self, body: usize) -> Result<DVec3>;
+
+    /// The net spring force on every mass in the current state (elastic plus axial damping), N,
+    /// without advancing the simulation.
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`]; on the GPU also fixed-point overflow.
+    fn spring_forces(&mut self) -> Result<Vec<DVec3>>;
+
+    /// The actuators in force (the model's, as changed by [`Simulation::set_actuator`]).
+    fn actuators(&self) -> &[Actuator];
+
+    /// Sets the constant external force on mass `mass`, N, from the next step on.
+    ///
+    /// # Errors
+    /// [`crate::Error::IndexOutOfRange`] for a missing mass; [`crate::Error::InvalidParameter`] for
+    /// a non-finite force.
+    fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()>;
+
+    /// Attaches (or with `None` removes) the drag spring that pulls one mass towards a target.
+    ///
+    /// # Errors
+    /// What [`DragSpring::validate`] rejects.
+    fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()>;
+
+    /// Fixes mass `mass` in place (its velocity set to zero, kinetic energy booked as
+    /// dissipated) or frees it.
+    ///
+    /// # Errors
+    /// [`crate::Error::IndexOutOfRange`] for a missing mass.
+    fn set_fixed(&mut self, mass: usize, fixed: bool) -> Result<()>;
+
+    /// Sets the base rest length of spring `spring`, m (an actuator then moves it around the new
+    /// base); the change in elastic energy is booked.
+    ///
+    /// # Errors
+    /// [`crate::Error::IndexOutOfRange`] for a missing spring; [`crate::Error::InvalidParameter`]
+    /// for a rest length that is negative or not finite.
+    fn set_rest_length(&mut self, spring: usize, rest_length: f64) -> Result<()>;
+
+    /// Replaces actuator `index` (same spring).
+    ///
+    /// # Errors
+    /// [`crate::Error::IndexOutOfRange`] for a missing actuator;
+    /// [`crate::Error::InvalidParameter`] for a bad actuator.
+    fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()>;
+}
+
+/// Implements [`Simulation`] for a type whose own methods have the trait's names and signatures,
+/// so that the two cannot drift: a mismatch is a compile error here.
+macro_rules! delegate_simulation {
+    ($ty:ty) => {
+        impl Simulation for $ty {
+            fn step(&mut self, steps: u64) -> Result<()> {
+                <$ty>::step(self, steps)
+            }
+            fn step_for(&mut self, duration: f64) -> Result<u64> {
+                <$ty>::step_for(self, duration)
+            }
+            fn reset(&mut self) {
+                <$ty>::reset(self);
+            }
+            fn time(&self) -> f64 {
+                <$ty>::time(self)
+            }
+            fn steps(&self) -> u64 {
+                <$ty>::steps(self)
+            }
+            fn dt(&self) -> f64 {
+                <$ty>::dt(self)
+            }
+            fn mass_count(&self) -> usize {
+                <$ty>::mass_count(self)
+            }
+            fn spring_count(&self) -> usize {
+                <$ty>::spring_count(self)
+            }
+            fn bodies_of_model(&self) -> &[Body] {
+                <$ty>::bodies_of_model(self)
+            }
+            fn positions(&self) -> Result<Vec<DVec3>> {
+                <$ty>::positions(self)
+            }
+            fn velocities(&self) -> Result<Vec<DVec3>> {
+                <$ty>::velocities(self)
+            }
+            fn rest_lengths(&self) -> Result<Vec<f64>> {
+                <$ty>::rest_lengths(self)
+            }
+            fn energy(&self) -> Result<Energy> {
+                <$ty>::energy(self)
+            }
+            fn bodies(&self) -> Result<Vec<BodyState>> {
+                <$ty>::bodies(self)
+            }
+            fn body_centre_of_mass(&self, body: usize) -> Result<DVec3> {
+                <$ty>::body_centre_of_mass(self, body)
+            }
+            fn body_mean_velocity(&self, body: usize) -> Result<DVec3> {
+                <$ty>::body_mean_velocity(self, body)
+            }
+            fn spring_forces(&mut self) -> Result<Vec<DVec3>> {
+                <$ty>::spring_forces(self)
+            }
+            fn actuators(&self) -> &[Actuator] {
+                <$ty>::actuators(self)
+            }
+            fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()> {
+                <$ty>::set_external_force(self, mass, force)
+            }
+            fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
+                <$ty>::set_drag(self, drag)
+            }
+            fn set_fixed(&mut self, mass: usize, fixed: bool) -> Result<()> {
+                <$ty>::set_fixed(self, mass, fixed)
+            }
+            fn set_rest_length(&mut self, spring: usize, rest_length: f64) -> Result<()> {
+                <$ty>::set_rest_length(self, spring, rest_length)
+            }
+            fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
+                <$ty>::set_actuator(self, index, actuator)
+            }
+        }
+    };
+}
+
+delegate_simulation!(crate::cpu::CpuWorld);
