@@ -2,7 +2,7 @@
 
 mod common;
 
-use hooke::{Model, Params};
+use hooke::Lattice;
 
 /// The SCENE.md lattice at n = 95: 857 375 masses and 10 903 906 springs (13 per mass), built
 /// directly into the model to keep host memory and time down. Two steps of free fall (the lattice
@@ -11,16 +11,9 @@ use hooke::{Model, Params};
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn lattice_above_ten_million_springs_steps() {
-    let n = 95usize;
-    let mut model = Model::new(Params::default());
-    let part = common::scenes::lattice_part(n, 0.01, 0.05, 10_000.0, 1.0);
-    assert!(
-        part.springs.len() > 10_000_000,
-        "{} springs",
-        part.springs.len()
-    );
-    model.add("lattice", part);
+    let model = Lattice::scene(95).model().unwrap();
     let springs = model.springs.len();
+    assert!(springs > 10_000_000, "{springs} springs");
     let started = std::time::Instant::now();
     let mut world = common::world(&model);
     let built = started.elapsed();

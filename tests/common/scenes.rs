@@ -1,322 +1,224 @@
-//! Test scenes, built by hand from `Part`s (small versions of the seeds' scenes).
+//! Test scenes: small versions of the seeds' scenes, each made by a builder
+//! ([`hooke::builders`]) or a creature ([`hooke::creatures`]) with a [`Placement`], plus plain
+//! field edits on the built [`Part`] where a test needs a tweak (a fixed mass, a velocity, a
+//! duty cycle, fewer muscles). [`all_laws`] alone adds hand-made springs, because no builder
+//! mixes spring laws.
+//!
+//! The scenes are kept small: CI runs them on lavapipe, twice per atomic width.
 
+use hooke::creatures::{BreathingCube, Inchworm, Pendulum};
 use hooke::{
-    Actuator, Contact, DVec3, DutyCycle, Friction, FrictionOscillator, Integrator, Mass, Model,
-    Params, Part, Spring, SpringLaw,
+    Builder, Cloth, Contact, Cube, DVec3, DutyCycle, Friction, ImageBody, Integrator, Lattice,
+    Mass, Model, Params, Part, Placement, Rope, Spring, SpringLaw,
 };
 
-/// Seed 000's cube: edge `size` (m), 8 masses of `mass` kg, 28 springs of stiffness `k` (N/m)
-/// joining every pair of corners, lowest face at height `z` (m).
-pub fn cube_part(size: f64, mass: f64, k: f64, z: f64) -> Part {
-    let mut part = Part::new();
-    for i in 0..8 {
-        let p = DVec3::new(
-            (i & 1) as f64 * size,
-            ((i >> 1) & 1) as f64 * size,
-            z + ((i >> 2) & 1) as f64 * size,
-        );
-        part.add_mass(Mass::new(mass, p));
-    }
-    for a in 0..8 {
-        for b in a + 1..8 {
-            part.connect(a, b, k, 0.0);
-        }
-    }
-    part
+/// Panics with the builder's message: test scenes use only valid parameters.
+fn built<T>(what: &str, result: hooke::Result<T>) -> T {
+    result.unwrap_or_else(|e| panic!("building the test scene {what} failed: {e}"))
 }
 
-/// Seed 000 step 2-4: the 0.1 m cube of 0.8 kg, k = 10 000 N/m, dropped from 0.1 m onto the
-/// penalty ground (k_c = 100 000 N/m), dt = 1e-4 s, slightly rotated so it tumbles.
+/// The [`Cube`] builder: edge `size` (m), 8 corners of `mass` kg, its 28 springs (every pair of
+/// corners, undamped) of stiffness `k` (N/m), lowest face at height `z` (m). Corner
+/// `c = x + 2 y + 4 z` is mass `c`; springs join corner pairs in lexicographic order.
+pub fn cube_part(size: f64, mass: f64, k: f64, z: f64) -> Part {
+    let cube = Cube {
+        size,
+        corner_mass: mass,
+        stiffness: k,
+        damping: 0.0,
+    };
+    built(
+        "cube",
+        cube.build_at(&Placement::at(DVec3::new(0.0, 0.0, z))),
+    )
+}
+
+/// Seed 000 step 2-4: the [`Cube::seed000`] (0.1 m, 0.8 kg, k = 10 000 N/m) turned 0.1 rad about
+/// +y so it lands on an edge and tumbles, its local origin 0.1 m up (lowest corner at about
+/// 0.09 m), dropped onto the penalty ground (k_c = 100 000 N/m), dt = 1e-4 s.
 pub fn bouncing_cube() -> Model {
     let mut model = Model::new(Params::default());
-    let mut part = cube_part(0.1, 0.1, 10_000.0, 0.1);
-    // Tilt: shift the top face a little so the landing is not symmetric.
-    for m in &mut part.masses {
-        m.position.x += 0.1 * m.position.z;
-    }
-    // Rest lengths of the tilted shape: the cube starts unstrained.
-    for s in &mut part.springs {
-        s.rest_length = part.masses[s.a as usize]
-            .position
-            .distance(part.masses[s.b as usize].position);
-    }
-    model.add("cube", part);
+    let placement =
+        Placement::at(DVec3::new(0.0, 0.0, 0.1)).with_rotation(DVec3::new(0.0, 0.1, 0.0));
+    model.add("cube", built("cube", Cube::seed000().build_at(&placement)));
     model
 }
 
-/// The SCENE.md lattice: `n^3` masses of 0.1 kg at spacing 0.01 m from z = `z0`, springs to the 13
-/// forward neighbours (k = 10 000 N/m, c = 1 N*s/m), penalty ground with Coulomb friction.
+/// The SCENE.md lattice ([`Lattice::scene`]): `n^3` masses of 0.1 kg at spacing 0.01 m from
+/// z = `z0` (m), springs to the 13 forward neighbours (k = 10 000 N/m, c = 1 N*s/m), on the
+/// default penalty ground with `friction`.
 pub fn lattice(n: usize, z0: f64, friction: Friction) -> Model {
     let mut model = Model::new(Params {
         friction,
         ..Params::default()
     });
-    model.add("lattice", lattice_part(n, 0.01, z0, 10_000.0, 1.0));
+    let n = u32::try_from(n).expect("lattice side fits u32");
+    let lattice = Lattice {
+        z0,
+        ..Lattice::scene(n)
+    };
+    model.add("lattice", built("lattice", lattice.build()));
     model
 }
 
-/// A lattice part (see [`lattice`]), spacing `h` (m).
-pub fn lattice_part(n: usize, h: f64, z0: f64, stiffness: f64, c: f64) -> Part {
-    let mut part = Part::new();
-    let idx = |i: usize, j: usize, k: usize| ((k * n + j) * n + i) as u32;
-    for k in 0..n {
-        for j in 0..n {
-            for i in 0..n {
-                part.add_mass(Mass::new(
-                    0.1,
-                    DVec3::new(i as f64 * h, j as f64 * h, z0 + k as f64 * h),
-                ));
-            }
-        }
-    }
-    let mut offsets = Vec::new();
-    for dk in -1i64..=1 {
-        for dj in -1i64..=1 {
-            for di in -1i64..=1 {
-                // Forward half of the 26 neighbours.
-                if (dk, dj, di) > (0, 0, 0) {
-                    offsets.push((di, dj, dk));
-                }
-            }
-        }
-    }
-    assert_eq!(offsets.len(), 13);
-    for k in 0..n as i64 {
-        for j in 0..n as i64 {
-            for i in 0..n as i64 {
-                for &(di, dj, dk) in &offsets {
-                    let (a, b, c2) = (i + di, j + dj, k + dk);
-                    let n = n as i64;
-                    if (0..n).contains(&a) && (0..n).contains(&b) && (0..n).contains(&c2) {
-                        part.connect(
-                            idx(i as usize, j as usize, k as usize),
-                            idx(a as usize, b as usize, c2 as usize),
-                            stiffness,
-                            c,
-                        );
-                    }
-                }
-            }
-        }
-    }
-    part
-}
-
-/// Seed 000 advanced 5: the cube "breathes", every spring's rest length following
-/// `L (1 + 0.1 sin(2 pi 2 t + 2 pi p))`, a few springs with a seed-002 duty cycle.
+/// Seed 000 advanced 5: the [`BreathingCube`] creature breathing at 2 Hz, every spring's rest
+/// length following `L (1 + 0.1 sin(2 pi 2 t + 2 pi p))`, standing on the ground with Coulomb
+/// friction. Field edits spread the phases (`p = s / 28` for spring `s`) and give every fifth
+/// spring a seed-002 duty cycle, so the test covers both.
 pub fn breathing_cube() -> Model {
     let mut model = Model::new(Params {
         friction: Friction::coulomb(0.8, 0.6),
         ..Params::default()
     });
-    let mut part = cube_part(0.1, 0.1, 10_000.0, 0.0);
-    for s in 0..part.springs.len() as u32 {
-        part.actuators.push(Actuator {
-            spring: s,
-            amplitude: 0.1,
-            omega: std::f64::consts::TAU * 2.0,
-            phase: f64::from(s) / 28.0,
-            duty: if s % 5 == 0 {
-                Some(DutyCycle {
-                    active: 0.15,
-                    rest: 0.1,
-                    offset: 0.02 * f64::from(s),
-                })
-            } else {
-                None
-            },
+    let creature = BreathingCube {
+        cube: Cube::seed000(),
+        amplitude: 0.1,
+        omega: std::f64::consts::TAU * 2.0,
+    };
+    let mut part = built("breathing cube", creature.build()).part;
+    for a in &mut part.actuators {
+        let s = a.spring;
+        a.phase = f64::from(s) / 28.0;
+        a.duty = (s % 5 == 0).then(|| DutyCycle {
+            active: 0.15,
+            rest: 0.1,
+            offset: 0.02 * f64::from(s),
         });
     }
     model.add("breathing cube", part);
     model
 }
 
-/// Seed 000 advanced 1: the cube hanging as a pendulum from one fixed corner, no ground.
+/// Seed 000 advanced 1: the [`Pendulum`] creature, the seed 000 cube hanging from its fixed
+/// corner [`Pendulum::PIVOT`] at 0.6 m (the cube spans z = 0.5..0.6 m), with no ground; a field
+/// edit pushes the opposite corner (mass 3) sideways at (0.5, -0.3, 0) m/s.
 pub fn pendulum() -> Model {
     let mut model = Model::new(Params {
         contact: Contact::None,
         ..Params::default()
     });
-    let mut part = cube_part(0.1, 0.1, 10_000.0, 0.5);
-    // Fix corner 4 (top, x = y = 0) and push the opposite corner sideways.
-    part.masses[4].fixed = true;
+    let creature = Pendulum {
+        cube: Cube::seed000(),
+        pivot_height: 0.6,
+    };
+    let mut part = built("pendulum", creature.build()).part;
     part.masses[3].velocity = DVec3::new(0.5, -0.3, 0.0);
     model.add("pendulum", part);
     model
 }
 
-/// Seed 001: cloth of `nx x ny` masses with structural, shear and bending springs (material law,
-/// damped), pinned at its two far corners, horizontal at 1 m, under gravity with air drag.
+/// Seed 001: a [`Cloth`] of `nx x ny` masses of 5 g, 0.02 m apart, with structural (40 N),
+/// shear (20 N) and bending (5 N) springs of the material law, damped (0.01 N*s/m), pinned at its
+/// two far corners ([`Cloth::pinned_top`]), lying horizontal at 1 m, under gravity with air drag
+/// and no ground.
 pub fn cloth(nx: u32, ny: u32) -> Model {
     let mut model = Model::new(Params {
         air_drag: 0.001,
         contact: Contact::None,
         ..Params::default()
     });
-    let h = 0.02;
-    let mut part = Part::new();
-    let idx = |i: u32, j: u32| j * nx + i;
-    for j in 0..ny {
-        for i in 0..nx {
-            let mut m = Mass::new(0.005, DVec3::new(f64::from(i) * h, f64::from(j) * h, 1.0));
-            m.fixed = j == ny - 1 && (i == 0 || i == nx - 1);
-            part.add_mass(m);
-        }
+    let cloth = Cloth {
+        nx,
+        ny,
+        spacing: 0.02,
+        mass: 0.005,
+        structural: 40.0,
+        shear: 20.0,
+        bending: 5.0,
+        damping: 0.01,
+        law: SpringLaw::Material,
+        pinned: Vec::new(),
     }
-    let link = |part: &mut Part, a: u32, b: u32, k: f64| {
-        let rest = part.masses[a as usize]
-            .position
-            .distance(part.masses[b as usize].position);
-        part.add_spring(Spring {
-            a,
-            b,
-            law: SpringLaw::Material,
-            stiffness: k,
-            damping: 0.01,
-            rest_length: rest,
-        });
-    };
-    for j in 0..ny {
-        for i in 0..nx {
-            if i + 1 < nx {
-                link(&mut part, idx(i, j), idx(i + 1, j), 40.0);
-            }
-            if j + 1 < ny {
-                link(&mut part, idx(i, j), idx(i, j + 1), 40.0);
-            }
-            if i + 1 < nx && j + 1 < ny {
-                link(&mut part, idx(i, j), idx(i + 1, j + 1), 20.0);
-                link(&mut part, idx(i + 1, j), idx(i, j + 1), 20.0);
-            }
-            if i + 2 < nx {
-                link(&mut part, idx(i, j), idx(i + 2, j), 5.0);
-            }
-            if j + 2 < ny {
-                link(&mut part, idx(i, j), idx(i, j + 2), 5.0);
-            }
-        }
-    }
-    model.add("cloth", part);
+    .pinned_top();
+    let placement = Placement::at(DVec3::new(0.0, 0.0, 1.0));
+    model.add("cloth", built("cloth", cloth.build_at(&placement)));
     model
 }
 
-/// Seed 001: a rope (hair strand) of `n` masses hanging from a fixed end, starting horizontal,
-/// damped Hooke springs, falling onto nothing.
+/// Seed 001: a [`Rope`] (hair strand) of `n` masses of 10 g, 0.02 m apart, hanging from its
+/// fixed first mass at 1 m, starting horizontal along +x, damped Hooke springs (500 N/m,
+/// 0.05 N*s/m), falling onto nothing.
 pub fn rope(n: u32) -> Model {
     let mut model = Model::new(Params {
         contact: Contact::None,
         ..Params::default()
     });
-    let mut part = Part::new();
-    for i in 0..n {
-        let mut m = Mass::new(0.01, DVec3::new(f64::from(i) * 0.02, 0.0, 1.0));
-        m.fixed = i == 0;
-        part.add_mass(m);
-    }
-    for i in 0..n - 1 {
-        part.connect(i, i + 1, 500.0, 0.05);
-    }
-    model.add("rope", part);
+    let rope = Rope {
+        segments: n - 1,
+        length: f64::from(n - 1) * 0.02,
+        mass: 0.01,
+        stiffness: 500.0,
+        bending_stiffness: 0.0,
+        damping: 0.05,
+        law: SpringLaw::Hooke,
+        direction: DVec3::X,
+        fix_first: true,
+    };
+    let placement = Placement::at(DVec3::new(0.0, 0.0, 1.0));
+    model.add("rope", built("rope", rope.build_at(&placement)));
     model
 }
 
-/// Seed 004: a 2D body from an image-like occupancy grid (each filled cell a mass, springs to its
-/// 8 neighbours), in the vertical x-z plane, tilted by 0.3 rad and lifted 0.05 m, falling onto
-/// the restitution ground (epsilon 0.5) with friction, with a little air drag.
+/// Seed 004: an [`ImageBody`] from a small in-memory picture (`#` black, `.` white): each black
+/// pixel a mass of 10 g, 0.02 m apart, springs to its 8 neighbours (2000 N/m, 0.5 N*s/m), in the
+/// vertical x-z plane, tilted by 0.3 rad and lifted 0.05 m, falling onto the restitution ground
+/// (epsilon 0.5) with friction, with a little air drag.
 pub fn image_body() -> Model {
     let rows = [
         "..####..", ".######.", "########", "##.##.##", "########", ".##..##.",
     ];
+    let picture = image::GrayImage::from_fn(rows[0].len() as u32, rows.len() as u32, |u, r| {
+        let black = rows[r as usize].as_bytes()[u as usize] == b'#';
+        image::Luma([if black { 0 } else { 255 }])
+    });
     let mut model = Model::new(Params {
         contact: Contact::Restitution { restitution: 0.5 },
         friction: Friction::coulomb(0.5, 0.4),
         air_drag: 0.01,
         ..Params::default()
     });
-    let s = 0.02;
-    let theta: f64 = 0.3;
-    let mut part = Part::new();
-    let mut index = std::collections::HashMap::new();
-    for (r, row) in rows.iter().enumerate() {
-        for (c, ch) in row.chars().enumerate() {
-            if ch == '#' {
-                let (x, z) = (c as f64 * s, (rows.len() - 1 - r) as f64 * s);
-                let (xr, zr) = (
-                    x * theta.cos() - z * theta.sin(),
-                    x * theta.sin() + z * theta.cos(),
-                );
-                let i = part.add_mass(Mass::new(0.01, DVec3::new(xr, 0.0, zr + 0.05)));
-                index.insert((r as i64, c as i64), i);
-            }
-        }
-    }
-    let cells: Vec<_> = index.clone().into_iter().collect();
-    for ((r, c), a) in cells {
-        for (dr, dc) in [(0, 1), (1, -1), (1, 0), (1, 1)] {
-            if let Some(&b) = index.get(&(r + dr, c + dc)) {
-                part.connect(a, b, 2_000.0, 0.5);
-            }
-        }
-    }
-    model.add("image body", part);
+    let body = ImageBody {
+        spacing: 0.02,
+        mass: 0.01,
+        stiffness: 2_000.0,
+        damping: 0.5,
+        threshold: 0.5,
+        theta0: 0.3,
+        h0: 0.05,
+    };
+    let part = body.from_image(&image::DynamicImage::ImageLuma8(picture));
+    model.add("image body", built("image body", part));
     model
 }
 
-/// Seed 002's inchworm: a chain of 6 segments along x (two masses per station, an upper and a
-/// lower rail), lower masses with friction oscillators, the upper rail's springs actuated with
-/// duty cycles, so it crawls.
+/// Seed 002's inchworm: the [`Inchworm`] creature with its defaults and the parameters it was
+/// tuned for (4 box segments, 20 masses, 94 springs; friction oscillators on its feet toggle their
+/// grip), with muscles on its back only: a field edit keeps the actuators of the springs joining
+/// two back masses (4 per segment, the top face of each box) and drops the others, so most
+/// springs are plain and the stencil test gets a worm it covers in part (the creature actuates
+/// every spring between cross-sections, more than half, and the stencil would then not be used).
 pub fn inchworm() -> Model {
-    let mut model = Model::new(Params {
-        contact: Contact::Penalty {
-            stiffness: 20_000.0,
-            damping: 5.0,
-        },
-        friction: Friction::coulomb(0.5, 0.5),
-        ..Params::default()
+    let creature = built("inchworm", Inchworm::default().build());
+    let mut part = creature.part;
+    // Masses are numbered by cross-section: feet 4j, 4j + 1, back 4j + 2, 4j + 3.
+    let back = |m: u32| m % 4 >= 2;
+    let springs = &part.springs;
+    part.actuators.retain(|a| {
+        let s = springs[a.spring as usize];
+        back(s.a) && back(s.b)
     });
-    let mut part = Part::new();
-    let stations = 7u32;
-    let h = 0.03;
-    for i in 0..stations {
-        let x = f64::from(i) * h;
-        let mut low = Mass::new(0.02, DVec3::new(x, 0.0, 0.0));
-        low.friction_oscillator = Some(FrictionOscillator {
-            min: 0.05,
-            max: 1.0,
-            omega: std::f64::consts::TAU * 1.3,
-            phase: 0.7 * f64::from(i),
-        });
-        part.add_mass(low);
-        part.add_mass(Mass::new(0.02, DVec3::new(x + 0.5 * h, 0.0, h)));
-    }
-    for i in 0..stations {
-        let (lo, up) = (2 * i, 2 * i + 1);
-        part.connect(lo, up, 3_000.0, 1.0);
-        if i + 1 < stations {
-            part.connect(lo, lo + 2, 3_000.0, 1.0);
-            part.connect(up, lo + 2, 3_000.0, 1.0);
-            let top = part.connect(up, up + 2, 3_000.0, 1.0);
-            part.actuators.push(Actuator {
-                spring: top,
-                amplitude: 0.25,
-                omega: std::f64::consts::TAU * 1.3,
-                phase: 0.1 * f64::from(i),
-                duty: Some(DutyCycle {
-                    active: 0.4,
-                    rest: 0.2,
-                    offset: 0.05 * f64::from(i),
-                }),
-            });
-        }
-    }
-    part.translate(DVec3::new(0.0, 0.0, 0.001));
-    model.add("inchworm", part);
+    let mut model = Model::new(creature.params);
+    model.add(creature.name, part);
     model
 }
 
 /// A structure using every spring law (Hooke, material, zero length), damping, global velocity
 /// damping, air drag, an external force on one mass, a fixed mass, and the explicit integrator when
 /// `explicit` is set; it falls onto the penalty ground with normal damping and friction.
+///
+/// Hand-made on purpose: every builder gives all its springs one law, and this scene exists to
+/// mix them. It starts from a [`Cube`] (0.1 m, 0.1 kg corners, 8000 N/m, lowest face at 0.05 m)
+/// whose springs are edited in turn to each law, and adds a hand-made tail and anchor.
 pub fn all_laws(explicit: bool) -> Model {
     let mut model = Model::new(Params {
         integrator: if explicit {
