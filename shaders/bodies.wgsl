@@ -6,8 +6,16 @@
 @group(0) @binding(2) var<storage, read> mass_table: array<GpuMass>;
 @group(0) @binding(3) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read> velocities: array<vec4<f32>>;
-// Per body: (sum m p, sum m) then (sum m v, 0); kg m and kg m/s.
-@group(0) @binding(5) var<storage, read_write> sums: array<vec4<f32>>;
+// Per body: its sums.
+@group(0) @binding(5) var<storage, read_write> sums: array<GpuBodySum>;
+
+// Mirror of `GpuBodySum`: sum of m p (kg m), sum of m (kg), sum of m v (kg m/s).
+struct GpuBodySum {
+    moment: vec3<f32>,
+    mass: f32,
+    momentum: vec3<f32>,
+    pad0: f32,
+}
 
 var<workgroup> moment: array<vec4<f32>, WORKGROUP_SIZE>;
 var<workgroup> momentum: array<vec4<f32>, WORKGROUP_SIZE>;
@@ -41,7 +49,6 @@ fn bodies(
         workgroupBarrier();
     }
     if lid == 0u && body < params.bodies {
-        sums[2u * body] = moment[0];
-        sums[2u * body + 1u] = momentum[0];
+        sums[body] = GpuBodySum(moment[0].xyz, moment[0].w, momentum[0].xyz, 0.0);
     }
 }

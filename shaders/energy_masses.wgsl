@@ -9,8 +9,21 @@
 @group(0) @binding(3) var<storage, read> velocities: array<vec4<f32>>;
 // Per invocation of the integrate pass: (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(4) var<storage, read> slots: array<vec4<f32>>;
-// Per workgroup, two elements: (kinetic, gravity, ground, 0) and (dissipated, injected, 0, 0), J.
-@group(0) @binding(5) var<storage, read_write> partials: array<vec4<f32>>;
+// Per workgroup: its sums, J.
+@group(0) @binding(5) var<storage, read_write> partials: array<GpuMassPartial>;
+
+// Mirror of `GpuMassPartial`: one workgroup's kinetic, gravitational and ground energy, and the
+// dissipated and injected work booked by its invocations' slots, J.
+struct GpuMassPartial {
+    kinetic: f32,
+    gravity: f32,
+    ground: f32,
+    pad0: f32,
+    dissipated: f32,
+    injected: f32,
+    pad1: f32,
+    pad2: f32,
+}
 
 var<workgroup> partial: array<vec4<f32>, WORKGROUP_SIZE>;
 var<workgroup> booked: array<vec2<f32>, WORKGROUP_SIZE>;
@@ -54,8 +67,8 @@ fn energy_masses(
         }
         workgroupBarrier();
     }
-    if lid == 0u && 2u * group + 1u < arrayLength(&partials) {
-        partials[2u * group] = partial[0];
-        partials[2u * group + 1u] = vec4<f32>(booked[0], 0.0, 0.0);
+    if lid == 0u && group < arrayLength(&partials) {
+        let p = partial[0];
+        partials[group] = GpuMassPartial(p.x, p.y, p.z, 0.0, booked[0].x, booked[0].y, 0.0, 0.0);
     }
 }

@@ -14,9 +14,18 @@
 @group(0) @binding(6) var<storage, read> positions: array<vec4<f32>>;
 // Per invocation of the spring pass: (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(7) var<storage, read> slots: array<vec4<f32>>;
-// Per workgroup: (elastic, dissipated, injected, 0), J.
-@group(0) @binding(8) var<storage, read_write> partials: array<vec4<f32>>;
+// Per workgroup: its sums, J.
+@group(0) @binding(8) var<storage, read_write> partials: array<GpuSpringPartial>;
 @group(0) @binding(9) var<uniform> chunk: GpuChunk;
+
+// Mirror of `GpuSpringPartial`: one workgroup's elastic energy, and the dissipated and injected
+// work booked by its invocations' slots, J.
+struct GpuSpringPartial {
+    elastic: f32,
+    dissipated: f32,
+    injected: f32,
+    pad0: f32,
+}
 
 var<workgroup> partial: array<vec4<f32>, WORKGROUP_SIZE>;
 
@@ -67,6 +76,7 @@ fn energy_springs(
         workgroupBarrier();
     }
     if lid == 0u && group < arrayLength(&partials) {
-        partials[group] = partial[0];
+        let p = partial[0];
+        partials[group] = GpuSpringPartial(p.x, p.y, p.z, 0.0);
     }
 }

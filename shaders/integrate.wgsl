@@ -4,7 +4,7 @@
 // `integrate` and `ground` in src/cpu.rs).
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
-// `GpuMass` records, read as `Record`s (see words_*.wgsl).
+// `GpuMass` records, read as `Record`s (see shared/words_*.wgsl).
 @group(0) @binding(1) var<storage, read> mass_table: array<Record>;
 @group(0) @binding(2) var<storage, read> oscillator_table: array<GpuOscillator>;
 // The interleaved state the spring pass and this pass read and write (position, velocity: one
@@ -12,11 +12,11 @@
 // `World::step` call (`publish.wgsl`).
 @group(0) @binding(3) var<storage, read_write> state: array<State>;
 // The spring pass's fixed-point sums, 4 words per mass (x, y, z, unused; with PACKED_FORCES the
-// 64-bit pair (y * 2^32 + x, z) of scatter_packed.wgsl), read and cleared in one access each.
+// 64-bit pair (y * 2^32 + x, z) of shared/scatter_packed.wgsl), read and cleared in one access each.
 // This pass runs after the spring pass has finished (a separate dispatch), so plain loads and
 // stores see the complete sums.
 @group(0) @binding(4) var<storage, read_write> forces: array<vec4<Fixed>>;
-@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
+@group(0) @binding(5) var<storage, read_write> status: GpuStatus;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(6) var<storage, read_write> slots: array<vec4<f32>>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
@@ -164,8 +164,8 @@ fn integrate(
     }
     // A step that overflowed is not integrated; after a failed step nothing runs. Neither value
     // changes during this dispatch except to `step.index` itself, so every invocation agrees.
-    if atomicLoad(&status[STATUS_BAD_STEP]) < step.index
-        || atomicLoad(&status[STATUS_OVERFLOW_STEP]) <= step.index {
+    if atomicLoad(&status.bad_step) < step.index
+        || atomicLoad(&status.overflow_step) <= step.index {
         return;
     }
     var energy = vec2<f32>(0.0, 0.0);
@@ -182,8 +182,8 @@ fn integrate(
         bad = select(bad, min(bad, i), out.bad);
     }
     if bad != NONE {
-        atomicMin(&status[STATUS_BAD_STEP], step.index);
-        atomicMin(&status[STATUS_BAD_MASS], bad);
+        atomicMin(&status.bad_step, step.index);
+        atomicMin(&status.bad_mass, bad);
     }
     if TRACK_ENERGY && invocation < arrayLength(&slots) {
         let slot = slots[invocation];

@@ -4,14 +4,14 @@
 // twin: `springs` in src/cpu.rs) and adds it to `b` in fixed point with integer atomic adds; `a`'s
 // side is summed in registers (as integers, so the sum is the same as adding each spring on its
 // own) and added once per mass. The per-sum results are exact and independent of order.
-// Masses are assigned by `walk` (common.wgsl): lanes in lockstep groups take neighbouring masses
+// Masses are assigned by `walk` (shared/common.wgsl): lanes in lockstep groups take neighbouring masses
 // and each group walks its block in order. Every lane loads and scatters its own `a` at the same
 // point of the loop, so on adapters that run lanes in SIMD (lavapipe) no lane pays for another's
 // per-mass work in a divergent branch.
 // Energy: each invocation adds its springs' dissipated and injected work to its own running
 // (compensated) slot: no workgroup barrier, and every slot is written by one invocation in a fixed
 // order, so the booking is deterministic. `energy_springs` reduces the slots when energy is read.
-// Bindings and the per-spring helpers: spring_pass.wgsl.
+// Bindings and the per-spring helpers: shared/spring_pass.wgsl.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn springs(

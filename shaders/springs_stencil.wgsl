@@ -20,7 +20,7 @@
 // negated p_hi - p_lo in f32, so its force is exactly negated and the sums are the same. Springs
 // outside the stencil (actuated, duplicate or irregular ones, or of another material than their
 // offset's) are walked in the link table as in `springs.wgsl`. Bindings and the per-spring
-// helpers: spring_pass.wgsl.
+// helpers: shared/spring_pass.wgsl.
 
 // Rest lengths of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
 @group(0) @binding(11) var<storage, read> stencil: array<Words>;

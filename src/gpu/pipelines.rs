@@ -1,92 +1,145 @@
 //! Shader modules and compute pipelines: one WGSL file, entry point, label and field per kernel.
+//!
+//! A kernel's source is its own file `shaders/<stem>.wgsl` after the shared fragments of
+//! `shaders/shared/` it uses, listed once per kernel in [`KERNELS`].
 
-use super::layout;
+use super::layout::{self, GpuStep};
 
-/// The shared WGSL prelude (structs, overrides, helpers).
-pub(crate) const COMMON: &str = include_str!("../../shaders/common.wgsl");
+/// A WGSL fragment of `shaders/shared/`, prepended to the kernels that list it in [`KERNELS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fragment {
+    /// `common.wgsl`: the overrides, the `Gpu*` mirrors and helpers every kernel uses.
+    Common,
+    /// `spring_common.wgsl`: helpers of the kernels that walk the link table.
+    SpringCommon,
+    /// `words_wide.wgsl` on devices with `SHADER_INT64`, else `words_narrow.wgsl`: how 16-byte
+    /// records, links and states are read.
+    Words,
+    /// `scatter_packed.wgsl` when 32-bit force sums ride in 64-bit atomics, else
+    /// `scatter_words.wgsl`: the force-sum binding and `scatter`.
+    Scatter,
+    /// `spring_pass.wgsl`: the bindings and per-spring helpers of both spring-pass variants.
+    SpringPass,
+}
 
-/// Helpers of the kernels that walk the spring table, prepended after [`COMMON`] for them.
-pub(crate) const SPRING_COMMON: &str = include_str!("../../shaders/spring_common.wgsl");
+impl Fragment {
+    /// The WGSL of this fragment for records read as 64-bit words when `wide` and 32-bit force
+    /// sums packed in 64-bit atomics when `packed`.
+    fn wgsl(self, wide: bool, packed: bool) -> &'static str {
+        match self {
+            Self::Common => include_str!("../../shaders/shared/common.wgsl"),
+            Self::SpringCommon => include_str!("../../shaders/shared/spring_common.wgsl"),
+            Self::Words if wide => include_str!("../../shaders/shared/words_wide.wgsl"),
+            Self::Words => include_str!("../../shaders/shared/words_narrow.wgsl"),
+            Self::Scatter if packed => include_str!("../../shaders/shared/scatter_packed.wgsl"),
+            Self::Scatter => include_str!("../../shaders/shared/scatter_words.wgsl"),
+            Self::SpringPass => include_str!("../../shaders/shared/spring_pass.wgsl"),
+        }
+    }
+}
 
-/// How the spring and integrate passes access 16-byte records: as two 64-bit words (devices with `SHADER_INT64`)
-/// or as four 32-bit words.
-pub(crate) const WORDS_WIDE: &str = include_str!("../../shaders/words_wide.wgsl");
-pub(crate) const WORDS_NARROW: &str = include_str!("../../shaders/words_narrow.wgsl");
+/// One kernel: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`, the
+/// [`Pipelines`] field `<stem>`.
+#[derive(Debug)]
+pub(crate) struct KernelSource {
+    pub(crate) stem: &'static str,
+    /// The shared fragments it uses, in order, before its own file.
+    pub(crate) fragments: &'static [Fragment],
+    /// Its own file.
+    pub(crate) body: &'static str,
+    /// Whether it binds the per-step uniform as group 1.
+    pub(crate) stepped: bool,
+}
 
-/// The bindings and per-spring helpers of both variants of the spring pass, prepended after the
-/// scatter file.
-pub(crate) const SPRING_PASS: &str = include_str!("../../shaders/spring_pass.wgsl");
+/// The kernels, and which shared fragments each uses.
+pub(crate) const KERNELS: [KernelSource; 6] = {
+    use Fragment::{Common, Scatter, SpringCommon, SpringPass, Words};
+    [
+        KernelSource {
+            stem: "springs",
+            fragments: &[Common, SpringCommon, Words, Scatter, SpringPass],
+            body: include_str!("../../shaders/springs.wgsl"),
+            stepped: true,
+        },
+        KernelSource {
+            stem: "integrate",
+            fragments: &[Common, Words],
+            body: include_str!("../../shaders/integrate.wgsl"),
+            stepped: true,
+        },
+        KernelSource {
+            stem: "energy_masses",
+            fragments: &[Common],
+            body: include_str!("../../shaders/energy_masses.wgsl"),
+            stepped: false,
+        },
+        KernelSource {
+            stem: "energy_springs",
+            fragments: &[Common, SpringCommon, Words],
+            body: include_str!("../../shaders/energy_springs.wgsl"),
+            stepped: false,
+        },
+        KernelSource {
+            stem: "bodies",
+            fragments: &[Common],
+            body: include_str!("../../shaders/bodies.wgsl"),
+            stepped: false,
+        },
+        KernelSource {
+            stem: "publish",
+            fragments: &[Common, Words],
+            body: include_str!("../../shaders/publish.wgsl"),
+            stepped: false,
+        },
+    ]
+};
 
-/// The stencil variant of the spring pass, a template whose `//@` lines
-/// [`super::stencil::Stencil::wgsl`] generates.
+/// The stencil variant of the `springs` kernel (same fragments, same entry point): a template
+/// whose `//@` lines [`super::stencil::Stencil::wgsl`] generates.
 pub(crate) const SPRINGS_STENCIL: &str = include_str!("../../shaders/springs_stencil.wgsl");
 
-/// The spring pass's force-sum binding and `scatter`: one atomic per component, or 32-bit x and y
-/// packed in one 64-bit atomic.
-pub(crate) const SCATTER_WORDS: &str = include_str!("../../shaders/scatter_words.wgsl");
-pub(crate) const SCATTER_PACKED: &str = include_str!("../../shaders/scatter_packed.wgsl");
-
-/// The kernels, by stem: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`.
-pub(crate) const KERNELS: [(&str, &str); 6] = [
-    ("springs", include_str!("../../shaders/springs.wgsl")),
-    ("integrate", include_str!("../../shaders/integrate.wgsl")),
-    (
-        "energy_masses",
-        include_str!("../../shaders/energy_masses.wgsl"),
-    ),
-    (
-        "energy_springs",
-        include_str!("../../shaders/energy_springs.wgsl"),
-    ),
-    ("bodies", include_str!("../../shaders/bodies.wgsl")),
-    ("publish", include_str!("../../shaders/publish.wgsl")),
-];
-
-/// The WGSL of kernel `stem` as `shaders/<stem>.wgsl` has it.
-pub(crate) fn kernel_file(stem: &str) -> &'static str {
+/// The kernel of stem `stem`.
+pub(crate) fn kernel(stem: &str) -> &'static KernelSource {
     KERNELS
         .iter()
-        .find(|(s, _)| *s == stem)
-        .map(|(_, src)| *src)
+        .find(|k| k.stem == stem)
         .expect("unknown kernel stem")
 }
 
-/// The full WGSL source of kernel `stem` whose own file is `body`, with fixed-point integers of
-/// `bits` bits, reading records as 64-bit words when `wide` (the device has `SHADER_INT64`), and
-/// 32-bit force sums packed in 64-bit atomics when `packed`.
-pub(crate) fn source(stem: &str, body: &str, bits: u32, wide: bool, packed: bool) -> String {
+/// The full WGSL source of `kernel` with `body` as its own file (its file, or the generated
+/// stencil variant), with fixed-point integers of `bits` bits, reading records as 64-bit words
+/// when `wide` (the device has `SHADER_INT64`), and 32-bit force sums packed in 64-bit atomics
+/// when `packed`.
+pub(crate) fn source(
+    kernel: &KernelSource,
+    body: &str,
+    bits: u32,
+    wide: bool,
+    packed: bool,
+) -> String {
     let alias = if bits == 64 { "i64" } else { "i32" };
-    let springs = if stem == "springs" || stem == "energy_springs" {
-        SPRING_COMMON
-    } else {
-        ""
-    };
-    let words = match (stem, wide) {
-        ("springs" | "energy_springs" | "integrate" | "publish", true) => WORDS_WIDE,
-        ("springs" | "energy_springs" | "integrate" | "publish", false) => WORDS_NARROW,
-        _ => "",
-    };
-    let scatter = match (stem, packed) {
-        ("springs", true) => SCATTER_PACKED,
-        ("springs", false) => SCATTER_WORDS,
-        _ => "",
-    };
-    let pass = if stem == "springs" { SPRING_PASS } else { "" };
-    format!("alias Fixed = {alias};\n{COMMON}\n{springs}\n{words}\n{scatter}\n{pass}\n{body}")
+    let mut out = format!("alias Fixed = {alias};\n");
+    for fragment in kernel.fragments {
+        out.push_str(fragment.wgsl(wide, packed));
+        out.push('\n');
+    }
+    out.push_str(body);
+    out
 }
 
 /// What a binding of a kernel holds.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Slot {
     Uniform,
     Read,
     ReadWrite,
 }
 
-/// The bindings of group 0 of each kernel, in binding order (mirrors the WGSL declarations).
-pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
+/// The bindings of group 0 of each kernel, in binding order (`springs_stencil` for the stencil
+/// variant of `springs`); a unit test compares them with the WGSL declarations.
+pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
     use Slot::{Read, ReadWrite, Uniform};
-    match stem {
+    match layout {
         "springs" => &[
             Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
             Uniform,
@@ -105,7 +158,44 @@ pub(crate) fn bindings(stem: &str) -> &'static [Slot] {
         ],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         "publish" => &[Uniform, Read, ReadWrite, ReadWrite],
-        _ => unreachable!("unknown kernel stem {stem}"),
+        _ => unreachable!("unknown kernel layout {layout}"),
+    }
+}
+
+/// The group-0 bind group layout entries Rust builds for `layout` (see [`bindings`]).
+pub(crate) fn layout_entries(layout: &str) -> Vec<wgpu::BindGroupLayoutEntry> {
+    bindings(layout)
+        .iter()
+        .enumerate()
+        .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
+            binding: i as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: match slot {
+                    Slot::Uniform => wgpu::BufferBindingType::Uniform,
+                    Slot::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                    Slot::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect()
+}
+
+/// The group-1 layout entry of the stepped kernels: the per-step uniform, bound with a dynamic
+/// offset.
+pub(crate) fn step_entry() -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: wgpu::BufferSize::new(layout::array_bytes::<GpuStep>(1)),
+        },
+        count: None,
     }
 }
 
@@ -116,7 +206,7 @@ pub(crate) struct Kernel {
     pub(crate) layout: wgpu::BindGroupLayout,
 }
 
-/// Every pipeline of a World.
+/// Every pipeline of a World, one field per kernel stem.
 #[derive(Debug)]
 pub(crate) struct Pipelines {
     pub(crate) springs: Kernel,
@@ -129,98 +219,86 @@ pub(crate) struct Pipelines {
     pub(crate) step_layout: wgpu::BindGroupLayout,
 }
 
+/// How a World's kernels are compiled.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Compile<'a> {
+    /// Fixed-point width, 32 or 64.
+    pub(crate) bits: u32,
+    /// Records read as 64-bit words.
+    pub(crate) wide: bool,
+    /// 32-bit force sums packed in 64-bit atomics.
+    pub(crate) packed: bool,
+    /// The WGSL overrides ([`layout::constants`]).
+    pub(crate) constants: &'a [(&'a str, f64)],
+}
+
 impl Pipelines {
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        bits: u32,
-        packed: bool,
-        constants: &[(&str, f64)],
-        stencil: Option<&str>,
-    ) -> Self {
-        let wide = device.features().contains(wgpu::Features::SHADER_INT64);
+    /// Compiles every kernel; `stencil` is the generated stencil variant of `springs`, if the
+    /// World runs it.
+    pub(crate) fn new(device: &wgpu::Device, compile: &Compile<'_>, stencil: Option<&str>) -> Self {
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hooke::step"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(
-                        std::mem::size_of::<layout::GpuStep>() as u64
-                    ),
-                },
-                count: None,
-            }],
+            entries: &[step_entry()],
         });
-        // `layout` names the bindings (`springs_stencil` for the stencil variant), `body` the
-        // kernel's own WGSL.
-        let kernel = |stem: &'static str, layout: &str, body: &str, stepped: bool| {
-            let label = format!("hooke::{layout}");
-            let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings(layout)
-                .iter()
-                .enumerate()
-                .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
-                    binding: i as u32,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: match slot {
-                            Slot::Uniform => wgpu::BufferBindingType::Uniform,
-                            Slot::Read => wgpu::BufferBindingType::Storage { read_only: true },
-                            Slot::ReadWrite => {
-                                wgpu::BufferBindingType::Storage { read_only: false }
-                            }
-                        },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                })
-                .collect();
-            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some(&label),
-                entries: &entries,
-            });
-            let groups: Vec<Option<&wgpu::BindGroupLayout>> = if stepped {
-                vec![Some(&layout), Some(&step_layout)]
-            } else {
-                vec![Some(&layout)]
-            };
-            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(&label),
-                bind_group_layouts: &groups,
-                immediate_size: 0,
-            });
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(source(stem, body, bits, wide, packed).into()),
-            });
-            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&label),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(stem),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants,
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: None,
-            });
-            Kernel { pipeline, layout }
+        let build = |stem: &str, variant: Option<(&str, &str)>| {
+            let kernel = kernel(stem);
+            let (layout, body) = variant.unwrap_or((stem, kernel.body));
+            build_kernel(device, compile, &step_layout, kernel, layout, body)
         };
-        let plain =
-            |stem: &'static str, stepped: bool| kernel(stem, stem, kernel_file(stem), stepped);
         Self {
-            springs: match stencil {
-                Some(body) => kernel("springs", "springs_stencil", body, true),
-                None => plain("springs", true),
-            },
-            integrate: plain("integrate", true),
-            energy_masses: plain("energy_masses", false),
-            energy_springs: plain("energy_springs", false),
-            bodies: plain("bodies", false),
-            publish: plain("publish", false),
+            springs: build("springs", stencil.map(|body| ("springs_stencil", body))),
+            integrate: build("integrate", None),
+            energy_masses: build("energy_masses", None),
+            energy_springs: build("energy_springs", None),
+            bodies: build("bodies", None),
+            publish: build("publish", None),
             step_layout,
         }
+    }
+}
+
+/// The pipeline of `kernel` with `body` as its own file, bound as `layout` (see [`bindings`]).
+fn build_kernel(
+    device: &wgpu::Device,
+    compile: &Compile<'_>,
+    step_layout: &wgpu::BindGroupLayout,
+    kernel: &KernelSource,
+    layout: &str,
+    body: &str,
+) -> Kernel {
+    let label = format!("hooke::{layout}");
+    let group0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(&label),
+        entries: &layout_entries(layout),
+    });
+    let groups: Vec<Option<&wgpu::BindGroupLayout>> = if kernel.stepped {
+        vec![Some(&group0), Some(step_layout)]
+    } else {
+        vec![Some(&group0)]
+    };
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(&label),
+        bind_group_layouts: &groups,
+        immediate_size: 0,
+    });
+    let wgsl = source(kernel, body, compile.bits, compile.wide, compile.packed);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(&label),
+        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(&label),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some(kernel.stem),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants: compile.constants,
+            zero_initialize_workgroup_memory: false,
+        },
+        cache: None,
+    });
+    Kernel {
+        pipeline,
+        layout: group0,
     }
 }

@@ -10,7 +10,10 @@
 
 use std::fmt::Write;
 
-use super::layout::{GpuMaterial, GpuSpring, NONE};
+use super::layout::{GpuMaterial, GpuSpring, Vec4, NONE};
+
+/// Rest-length slots per `Words` of the device table (f32 lanes of a [`Vec4`]).
+const SLOTS_PER_WORD: usize = std::mem::size_of::<Vec4>() / std::mem::size_of::<f32>();
 
 /// Most offsets (slots per mass) a stencil holds: each costs registers in the spring pass.
 pub(crate) const MAX_OFFSETS: usize = 16;
@@ -127,7 +130,7 @@ impl Stencil {
 
     /// `Words` (4 f32) of rest lengths per mass.
     pub(crate) fn words(&self) -> u32 {
-        self.offsets.len().div_ceil(4) as u32
+        self.offsets.len().div_ceil(SLOTS_PER_WORD) as u32
     }
 
     /// Slots per mass.
@@ -148,7 +151,7 @@ impl Stencil {
     /// from `springs` (the rest bits of plain springs).
     pub(crate) fn table(&self, springs: &[GpuSpring]) -> Vec<f32> {
         let k = self.slots();
-        let width = 4 * self.words() as usize;
+        let width = SLOTS_PER_WORD * self.words() as usize;
         let masses = self.owner.len() / k;
         let mut table = vec![-1.0f32; masses * width];
         for (a, owners) in self.owner.chunks_exact(k).enumerate() {
@@ -167,8 +170,9 @@ impl Stencil {
         let (lo, offset) = slot_of(sp);
         let slot = self.offsets.binary_search(&offset).ok()?;
         let at = lo as usize * self.slots() + slot;
-        (self.owner[at] == index as u32)
-            .then(|| u64::from(lo) * 4 * u64::from(self.words()) + slot as u64)
+        (self.owner[at] == index as u32).then(|| {
+            u64::from(lo) * (SLOTS_PER_WORD as u64) * u64::from(self.words()) + slot as u64
+        })
     }
 
     /// The model spring of overflow code `code` (relative to the link count: `a * slots + k`).

@@ -1,7 +1,9 @@
-// hooke: declarations shared by every kernel. The Rust side prepends one line,
-// `alias Fixed = i32;` or `alias Fixed = i64;`, before this file, and passes every `override`
-// below through `PipelineCompilationOptions::constants` (see `src/gpu/pipelines.rs`): no number
-// shared with Rust is written here.
+// hooke: declarations shared by every kernel (the first fragment of each, see `KERNELS` in
+// src/gpu/pipelines.rs). The Rust side prepends one line, `alias Fixed = i32;` or
+// `alias Fixed = i64;`, before this file, and passes every `override` below through
+// `PipelineCompilationOptions::constants` (see `constants` in src/gpu/layout/mod.rs): no number
+// shared with Rust is written here. Every `Gpu*` struct mirrors the Rust struct of the same name
+// in src/gpu/layout/mod.rs (sizes and field offsets are checked by a unit test).
 
 // Invocations per workgroup (a power of two).
 override WORKGROUP_SIZE: u32;
@@ -41,13 +43,8 @@ override CONTACT_PENALTY: u32;
 override CONTACT_RESTITUTION: u32;
 override INTEGRATOR_SEMI_IMPLICIT: u32;
 override NONE: u32;
-// Slots of the status buffer.
-override STATUS_BAD_STEP: u32;
-override STATUS_BAD_MASS: u32;
-override STATUS_OVERFLOW_STEP: u32;
-override STATUS_OVERFLOW_SPRING: u32;
 
-// Mirror of `GpuParams` (src/gpu/layout.rs).
+// Mirror of `GpuParams`.
 struct GpuParams {
     gravity: vec3<f32>,
     dt: f32,
@@ -146,6 +143,27 @@ struct GpuOscillator {
 struct GpuBody {
     first: u32,
     count: u32,
+}
+
+// Mirror of `GpuStatus`: what the step kernels report, NONE (u32::MAX) where nothing is.
+struct GpuStatus {
+    // Lowest step index (1-based within one `World::step` round) whose state became non-finite,
+    // and the lowest mass that did in that step.
+    bad_step: atomic<u32>,
+    bad_mass: atomic<u32>,
+    // Lowest step index whose spring pass passed the fixed-point bound, and the lowest overflow
+    // code (link index, or stencil slot code) in that step.
+    overflow_step: atomic<u32>,
+    overflow_spring: atomic<u32>,
+}
+
+// Mirror of `GpuState`: a mass's state, 32 bytes, position (m) then velocity (m/s). The kernels
+// read it through the `State` alias of words_*.wgsl, which has this layout.
+struct GpuState {
+    position: array<f32, 3>,
+    velocity: array<f32, 3>,
+    pad0: u32,
+    pad1: u32,
 }
 
 // The j-th item (0 <= j < per) of invocation `lid` of workgroup `group`, when each invocation

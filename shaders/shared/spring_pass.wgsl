@@ -19,7 +19,7 @@
 // spring reads its second mass in one load.
 @group(0) @binding(6) var<storage, read> state: array<State>;
 // Binding 7, the fixed-point force sums, and `scatter` are declared by scatter_*.wgsl.
-@group(0) @binding(8) var<storage, read_write> status: array<atomic<u32>, 4>;
+@group(0) @binding(8) var<storage, read_write> status: GpuStatus;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(9) var<storage, read_write> slots: array<vec4<f32>>;
 @group(0) @binding(10) var<uniform> chunk: GpuChunk;
@@ -122,8 +122,8 @@ fn walk_run(first: u32, last: u32, pa: vec3<f32>, va: vec3<f32>) -> RunSum {
 // energy slot.
 fn finish_invocation(invocation: u32, overflow: u32, dissipated: f32, injected: f32) {
     if overflow != NONE {
-        atomicMin(&status[STATUS_OVERFLOW_STEP], step.index);
-        atomicMin(&status[STATUS_OVERFLOW_SPRING], overflow);
+        atomicMin(&status.overflow_step, step.index);
+        atomicMin(&status.overflow_spring, overflow);
     }
     if TRACK_ENERGY && invocation < arrayLength(&slots) {
         let slot = slots[invocation];
@@ -137,5 +137,5 @@ fn finish_invocation(invocation: u32, overflow: u32, dissipated: f32, injected: 
 // Whether a step before this one failed, so this pass does nothing (see `World::step`); the
 // value does not change during a dispatch, so every invocation agrees.
 fn earlier_step_failed() -> bool {
-    return min(atomicLoad(&status[STATUS_BAD_STEP]), atomicLoad(&status[STATUS_OVERFLOW_STEP])) < step.index;
+    return min(atomicLoad(&status.bad_step), atomicLoad(&status.overflow_step)) < step.index;
 }

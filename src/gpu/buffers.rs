@@ -1,0 +1,235 @@
+//! The device buffers of a World. The model's static tables (links, runs, materials,
+//! oscillators, bodies, the stencil's) are uploaded here; the state (positions, velocities,
+//! the state records, mass properties, actuators, parameters, status) is created zeroed and
+//! written by [`World::reset`](super::World::reset), its only writer.
+
+use wgpu::util::DeviceExt;
+
+use super::layout::{
+    array_bytes, force_record_bytes, EnergySlot, GpuActuator, GpuBodySum, GpuMass, GpuMassPartial,
+    GpuParams, GpuSpringPartial, GpuState, GpuStatus, Vec4,
+};
+use super::plan::Plan;
+use super::tables::Tables;
+
+/// The stencil variant's tables: rest lengths per (mass, slot), and (first, end) link of each
+/// mass's springs outside the stencil.
+#[derive(Debug)]
+pub(crate) struct StencilBuffers {
+    pub(crate) rests: wgpu::Buffer,
+    pub(crate) runs: wgpu::Buffer,
+}
+
+/// GPU buffers of a World.
+#[derive(Debug)]
+pub(crate) struct Buffers {
+    pub(crate) params: wgpu::Buffer,
+    pub(crate) masses: wgpu::Buffer,
+    pub(crate) links: wgpu::Buffer,
+    pub(crate) link_materials: wgpu::Buffer,
+    /// (first, end) link of each mass's springs.
+    pub(crate) runs: wgpu::Buffer,
+    pub(crate) stencil: Option<StencilBuffers>,
+    pub(crate) materials: wgpu::Buffer,
+    pub(crate) actuators: wgpu::Buffer,
+    pub(crate) oscillators: wgpu::Buffer,
+    pub(crate) bodies: wgpu::Buffer,
+    pub(crate) positions: wgpu::Buffer,
+    pub(crate) velocities: wgpu::Buffer,
+    /// Position and velocity interleaved, one `GpuState` per mass (what the passes read).
+    pub(crate) state: wgpu::Buffer,
+    pub(crate) forces: wgpu::Buffer,
+    pub(crate) status: wgpu::Buffer,
+    pub(crate) spring_slots: wgpu::Buffer,
+    pub(crate) mass_slots: wgpu::Buffer,
+    pub(crate) mass_partials: wgpu::Buffer,
+    pub(crate) spring_partials: wgpu::Buffer,
+    pub(crate) body_sums: wgpu::Buffer,
+    pub(crate) steps: wgpu::Buffer,
+}
+
+/// Storage usage of every table (copies in and out for setters, readback and reset).
+const STORAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::COPY_DST)
+    .union(wgpu::BufferUsages::COPY_SRC);
+
+/// The smallest buffer: wgpu rejects zero-sized bindings, so an empty table gets this.
+const MIN_BYTES: u64 = 64;
+
+/// A buffer holding `items` (a static table).
+fn table<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, items: &[T]) -> wgpu::Buffer {
+    let bytes: &[u8] = bytemuck::cast_slice(items);
+    let pad = [0u8; MIN_BYTES as usize];
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: if bytes.is_empty() { &pad } else { bytes },
+        usage: STORAGE,
+    })
+}
+
+/// A zeroed buffer of `bytes` bytes (`MIN_BYTES` when empty) that `reset` fills.
+fn state(
+    device: &wgpu::Device,
+    label: &str,
+    bytes: u64,
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    zeroed(
+        device,
+        label,
+        if bytes == 0 { MIN_BYTES } else { bytes },
+        usage,
+    )
+}
+
+/// A zeroed scratch buffer of at least `bytes` bytes (and at least `MIN_BYTES`).
+fn scratch(
+    device: &wgpu::Device,
+    label: &str,
+    bytes: u64,
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    zeroed(device, label, bytes.max(MIN_BYTES), usage)
+}
+
+fn zeroed(
+    device: &wgpu::Device,
+    label: &str,
+    size: u64,
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage,
+        mapped_at_creation: false,
+    })
+}
+
+impl Buffers {
+    /// Every buffer of a World built from `tables` under `plan`.
+    pub(crate) fn new(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Self {
+        let n = tables.masses.len() as u64;
+        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        Self {
+            params: state(
+                device,
+                "hooke::params",
+                array_bytes::<GpuParams>(1),
+                uniform,
+            ),
+            masses: state(device, "hooke::masses", array_bytes::<GpuMass>(n), STORAGE),
+            links: table(device, "hooke::links", &tables.link_records),
+            link_materials: table(device, "hooke::link_materials", &tables.link_materials),
+            runs: table(device, "hooke::runs", &tables.links.runs()),
+            stencil: tables
+                .stencil
+                .as_ref()
+                .zip(tables.outside.as_ref())
+                .map(|(st, (runs, _))| StencilBuffers {
+                    rests: table(device, "hooke::stencil", &st.table(&tables.springs.springs)),
+                    runs: table(device, "hooke::stencil_runs", runs),
+                }),
+            materials: table(device, "hooke::materials", &tables.springs.materials),
+            actuators: state(
+                device,
+                "hooke::actuators",
+                array_bytes::<GpuActuator>(tables.actuators as u64),
+                STORAGE,
+            ),
+            oscillators: table(device, "hooke::oscillators", &tables.oscillators),
+            bodies: table(device, "hooke::bodies", &tables.bodies),
+            positions: scratch(
+                device,
+                "hooke::positions",
+                array_bytes::<Vec4>(n),
+                STORAGE | wgpu::BufferUsages::VERTEX,
+            ),
+            velocities: scratch(device, "hooke::velocities", array_bytes::<Vec4>(n), STORAGE),
+            state: scratch(device, "hooke::state", array_bytes::<GpuState>(n), STORAGE),
+            forces: scratch(
+                device,
+                "hooke::forces",
+                force_record_bytes(plan.fixed_point.bits) * n,
+                STORAGE,
+            ),
+            status: state(
+                device,
+                "hooke::status",
+                array_bytes::<GpuStatus>(1),
+                STORAGE,
+            ),
+            spring_slots: scratch(
+                device,
+                "hooke::spring_slots",
+                array_bytes::<EnergySlot>(plan.spring_slots),
+                STORAGE,
+            ),
+            mass_slots: scratch(
+                device,
+                "hooke::mass_slots",
+                array_bytes::<EnergySlot>(plan.mass_slots),
+                STORAGE,
+            ),
+            mass_partials: scratch(
+                device,
+                "hooke::mass_partials",
+                array_bytes::<GpuMassPartial>(u64::from(plan.mass_dispatch.groups)),
+                STORAGE,
+            ),
+            spring_partials: scratch(
+                device,
+                "hooke::spring_partials",
+                array_bytes::<GpuSpringPartial>(u64::from(plan.spring_dispatch.groups)),
+                STORAGE,
+            ),
+            body_sums: scratch(
+                device,
+                "hooke::body_sums",
+                array_bytes::<GpuBodySum>(tables.bodies.len() as u64),
+                STORAGE,
+            ),
+            steps: scratch(
+                device,
+                "hooke::steps",
+                plan.step_stride * plan.steps_per_submission,
+                uniform,
+            ),
+        }
+    }
+
+    /// Every buffer, for the memory statistics.
+    pub(crate) fn all(&self) -> impl Iterator<Item = &wgpu::Buffer> {
+        [
+            &self.params,
+            &self.masses,
+            &self.links,
+            &self.link_materials,
+            &self.runs,
+            &self.materials,
+            &self.actuators,
+            &self.oscillators,
+            &self.bodies,
+            &self.positions,
+            &self.velocities,
+            &self.state,
+            &self.forces,
+            &self.status,
+            &self.spring_slots,
+            &self.mass_slots,
+            &self.mass_partials,
+            &self.spring_partials,
+            &self.body_sums,
+            &self.steps,
+        ]
+        .into_iter()
+        .chain(self.stencil.iter().flat_map(|s| [&s.rests, &s.runs]))
+    }
+
+    /// Bytes of the stencil variant's tables (0 without a stencil).
+    pub(crate) fn stencil_bytes(&self) -> u64 {
+        self.stencil
+            .as_ref()
+            .map_or(0, |s| s.rests.size() + s.runs.size())
+    }
+}

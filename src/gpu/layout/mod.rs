@@ -1,0 +1,390 @@
+//! Device-side mirrors of the GPU buffers, and the numbers the shaders share with Rust.
+//!
+//! Every struct here has a twin of the same name in the WGSL (`shaders/shared/common.wgsl`, or the
+//! kernel that writes it); unit tests (`layout/tests.rs`, no GPU needed) parse every kernel with
+//! naga and check each twin's size, array stride and field offsets against these, and each
+//! kernel's bindings against the bind group layouts Rust builds. Every number the shaders need
+//! (flags, tags, workgroup size, fixed-point scale) reaches them as a WGSL `override` from
+//! [`constants`], so it is written once, here. Byte offsets into device buffers come from
+//! [`array_bytes`] and `offset_of!` on these mirrors, never from literals.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::plan::Granularity;
+
+/// Invocations per workgroup on GPUs (a power of two); CPU adapters use
+/// [`CPU_WORKGROUP_SIZE`].
+pub(crate) const WORKGROUP_SIZE: u32 = 256;
+
+/// Invocations per workgroup on CPU adapters: smaller workgroups split a dispatch into more pieces
+/// for the adapter's threads to share (measured on lavapipe at n = 80: about +7 % over 256).
+pub(crate) const CPU_WORKGROUP_SIZE: u32 = 64;
+
+/// Invocations that walk neighbouring masses side by side in the spring pass: the SIMD width of
+/// CPU adapters (llvmpipe runs 8 lanes of f32 per step with AVX2). A power of two.
+pub(crate) const LANE_GROUP: u32 = 8;
+
+/// `GpuMass::flags` bit: the mass is fixed.
+pub(crate) const MASS_FIXED: u32 = 1;
+/// `GpuLink::b` bit: the spring is driven by the actuator whose index is in `rest`.
+pub(crate) const LINK_ACTUATED: u32 = 1 << 31;
+/// `GpuMaterial::law` tags.
+pub(crate) const LAW_HOOKE: u32 = 0;
+pub(crate) const LAW_MATERIAL: u32 = 1;
+pub(crate) const LAW_ZERO_LENGTH: u32 = 2;
+/// `GpuParams::contact` tags.
+pub(crate) const CONTACT_NONE: u32 = 0;
+pub(crate) const CONTACT_PENALTY: u32 = 1;
+pub(crate) const CONTACT_RESTITUTION: u32 = 2;
+/// `GpuParams::integrator` tags.
+pub(crate) const INTEGRATOR_SEMI_IMPLICIT: u32 = 0;
+pub(crate) const INTEGRATOR_EXPLICIT: u32 = 1;
+/// "No index" (no drag spring, no oscillator).
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Global parameters (uniform). Mirror of WGSL `GpuParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuParams {
+    pub(crate) gravity: [f32; 3],
+    pub(crate) dt: f32,
+    pub(crate) drag_target: [f32; 3],
+    pub(crate) drag_mass: u32,
+    pub(crate) drag_stiffness: f32,
+    pub(crate) drag_damping: f32,
+    pub(crate) air_drag: f32,
+    pub(crate) damping_factor: f32,
+    pub(crate) contact: u32,
+    pub(crate) contact_stiffness: f32,
+    pub(crate) contact_damping: f32,
+    pub(crate) restitution: f32,
+    pub(crate) static_friction: f32,
+    pub(crate) kinetic_friction: f32,
+    pub(crate) rest_speed: f32,
+    pub(crate) integrator: u32,
+    pub(crate) masses: u32,
+    pub(crate) springs: u32,
+    pub(crate) bodies: u32,
+    pub(crate) pad0: u32,
+}
+
+/// Per-step uniform, bound with a dynamic offset. Mirror of WGSL `GpuStep`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuStep {
+    /// Simulation time at the start of the step, s.
+    pub(crate) time: f32,
+    /// 1-based step index within one `World::step` call.
+    pub(crate) index: u32,
+    pub(crate) pad0: u32,
+    pub(crate) pad1: u32,
+}
+
+/// Per-mass properties. Mirror of WGSL `GpuMass`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuMass {
+    /// External force, N.
+    pub(crate) external_force: [f32; 3],
+    /// Mass, kg.
+    pub(crate) mass: f32,
+    pub(crate) flags: u32,
+    /// Index into the oscillator table or [`NONE`].
+    pub(crate) oscillator: u32,
+    /// Body index or [`NONE`] (informational).
+    pub(crate) body: u32,
+    pub(crate) pad0: u32,
+}
+
+/// One spring as the host keeps it, in model order (not a device mirror).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GpuSpring {
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    /// `f32` bits of the rest length (m), or the actuator index for an actuated spring.
+    pub(crate) rest: u32,
+    /// Material index.
+    pub(crate) material: u32,
+    /// Whether an actuator drives the spring.
+    pub(crate) actuated: bool,
+}
+
+/// One spring of the device's link table, 8 bytes: the springs are stored grouped by their first
+/// mass `a` (which the table does not repeat; `runs[a]` = (first, end) link of its
+/// springs). Mirror of WGSL `GpuLink`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuLink {
+    /// The second mass, or'ed with [`LINK_ACTUATED`].
+    pub(crate) b: u32,
+    /// `f32` bits of the rest length (m), or the actuator index for an actuated spring.
+    pub(crate) rest: u32,
+}
+
+/// Which masses and which part of the link table a spring-pass dispatch covers (uniform). Mirror
+/// of WGSL `GpuChunk`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuChunk {
+    /// Index of the first link bound (the binding starts there), in link-table order.
+    pub(crate) first: u32,
+    /// First mass whose springs this dispatch handles.
+    pub(crate) first_mass: u32,
+    /// One past the last such mass.
+    pub(crate) end_mass: u32,
+    pub(crate) pad0: u32,
+}
+
+/// Spring material: (law, stiffness, damping), shared by every spring that has them.
+/// Mirror of WGSL `GpuMaterial`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuMaterial {
+    /// N/m (Hooke, zero length) or N (material law).
+    pub(crate) stiffness: f32,
+    /// N*s/m.
+    pub(crate) damping: f32,
+    pub(crate) law: u32,
+    pub(crate) pad0: u32,
+}
+
+/// Mirror of WGSL `GpuActuator`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuActuator {
+    /// Base rest length, m.
+    pub(crate) base: f32,
+    pub(crate) amplitude: f32,
+    /// rad/s.
+    pub(crate) omega: f32,
+    /// `2 pi phase`, rad.
+    pub(crate) phase: f32,
+    /// Duty-cycle active time, s (0: no duty cycle).
+    pub(crate) duty_active: f32,
+    /// Duty-cycle rest time, s.
+    pub(crate) duty_rest: f32,
+    /// Duty-cycle offset, s.
+    pub(crate) duty_offset: f32,
+    /// Rest length set by the last step, m.
+    pub(crate) current: f32,
+}
+
+/// Mirror of WGSL `GpuOscillator`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuOscillator {
+    pub(crate) min: f32,
+    pub(crate) max: f32,
+    /// rad/s.
+    pub(crate) omega: f32,
+    /// rad.
+    pub(crate) phase: f32,
+}
+
+/// Mirror of WGSL `GpuBody`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuBody {
+    pub(crate) first: u32,
+    pub(crate) count: u32,
+}
+
+/// The status buffer: what the step kernels report (`u32::MAX` in a word that has nothing to
+/// report). Mirror of WGSL `GpuStatus`, whose fields are atomics.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct GpuStatus {
+    /// Lowest step index (1-based within one submission round) whose state became non-finite.
+    pub(crate) bad_step: u32,
+    /// Lowest mass index that became non-finite in that step.
+    pub(crate) bad_mass: u32,
+    /// Lowest step index whose spring pass passed the fixed-point bound.
+    pub(crate) overflow_step: u32,
+    /// Lowest overflow code (a link index, or a stencil slot code) in that step.
+    pub(crate) overflow_spring: u32,
+}
+
+impl GpuStatus {
+    /// Nothing to report.
+    pub(crate) const CLEAR: Self = Self {
+        bad_step: u32::MAX,
+        bad_mass: u32::MAX,
+        overflow_step: u32::MAX,
+        overflow_spring: u32::MAX,
+    };
+}
+
+/// A mass's state as the spring and integrate passes read it, 32 bytes: position (m) then
+/// velocity (m/s). Mirror of WGSL `GpuState`; the kernels read it through the `State` alias of
+/// `words_*.wgsl`, which has this layout.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuState {
+    /// m.
+    pub(crate) position: [f32; 3],
+    /// m/s.
+    pub(crate) velocity: [f32; 3],
+    pub(crate) pad0: u32,
+    pub(crate) pad1: u32,
+}
+
+/// One workgroup's partial sums of `energy_masses`, J. Mirror of WGSL `GpuMassPartial`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuMassPartial {
+    pub(crate) kinetic: f32,
+    pub(crate) gravity: f32,
+    pub(crate) ground: f32,
+    pub(crate) pad0: f32,
+    pub(crate) dissipated: f32,
+    pub(crate) injected: f32,
+    pub(crate) pad1: f32,
+    pub(crate) pad2: f32,
+}
+
+/// One workgroup's partial sums of `energy_springs`, J. Mirror of WGSL `GpuSpringPartial`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuSpringPartial {
+    pub(crate) elastic: f32,
+    pub(crate) dissipated: f32,
+    pub(crate) injected: f32,
+    pub(crate) pad0: f32,
+}
+
+/// One body's sums from `bodies`. Mirror of WGSL `GpuBodySum`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuBodySum {
+    /// Sum of m p, kg m.
+    pub(crate) moment: [f32; 3],
+    /// Sum of m, kg.
+    pub(crate) mass: f32,
+    /// Sum of m v, kg m/s.
+    pub(crate) momentum: [f32; 3],
+    pub(crate) pad0: f32,
+}
+
+/// A WGSL `vec4<f32>` element: one mass of the public position (m, w = 1) and velocity (m/s,
+/// w = 0) buffers, one 4-slot word of the stencil's rest lengths (m).
+pub(crate) type Vec4 = [f32; 4];
+
+/// One invocation's running energy slot, WGSL `vec4<f32>`: (dissipated, compensation, injected,
+/// compensation), J.
+pub(crate) type EnergySlot = [f32; 4];
+
+/// One mass's (first, end) link of its springs, WGSL `vec2<u32>`.
+pub(crate) type Run = [u32; 2];
+
+/// One link's material index (the `link_materials` table), WGSL `u32`.
+pub(crate) type MaterialIndex = u32;
+
+/// Bytes of `count` consecutive elements of `T` in a device array (also: the offset of element
+/// `count`). Every mirror's size is a multiple of its WGSL alignment (tested), so this is the WGSL
+/// array stride too.
+pub(crate) const fn array_bytes<T>(count: u64) -> u64 {
+    std::mem::size_of::<T>() as u64 * count
+}
+
+/// Bytes of one mass's fixed-point force sum, 4 words of `bits` bits (x, y, z, unused; or with
+/// packed forces the two 64-bit words (y * 2^32 + x, z)).
+pub(crate) fn force_record_bytes(bits: u32) -> u64 {
+    if bits == 64 {
+        array_bytes::<[i64; 4]>(1)
+    } else {
+        array_bytes::<[i32; 4]>(1)
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<GpuParams>() == 96);
+const _: () = assert!(std::mem::size_of::<GpuStep>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuMass>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuLink>() == 8);
+const _: () = assert!(std::mem::size_of::<GpuMaterial>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuChunk>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuActuator>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuOscillator>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuBody>() == 8);
+const _: () = assert!(std::mem::size_of::<GpuStatus>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuState>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuMassPartial>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuSpringPartial>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuBodySum>() == 32);
+const _: () = assert!(WORKGROUP_SIZE.is_power_of_two() && CPU_WORKGROUP_SIZE.is_power_of_two());
+
+/// What the pipelines of one World are specialised to (WGSL overrides).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Specialization {
+    /// Quanta per newton of the fixed-point encoding.
+    pub(crate) fixed_scale: f64,
+    /// Largest force component one spring may scatter, N.
+    pub(crate) spring_force_limit: f64,
+    /// Book dissipated and injected energy.
+    pub(crate) track_energy: bool,
+    /// The one material every spring shares, if there is only one.
+    pub(crate) uniform_material: Option<GpuMaterial>,
+    /// Whether any spring is driven by an actuator.
+    pub(crate) has_actuators: bool,
+    /// Whether any mass has a friction oscillator.
+    pub(crate) has_oscillators: bool,
+    /// Whether 32-bit force sums are packed in 64-bit atomics.
+    pub(crate) packed_forces: bool,
+    /// Work per invocation.
+    pub(crate) granularity: Granularity,
+}
+
+/// `(name, value)` override entries of Rust constants, each named by its own identifier, so the
+/// constant is written once and the WGSL `override` of the same name cannot drift from it.
+macro_rules! overrides {
+    ($($name:ident),* $(,)?) => {
+        [$((stringify!($name), f64::from($name))),*]
+    };
+}
+
+/// The WGSL `override` constants, by name, passed to every pipeline: the specialisation, then
+/// the flags and tags.
+pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
+    let material = spec.uniform_material.unwrap_or_default();
+    [
+        ("WORKGROUP_SIZE", f64::from(spec.granularity.workgroup_size)),
+        (
+            "SPRING_MASSES_PER_INVOCATION",
+            f64::from(spec.granularity.spring_masses_per_invocation),
+        ),
+        (
+            "MASSES_PER_INVOCATION",
+            f64::from(spec.granularity.masses_per_invocation),
+        ),
+        ("FIXED_SCALE", spec.fixed_scale),
+        ("SPRING_FORCE_LIMIT", spec.spring_force_limit),
+        ("PACKED_FORCES", f64::from(u8::from(spec.packed_forces))),
+        ("TRACK_ENERGY", f64::from(u8::from(spec.track_energy))),
+        (
+            "UNIFORM_MATERIAL",
+            f64::from(u8::from(spec.uniform_material.is_some())),
+        ),
+        ("MATERIAL_STIFFNESS", f64::from(material.stiffness)),
+        ("MATERIAL_DAMPING", f64::from(material.damping)),
+        ("MATERIAL_LAW", f64::from(material.law)),
+        ("HAS_ACTUATORS", f64::from(u8::from(spec.has_actuators))),
+        ("HAS_OSCILLATORS", f64::from(u8::from(spec.has_oscillators))),
+    ]
+    .into_iter()
+    .chain(overrides![
+        LANE_GROUP,
+        MASS_FIXED,
+        LINK_ACTUATED,
+        LAW_HOOKE,
+        LAW_MATERIAL,
+        LAW_ZERO_LENGTH,
+        CONTACT_NONE,
+        CONTACT_PENALTY,
+        CONTACT_RESTITUTION,
+        INTEGRATOR_SEMI_IMPLICIT,
+        NONE,
+    ])
+    .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,273 @@
+//! naga tests (no GPU): every kernel parses and validates, every WGSL `Gpu*` struct has the size,
+//! array stride and field offsets of its Rust mirror, the overrides the shaders declare are
+//! exactly those Rust passes, and each kernel's bindings have the kinds Rust's bind group layouts
+//! give them.
+
+use std::mem::offset_of;
+
+use super::*;
+use crate::gpu::pipelines::{kernel, layout_entries, source, step_entry, KERNELS, SPRINGS_STENCIL};
+use crate::gpu::plan::Granularity;
+use crate::gpu::stencil::Stencil;
+
+/// `[("field", offset_of!(T, field)), ...]` for the listed fields of `T`.
+macro_rules! fields {
+    ($t:ty { $($f:ident),* $(,)? }) => {
+        [$((stringify!($f), offset_of!($t, $f))),*]
+    };
+}
+// For other modules that check their own mirrors with `assert_mirrors` (the renderer's).
+#[allow(unused_imports)]
+pub(crate) use fields;
+
+/// Asserts that WGSL struct `name` of `module` mirrors `T`: the same size, an array stride (size
+/// rounded up to the WGSL alignment) equal to the size, and exactly `fields` (name, byte offset)
+/// in order. Returns false when `module` has no struct of that name.
+pub(crate) fn assert_mirrors<T>(
+    module: &naga::Module,
+    name: &str,
+    fields: &[(&str, usize)],
+) -> bool {
+    let Some((handle, ty)) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+    else {
+        return false;
+    };
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).unwrap();
+    let layout = layouter[handle];
+    let size = std::mem::size_of::<T>();
+    assert_eq!(layout.size as usize, size, "size of {name}");
+    assert_eq!(
+        layout.to_stride() as usize,
+        size,
+        "array stride of {name} (alignment {:?})",
+        layout.alignment
+    );
+    let naga::TypeInner::Struct { members, .. } = &ty.inner else {
+        panic!("{name} is not a struct");
+    };
+    let wgsl: Vec<(String, usize)> = members
+        .iter()
+        .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+        .collect();
+    let rust: Vec<(String, usize)> = fields.iter().map(|(f, o)| (f.to_string(), *o)).collect();
+    assert_eq!(wgsl, rust, "fields of {name}");
+    true
+}
+
+/// `(name, found)`: checks the mirror `T` against the WGSL struct of the same name in `module`.
+macro_rules! mirror {
+    ($module:expr, $t:ident { $($f:ident),* $(,)? }) => {
+        (
+            stringify!($t),
+            assert_mirrors::<$t>($module, stringify!($t), &fields!($t { $($f),* })),
+        )
+    };
+}
+
+/// Checks every compute mirror present in `module`; returns the names found.
+#[rustfmt::skip] // one mirror per line: a table
+fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
+    let checks = [
+        mirror!(m, GpuParams { gravity, dt, drag_target, drag_mass, drag_stiffness, drag_damping,
+            air_drag, damping_factor, contact, contact_stiffness, contact_damping, restitution,
+            static_friction, kinetic_friction, rest_speed, integrator, masses, springs, bodies,
+            pad0 }),
+        mirror!(m, GpuStep { time, index, pad0, pad1 }),
+        mirror!(m, GpuMass { external_force, mass, flags, oscillator, body, pad0 }),
+        mirror!(m, GpuLink { b, rest }),
+        mirror!(m, GpuMaterial { stiffness, damping, law, pad0 }),
+        mirror!(m, GpuChunk { first, first_mass, end_mass, pad0 }),
+        mirror!(m, GpuActuator { base, amplitude, omega, phase, duty_active, duty_rest,
+            duty_offset, current }),
+        mirror!(m, GpuOscillator { min, max, omega, phase }),
+        mirror!(m, GpuBody { first, count }),
+        mirror!(m, GpuStatus { bad_step, bad_mass, overflow_step, overflow_spring }),
+        mirror!(m, GpuState { position, velocity, pad0, pad1 }),
+        mirror!(m, GpuMassPartial { kinetic, gravity, ground, pad0, dissipated, injected, pad1,
+            pad2 }),
+        mirror!(m, GpuSpringPartial { elastic, dissipated, injected, pad0 }),
+        mirror!(m, GpuBodySum { moment, mass, momentum, pad0 }),
+    ];
+    checks.iter().filter(|(_, found)| *found).map(|(name, _)| *name).collect()
+}
+
+/// The stencil variant of the spring pass for the SCENE lattice with n = 4 (13 offsets in
+/// five chains), with and without springs outside the stencil.
+fn stencil_sources() -> Vec<String> {
+    let model = crate::builders::Lattice::scene(4).model().unwrap();
+    let springs: Vec<GpuSpring> = model
+        .springs
+        .iter()
+        .map(|s| GpuSpring {
+            a: s.a,
+            b: s.b,
+            rest: (s.rest_length as f32).to_bits(),
+            material: 0,
+            actuated: false,
+        })
+        .collect();
+    let material = GpuMaterial {
+        stiffness: 1e4,
+        damping: 1.0,
+        law: LAW_HOOKE,
+        pad0: 0,
+    };
+    let stencil =
+        Stencil::find(&springs, model.masses.len(), &[material]).expect("the lattice is regular");
+    assert_eq!(
+        stencil.offsets(),
+        [1, 3, 4, 5, 11, 12, 13, 15, 16, 17, 19, 20, 21]
+    );
+    [false, true]
+        .map(|remainder| stencil.wgsl(SPRINGS_STENCIL, springs.len() as u32, remainder))
+        .to_vec()
+}
+
+/// Every kernel variant as (stem, bind group layout name, own WGSL).
+fn variants() -> Vec<(&'static str, &'static str, String)> {
+    let mut all: Vec<_> = KERNELS
+        .iter()
+        .map(|k| (k.stem, k.stem, k.body.to_string()))
+        .collect();
+    for body in stencil_sources() {
+        all.push(("springs", "springs_stencil", body));
+    }
+    all
+}
+
+/// Parses and validates the full source of `stem` with `body`.
+fn module(stem: &str, body: &str, bits: u32, wide: bool, packed: bool) -> naga::Module {
+    let src = source(kernel(stem), body, bits, wide, packed);
+    let module = naga::front::wgsl::parse_str(&src)
+        .unwrap_or_else(|e| panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src)));
+    let mut validator = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    );
+    validator
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src)));
+    module
+}
+
+/// The four ways a kernel is compiled: (bits, wide words, packed forces).
+const BUILDS: [(u32, bool, bool); 4] = [
+    (32, false, false),
+    (32, true, false),
+    (32, true, true),
+    (64, true, false),
+];
+
+/// Every kernel parses and validates with naga, for both atomic widths, and every WGSL mirror
+/// struct has the size, stride and field offsets of its Rust twin; every Rust mirror is found in
+/// some kernel, and every WGSL `Gpu*` struct has a Rust mirror. No GPU needed.
+#[test]
+fn wgsl_structs_match_rust_mirrors() {
+    let mut found = std::collections::BTreeSet::new();
+    for (bits, wide, packed) in BUILDS {
+        for (stem, _, body) in variants() {
+            let module = module(stem, &body, bits, wide, packed);
+            assert!(
+                module.entry_points.iter().any(|e| e.name == stem),
+                "{stem}.wgsl has no entry point named {stem}"
+            );
+            let checked = check_mirrors(&module);
+            for (_, ty) in module.types.iter() {
+                if let Some(name) = ty.name.as_deref().filter(|n| n.starts_with("Gpu")) {
+                    assert!(
+                        checked.contains(&name),
+                        "WGSL struct {name} ({stem}) has no Rust mirror checked here"
+                    );
+                }
+            }
+            found.extend(checked);
+        }
+    }
+    assert_eq!(found.len(), 14, "mirrors found in the WGSL: {found:?}");
+}
+
+/// What a naga global binding is, as the Rust layout entry should say.
+fn binding_kind(global: &naga::GlobalVariable) -> wgpu::BufferBindingType {
+    match global.space {
+        naga::AddressSpace::Uniform => wgpu::BufferBindingType::Uniform,
+        naga::AddressSpace::Storage { access } => wgpu::BufferBindingType::Storage {
+            read_only: !access.contains(naga::StorageAccess::STORE),
+        },
+        other => panic!("unexpected address space {other:?}"),
+    }
+}
+
+/// Each kernel's WGSL bindings (group, binding, address space and access) are exactly the bind
+/// group layout entries Rust builds for it: group 0 from `layout_entries`, group 1 (stepped
+/// kernels) the per-step uniform.
+#[test]
+fn wgsl_bindings_match_rust_layouts() {
+    for (bits, wide, packed) in BUILDS {
+        for (stem, layout, body) in variants() {
+            let module = module(stem, &body, bits, wide, packed);
+            let mut declared: Vec<(u32, u32, wgpu::BufferBindingType)> = module
+                .global_variables
+                .iter()
+                .filter_map(|(_, g)| {
+                    let b = g.binding.as_ref()?;
+                    Some((b.group, b.binding, binding_kind(g)))
+                })
+                .collect();
+            declared.sort_by_key(|d| (d.0, d.1));
+            let mut rust: Vec<(u32, u32, wgpu::BufferBindingType)> = layout_entries(layout)
+                .iter()
+                .map(|e| (0, e.binding, buffer_type(e)))
+                .collect();
+            if kernel(stem).stepped {
+                let step = step_entry();
+                rust.push((1, step.binding, buffer_type(&step)));
+            }
+            assert_eq!(declared, rust, "bindings of {layout} ({bits}-bit)");
+        }
+    }
+}
+
+fn buffer_type(entry: &wgpu::BindGroupLayoutEntry) -> wgpu::BufferBindingType {
+    match entry.ty {
+        wgpu::BindingType::Buffer { ty, .. } => ty,
+        other => panic!("not a buffer binding: {other:?}"),
+    }
+}
+
+/// Every override the shaders declare is supplied by `constants`, and nothing more (both
+/// variants of the spring pass, which between them include every shared fragment).
+#[test]
+fn overrides_match_constants() {
+    let spec = Specialization {
+        fixed_scale: 1.0,
+        spring_force_limit: 1.0,
+        track_energy: true,
+        uniform_material: None,
+        has_actuators: true,
+        has_oscillators: true,
+        packed_forces: false,
+        granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30),
+    };
+    let mut given: Vec<String> = constants(&spec)
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    given.sort();
+    for body in [kernel("springs").body.to_string()]
+        .into_iter()
+        .chain(stencil_sources())
+    {
+        let module = module("springs", &body, 32, false, false);
+        let mut declared: Vec<String> = module
+            .overrides
+            .iter()
+            .filter_map(|(_, o)| o.name.clone())
+            .collect();
+        declared.sort();
+        assert_eq!(declared, given);
+    }
+}

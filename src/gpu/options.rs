@@ -1,0 +1,131 @@
+//! What a [`World`](super::World) is built with and what it reports about itself: [`WorldOptions`],
+//! [`SpringPass`], [`WorldStats`] and [`BodyState`].
+
+use glam::DVec3;
+
+use super::fixed::{AtomicWidth, FixedPointScale};
+
+/// Options for building a [`World`](super::World).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldOptions {
+    /// Width of the force-scatter atomics (default [`AtomicWidth::Auto`]: 64-bit where supported).
+    pub atomics: AtomicWidth,
+    /// How the fixed-point quantum is chosen (default [`FixedPointScale::Auto`]).
+    pub fixed_point: FixedPointScale,
+    /// Book dissipated and injected energy on the GPU (default `true`). It costs a few
+    /// arithmetic operations per spring and mass and one 16-byte slot read and write per
+    /// invocation, no workgroup barrier (on lavapipe at 6.5 M springs: no difference beyond the
+    /// run-to-run noise in interleaved runs; see `docs/PERFORMANCE.md`). Turned off,
+    /// [`World::energy`](super::World::energy) reports both as 0.
+    pub track_energy: bool,
+    /// Steps recorded per queue submission (default 1024, at least 1). One submission needs one
+    /// 256-byte uniform slot per step.
+    pub steps_per_submission: u32,
+    /// Caps the workgroups per dispatch dimension below the device's limit, e.g. to exercise the
+    /// 2D dispatch layout on small scenes (default `None`: the device's limit).
+    pub max_workgroups_per_dimension: Option<u32>,
+    /// Caps the springs bound per spring-table chunk below what the device's
+    /// `max_storage_buffer_binding_size` allows, e.g. to exercise the chunked binding of huge
+    /// spring tables on small scenes (default `None`: the device's limit). A chunk holds the
+    /// springs of whole blocks of masses (a whole number of spring-pass workgroups meeting the
+    /// device's offset alignment), so it may hold fewer springs than the cap, and holds one block
+    /// even when that block has more.
+    pub max_springs_per_binding: Option<u64>,
+    /// Which variant of the spring pass the World runs (default [`SpringPass::Auto`]).
+    pub spring_pass: SpringPass,
+}
+
+/// The variant of the spring pass ([`WorldOptions::spring_pass`]). Both give the same bits
+/// (positions, velocities, forces); they differ in speed and device memory.
+///
+/// The **link** variant walks each mass's springs in the link table, one state load and one
+/// atomic force scatter per spring. The **stencil** variant serves models whose springs mostly
+/// join masses a fixed index offset apart (lattices, cloth grids, ropes, voxel bodies: at least
+/// half the springs at offsets that at least a quarter of the masses have, 16 offsets at most, one
+/// material per offset): each invocation walks consecutive masses and keeps the masses ahead at
+/// each offset in registers, so per mass it loads one state and scatters one force sum per chain
+/// of consecutive offsets instead of one per spring (the SCENE lattice: 5 instead of 13). A
+/// spring listed from its higher mass (`a > b`) sits in the lower mass's slot and is computed
+/// from there (exactly the negated force). Springs outside the stencil (actuated, duplicates,
+/// irregular, or of another material than most springs at their offset) are walked in the link
+/// table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
+/// [`WorldStats::stencil_offsets`] tells which variant a World runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SpringPass {
+    /// The stencil variant on CPU adapters (lavapipe, where it is measured: about 1.6x the link
+    /// variant on the SCENE lattice from n = 20 to 120, `docs/PERFORMANCE.md`) when the model has
+    /// a stencil and each spring-pass invocation walks at least 4 masses
+    /// ([`WorldStats::spring_masses_per_invocation`]; from about 16 000 masses on a CPU adapter:
+    /// smaller models reload the registers too often to gain); the link variant otherwise, and
+    /// on GPUs, where the stencil's strided lanes are not yet measured.
+    #[default]
+    Auto,
+    /// The link variant always.
+    Links,
+    /// The stencil variant whenever the model has a stencil and its table fits one storage
+    /// binding, on any adapter; the link variant otherwise.
+    Stencil,
+}
+
+impl Default for WorldOptions {
+    fn default() -> Self {
+        Self {
+            atomics: AtomicWidth::Auto,
+            fixed_point: FixedPointScale::Auto,
+            track_energy: true,
+            steps_per_submission: 1024,
+            max_workgroups_per_dimension: None,
+            max_springs_per_binding: None,
+            spring_pass: SpringPass::Auto,
+        }
+    }
+}
+
+/// Centre of mass and mean velocity of one body, from a GPU reduction.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BodyState {
+    /// Total mass of the body, kg (0 for a body without masses).
+    pub mass: f64,
+    /// Centre of mass, m (zero for a body without masses).
+    pub centre_of_mass: DVec3,
+    /// Mass-weighted mean velocity, m/s (zero for a body without masses).
+    pub mean_velocity: DVec3,
+}
+
+/// Device memory and per-step work of a [`World`](super::World) ([`World::stats`](super::World::stats)), for benchmarks and capacity
+/// planning.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldStats {
+    /// Device memory per spring, bytes: the 8-byte link record (plus a 4-byte material index
+    /// when the model has several materials) and the spring pass's energy slots (16 bytes per
+    /// invocation) shared over the springs.
+    pub bytes_per_spring: f64,
+    /// Device memory per mass, bytes: position and velocity (16 each, and again interleaved in
+    /// the 32-byte state record the passes read), the fixed-point force sum (4 x 4 or 4 x 8),
+    /// the 32-byte properties record, the 8-byte range of its springs in the link table, its
+    /// share of the integrate pass's energy slots, and with the stencil variant of the spring
+    /// pass ([`SpringPass`]) its rest-length slots (16 bytes per 4 offsets) and a second 8-byte
+    /// range (its springs outside the stencil).
+    pub bytes_per_mass: f64,
+    /// Device memory of all the World's buffers, bytes.
+    pub device_bytes: u64,
+    /// Compute dispatches recorded per step: one per chunk of the spring table (the table is
+    /// bound in chunks that fit the device's storage-binding limit) plus the integrate pass. Each
+    /// [`World::step`](super::World::step) call adds one more, which writes the public position and velocity buffers.
+    pub dispatches_per_step: u32,
+    /// Steps recorded per queue submission ([`WorldOptions::steps_per_submission`]): a call
+    /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.
+    pub steps_per_submission: u32,
+    /// Masses whose springs one invocation of the spring pass handles (it walks each mass's
+    /// springs in turn): 32 on CPU adapters, 1 on GPUs, fewer (down to 1) on CPU adapters when
+    /// that would leave too few workgroups to fill the adapter.
+    pub spring_masses_per_invocation: u32,
+    /// Masses one invocation of the integrate pass handles: 16 on CPU adapters, 1 on
+    /// GPUs, fewer when that would leave too few workgroups to fill the adapter.
+    pub masses_per_invocation: u32,
+    /// Offsets of the spring pass's stencil (see [`SpringPass`]): 0 when the World runs the link
+    /// variant.
+    pub stencil_offsets: u32,
+    /// Springs the stencil holds (the rest are walked in the link table): 0 for the link variant.
+    pub stencil_springs: u64,
+}

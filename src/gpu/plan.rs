@@ -1,0 +1,564 @@
+//! The plan of a World, as plain data before any device object exists: the atomic width and
+//! fixed-point encoding, how much work an invocation does, the dispatch sizes, the sizes of the
+//! scratch tables, the checks against the device's limits, and the chunks the spring table is
+//! bound in. Its inputs are the model, what the device offers ([`DeviceCaps`]) and the
+//! [`WorldOptions`]; the unit tests below plan with made-up limits, no device needed.
+
+use super::fixed::{AtomicWidth, FixedPoint};
+use super::layout::{
+    array_bytes, force_record_bytes, EnergySlot, GpuChunk, GpuLink, GpuSpringPartial, GpuStep,
+    MaterialIndex, Run, Vec4, CPU_WORKGROUP_SIZE, LINK_ACTUATED, NONE, WORKGROUP_SIZE,
+};
+use super::options::{SpringPass, WorldOptions};
+use crate::error::{Error, Result};
+use crate::model::Model;
+
+/// What a plan needs to know about the device.
+#[derive(Clone, Debug)]
+pub(crate) struct DeviceCaps {
+    pub(crate) device_type: wgpu::DeviceType,
+    pub(crate) features: wgpu::Features,
+    pub(crate) limits: wgpu::Limits,
+}
+
+impl DeviceCaps {
+    /// What `device` offers.
+    pub(crate) fn of(device: &wgpu::Device) -> Self {
+        Self {
+            device_type: device.adapter_info().device_type,
+            features: device.features(),
+            limits: device.limits(),
+        }
+    }
+
+    /// Whether the device has 64-bit integer atomics.
+    fn has_int64_atomics(&self) -> bool {
+        self.features
+            .contains(wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS)
+    }
+}
+
+/// A dispatch laid out in at most two dimensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dispatch {
+    pub(crate) x: u32,
+    pub(crate) y: u32,
+    /// Workgroups actually needed (`x * y` may be a little more).
+    pub(crate) groups: u32,
+}
+
+impl Dispatch {
+    /// The dispatch of `items` items, `per_group` per workgroup, with at most `max_dim`
+    /// workgroups per dimension.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLimit`] naming `what` when `max_dim^2` workgroups are not enough.
+    pub(crate) fn new(
+        items: u64,
+        per_group: u64,
+        max_dim: u32,
+        what: &'static str,
+    ) -> Result<Self> {
+        let groups = items.div_ceil(per_group).max(1);
+        let max = u64::from(max_dim);
+        if groups > max * max || groups > u64::from(u32::MAX) {
+            return Err(Error::DeviceLimit {
+                what,
+                asked: groups,
+                limit: max * max,
+            });
+        }
+        let x = groups.min(max);
+        let y = groups.div_ceil(x);
+        Ok(Self {
+            x: x as u32,
+            y: y as u32,
+            groups: groups as u32,
+        })
+    }
+}
+
+/// How much work one invocation does: the masses whose springs one invocation of the spring
+/// pass handles (the pass walks the springs mass by mass, in the order of the `runs` table,
+/// summing the first mass's side in registers), and consecutive masses of the integrate pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Granularity {
+    /// Invocations per workgroup, every kernel.
+    pub(crate) workgroup_size: u32,
+    pub(crate) spring_masses_per_invocation: u32,
+    pub(crate) masses_per_invocation: u32,
+}
+
+/// Masses per spring-pass invocation on CPU adapters.
+const CPU_SPRING_MASSES: u32 = 32;
+
+impl Granularity {
+    /// For `masses` masses on an adapter of type `device_type`.
+    ///
+    /// CPU adapters (lavapipe, SwiftShader, WARP) run the lanes of a workgroup in SIMD loops, so
+    /// several masses per invocation amortise the per-invocation costs (the status check and the
+    /// energy slot); GPUs want many threads with neighbouring lanes on neighbouring data, so they
+    /// get one mass per invocation in the spring pass and one in the integrate pass. Counts shrink
+    /// (by powers of two, down to 1) until each pass has enough workgroups to keep the adapter's
+    /// cores busy: 16 on a CPU adapter, 256 on a GPU.
+    pub(crate) fn for_device(device_type: wgpu::DeviceType, masses: u64) -> Self {
+        let (size, max_spring_masses, max_masses, workgroups) =
+            if device_type == wgpu::DeviceType::Cpu {
+                (CPU_WORKGROUP_SIZE, CPU_SPRING_MASSES, 16, 16)
+            } else {
+                (WORKGROUP_SIZE, 1, 1, 256)
+            };
+        let fit = |items: u64, max: u32| {
+            let mut per = max;
+            while per > 1 && items.div_ceil(u64::from(size * per)) < workgroups {
+                per /= 2;
+            }
+            per
+        };
+        Self {
+            workgroup_size: size,
+            spring_masses_per_invocation: fit(masses, max_spring_masses),
+            masses_per_invocation: fit(masses, max_masses),
+        }
+    }
+
+    /// Masses one spring-pass workgroup handles.
+    pub(crate) fn spring_masses_per_group(&self) -> u64 {
+        u64::from(self.workgroup_size) * u64::from(self.spring_masses_per_invocation)
+    }
+
+    /// Masses one integrate-pass workgroup handles.
+    pub(crate) fn masses_per_group(&self) -> u64 {
+        u64::from(self.workgroup_size) * u64::from(self.masses_per_invocation)
+    }
+}
+
+/// One chunk of the spring table: the masses one spring-pass dispatch covers and the links
+/// bound for them (the device caps a storage binding, 128 MiB on many adapters).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChunkPlan {
+    /// The chunk's uniform: first bound link, first and end mass.
+    pub(crate) record: GpuChunk,
+    /// Links bound from `record.first` on.
+    pub(crate) links: u64,
+    /// The first spring-pass workgroup (of the whole pass) this chunk's dispatch stands for:
+    /// where its energy slots and partial sums start.
+    pub(crate) first_group: u64,
+    pub(crate) dispatch: Dispatch,
+}
+
+/// The plan of one World.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    /// The fixed-point encoding (and atomic width, `fixed_point.bits`).
+    pub(crate) fixed_point: FixedPoint,
+    /// 32-bit force sums packed in 64-bit atomics (x and y share one).
+    pub(crate) packed_forces: bool,
+    /// Records read as 64-bit words (the device has `SHADER_INT64`).
+    pub(crate) wide_words: bool,
+    pub(crate) granularity: Granularity,
+    /// The integrate, publish and `energy_masses` passes.
+    pub(crate) mass_dispatch: Dispatch,
+    /// The whole spring pass (its chunks split it).
+    pub(crate) spring_dispatch: Dispatch,
+    /// The `bodies` reduction: one workgroup per body.
+    pub(crate) body_dispatch: Dispatch,
+    /// Whether to look for a stencil (see [`SpringPass`]).
+    pub(crate) want_stencil: bool,
+    /// Book dissipated and injected energy on the device.
+    pub(crate) track_energy: bool,
+    /// Bytes between two steps' uniforms (the device's uniform offset alignment).
+    pub(crate) step_stride: u64,
+    /// Steps recorded per submission, at least 1.
+    pub(crate) steps_per_submission: u64,
+    /// Energy slots of the spring pass (one per invocation) and of the integrate pass.
+    pub(crate) spring_slots: u64,
+    pub(crate) mass_slots: u64,
+    masses: u64,
+    springs: u64,
+    max_dim: u32,
+    limits: wgpu::Limits,
+    max_springs_per_binding: Option<u64>,
+}
+
+impl Plan {
+    /// The plan of `model` (already validated) on a device offering `caps`, with `options`.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] for [`AtomicWidth::Bits64`] on a device without 64-bit atomics;
+    /// [`Error::InvalidParameter`] for a bad fixed-point quantum; [`Error::DeviceLimit`] when
+    /// the model does not fit the device.
+    pub(crate) fn new(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Self> {
+        let has64 = caps.has_int64_atomics();
+        let bits = atomic_bits(options.atomics, has64)?;
+        let fixed_point = FixedPoint::choose(model, bits, options.fixed_point)?;
+        let limits = caps.limits.clone();
+        let n = model.masses.len() as u64;
+        let max_dim = options
+            .max_workgroups_per_dimension
+            .unwrap_or(u32::MAX)
+            .min(limits.max_compute_workgroups_per_dimension)
+            .max(1);
+        let granularity = Granularity::for_device(caps.device_type, n);
+        let what = |pass| match pass {
+            0 => "max_compute_workgroups_per_dimension^2 (mass pass)",
+            1 => "max_compute_workgroups_per_dimension^2 (spring pass)",
+            _ => "max_compute_workgroups_per_dimension^2 (body pass)",
+        };
+        let mass_dispatch = Dispatch::new(n, granularity.masses_per_group(), max_dim, what(0))?;
+        // The spring pass runs over masses (each walks its own springs).
+        let spring_dispatch =
+            Dispatch::new(n, granularity.spring_masses_per_group(), max_dim, what(1))?;
+        let body_dispatch = Dispatch::new(model.bodies.len() as u64, 1, max_dim, what(2))?;
+        let want_stencil = match options.spring_pass {
+            // Below 4 masses per invocation (small models) the registers a chain keeps are
+            // reloaded too often to gain.
+            SpringPass::Auto => {
+                caps.device_type == wgpu::DeviceType::Cpu
+                    && granularity.spring_masses_per_invocation >= 4
+            }
+            SpringPass::Links => false,
+            SpringPass::Stencil => true,
+        };
+        let plan = Self {
+            fixed_point,
+            packed_forces: bits == 32 && has64,
+            wide_words: caps.features.contains(wgpu::Features::SHADER_INT64),
+            granularity,
+            mass_dispatch,
+            spring_dispatch,
+            body_dispatch,
+            want_stencil,
+            track_energy: options.track_energy,
+            step_stride: u64::from(limits.min_uniform_buffer_offset_alignment)
+                .max(array_bytes::<GpuStep>(1)),
+            steps_per_submission: u64::from(options.steps_per_submission.max(1)),
+            spring_slots: u64::from(granularity.workgroup_size) * u64::from(spring_dispatch.groups),
+            mass_slots: n.div_ceil(u64::from(granularity.masses_per_invocation)),
+            masses: n,
+            springs: model.springs.len() as u64,
+            max_dim,
+            limits,
+            max_springs_per_binding: options.max_springs_per_binding,
+        };
+        plan.check_sizes()?;
+        Ok(plan)
+    }
+
+    /// The per-mass and per-spring tables fit the device (and the index widths).
+    fn check_sizes(&self) -> Result<()> {
+        let (n, s) = (self.masses, self.springs);
+        // A link keeps its second mass in 31 bits and link indices are u32.
+        if n > u64::from(LINK_ACTUATED) {
+            return Err(Error::DeviceLimit {
+                what: "masses of one World",
+                asked: n,
+                limit: u64::from(LINK_ACTUATED),
+            });
+        }
+        if s > u64::from(u32::MAX) {
+            return Err(Error::DeviceLimit {
+                what: "springs of one World",
+                asked: s,
+                limit: u64::from(u32::MAX),
+            });
+        }
+        self.check_buffer(array_bytes::<GpuLink>(s))?;
+        self.check_binding(array_bytes::<Vec4>(n))?;
+        self.check_binding(array_bytes::<Run>(n))?;
+        self.check_binding(array_bytes::<super::layout::GpuState>(n))?;
+        self.check_binding(force_record_bytes(self.fixed_point.bits) * n)
+    }
+
+    fn check_buffer(&self, bytes: u64) -> Result<()> {
+        if bytes > self.limits.max_buffer_size {
+            return Err(Error::DeviceLimit {
+                what: "max_buffer_size",
+                asked: bytes,
+                limit: self.limits.max_buffer_size,
+            });
+        }
+        Ok(())
+    }
+
+    fn check_binding(&self, bytes: u64) -> Result<()> {
+        self.check_buffer(bytes)?;
+        if bytes > self.limits.max_storage_buffer_binding_size {
+            return Err(Error::DeviceLimit {
+                what: "max_storage_buffer_binding_size",
+                asked: bytes,
+                limit: self.limits.max_storage_buffer_binding_size,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether a stencil of `words` rest-length words per mass and `codes` slot codes fits: its
+    /// table in one binding, and its overflow codes (after the link indices) below [`NONE`].
+    pub(crate) fn stencil_fits(&self, words: u32, codes: u64) -> bool {
+        let bytes = array_bytes::<Vec4>(u64::from(words) * self.masses);
+        bytes <= self.limits.max_storage_buffer_binding_size
+            && bytes <= self.limits.max_buffer_size
+            && self.springs + codes < u64::from(NONE)
+    }
+
+    /// The chunks the link table is bound in, given where each mass's links start (`offsets`,
+    /// masses + 1 entries, the last the link count).
+    ///
+    /// The table is bound in chunks of whole blocks of masses: a block is a whole number of
+    /// spring-pass workgroups whose slot and partial ranges start on the device's offset
+    /// alignment; a chunk's link binding starts at its first mass's first link, rounded down to
+    /// that alignment (of the 4-byte material indices, so the 8-byte links are aligned too).
+    ///
+    /// # Errors
+    /// [`Error::DeviceLimit`] when the springs of one block do not fit one binding, or a chunk's
+    /// dispatch does not fit.
+    pub(crate) fn chunks(&self, offsets: &[u32]) -> Result<Vec<ChunkPlan>> {
+        let (n, s) = (self.masses, self.springs);
+        let partial = array_bytes::<GpuSpringPartial>(1);
+        let offset_align = u64::from(self.limits.min_storage_buffer_offset_alignment).max(partial);
+        let masses_per_group = self.granularity.spring_masses_per_group();
+        let block = masses_per_group * (offset_align / partial);
+        let link_align = offset_align / array_bytes::<MaterialIndex>(1);
+        let binding_links = self.limits.max_storage_buffer_binding_size / array_bytes::<GpuLink>(1);
+        let cap = self
+            .max_springs_per_binding
+            .map_or(binding_links, |c| c.clamp(1, binding_links));
+        let end = |m: u64| u64::from(offsets[m as usize]);
+        let mut chunks = Vec::new();
+        let mut m0 = 0u64;
+        while m0 < n && s > 0 {
+            let first = end(m0) / link_align * link_align;
+            let mut m1 = (m0 + block).min(n);
+            if end(m1) - first > binding_links {
+                return Err(Error::DeviceLimit {
+                    what: "max_storage_buffer_binding_size (the springs of one block of masses)",
+                    asked: array_bytes::<GpuLink>(end(m1) - first),
+                    limit: self.limits.max_storage_buffer_binding_size,
+                });
+            }
+            while m1 < n {
+                let next = (m1 + block).min(n);
+                if end(next) - first > cap {
+                    break;
+                }
+                m1 = next;
+            }
+            // A chunk whose masses have no springs still binds one aligned link.
+            let (first, links) = if end(m1) > first {
+                (first, end(m1) - first)
+            } else {
+                let f = (s - 1) / link_align * link_align;
+                (f, s - f)
+            };
+            chunks.push(ChunkPlan {
+                record: GpuChunk {
+                    first: first as u32,
+                    first_mass: m0 as u32,
+                    end_mass: m1 as u32,
+                    pad0: 0,
+                },
+                links,
+                first_group: m0 / masses_per_group,
+                dispatch: Dispatch::new(
+                    m1 - m0,
+                    masses_per_group,
+                    self.max_dim,
+                    "max_compute_workgroups_per_dimension^2 (spring pass)",
+                )?,
+            });
+            m0 = m1;
+        }
+        Ok(chunks)
+    }
+
+    /// Energy slots of the spring pass that a chunk's dispatch covers.
+    pub(crate) fn chunk_slots(&self, chunk: &ChunkPlan) -> (u64, u64) {
+        let wg = u64::from(self.granularity.workgroup_size);
+        (
+            wg * chunk.first_group,
+            wg * u64::from(chunk.dispatch.groups),
+        )
+    }
+}
+
+/// The width of the force-scatter atomics for `atomics` on a device that has 64-bit atomics or
+/// not.
+fn atomic_bits(atomics: AtomicWidth, has64: bool) -> Result<u32> {
+    match atomics {
+        AtomicWidth::Auto => Ok(if has64 { 64 } else { 32 }),
+        AtomicWidth::Bits32 => Ok(32),
+        AtomicWidth::Bits64 if has64 => Ok(64),
+        AtomicWidth::Bits64 => Err(Error::Gpu(
+            "64-bit atomics were asked for, but the device was opened without \
+             SHADER_INT64 | SHADER_INT64_ATOMIC_ALL_OPS; use AtomicWidth::Auto or \
+             Bits32, or open the device with hooke::gpu::open_device"
+                .to_string(),
+        )),
+    }
+}
+
+/// Size in bytes of the energy slot records, which the chunk alignment assumes equal to the
+/// partial sums' (both are bound at workgroup-aligned offsets).
+const _: () = assert!(array_bytes::<EnergySlot>(1) == array_bytes::<GpuSpringPartial>(1));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builders::Lattice;
+    use crate::gpu::fixed::FixedPointScale;
+
+    fn caps(device_type: wgpu::DeviceType, features: wgpu::Features) -> DeviceCaps {
+        DeviceCaps {
+            device_type,
+            features,
+            limits: wgpu::Limits::default(),
+        }
+    }
+
+    fn lavapipe() -> DeviceCaps {
+        caps(
+            wgpu::DeviceType::Cpu,
+            wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
+        )
+    }
+
+    fn lattice(n: u32) -> Model {
+        Lattice::scene(n).model().unwrap()
+    }
+
+    #[test]
+    fn atomic_width_follows_the_device() {
+        let model = lattice(3);
+        let auto = WorldOptions::default();
+        let plan = Plan::new(&model, &lavapipe(), &auto).unwrap();
+        assert_eq!(plan.fixed_point.bits, 64);
+        assert!(!plan.packed_forces && plan.wide_words);
+        let bits32 = WorldOptions {
+            atomics: AtomicWidth::Bits32,
+            ..auto
+        };
+        let plan = Plan::new(&model, &lavapipe(), &bits32).unwrap();
+        assert_eq!(plan.fixed_point.bits, 32);
+        assert!(plan.packed_forces, "32-bit sums ride in 64-bit atomics");
+        let plain = caps(wgpu::DeviceType::DiscreteGpu, wgpu::Features::empty());
+        let plan = Plan::new(&model, &plain, &auto).unwrap();
+        assert_eq!(plan.fixed_point.bits, 32);
+        assert!(!plan.packed_forces && !plan.wide_words);
+        let bits64 = WorldOptions {
+            atomics: AtomicWidth::Bits64,
+            ..auto
+        };
+        assert!(matches!(
+            Plan::new(&model, &plain, &bits64),
+            Err(Error::Gpu(_))
+        ));
+        let bad = WorldOptions {
+            fixed_point: FixedPointScale::Quantum(-1.0),
+            ..auto
+        };
+        assert!(matches!(
+            Plan::new(&model, &plain, &bad),
+            Err(Error::InvalidParameter { .. })
+        ));
+    }
+
+    #[test]
+    fn granularity_shrinks_on_small_models_and_is_one_on_gpus() {
+        let gpu = Granularity::for_device(wgpu::DeviceType::DiscreteGpu, 1 << 20);
+        assert_eq!(
+            (
+                gpu.workgroup_size,
+                gpu.spring_masses_per_invocation,
+                gpu.masses_per_invocation
+            ),
+            (WORKGROUP_SIZE, 1, 1)
+        );
+        let big = Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 20);
+        assert_eq!(
+            (big.spring_masses_per_invocation, big.masses_per_invocation),
+            (CPU_SPRING_MASSES, 16)
+        );
+        let small = Granularity::for_device(wgpu::DeviceType::Cpu, 1000);
+        assert_eq!(
+            (
+                small.spring_masses_per_invocation,
+                small.masses_per_invocation
+            ),
+            (1, 1)
+        );
+        // Auto picks the stencil only on CPU adapters with at least 4 masses per invocation.
+        let plan = |n| Plan::new(&lattice(n), &lavapipe(), &WorldOptions::default()).unwrap();
+        assert!(!plan(4).want_stencil);
+        assert!(plan(30).want_stencil);
+    }
+
+    #[test]
+    fn dispatches_go_two_dimensional_and_report_the_limit() {
+        let d = Dispatch::new(1000, 10, 12, "test").unwrap();
+        assert_eq!((d.x, d.y, d.groups), (12, 9, 100));
+        let d = Dispatch::new(0, 10, 7, "test").unwrap();
+        assert_eq!((d.x, d.y, d.groups), (1, 1, 1));
+        match Dispatch::new(1000, 10, 9, "test") {
+            Err(Error::DeviceLimit { what, asked, limit }) => {
+                assert_eq!((what, asked, limit), ("test", 100, 81));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn tables_over_the_device_limits_are_refused() {
+        let model = lattice(10);
+        let mut small = lavapipe();
+        small.limits.max_storage_buffer_binding_size = array_bytes::<Vec4>(999);
+        match Plan::new(&model, &small, &WorldOptions::default()) {
+            Err(Error::DeviceLimit { what, asked, .. }) => {
+                assert_eq!(what, "max_storage_buffer_binding_size");
+                assert_eq!(asked, array_bytes::<Vec4>(1000), "the position table");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Chunks cover every mass once, in order, each binding whole aligned blocks of links
+    /// under the cap.
+    #[test]
+    fn chunks_split_the_link_table_on_aligned_blocks() {
+        let model = lattice(8);
+        let options = WorldOptions {
+            max_springs_per_binding: Some(1500),
+            ..WorldOptions::default()
+        };
+        // Blocks of one workgroup (64 masses) with a 16-byte offset alignment.
+        let mut caps = lavapipe();
+        caps.limits.min_storage_buffer_offset_alignment = 16;
+        let plan = Plan::new(&model, &caps, &options).unwrap();
+        let mut offsets = vec![0u32; model.masses.len() + 1];
+        for s in &model.springs {
+            offsets[s.a as usize + 1] += 1;
+        }
+        for m in 0..model.masses.len() {
+            offsets[m + 1] += offsets[m];
+        }
+        let chunks = plan.chunks(&offsets).unwrap();
+        assert!(chunks.len() > 1, "{chunks:?}");
+        let align = u64::from(plan.limits.min_storage_buffer_offset_alignment) / 4;
+        let mut next_mass = 0;
+        for c in &chunks {
+            assert_eq!(c.record.first_mass, next_mass);
+            next_mass = c.record.end_mass;
+            assert_eq!(u64::from(c.record.first) % align, 0);
+            assert!(u64::from(c.record.first) <= u64::from(offsets[c.record.first_mass as usize]));
+            assert_eq!(
+                u64::from(c.record.first) + c.links,
+                u64::from(offsets[c.record.end_mass as usize])
+            );
+            let per_group = plan.granularity.spring_masses_per_group();
+            assert_eq!(c.first_group * per_group, u64::from(c.record.first_mass));
+        }
+        assert_eq!(next_mass as usize, model.masses.len());
+        let one = Plan::new(&model, &lavapipe(), &WorldOptions::default()).unwrap();
+        assert_eq!(one.chunks(&offsets).unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,375 @@
+//! Host tables: the model turned into the device's records, once, when a World is built (and
+//! the few records the setters rebuild: parameters, actuators, mass flags).
+
+use std::collections::HashMap;
+
+use glam::DVec3;
+
+use super::layout::{
+    self, GpuActuator, GpuBody, GpuLink, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring,
+    Run,
+};
+use super::plan::Plan;
+use super::stencil::Stencil;
+use crate::cpu::DragSpring;
+use crate::model::{Actuator, Contact, Integrator, Mass, Model, Params, SpringLaw};
+
+/// An f64 vector as the device's f32 triple.
+pub(crate) fn v3(v: DVec3) -> [f32; 3] {
+    v.as_vec3().to_array()
+}
+
+/// `GpuMass::flags` of a mass that is `fixed` or not.
+pub(crate) fn mass_flags(fixed: bool) -> u32 {
+    if fixed {
+        layout::MASS_FIXED
+    } else {
+        0
+    }
+}
+
+impl GpuSpring {
+    /// The device's 8-byte record of this spring.
+    pub(crate) fn link(&self) -> GpuLink {
+        GpuLink {
+            b: self.b
+                | if self.actuated {
+                    layout::LINK_ACTUATED
+                } else {
+                    0
+                },
+            rest: self.rest,
+        }
+    }
+}
+
+/// Where each spring sits in the device's link table, which groups the springs by their first
+/// mass (stable: springs of one mass keep model order). Builders emit springs mass by mass, so the
+/// order is usually the model's own and no permutation is stored.
+#[derive(Debug)]
+pub(crate) struct Links {
+    /// The links of mass `m` are `offsets[m]..offsets[m + 1]` (masses + 1 entries).
+    pub(crate) offsets: Vec<u32>,
+    /// Model index of each link, when the order differs from the model's.
+    model_of: Option<Vec<u32>>,
+    /// Link index of each model spring, when the order differs from the model's.
+    link_of: Option<Vec<u32>>,
+}
+
+impl Links {
+    /// The table of `springs` over `masses` masses; with `held` (springs in the stencil), each
+    /// mass's springs outside the stencil come first, so that they form a run of their own.
+    pub(crate) fn new(springs: &[GpuSpring], masses: usize, held: Option<&[bool]>) -> Self {
+        let mut offsets = vec![0u32; masses + 1];
+        for sp in springs {
+            offsets[sp.a as usize + 1] += 1;
+        }
+        for m in 0..masses {
+            offsets[m + 1] += offsets[m];
+        }
+        let key = |i: usize| (springs[i].a, held.is_some_and(|h| h[i]));
+        if (1..springs.len()).all(|i| key(i - 1) <= key(i)) {
+            return Self {
+                offsets,
+                model_of: None,
+                link_of: None,
+            };
+        }
+        let mut next = offsets.clone();
+        let mut model_of = vec![0u32; springs.len()];
+        let mut link_of = vec![0u32; springs.len()];
+        for pass in [false, true] {
+            for (i, sp) in springs.iter().enumerate() {
+                if held.is_some_and(|h| h[i]) != pass {
+                    continue;
+                }
+                let slot = &mut next[sp.a as usize];
+                model_of[*slot as usize] = i as u32;
+                link_of[i] = *slot;
+                *slot += 1;
+            }
+        }
+        Self {
+            offsets,
+            model_of: Some(model_of),
+            link_of: Some(link_of),
+        }
+    }
+
+    /// Model indices of the springs in link-table order.
+    pub(crate) fn model_order(&self) -> impl Iterator<Item = u32> + '_ {
+        let count = self.offsets.last().copied().unwrap_or(0);
+        (0..count).map(|i| self.model_of.as_ref().map_or(i, |m| m[i as usize]))
+    }
+
+    /// Link index of model spring `s`.
+    pub(crate) fn link(&self, s: usize) -> u64 {
+        u64::from(self.link_of.as_ref().map_or(s as u32, |l| l[s]))
+    }
+
+    /// (first, end) link of every mass's springs.
+    pub(crate) fn runs(&self) -> Vec<Run> {
+        self.offsets.windows(2).map(|w| [w[0], w[1]]).collect()
+    }
+
+    /// (first, end) link of every mass's springs that are not `held` (they come first in each
+    /// mass's run), and whether there are any.
+    pub(crate) fn runs_outside(&self, held: &[bool]) -> (Vec<Run>, bool) {
+        let mut any = false;
+        let runs = self
+            .offsets
+            .windows(2)
+            .map(|w| {
+                let outside = (w[0]..w[1])
+                    .take_while(|&i| !held[self.spring(i) as usize])
+                    .count() as u32;
+                any |= outside > 0;
+                [w[0], w[0] + outside]
+            })
+            .collect();
+        (runs, any)
+    }
+
+    /// Model index of link `i`.
+    pub(crate) fn spring(&self, i: u32) -> u32 {
+        self.model_of.as_ref().map_or(i, |m| m[i as usize])
+    }
+}
+
+/// The springs as the host keeps them: device records in model order, their laws and the
+/// deduplicated materials, and which actuator drives which spring.
+#[derive(Debug)]
+pub(crate) struct SpringTable {
+    pub(crate) springs: Vec<GpuSpring>,
+    /// `GpuMaterial::law` tag of each spring.
+    pub(crate) laws: Vec<u32>,
+    pub(crate) materials: Vec<GpuMaterial>,
+    /// The actuator driving each actuated spring (the last one naming it, as on the CPU).
+    pub(crate) spring_actuator: HashMap<u32, u32>,
+    /// The model's rest length of every actuated spring, m.
+    pub(crate) actuated_base: HashMap<u32, f64>,
+}
+
+impl SpringTable {
+    /// The springs of `model`.
+    pub(crate) fn new(model: &Model) -> Self {
+        let mut materials: Vec<GpuMaterial> = Vec::new();
+        let mut material_index: HashMap<(u32, u64, u64), u32> = HashMap::new();
+        let mut spring_actuator: HashMap<u32, u32> = HashMap::new();
+        for (i, a) in model.actuators.iter().enumerate() {
+            spring_actuator.insert(a.spring, i as u32);
+        }
+        let mut laws = Vec::with_capacity(model.springs.len());
+        let springs = model
+            .springs
+            .iter()
+            .enumerate()
+            .map(|(i, sp)| {
+                let law = match sp.law {
+                    SpringLaw::Hooke => layout::LAW_HOOKE,
+                    SpringLaw::Material => layout::LAW_MATERIAL,
+                    SpringLaw::ZeroLength => layout::LAW_ZERO_LENGTH,
+                };
+                laws.push(law);
+                let key = (law, sp.stiffness.to_bits(), sp.damping.to_bits());
+                let next = materials.len() as u32;
+                let material = *material_index.entry(key).or_insert_with(|| {
+                    materials.push(GpuMaterial {
+                        stiffness: sp.stiffness as f32,
+                        damping: sp.damping as f32,
+                        law,
+                        pad0: 0,
+                    });
+                    next
+                });
+                let actuator = spring_actuator.get(&(i as u32)).copied();
+                GpuSpring {
+                    a: sp.a,
+                    b: sp.b,
+                    rest: actuator.unwrap_or_else(|| (sp.rest_length as f32).to_bits()),
+                    material,
+                    actuated: actuator.is_some(),
+                }
+            })
+            .collect();
+        let actuated_base = spring_actuator
+            .keys()
+            .map(|&s| (s, model.springs[s as usize].rest_length))
+            .collect();
+        Self {
+            springs,
+            laws,
+            materials,
+            spring_actuator,
+            actuated_base,
+        }
+    }
+}
+
+/// Everything the device's tables are made of, built once from the model.
+#[derive(Debug)]
+pub(crate) struct Tables {
+    pub(crate) springs: SpringTable,
+    pub(crate) links: Links,
+    /// The spring pass's stencil, when the World runs that variant.
+    pub(crate) stencil: Option<Stencil>,
+    /// With a stencil: (first, end) link of each mass's springs outside it, and whether there
+    /// are any.
+    pub(crate) outside: Option<(Vec<Run>, bool)>,
+    /// The link table, in link order.
+    pub(crate) link_records: Vec<GpuLink>,
+    /// The material index of each link, in link order (empty when there is one material).
+    pub(crate) link_materials: Vec<u32>,
+    /// Per-mass properties (external force and flags as the model gives them).
+    pub(crate) masses: Vec<GpuMass>,
+    pub(crate) oscillators: Vec<GpuOscillator>,
+    pub(crate) bodies: Vec<GpuBody>,
+    /// Entries of the actuator table (the model's actuators; `reset` writes them).
+    pub(crate) actuators: usize,
+}
+
+impl Tables {
+    /// The tables of `model` (already validated) under `plan`.
+    pub(crate) fn new(model: &Model, plan: &Plan) -> Self {
+        let springs = SpringTable::new(model);
+        let n = model.masses.len();
+        let sp = &springs.springs;
+        // The stencil variant of the spring pass (see `SpringPass`): a table that fits one
+        // binding, and slot codes that fit the u32 overflow report.
+        let stencil = if plan.want_stencil {
+            Stencil::find(sp, n, &springs.materials)
+                .filter(|st| plan.stencil_fits(st.words(), st.codes()))
+        } else {
+            None
+        };
+        let held = stencil.as_ref().map(|st| st.membership(sp.len()));
+        let links = Links::new(sp, n, held.as_deref());
+        let outside = held.as_ref().map(|h| links.runs_outside(h));
+        let link_records = links.model_order().map(|i| sp[i as usize].link()).collect();
+        let link_materials = if springs.materials.len() > 1 {
+            links
+                .model_order()
+                .map(|i| sp[i as usize].material)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let (masses, oscillators) = mass_table(&model.masses);
+        let bodies = model
+            .bodies
+            .iter()
+            .map(|b| GpuBody {
+                first: b.masses.start as u32,
+                count: b.masses.len() as u32,
+            })
+            .collect();
+        Self {
+            springs,
+            links,
+            stencil,
+            outside,
+            link_records,
+            link_materials,
+            masses,
+            oscillators,
+            bodies,
+            actuators: model.actuators.len(),
+        }
+    }
+}
+
+/// The per-mass records and the friction oscillators they index.
+fn mass_table(masses: &[Mass]) -> (Vec<GpuMass>, Vec<GpuOscillator>) {
+    let mut oscillators = Vec::new();
+    let records = masses
+        .iter()
+        .map(|m| GpuMass {
+            external_force: v3(m.external_force),
+            mass: m.mass as f32,
+            flags: mass_flags(m.fixed),
+            oscillator: match &m.friction_oscillator {
+                Some(o) => {
+                    oscillators.push(GpuOscillator {
+                        min: o.min as f32,
+                        max: o.max as f32,
+                        omega: o.omega as f32,
+                        phase: o.phase as f32,
+                    });
+                    oscillators.len() as u32 - 1
+                }
+                None => layout::NONE,
+            },
+            body: layout::NONE,
+            pad0: 0,
+        })
+        .collect();
+    (records, oscillators)
+}
+
+/// The device-side actuator for `a` driving a spring of base length `base` (m), with its booked
+/// rest length evaluated at time `time` (s).
+pub(crate) fn gpu_actuator(a: &Actuator, base: f64, time: f64) -> GpuActuator {
+    let (active, rest, offset) = match &a.duty {
+        Some(d) => (d.active as f32, d.rest as f32, d.offset as f32),
+        None => (0.0, 0.0, 0.0),
+    };
+    GpuActuator {
+        base: base as f32,
+        amplitude: a.amplitude as f32,
+        omega: a.omega as f32,
+        phase: (std::f64::consts::TAU * a.phase) as f32,
+        duty_active: active,
+        duty_rest: rest,
+        duty_offset: offset,
+        current: a.rest_length(base, time) as f32,
+    }
+}
+
+/// The model's element counts the shaders bound their loops with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Counts {
+    pub(crate) masses: u32,
+    pub(crate) springs: u32,
+    pub(crate) bodies: u32,
+}
+
+/// The global parameters uniform for `p` with drag spring `drag`.
+pub(crate) fn gpu_params(p: &Params, drag: Option<DragSpring>, counts: Counts) -> GpuParams {
+    let (contact, contact_stiffness, contact_damping, restitution) = match p.contact {
+        Contact::None => (layout::CONTACT_NONE, 0.0, 0.0, 0.0),
+        Contact::Penalty { stiffness, damping } => (
+            layout::CONTACT_PENALTY,
+            stiffness as f32,
+            damping as f32,
+            0.0,
+        ),
+        Contact::Restitution { restitution } => {
+            (layout::CONTACT_RESTITUTION, 0.0, 0.0, restitution as f32)
+        }
+    };
+    GpuParams {
+        gravity: v3(p.gravity),
+        dt: p.dt as f32,
+        drag_target: drag.map_or([0.0; 3], |d| v3(d.target)),
+        drag_mass: drag.map_or(layout::NONE, |d| d.mass as u32),
+        drag_stiffness: drag.map_or(0.0, |d| d.stiffness as f32),
+        drag_damping: drag.map_or(0.0, |d| d.damping as f32),
+        air_drag: p.air_drag as f32,
+        damping_factor: (-p.velocity_damping * p.dt).exp() as f32,
+        contact,
+        contact_stiffness,
+        contact_damping,
+        restitution,
+        static_friction: p.friction.static_coefficient as f32,
+        kinetic_friction: p.friction.kinetic_coefficient as f32,
+        rest_speed: p.friction.rest_speed as f32,
+        integrator: match p.integrator {
+            Integrator::SemiImplicitEuler => layout::INTEGRATOR_SEMI_IMPLICIT,
+            Integrator::ExplicitEuler => layout::INTEGRATOR_EXPLICIT,
+        },
+        masses: counts.masses,
+        springs: counts.springs,
+        bodies: counts.bodies,
+        pad0: 0,
+    }
+}

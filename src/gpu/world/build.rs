@@ -1,0 +1,161 @@
+//! Building a World: validate the model once, plan, build the host tables, compile the
+//! pipelines, create the buffers and bind groups, then [`World::reset`] writes the initial state.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::World;
+use crate::error::Result;
+use crate::gpu::bind::{BindGroups, SpringChunk};
+use crate::gpu::buffers::Buffers;
+use crate::gpu::device::request_device;
+use crate::gpu::layout::{self, Specialization};
+use crate::gpu::options::WorldOptions;
+use crate::gpu::pass::gpu_error;
+use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL};
+use crate::gpu::plan::{DeviceCaps, Plan};
+use crate::gpu::tables::{gpu_params, Counts, Tables};
+use crate::model::Model;
+
+impl World {
+    /// Builds a World for `model` on an adapter it picks itself ([`request_device`]: honours
+    /// `WGPU_BACKEND` and `WGPU_ADAPTER_NAME`, prefers Vulkan and real GPUs), with default
+    /// [`WorldOptions`].
+    ///
+    /// # Errors
+    /// What [`Model::validate`] rejects; [`Error::NoAdapter`](crate::Error::NoAdapter) (listing
+    /// the adapters seen); [`Error::RequestDevice`](crate::Error::RequestDevice); and what
+    /// [`World::with_device`] rejects.
+    pub fn new(model: &Model) -> Result<Self> {
+        model.validate()?;
+        let (device, queue) = request_device()?;
+        let lost = Arc::new(Mutex::new(None));
+        let flag = lost.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            if let Ok(mut l) = flag.lock() {
+                *l = Some(format!("{reason:?}: {message}"));
+            }
+        });
+        Self::build(device, queue, model, WorldOptions::default(), lost)
+    }
+
+    /// Builds a World for `model` on a device and queue the caller already has (to share a GPU
+    /// with a renderer or between Worlds). Open the device with the adapter's limits and, for
+    /// 64-bit atomics, [`wanted_features`](crate::gpu::wanted_features) (as
+    /// [`open_device`](crate::gpu::open_device) does).
+    ///
+    /// # Errors
+    /// What [`Model::validate`] rejects; [`Error::InvalidParameter`](crate::Error::InvalidParameter)
+    /// for a bad fixed-point quantum; [`Error::Gpu`](crate::Error::Gpu) if
+    /// [`AtomicWidth::Bits64`](crate::AtomicWidth::Bits64) is asked for on a device without
+    /// `SHADER_INT64_ATOMIC_ALL_OPS`, or if wgpu reports a validation or out-of-memory error while
+    /// building buffers and pipelines; [`Error::DeviceLimit`](crate::Error::DeviceLimit) naming
+    /// the limit and the size asked for when the scene does not fit the device (buffer size,
+    /// storage binding size, workgroups per dispatch dimension).
+    pub fn with_device(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        model: &Model,
+        options: WorldOptions,
+    ) -> Result<Self> {
+        model.validate()?;
+        Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
+    }
+
+    /// Builds a World for `model`, already validated.
+    fn build(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        model: &Model,
+        options: WorldOptions,
+        lost: Arc<Mutex<Option<String>>>,
+    ) -> Result<Self> {
+        let plan = Plan::new(model, &DeviceCaps::of(&device), &options)?;
+        let tables = Tables::new(model, &plan);
+        let chunks = plan.chunks(&tables.links.offsets)?;
+        let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipelines = compile(&device, &plan, &tables);
+        let buffers = Buffers::new(&device, &plan, &tables);
+        let one_material = tables.link_materials.is_empty();
+        let spring_chunks = chunks
+            .iter()
+            .map(|c| SpringChunk::new(&device, &pipelines, &buffers, &plan, c, one_material))
+            .collect();
+        let groups = BindGroups::new(&device, &pipelines, &buffers);
+        let validation = pollster::block_on(scope_val.pop());
+        let oom = pollster::block_on(scope_oom.pop());
+        if let Some(e) = validation.or(oom) {
+            return Err(gpu_error(e));
+        }
+        let counts = Counts {
+            masses: model.masses.len() as u32,
+            springs: model.springs.len() as u32,
+            bodies: model.bodies.len() as u32,
+        };
+        let mut world = Self {
+            adapter_info: device.adapter_info(),
+            device,
+            queue,
+            plan,
+            pipelines,
+            buffers,
+            groups,
+            spring_chunks,
+            options,
+            masses: model.masses.clone(),
+            bodies: model.bodies.clone(),
+            model_actuators: model.actuators.clone(),
+            model_params: model.params,
+            springs: tables.springs,
+            links: tables.links,
+            stencil: tables.stencil,
+            gpu_masses: tables.masses,
+            params: gpu_params(&model.params, None, counts),
+            actuators: model.actuators.clone(),
+            rest_changed: HashMap::new(),
+            drag: None,
+            time: 0.0,
+            steps: 0,
+            host_dissipated: 0.0,
+            host_injected: 0.0,
+            failed: None,
+            lost,
+        };
+        world.reset();
+        Ok(world)
+    }
+}
+
+/// The pipelines of a World with `tables` under `plan`, specialised to the model.
+fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Pipelines {
+    let materials = &tables.springs.materials;
+    let fixed_point = plan.fixed_point;
+    let constants = layout::constants(&Specialization {
+        fixed_scale: 1.0 / fixed_point.quantum,
+        spring_force_limit: fixed_point.spring_limit,
+        track_energy: plan.track_energy,
+        uniform_material: if materials.len() == 1 {
+            Some(materials[0])
+        } else {
+            None
+        },
+        has_actuators: !tables.springs.spring_actuator.is_empty(),
+        has_oscillators: !tables.oscillators.is_empty(),
+        packed_forces: plan.packed_forces,
+        granularity: plan.granularity,
+    });
+    let links = tables.springs.springs.len() as u32;
+    let stencil = tables
+        .stencil
+        .as_ref()
+        .zip(tables.outside.as_ref())
+        .map(|(st, (_, any))| st.wgsl(SPRINGS_STENCIL, links, *any));
+    let compile = Compile {
+        bits: fixed_point.bits,
+        wide: plan.wide_words,
+        packed: plan.packed_forces,
+        constants: &constants,
+    };
+    Pipelines::new(device, &compile, stencil.as_deref())
+}

@@ -1,0 +1,230 @@
+//! Setters: small buffer writes at offsets taken from the device mirrors.
+
+use std::mem::offset_of;
+
+use glam::{DVec3, Vec3};
+
+use super::World;
+use crate::cpu::DragSpring;
+use crate::error::{Error, Result};
+use crate::gpu::layout::{self, array_bytes, GpuActuator, GpuLink, GpuMass, GpuState, Vec4};
+use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
+use crate::model::{Actuator, Mass, Model};
+
+impl World {
+    fn check_index(what: &'static str, index: usize, len: usize) -> Result<()> {
+        if index < len {
+            Ok(())
+        } else {
+            Err(Error::IndexOutOfRange { what, index, len })
+        }
+    }
+
+    /// Sets the constant external force on mass `mass` to `force` (N) from the next step on
+    /// (a 12-byte buffer write).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing mass; [`Error::InvalidParameter`] for a
+    /// non-finite force.
+    pub fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()> {
+        Self::check_index("mass", mass, self.masses.len())?;
+        if !force.is_finite() {
+            return Err(Error::InvalidParameter {
+                name: "external force",
+                value: f64::NAN,
+                expected: "must be finite (N)",
+            });
+        }
+        self.gpu_masses[mass].external_force = v3(force);
+        self.queue.write_buffer(
+            &self.buffers.masses,
+            array_bytes::<GpuMass>(mass as u64) + offset_of!(GpuMass, external_force) as u64,
+            bytemuck::cast_slice(&self.gpu_masses[mass].external_force),
+        );
+        Ok(())
+    }
+
+    /// Sets or clears the drag spring (a 96-byte uniform write).
+    ///
+    /// # Errors
+    /// What [`DragSpring::validate`] rejects.
+    pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
+        if let Some(d) = &drag {
+            d.validate(self.masses.len())?;
+        }
+        self.drag = drag;
+        let counts = Counts {
+            masses: self.params.masses,
+            springs: self.params.springs,
+            bodies: self.params.bodies,
+        };
+        self.params = gpu_params(&self.model_params, drag, counts);
+        self.queue
+            .write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
+        Ok(())
+    }
+
+    /// Fixes or frees a mass (a 4-byte write). A newly fixed mass stops dead: its kinetic energy
+    /// is booked as dissipated, as on the CPU (this reads its velocity back, 16 bytes).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing mass; GPU errors as [`World::positions`].
+    pub fn set_fixed(&mut self, mass: usize, fixed: bool) -> Result<()> {
+        Self::check_index("mass", mass, self.masses.len())?;
+        let m = mass as u64;
+        if fixed {
+            let at = array_bytes::<Vec4>(m);
+            let bytes = self.read(&[(&self.buffers.velocities, at, array_bytes::<Vec4>(1))])?;
+            let v: Vec4 = bytemuck::pod_read_unaligned(&bytes);
+            let v = Vec3::new(v[0], v[1], v[2]).as_dvec3();
+            self.host_dissipated += 0.5 * self.masses[mass].mass * v.length_squared();
+            self.queue.write_buffer(
+                &self.buffers.velocities,
+                at,
+                bytemuck::bytes_of(&Vec4::default()),
+            );
+            self.queue.write_buffer(
+                &self.buffers.state,
+                array_bytes::<GpuState>(m) + offset_of!(GpuState, velocity) as u64,
+                bytemuck::bytes_of(&[0f32; 3]),
+            );
+        }
+        let flags = mass_flags(fixed);
+        self.gpu_masses[mass].flags = flags;
+        self.queue.write_buffer(
+            &self.buffers.masses,
+            array_bytes::<GpuMass>(m) + offset_of!(GpuMass, flags) as u64,
+            bytemuck::bytes_of(&flags),
+        );
+        Ok(())
+    }
+
+    /// Sets the (base) rest length of spring `spring` to `rest_length` (m); for an actuated spring
+    /// this is the base length the actuator modulates. The change in elastic energy is booked as
+    /// injected work: at once for a plain spring (reading its two end positions back, 32 bytes),
+    /// at the next step for an actuated one (the spring pass books every change of an actuated
+    /// rest length).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing spring; [`Error::InvalidSpringParameter`] for a
+    /// negative or non-finite length, [`Error::ZeroRestLength`] for zero on a material-law spring;
+    /// GPU errors as [`World::positions`].
+    pub fn set_rest_length(&mut self, spring: usize, rest_length: f64) -> Result<()> {
+        Self::check_index("spring", spring, self.springs.springs.len())?;
+        if !(rest_length.is_finite() && rest_length >= 0.0) {
+            return Err(Error::InvalidSpringParameter {
+                spring,
+                name: "rest_length",
+                value: rest_length,
+            });
+        }
+        if self.springs.laws[spring] == layout::LAW_MATERIAL && rest_length == 0.0 {
+            return Err(Error::ZeroRestLength { spring });
+        }
+        if let Some(&act) = self.springs.spring_actuator.get(&(spring as u32)) {
+            self.rest_changed.insert(spring, rest_length);
+            let entry = gpu_actuator(&self.actuators[act as usize], rest_length, self.time);
+            self.write_actuator(act as usize, &entry);
+            return Ok(());
+        }
+        let before = self.base_rest(spring);
+        let len = self.spring_length(spring)?;
+        self.host_injected += self.elastic_energy(spring, len, rest_length)
+            - self.elastic_energy(spring, len, before);
+        self.rest_changed.insert(spring, rest_length);
+        let bits = (rest_length as f32).to_bits();
+        self.queue.write_buffer(
+            &self.buffers.links,
+            array_bytes::<GpuLink>(self.links.link(spring)) + offset_of!(GpuLink, rest) as u64,
+            bytemuck::bytes_of(&bits),
+        );
+        let sp = &self.springs.springs[spring];
+        if let (Some(st), Some(sb)) = (&self.stencil, &self.buffers.stencil) {
+            if let Some(at) = st.element(spring, sp) {
+                self.queue.write_buffer(
+                    &sb.rests,
+                    array_bytes::<f32>(at),
+                    bytemuck::bytes_of(&bits),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The current length (m) of spring `spring`, from its two end positions read back.
+    fn spring_length(&self, spring: usize) -> Result<f64> {
+        let sp = self.springs.springs[spring];
+        let one = array_bytes::<Vec4>(1);
+        let positions = &self.buffers.positions;
+        let bytes = self.read(&[
+            (positions, array_bytes::<Vec4>(u64::from(sp.a)), one),
+            (positions, array_bytes::<Vec4>(u64::from(sp.b)), one),
+        ])?;
+        let p: Vec<Vec4> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(Vec3::from_slice(&p[0][..3])
+            .as_dvec3()
+            .distance(Vec3::from_slice(&p[1][..3]).as_dvec3()))
+    }
+
+    /// Elastic energy (J) of plain spring `spring` at length `len` (m) with rest length `rest`
+    /// (m).
+    fn elastic_energy(&self, spring: usize, len: f64, rest: f64) -> f64 {
+        let sp = self.springs.springs[spring];
+        let k = f64::from(self.springs.materials[sp.material as usize].stiffness);
+        match self.springs.laws[spring] {
+            layout::LAW_MATERIAL => 0.5 * k / rest * (len - rest) * (len - rest),
+            layout::LAW_ZERO_LENGTH => 0.5 * k * len * len,
+            _ => 0.5 * k * (len - rest) * (len - rest),
+        }
+    }
+
+    /// Replaces actuator `index` (a 28-byte write). Its `spring` must be the spring it already
+    /// drives. The change in elastic energy is booked as injected work by the next step.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing actuator; [`Error::InvalidActuator`] for
+    /// non-finite values, `|amplitude| >= 1`, a bad duty cycle, or a different spring.
+    pub fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
+        Self::check_index("actuator", index, self.actuators.len())?;
+        let old = self.actuators[index];
+        if actuator.spring != old.spring {
+            return Err(Error::InvalidActuator {
+                actuator: index,
+                reason: format!(
+                    "drives spring {}, but a World cannot move an actuator to another spring \
+                     (it drives spring {}); build a new World",
+                    actuator.spring, old.spring
+                ),
+            });
+        }
+        let mut probe = Model::new(self.model_params);
+        probe.masses = vec![Mass::default(); 2];
+        probe.springs = vec![crate::model::Spring::hooke(0, 1, 1.0, 1.0)];
+        probe.actuators = vec![Actuator {
+            spring: 0,
+            ..actuator
+        }];
+        probe.validate().map_err(|e| match e {
+            Error::InvalidActuator { reason, .. } => Error::InvalidActuator {
+                actuator: index,
+                reason,
+            },
+            other => other,
+        })?;
+        self.actuators[index] = actuator;
+        let base = self.base_rest(actuator.spring as usize);
+        let entry = gpu_actuator(&actuator, base, self.time);
+        self.write_actuator(index, &entry);
+        Ok(())
+    }
+
+    /// Writes actuator `index` but its `current` rest length: the next spring pass books the
+    /// change from the booked one.
+    fn write_actuator(&self, index: usize, entry: &GpuActuator) {
+        self.queue.write_buffer(
+            &self.buffers.actuators,
+            array_bytes::<GpuActuator>(index as u64),
+            &bytemuck::bytes_of(entry)[..offset_of!(GpuActuator, current)],
+        );
+    }
+}

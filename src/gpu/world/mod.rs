@@ -1,0 +1,193 @@
+//! The [`World`] type: its fields and accessors here; each stage of its life in a file of its
+//! own, one `impl World` block each: `build.rs` (a World from a model), `reset.rs` (the initial
+//! state, the only writer of it), `step.rs` (the step passes), `status.rs` (what the step
+//! kernels report: non-finite state, fixed-point overflow, device loss), `read.rs` (readback and
+//! reductions) and `edit.rs` (setters).
+
+mod build;
+mod edit;
+mod read;
+mod reset;
+mod status;
+mod step;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::bind::{BindGroups, SpringChunk};
+use super::buffers::Buffers;
+use super::fixed::FixedPoint;
+use super::layout::{GpuMass, GpuParams};
+use super::options::{WorldOptions, WorldStats};
+use super::pipelines::Pipelines;
+use super::plan::Plan;
+use super::stencil::Stencil;
+use super::tables::{Links, SpringTable};
+use crate::cpu::DragSpring;
+use crate::model::{Actuator, Body, Mass};
+use status::Failure;
+
+/// The GPU simulation of a [`Model`](crate::Model): the physics of [`crate::CpuWorld`] in f32 on
+/// any adapter wgpu finds.
+///
+/// State stays on the GPU; [`World::positions`], [`World::velocities`], [`World::energy`] and
+/// [`World::bodies`] read back only what they report. Results are bit-identical from run to run
+/// on the same adapter (see [`fixed`](super::fixed)).
+///
+/// Buffers a renderer on the same device may read:
+/// [`World::position_buffer`] is `array<vec4<f32>>`, one element per mass in model order, xyz the
+/// position in m and w = 1; [`World::velocity_buffer`] is the same with velocities in m/s and
+/// w = 0. Both have usage `STORAGE | COPY_SRC | COPY_DST` (and `VERTEX` for positions).
+#[derive(Debug)]
+pub struct World {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    adapter_info: wgpu::AdapterInfo,
+    plan: Plan,
+    pipelines: Pipelines,
+    buffers: Buffers,
+    groups: BindGroups,
+    spring_chunks: Vec<SpringChunk>,
+    options: WorldOptions,
+    /// The model's masses, bodies, actuators and parameters (what `reset` returns to).
+    masses: Vec<Mass>,
+    bodies: Vec<Body>,
+    model_actuators: Vec<Actuator>,
+    model_params: crate::model::Params,
+    springs: SpringTable,
+    links: Links,
+    /// The spring pass's stencil, when the World runs that variant.
+    stencil: Option<Stencil>,
+    /// The device's mass records as last written.
+    gpu_masses: Vec<GpuMass>,
+    /// The parameters uniform as last written.
+    params: GpuParams,
+    /// The actuators in force.
+    actuators: Vec<Actuator>,
+    /// Rest lengths changed by `set_rest_length`, m.
+    rest_changed: HashMap<usize, f64>,
+    drag: Option<DragSpring>,
+    /// Simulation time, s.
+    time: f64,
+    steps: u64,
+    /// Energy booked on the host (`set_fixed`, `set_rest_length`), J.
+    host_dissipated: f64,
+    host_injected: f64,
+    failed: Option<Failure>,
+    lost: Arc<Mutex<Option<String>>>,
+}
+
+impl World {
+    /// The adapter this World runs on (name, backend, device type).
+    #[must_use]
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        &self.adapter_info
+    }
+
+    /// The device this World runs on.
+    #[must_use]
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The queue this World submits to.
+    #[must_use]
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// The position buffer: `array<vec4<f32>>`, one element per mass in model order, xyz the
+    /// position in m, w = 1. Usage `STORAGE | VERTEX | COPY_SRC | COPY_DST`. A renderer on the
+    /// same device can draw from it directly; it changes only when the World steps or resets.
+    #[must_use]
+    pub fn position_buffer(&self) -> &wgpu::Buffer {
+        &self.buffers.positions
+    }
+
+    /// The velocity buffer: `array<vec4<f32>>`, xyz the velocity in m/s, w = 0.
+    #[must_use]
+    pub fn velocity_buffer(&self) -> &wgpu::Buffer {
+        &self.buffers.velocities
+    }
+
+    /// The fixed-point encoding in force (width, quantum, ranges).
+    #[must_use]
+    pub fn fixed_point(&self) -> FixedPoint {
+        self.plan.fixed_point
+    }
+
+    /// The options this World was built with.
+    #[must_use]
+    pub fn options(&self) -> WorldOptions {
+        self.options
+    }
+
+    /// Device memory and per-step work of this World (see [`WorldStats`]).
+    #[must_use]
+    pub fn stats(&self) -> WorldStats {
+        let b = &self.buffers;
+        let springs = self.springs.springs.len().max(1) as f64;
+        let masses = self.masses.len().max(1) as f64;
+        let granularity = self.plan.granularity;
+        WorldStats {
+            bytes_per_spring: (b.links.size() + b.link_materials.size() + b.spring_slots.size())
+                as f64
+                / springs,
+            bytes_per_mass: (b.positions.size()
+                + b.velocities.size()
+                + b.state.size()
+                + b.forces.size()
+                + b.masses.size()
+                + b.runs.size()
+                + b.stencil_bytes()
+                + b.mass_slots.size()) as f64
+                / masses,
+            device_bytes: b.all().map(wgpu::Buffer::size).sum(),
+            dispatches_per_step: self.spring_chunks.len() as u32 + 1,
+            steps_per_submission: self.options.steps_per_submission.max(1),
+            spring_masses_per_invocation: granularity.spring_masses_per_invocation,
+            masses_per_invocation: granularity.masses_per_invocation,
+            stencil_offsets: self
+                .stencil
+                .as_ref()
+                .map_or(0, |st| st.offsets().len() as u32),
+            stencil_springs: self.stencil.as_ref().map_or(0, |st| st.held() as u64),
+        }
+    }
+
+    /// Simulation time in s.
+    #[must_use]
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps taken since the start (or the last reset).
+    #[must_use]
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Number of masses.
+    #[must_use]
+    pub fn mass_count(&self) -> usize {
+        self.masses.len()
+    }
+
+    /// Number of springs.
+    #[must_use]
+    pub fn spring_count(&self) -> usize {
+        self.springs.springs.len()
+    }
+
+    /// The model's bodies.
+    #[must_use]
+    pub fn bodies_of_model(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// The actuators in force.
+    #[must_use]
+    pub fn actuators(&self) -> &[Actuator] {
+        &self.actuators
+    }
+}

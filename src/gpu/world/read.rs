@@ -1,0 +1,278 @@
+//! Reading the World back: positions and velocities, and the reductions (`energy_masses`,
+//! `energy_springs`, `bodies`) that leave only partial sums to read; the spring pass's forces
+//! for the parity suite.
+
+use glam::{DVec3, Vec3};
+
+use super::World;
+use crate::energy::Energy;
+use crate::error::{Error, Result};
+use crate::gpu::layout::{
+    array_bytes, force_record_bytes, GpuBodySum, GpuMassPartial, GpuSpringPartial, GpuStatus,
+    GpuStep, Vec4,
+};
+use crate::gpu::options::BodyState;
+use crate::gpu::pass;
+use crate::gpu::readback;
+
+impl World {
+    /// Copies `(buffer, offset, size)` ranges (bytes, multiples of 4) into one staging buffer and
+    /// returns their bytes, concatenated.
+    pub(super) fn read(&self, ranges: &[(&wgpu::Buffer, u64, u64)]) -> Result<Vec<u8>> {
+        self.check_alive()?;
+        let total: u64 = ranges.iter().map(|r| r.2).sum();
+        if total == 0 {
+            return Ok(Vec::new());
+        }
+        let staging = readback::staging(&self.device, "hooke::readback", total);
+        let bytes = readback::read_back(&self.device, &self.queue, &staging, total, |e, st| {
+            let mut at = 0;
+            for &(buf, offset, size) in ranges {
+                e.copy_buffer_to_buffer(buf, offset, st, at, size);
+                at += size;
+            }
+        })?;
+        self.check_alive()?;
+        Ok(bytes)
+    }
+
+    fn read_vec3s(&self, buffer: &wgpu::Buffer) -> Result<Vec<DVec3>> {
+        let bytes = self.read(&[(buffer, 0, array_bytes::<Vec4>(self.masses.len() as u64))])?;
+        let v: Vec<Vec4> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(v.iter()
+            .map(|p| Vec3::new(p[0], p[1], p[2]).as_dvec3())
+            .collect())
+    }
+
+    /// Positions of all masses in m, read back from the GPU.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLost`], [`Error::Poll`], [`Error::BufferAsync`] or [`Error::MapRange`].
+    pub fn positions(&self) -> Result<Vec<DVec3>> {
+        self.read_vec3s(&self.buffers.positions)
+    }
+
+    /// Velocities of all masses in m/s, read back from the GPU.
+    ///
+    /// # Errors
+    /// As [`World::positions`].
+    pub fn velocities(&self) -> Result<Vec<DVec3>> {
+        self.read_vec3s(&self.buffers.velocities)
+    }
+
+    /// Energy terms of the current state and the dissipated and injected totals so far (running
+    /// per-invocation slots on the GPU, plus what the setters booked on the host), in J. GPU
+    /// reductions sum both to per-workgroup partial sums, which the host adds in f64.
+    ///
+    /// # Errors
+    /// As [`World::positions`], or [`Error::Gpu`] on a validation error.
+    pub fn energy(&self) -> Result<Energy> {
+        let (p, g) = (&self.pipelines, &self.groups);
+        let md = self.plan.mass_dispatch;
+        pass::run_pass(&self.device, &self.queue, "hooke::energy", |pass| {
+            pass.set_pipeline(&p.energy_masses.pipeline);
+            pass.set_bind_group(0, &g.energy_masses, &[]);
+            pass.dispatch_workgroups(md.x, md.y, 1);
+            for chunk in &self.spring_chunks {
+                pass.set_pipeline(&p.energy_springs.pipeline);
+                pass.set_bind_group(0, &chunk.energy, &[]);
+                pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
+            }
+        })?;
+        let mg = u64::from(md.groups);
+        let sg = u64::from(self.plan.spring_dispatch.groups);
+        let b = &self.buffers;
+        let mass_bytes = array_bytes::<GpuMassPartial>(mg);
+        let bytes = self.read(&[
+            (&b.mass_partials, 0, mass_bytes),
+            (&b.spring_partials, 0, array_bytes::<GpuSpringPartial>(sg)),
+        ])?;
+        let (mp, sp) = bytes.split_at(mass_bytes as usize);
+        let mut e = Energy {
+            dissipated: self.host_dissipated,
+            injected: self.host_injected,
+            ..Energy::default()
+        };
+        for p in bytemuck::pod_collect_to_vec::<u8, GpuMassPartial>(mp) {
+            e.kinetic += f64::from(p.kinetic);
+            e.gravity += f64::from(p.gravity);
+            e.ground += f64::from(p.ground);
+            e.dissipated += f64::from(p.dissipated);
+            e.injected += f64::from(p.injected);
+        }
+        if !self.springs.springs.is_empty() {
+            for p in bytemuck::pod_collect_to_vec::<u8, GpuSpringPartial>(sp) {
+                e.elastic += f64::from(p.elastic);
+                e.dissipated += f64::from(p.dissipated);
+                e.injected += f64::from(p.injected);
+            }
+        }
+        Ok(e)
+    }
+
+    /// Centre of mass and mean velocity of every body of the model, from one GPU reduction (one
+    /// workgroup per body): thousands of creatures in one World are scored without reading their
+    /// masses back.
+    ///
+    /// # Errors
+    /// As [`World::energy`].
+    pub fn bodies(&self) -> Result<Vec<BodyState>> {
+        if self.bodies.is_empty() {
+            return Ok(Vec::new());
+        }
+        let d = self.plan.body_dispatch;
+        pass::run_pass(&self.device, &self.queue, "hooke::bodies", |pass| {
+            pass.set_pipeline(&self.pipelines.bodies.pipeline);
+            pass.set_bind_group(0, &self.groups.bodies, &[]);
+            pass.dispatch_workgroups(d.x, d.y, 1);
+        })?;
+        let count = self.bodies.len() as u64;
+        let bytes = self.read(&[(&self.buffers.body_sums, 0, array_bytes::<GpuBodySum>(count))])?;
+        Ok(bytemuck::pod_collect_to_vec::<u8, GpuBodySum>(&bytes)
+            .iter()
+            .map(|s| {
+                let mass = f64::from(s.mass);
+                if mass > 0.0 {
+                    BodyState {
+                        mass,
+                        centre_of_mass: Vec3::from_array(s.moment).as_dvec3() / mass,
+                        mean_velocity: Vec3::from_array(s.momentum).as_dvec3() / mass,
+                    }
+                } else {
+                    BodyState::default()
+                }
+            })
+            .collect())
+    }
+
+    /// Centre of mass (m) of body `body`.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing or empty body; otherwise as [`World::bodies`].
+    pub fn body_centre_of_mass(&self, body: usize) -> Result<DVec3> {
+        Ok(self.body(body)?.centre_of_mass)
+    }
+
+    /// Mean velocity (m/s) of body `body`.
+    ///
+    /// # Errors
+    /// As [`World::body_centre_of_mass`].
+    pub fn body_mean_velocity(&self, body: usize) -> Result<DVec3> {
+        Ok(self.body(body)?.mean_velocity)
+    }
+
+    fn body(&self, body: usize) -> Result<BodyState> {
+        let len = self.bodies.len();
+        if body >= len || self.bodies[body].masses.is_empty() {
+            return Err(Error::IndexOutOfRange {
+                what: "body",
+                index: body,
+                len,
+            });
+        }
+        Ok(self.bodies()?[body])
+    }
+
+    /// The net spring force (N) on every mass in the current state, as the spring pass scatters
+    /// it (decoded exactly from fixed point), without advancing the simulation. For the parity
+    /// suite's single-step force comparison.
+    ///
+    /// # Errors
+    /// [`Error::FixedPointOverflow`] if a spring passes the fixed-point bound; GPU errors as
+    /// [`World::positions`].
+    pub fn spring_forces(&mut self) -> Result<Vec<DVec3>> {
+        if let Some(e) = self.failure() {
+            return Err(e);
+        }
+        self.run_spring_pass_alone()?;
+        let b = &self.buffers;
+        let force_bytes = force_record_bytes(self.plan.fixed_point.bits) * self.masses.len() as u64;
+        let bytes = self.read(&[
+            (&b.forces, 0, force_bytes),
+            (&b.status, 0, array_bytes::<GpuStatus>(1)),
+        ])?;
+        let (forces, status) = bytes.split_at(force_bytes as usize);
+        let status: GpuStatus = bytemuck::pod_read_unaligned(status);
+        // Clear the accumulator and the status for the next real step.
+        pass::clear(
+            &self.device,
+            &self.queue,
+            "hooke::spring_forces",
+            &[&b.forces],
+        );
+        self.queue
+            .write_buffer(&b.status, 0, bytemuck::bytes_of(&GpuStatus::CLEAR));
+        if status.overflow_step != u32::MAX {
+            return Err(
+                self.overflow_error(self.steps + 1, self.spring_of_code(status.overflow_spring))
+            );
+        }
+        Ok(self.decode_forces(forces))
+    }
+
+    /// One spring pass at the current time, with every side effect but the force sums and the
+    /// status undone: the energy slots and the actuators' booked rest lengths are snapshot
+    /// before and restored after it.
+    fn run_spring_pass_alone(&self) -> Result<()> {
+        let b = &self.buffers;
+        let slots_bytes = b.spring_slots.size();
+        let act_bytes = b.actuators.size();
+        let scratch = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("hooke::spring_forces"),
+            size: slots_bytes + act_bytes,
+            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let step = GpuStep {
+            time: self.time as f32,
+            index: 1,
+            pad0: 0,
+            pad1: 0,
+        };
+        self.queue
+            .write_buffer(&b.steps, 0, bytemuck::bytes_of(&step));
+        pass::run_pass_between(
+            &self.device,
+            &self.queue,
+            "hooke::spring_forces",
+            |e| {
+                e.copy_buffer_to_buffer(&b.spring_slots, 0, &scratch, 0, slots_bytes);
+                e.copy_buffer_to_buffer(&b.actuators, 0, &scratch, slots_bytes, act_bytes);
+            },
+            |pass| {
+                for chunk in &self.spring_chunks {
+                    pass.set_pipeline(&self.pipelines.springs.pipeline);
+                    pass.set_bind_group(0, &chunk.springs, &[]);
+                    pass.set_bind_group(1, &self.groups.step, &[0]);
+                    pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
+                }
+            },
+            |e| {
+                e.copy_buffer_to_buffer(&scratch, 0, &b.spring_slots, 0, slots_bytes);
+                e.copy_buffer_to_buffer(&scratch, slots_bytes, &b.actuators, 0, act_bytes);
+            },
+        )
+    }
+
+    /// The forces (N) of the fixed-point sums `bytes` (one force record per mass).
+    fn decode_forces(&self, bytes: &[u8]) -> Vec<DVec3> {
+        let fp = self.plan.fixed_point;
+        let mut q: Vec<i64> = if fp.bits == 64 {
+            bytemuck::pod_collect_to_vec::<u8, i64>(bytes)
+        } else {
+            bytemuck::pod_collect_to_vec::<u8, i32>(bytes)
+                .into_iter()
+                .map(i64::from)
+                .collect()
+        };
+        if self.plan.packed_forces {
+            // (y * 2^32 + x, z) in 64-bit words: y is the high half plus x's borrow.
+            for c in q.chunks_exact_mut(4) {
+                c[1] -= c[0] >> 31;
+            }
+        }
+        q.chunks_exact(4)
+            .map(|c| DVec3::new(fp.decode(c[0]), fp.decode(c[1]), fp.decode(c[2])))
+            .collect()
+    }
+}

@@ -1,0 +1,145 @@
+//! The initial state: [`World::reset`] is its only writer (the buffers are created zeroed).
+
+use super::World;
+use crate::gpu::layout::{array_bytes, GpuActuator, GpuLink, GpuState, GpuStatus};
+use crate::gpu::pass;
+use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
+
+impl World {
+    /// Returns to the initial state of the model: positions, velocities, time 0, energy counters
+    /// 0, no drag spring, the model's external forces, fixed flags, rest lengths and actuators.
+    /// Clears a stopped World's error.
+    pub fn reset(&mut self) {
+        self.write_initial_state();
+        self.write_initial_masses();
+        self.restore_rest_lengths();
+        self.actuators = self.model_actuators.clone();
+        if !self.actuators.is_empty() {
+            let table = self.actuator_table(0.0);
+            self.queue
+                .write_buffer(&self.buffers.actuators, 0, bytemuck::cast_slice(&table));
+        }
+        self.drag = None;
+        let counts = Counts {
+            masses: self.params.masses,
+            springs: self.params.springs,
+            bodies: self.params.bodies,
+        };
+        self.params = gpu_params(&self.model_params, None, counts);
+        let b = &self.buffers;
+        self.queue
+            .write_buffer(&b.params, 0, bytemuck::bytes_of(&self.params));
+        self.queue
+            .write_buffer(&b.status, 0, bytemuck::bytes_of(&GpuStatus::CLEAR));
+        pass::clear(
+            &self.device,
+            &self.queue,
+            "hooke::reset",
+            &[&b.forces, &b.spring_slots, &b.mass_slots],
+        );
+        self.time = 0.0;
+        self.steps = 0;
+        self.host_dissipated = 0.0;
+        self.host_injected = 0.0;
+        self.failed = None;
+    }
+
+    /// The model's positions and velocities (a fixed mass at rest), in the public buffers and the
+    /// state records.
+    fn write_initial_state(&self) {
+        if self.masses.is_empty() {
+            return;
+        }
+        let velocity = |m: &crate::model::Mass| {
+            if m.fixed {
+                [0.0; 3]
+            } else {
+                v3(m.velocity)
+            }
+        };
+        let pos: Vec<[f32; 4]> = self
+            .masses
+            .iter()
+            .map(|m| m.position.as_vec3().extend(1.0).to_array())
+            .collect();
+        let vel: Vec<[f32; 4]> = self
+            .masses
+            .iter()
+            .map(|m| glam::Vec3::from_array(velocity(m)).extend(0.0).to_array())
+            .collect();
+        let state: Vec<GpuState> = self
+            .masses
+            .iter()
+            .map(|m| GpuState {
+                position: v3(m.position),
+                velocity: velocity(m),
+                pad0: 0,
+                pad1: 0,
+            })
+            .collect();
+        let b = &self.buffers;
+        self.queue
+            .write_buffer(&b.positions, 0, bytemuck::cast_slice(&pos));
+        self.queue
+            .write_buffer(&b.velocities, 0, bytemuck::cast_slice(&vel));
+        self.queue
+            .write_buffer(&b.state, 0, bytemuck::cast_slice(&state));
+    }
+
+    /// The mass records with the model's external forces and fixed flags.
+    fn write_initial_masses(&mut self) {
+        for (g, m) in self.gpu_masses.iter_mut().zip(&self.masses) {
+            g.external_force = v3(m.external_force);
+            g.flags = mass_flags(m.fixed);
+        }
+        if !self.gpu_masses.is_empty() {
+            self.queue.write_buffer(
+                &self.buffers.masses,
+                0,
+                bytemuck::cast_slice(&self.gpu_masses),
+            );
+        }
+    }
+
+    /// The model's rest lengths of the springs `set_rest_length` changed, in the link table and
+    /// the stencil.
+    fn restore_rest_lengths(&mut self) {
+        let b = &self.buffers;
+        for &s in self.rest_changed.keys() {
+            let sp = &self.springs.springs[s];
+            self.queue.write_buffer(
+                &b.links,
+                array_bytes::<GpuLink>(self.links.link(s)),
+                bytemuck::bytes_of(&sp.link()),
+            );
+            if let (Some(st), Some(sb)) = (&self.stencil, &b.stencil) {
+                if let Some(at) = st.element(s, sp) {
+                    self.queue.write_buffer(
+                        &sb.rests,
+                        array_bytes::<f32>(at),
+                        bytemuck::bytes_of(&sp.rest),
+                    );
+                }
+            }
+        }
+        self.rest_changed.clear();
+    }
+
+    /// The device's actuator table at time `time` (s).
+    pub(super) fn actuator_table(&self, time: f64) -> Vec<GpuActuator> {
+        self.actuators
+            .iter()
+            .map(|a| gpu_actuator(a, self.base_rest(a.spring as usize), time))
+            .collect()
+    }
+
+    /// Base rest length of spring `s` as the model (or `set_rest_length`) gives it, m.
+    pub(super) fn base_rest(&self, s: usize) -> f64 {
+        self.rest_changed.get(&s).copied().unwrap_or_else(|| {
+            match self.springs.actuated_base.get(&(s as u32)) {
+                Some(&base) => base,
+                None => f64::from(f32::from_bits(self.springs.springs[s].rest)),
+            }
+        })
+    }
+}

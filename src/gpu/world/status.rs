@@ -1,0 +1,119 @@
+//! What the step kernels report in the status buffer (a state that turned non-finite, a
+//! fixed-point overflow), device loss, and the errors a stopped World returns.
+
+use super::World;
+use crate::error::{Error, Result};
+use crate::gpu::layout::{array_bytes, GpuStatus};
+
+/// Why a World stopped.
+#[derive(Clone, Debug)]
+pub(super) enum Failure {
+    NonFinite { mass: usize, step: u64, time: f64 },
+    Overflow { step: u64, spring: u32 },
+}
+
+impl World {
+    /// [`Error::DeviceLost`] once the device is gone.
+    pub(super) fn check_alive(&self) -> Result<()> {
+        if let Some(reason) = self.lost.lock().ok().and_then(|l| l.clone()) {
+            return Err(Error::DeviceLost { reason });
+        }
+        Ok(())
+    }
+
+    /// The error of a stopped World.
+    pub(super) fn failure(&self) -> Option<Error> {
+        self.failed.as_ref().map(|f| match *f {
+            Failure::NonFinite { mass, step, time } => Error::NonFinite { mass, step, time },
+            Failure::Overflow { step, spring } => self.overflow_error(step, spring),
+        })
+    }
+
+    /// Reads the status buffer.
+    pub(super) fn read_status(&self) -> Result<GpuStatus> {
+        let bytes = self.read(&[(&self.buffers.status, 0, array_bytes::<GpuStatus>(1))])?;
+        Ok(bytemuck::pod_read_unaligned(&bytes))
+    }
+
+    /// Stops the World on what `status` reports after a round of `n` steps that started at
+    /// step `start_steps` and time `start_time` (s), or moves it to the round's end.
+    pub(super) fn settle_round(
+        &mut self,
+        status: GpuStatus,
+        n: u64,
+        start_steps: u64,
+        start_time: f64,
+        end_time: f64,
+    ) -> Result<()> {
+        let dt = self.model_params.dt;
+        let time_at = |k: u64| {
+            // Time at the start of step k (1-based) of this round, summed as the CPU sums it.
+            let mut t = start_time;
+            for _ in 1..k {
+                t += dt;
+            }
+            t
+        };
+        if status.overflow_step != u32::MAX && status.overflow_step <= status.bad_step {
+            // The overflowing step was not integrated: the state is that after step k - 1.
+            let k = u64::from(status.overflow_step);
+            self.time = time_at(k);
+            self.steps = start_steps + k - 1;
+            self.failed = Some(Failure::Overflow {
+                step: start_steps + k,
+                spring: self.spring_of_code(status.overflow_spring),
+            });
+            return Err(self.failure().expect("just set"));
+        }
+        if status.bad_step != u32::MAX {
+            let k = u64::from(status.bad_step);
+            let t0 = time_at(k);
+            self.time = t0 + dt;
+            self.steps = start_steps + k;
+            self.failed = Some(Failure::NonFinite {
+                mass: status.bad_mass as usize,
+                step: self.steps,
+                time: t0,
+            });
+            return Err(self.failure().expect("just set"));
+        }
+        self.time = end_time;
+        self.steps = start_steps + n;
+        Ok(())
+    }
+
+    /// The model spring of an overflow code the spring pass reported: a link index, or in the
+    /// stencil variant from the link count on, a (mass, slot) code.
+    pub(super) fn spring_of_code(&self, code: u32) -> u32 {
+        let links = self.springs.springs.len() as u32;
+        match &self.stencil {
+            Some(st) if code >= links => st.spring_of(code - links),
+            _ => self.links.spring(code),
+        }
+    }
+
+    pub(super) fn overflow_error(&self, step: u64, spring: u32) -> Error {
+        let fp = self.plan.fixed_point;
+        Error::FixedPointOverflow {
+            step,
+            limit_newtons: fp.mass_range,
+            advice: format!(
+                "Spring {spring} exerted a force component above the per-spring bound of {:.6e} N \
+                 ({}-bit atomics, quantum {:.3e} N, up to {} springs per mass). Set \
+                 WorldOptions::fixed_point = FixedPointScale::Quantum(q) with q larger than {:.3e} \
+                 N for more range{}, or check the model for a spring that explodes (dt too large \
+                 for its stiffness).",
+                fp.spring_limit,
+                fp.bits,
+                fp.quantum,
+                fp.max_incidence,
+                fp.quantum,
+                if fp.bits == 32 {
+                    ", or use a device with SHADER_INT64_ATOMIC_ALL_OPS (64-bit atomics)"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Stepping: the spring and integrate passes, recorded for many steps per submission, then one
+//! status read.
+
+use super::World;
+use crate::cpu::steps_for;
+use crate::error::Result;
+use crate::gpu::layout::{array_bytes, GpuStep};
+use crate::gpu::pass;
+
+impl World {
+    /// Advances `steps` steps of `dt`: records them into as few submissions as possible (see
+    /// [`WorldOptions::steps_per_submission`](crate::WorldOptions::steps_per_submission)) with no
+    /// host round trip between steps, then reads the 16-byte status buffer once.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`](crate::Error::NonFinite) naming the first (lowest-index) mass whose
+    /// position or velocity became non-finite, and the step, as the CPU does; the World keeps
+    /// that state and refuses to step until [`World::reset`].
+    /// [`Error::FixedPointOverflow`](crate::Error::FixedPointOverflow) if a spring force passed
+    /// the fixed-point bound: the World keeps the state before that step and refuses to step
+    /// until reset. [`Error::DeviceLost`](crate::Error::DeviceLost),
+    /// [`Error::Gpu`](crate::Error::Gpu) (validation), [`Error::Poll`](crate::Error::Poll),
+    /// [`Error::BufferAsync`](crate::Error::BufferAsync) or
+    /// [`Error::MapRange`](crate::Error::MapRange) if the GPU fails.
+    pub fn step(&mut self, steps: u64) -> Result<()> {
+        if let Some(e) = self.failure() {
+            return Err(e);
+        }
+        self.check_alive()?;
+        let mut left = steps;
+        while left > 0 {
+            // Step indices in the status buffer are u32, 1-based within one round.
+            let round = left.min(u64::from(u32::MAX - 1));
+            self.step_round(round)?;
+            left -= round;
+        }
+        Ok(())
+    }
+
+    /// Advances by `duration` seconds of simulated time: `round(duration / dt)` steps, as
+    /// [`crate::CpuWorld::step_for`]. Returns the number of steps taken.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a negative or non-finite
+    /// duration; otherwise as [`World::step`].
+    pub fn step_for(&mut self, duration: f64) -> Result<u64> {
+        let n = steps_for(duration, self.model_params.dt)?;
+        self.step(n)?;
+        Ok(n)
+    }
+
+    /// `n` steps (at most `u32::MAX - 1`, the status buffer's step indices), then the status.
+    fn step_round(&mut self, n: u64) -> Result<()> {
+        let (start_time, start_steps) = (self.time, self.steps);
+        let per = self.plan.steps_per_submission;
+        let mut done = 0u64;
+        let mut t = self.time;
+        while done < n {
+            let count = (n - done).min(per);
+            t = self.write_step_uniforms(done, count, t);
+            self.submit_steps(count, done + count == n)?;
+            done += count;
+        }
+        let status = self.read_status()?;
+        self.settle_round(status, n, start_steps, start_time, t)
+    }
+
+    /// Writes the uniforms of steps `done + 1 ..= done + count` of a round, the first at time
+    /// `t` (s); returns the time after the last.
+    fn write_step_uniforms(&self, done: u64, count: u64, mut t: f64) -> f64 {
+        let stride = self.plan.step_stride;
+        let record = array_bytes::<GpuStep>(1) as usize;
+        let mut uniforms = vec![0u8; (stride * count) as usize];
+        for j in 0..count {
+            let step = GpuStep {
+                time: t as f32,
+                index: (done + j + 1) as u32,
+                pad0: 0,
+                pad1: 0,
+            };
+            let at = (stride * j) as usize;
+            uniforms[at..at + record].copy_from_slice(bytemuck::bytes_of(&step));
+            t += self.model_params.dt;
+        }
+        self.queue.write_buffer(&self.buffers.steps, 0, &uniforms);
+        t
+    }
+
+    /// One submission of `count` steps (the uniforms written); `publish` adds the dispatch that
+    /// writes the public position and velocity buffers.
+    fn submit_steps(&self, count: u64, publish: bool) -> Result<()> {
+        let p = &self.pipelines;
+        pass::run_pass(&self.device, &self.queue, "hooke::step", |pass| {
+            for j in 0..count {
+                let offset = (self.plan.step_stride * j) as u32;
+                for chunk in &self.spring_chunks {
+                    pass.set_pipeline(&p.springs.pipeline);
+                    pass.set_bind_group(0, &chunk.springs, &[]);
+                    pass.set_bind_group(1, &self.groups.step, &[offset]);
+                    pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
+                }
+                let d = self.plan.mass_dispatch;
+                pass.set_pipeline(&p.integrate.pipeline);
+                pass.set_bind_group(0, &self.groups.integrate, &[]);
+                pass.set_bind_group(1, &self.groups.step, &[offset]);
+                pass.dispatch_workgroups(d.x, d.y, 1);
+            }
+            if publish {
+                let d = self.plan.mass_dispatch;
+                pass.set_pipeline(&p.publish.pipeline);
+                pass.set_bind_group(0, &self.groups.publish, &[]);
+                pass.dispatch_workgroups(d.x, d.y, 1);
+            }
+        })
+    }
+}
