@@ -2,14 +2,16 @@
 //
 // Every pass reads the mass positions from `positions` (array<vec4<f32>>, xyz in m), the buffer
 // the GPU World integrates or the renderer's own copy of the CPU world's positions. Nothing is
-// read back to draw. The Rust mirror of `View` is `GpuView` in src/render/mod.rs.
+// read back to draw. Rust mirrors the structs under the same names (`GpuView` in
+// src/render/view.rs, `GpuOverlayLine` in src/render/drawing.rs) and builds the bind group
+// layout from `BINDINGS` in src/render/pipelines.rs; a naga test checks both against this file.
 //
 // Entry points, in drawing order: ground (plane z = 0 with a grid), spring_shadows and
 // mass_shadows (the scene flattened onto z = 0, blended with `min`), faces (shaded triangles),
 // springs (screen-space quads coloured by strain), masses (discs; squares for fixed masses) and
 // overlay (extra segments such as the drag line, drawn over everything).
 
-struct View {
+struct GpuView {
     view_proj: mat4x4<f32>,
     // xyz: eye position (m).
     eye: vec4<f32>,
@@ -32,18 +34,18 @@ struct View {
     ground_area: vec4<f32>,
     // xyz: unit direction toward the light.
     light: vec4<f32>,
-    // x: highlighted mass index (0xffffffff for none).
+    // x: highlighted mass index (NO_HIGHLIGHT = 0xffffffff in src/render/view.rs for none).
     flags: vec4<u32>,
 }
 
 // One overlay segment: ends a and b (xyz, m) and a linear RGBA colour.
-struct OverlayLine {
+struct GpuOverlayLine {
     a: vec4<f32>,
     b: vec4<f32>,
     color: vec4<f32>,
 }
 
-@group(0) @binding(0) var<uniform> view: View;
+@group(0) @binding(0) var<uniform> view: GpuView;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> springs: array<vec2<u32>>;
 @group(0) @binding(3) var<storage, read> rest_lengths: array<f32>;
@@ -51,10 +53,10 @@ struct OverlayLine {
 @group(0) @binding(4) var<storage, read> mass_flags: array<u32>;
 // Three mass indices per triangle.
 @group(0) @binding(5) var<storage, read> triangles: array<u32>;
-@group(0) @binding(6) var<storage, read> overlay: array<OverlayLine>;
+@group(0) @binding(6) var<storage, read> overlay: array<GpuOverlayLine>;
 
-const MASS_FIXED: u32 = 1u;
-const NO_HIGHLIGHT: u32 = 0xffffffffu;
+// `mass_flags` bit of a fixed mass (drawn as a square); Rust supplies it (`CONSTANTS`).
+override MASS_FIXED: u32;
 
 // A vertex outside the clip volume: the primitive using it is discarded.
 const CULLED: vec4<f32> = vec4<f32>(0.0, 0.0, -2.0, 1.0);

@@ -248,37 +248,7 @@ impl EnergyPlot {
             return Err(fail("no samples to plot".to_string()));
         }
         let series = self.series_for(samples);
-        let mut y_min = f64::INFINITY;
-        let mut y_max = f64::NEG_INFINITY;
-        for (i, (t, e)) in samples.iter().enumerate() {
-            if !t.is_finite() {
-                return Err(fail(format!("sample {i} has a non-finite time {t}")));
-            }
-            if i > 0 && *t < samples[i - 1].0 {
-                return Err(fail(format!(
-                    "sample {i} has time {t} s, before the previous sample's {} s",
-                    samples[i - 1].0
-                )));
-            }
-            for s in &series {
-                let v = s.value(e);
-                if !v.is_finite() {
-                    return Err(fail(format!(
-                        "sample {i} (t = {t} s) has a non-finite {} energy",
-                        s.label()
-                    )));
-                }
-                y_min = y_min.min(v);
-                y_max = y_max.max(v);
-            }
-        }
-        if series.is_empty() {
-            (y_min, y_max) = (0.0, 1.0);
-        }
-        let pad = ((y_max - y_min) * 0.05)
-            .max(y_max.abs().max(y_min.abs()) * 1e-6)
-            .max(1e-12);
-        let (y_min, y_max) = (y_min - pad, y_max + pad);
+        let (y_min, y_max) = energy_range(samples, &series, path)?;
         let t0 = samples[0].0;
         let mut t1 = samples[samples.len() - 1].0;
         if t1 <= t0 {
@@ -375,6 +345,46 @@ impl EnergyPlot {
             Ok(())
         })
     }
+}
+
+/// The energy axis of a plot of `series` over `samples` (J), padded by 5 % of the span (at
+/// least a relative 1e-6, or 1e-12 J); `[0, 1]` padded for no series.
+///
+/// # Errors
+/// [`Error::Plot`] naming `path` for a non-finite or decreasing time or a non-finite energy.
+fn energy_range(samples: &[(f64, Energy)], series: &[Series], path: &Path) -> Result<(f64, f64)> {
+    let fail = |reason: String| plot_error(path, reason);
+    let mut y_min = f64::INFINITY;
+    let mut y_max = f64::NEG_INFINITY;
+    for (i, (t, e)) in samples.iter().enumerate() {
+        if !t.is_finite() {
+            return Err(fail(format!("sample {i} has a non-finite time {t}")));
+        }
+        if i > 0 && *t < samples[i - 1].0 {
+            return Err(fail(format!(
+                "sample {i} has time {t} s, before the previous sample's {} s",
+                samples[i - 1].0
+            )));
+        }
+        for s in series {
+            let v = s.value(e);
+            if !v.is_finite() {
+                return Err(fail(format!(
+                    "sample {i} (t = {t} s) has a non-finite {} energy",
+                    s.label()
+                )));
+            }
+            y_min = y_min.min(v);
+            y_max = y_max.max(v);
+        }
+    }
+    if series.is_empty() {
+        (y_min, y_max) = (0.0, 1.0);
+    }
+    let pad = ((y_max - y_min) * 0.05)
+        .max(y_max.abs().max(y_min.abs()) * 1e-6)
+        .max(1e-12);
+    Ok((y_min - pad, y_max + pad))
 }
 
 /// One curve of a [`CostPlot`]: a label and `(springs, nanoseconds per spring update)` points.

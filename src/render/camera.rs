@@ -4,7 +4,7 @@
 //! the image, x to the right and y down, in pixels; the centre of pixel `(i, j)` is at
 //! `(i + 0.5, j + 0.5)`.
 
-use glam::{Mat4, Vec2, Vec3, Vec4Swizzles};
+use glam::{DVec3, Mat4, Vec2, Vec3, Vec4Swizzles};
 
 /// Default vertical field of view, in radians (35 degrees).
 pub const DEFAULT_FOV_Y: f32 = 35.0 * std::f32::consts::PI / 180.0;
@@ -195,10 +195,37 @@ impl Camera {
     pub fn pixel_size_at_unit_depth(&self, height: u32) -> f32 {
         2.0 * (0.5 * self.fov_y).tan() / height.max(1) as f32
     }
+
+    /// The default-view camera ([`Camera::fit`]) framing `points` (m) in a `width` x `height`
+    /// image; with `ground`, their shadows on `z = 0` are framed too. No points frame the 1 m box
+    /// at the origin.
+    #[must_use]
+    pub fn frame(points: &[DVec3], width: u32, height: u32, ground: bool) -> Self {
+        let (min, max) = bounds(points, ground).unwrap_or((Vec3::ZERO, Vec3::ONE));
+        Self::fit(min, max, aspect(width, height))
+    }
+}
+
+/// The axis-aligned bounds of `points` (m), with their projections on `z = 0` if `ground`;
+/// `None` for no points or only non-finite ones.
+#[must_use]
+pub fn bounds(points: &[DVec3], ground: bool) -> Option<(Vec3, Vec3)> {
+    let mut it = points.iter().filter(|p| p.is_finite()).map(|p| p.as_vec3());
+    let first = it.next()?;
+    let (mut min, mut max) = (first, first);
+    for p in it {
+        min = min.min(p);
+        max = max.max(p);
+    }
+    if ground {
+        min.z = min.z.min(0.0);
+        max.z = max.z.max(0.0);
+    }
+    Some((min, max))
 }
 
 /// Width / height as `f32`, 1 for an empty image.
-pub(crate) fn aspect(width: u32, height: u32) -> f32 {
+fn aspect(width: u32, height: u32) -> f32 {
     if width == 0 || height == 0 {
         1.0
     } else {

@@ -9,16 +9,23 @@ use crate::model::{Contact, Model, SpringLaw};
 use crate::render::style::{linear, Srgba};
 use crate::render::Renderer;
 
-/// Bit of a mass's flags: the mass is fixed (drawn as a square).
+/// Bit of a mass's flags: the mass is fixed (drawn as a square). WGSL `override MASS_FIXED`.
 pub(crate) const MASS_FIXED: u32 = 1;
 
-/// One overlay segment as the shader reads it (`OverlayLine` in shaders/render.wgsl).
+/// One mass position as the shaders read it: xyz in m, w unused (WGSL `vec4<f32>`).
+pub(crate) type GpuPosition = [f32; 4];
+
+/// One overlay segment as the shader reads it. Mirror of WGSL `GpuOverlayLine` (the naga test
+/// in `pipelines.rs` checks size and offsets).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub(crate) struct GpuOverlayLine {
-    a: [f32; 4],
-    b: [f32; 4],
-    color: [f32; 4],
+    /// One end, xyz in m, w = 1.
+    pub(crate) a: [f32; 4],
+    /// The other end, xyz in m, w = 1.
+    pub(crate) b: [f32; 4],
+    /// Linear RGBA.
+    pub(crate) color: [f32; 4],
 }
 const _: () = assert!(std::mem::size_of::<GpuOverlayLine>() == 48);
 
@@ -60,7 +67,7 @@ pub struct Drawing {
     laws: Vec<SpringLaw>,
     /// Base rest lengths from the model, m (what actuators modulate).
     base_rest: Vec<f64>,
-    staging: Vec<[f32; 4]>,
+    staging: Vec<GpuPosition>,
 }
 
 /// Smallest buffer made, in bytes: wgpu refuses zero-sized bindings.
@@ -105,7 +112,8 @@ impl Drawing {
             .iter()
             .map(|m| if m.fixed { MASS_FIXED } else { 0 })
             .collect();
-        let positions: Vec<[f32; 4]> = model.masses.iter().map(|m| to_vec4(m.position)).collect();
+        let positions: Vec<GpuPosition> =
+            model.masses.iter().map(|m| to_vec4(m.position)).collect();
         Ok(Self {
             masses: model.masses.len() as u32,
             springs: model.springs.len() as u32,
@@ -342,6 +350,6 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     }
 }
 
-fn to_vec4(p: DVec3) -> [f32; 4] {
+fn to_vec4(p: DVec3) -> GpuPosition {
     [p.x as f32, p.y as f32, p.z as f32, 1.0]
 }

@@ -1,0 +1,47 @@
+//! Interactive viewer: watch a scenario run, push it, drag it.
+//!
+//! `cargo run --release --features viewer --example viewer`
+//!
+//! - Space: play / pause; S: one step; R: reset; 1-9: pick a scenario (seed 002's controls).
+//! - Arrow keys: push the topmost mass (seed 000), relative to the screen.
+//! - Left mouse: drag the mass nearest the pointer (seed 003: a spring to the pointer, drawn in
+//!   yellow). Right mouse: turn the camera; wheel: zoom.
+//!
+//! Springs are coloured by strain: red compressed, blue stretched. The side panel shows the
+//! energy terms live. The window and UI are winit and egui through eframe (its wgpu renderer);
+//! the scene is drawn by `hooke::render::Renderer` on eframe's device and shown as a texture.
+//! Input handling lives in `hooke::render::input` (tested without a window).
+//!
+//! | file | what |
+//! |---|---|
+//! | `scenarios.rs` | the scenarios, built from hooke's builders and creatures |
+//! | `app.rs` | the viewer's state: the running world, scenario switching, stepping |
+//! | `keys.rs` | egui key events to `hooke::render::input` keys |
+//! | `panel.rs` | the side panel: scenario list, controls, style, energy |
+//! | `scene_view.rs` | the scene: mouse input, forces, drawing into the shown texture |
+
+mod app;
+mod keys;
+mod panel;
+mod scenarios;
+mod scene_view;
+
+use eframe::egui;
+
+fn main() -> eframe::Result {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 760.0])
+            .with_title("hooke viewer"),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "hooke viewer",
+        options,
+        Box::new(|cc| {
+            app::Viewer::new(cc)
+                .map(|v| Box::new(v) as Box<dyn eframe::App>)
+                .map_err(|e| e.into())
+        }),
+    )
+}

@@ -1,0 +1,387 @@
+//! The render shader's interface and its pipelines: the bind group layout (from one table,
+//! [`BINDINGS`], that the naga test checks against the WGSL), the numbers shared with the WGSL
+//! (passed as `override` constants), one pipeline per entry-point pair of shaders/render.wgsl,
+//! and the order they are drawn in.
+
+use std::mem::size_of;
+
+use super::drawing::MASS_FIXED;
+use super::targets::{DEPTH_FORMAT, SAMPLES, TARGET_FORMAT};
+use super::view::GpuView;
+use super::{Drawing, Style};
+
+/// The WGSL source of every render pass.
+pub(super) const SHADER: &str = include_str!("../../shaders/render.wgsl");
+
+/// How a binding of group 0 is declared in shaders/render.wgsl.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Binding {
+    /// `var<uniform>`, read by vertex and fragment stages.
+    Uniform,
+    /// `var<storage, read>`, read by vertex stages.
+    StorageRead,
+}
+
+/// The bindings of group 0, in binding order: WGSL variable name and kind. The bind group of
+/// a draw gives the buffers in this order.
+pub(super) const BINDINGS: [(&str, Binding); 7] = [
+    ("view", Binding::Uniform),
+    ("positions", Binding::StorageRead),
+    ("springs", Binding::StorageRead),
+    ("rest_lengths", Binding::StorageRead),
+    ("mass_flags", Binding::StorageRead),
+    ("triangles", Binding::StorageRead),
+    ("overlay", Binding::StorageRead),
+];
+
+/// The WGSL `override` constants of shaders/render.wgsl, by name: the numbers Rust owns.
+pub(super) const CONSTANTS: [(&str, f64); 1] = [("MASS_FIXED", MASS_FIXED as f64)];
+
+/// The layout of [`BINDINGS`].
+pub(super) fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let entries = BINDINGS.iter().zip(0u32..).map(|(&(_, kind), binding)| {
+        let (visibility, ty, min_binding_size) = match kind {
+            Binding::Uniform => (
+                wgpu::ShaderStages::VERTEX_FRAGMENT,
+                wgpu::BufferBindingType::Uniform,
+                wgpu::BufferSize::new(size_of::<GpuView>() as u64),
+            ),
+            Binding::StorageRead => (
+                wgpu::ShaderStages::VERTEX,
+                wgpu::BufferBindingType::Storage { read_only: true },
+                None,
+            ),
+        };
+        wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size,
+            },
+            count: None,
+        }
+    });
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("hooke::render::drawing"),
+        entries: &entries.collect::<Vec<_>>(),
+    })
+}
+
+/// The pipelines, one per entry-point pair in shaders/render.wgsl.
+#[derive(Debug)]
+pub(super) struct Pipelines {
+    ground: wgpu::RenderPipeline,
+    spring_shadows: wgpu::RenderPipeline,
+    mass_shadows: wgpu::RenderPipeline,
+    faces: wgpu::RenderPipeline,
+    springs: wgpu::RenderPipeline,
+    masses: wgpu::RenderPipeline,
+    overlay: wgpu::RenderPipeline,
+}
+
+/// How one pipeline treats depth and blends its colour.
+#[derive(Clone, Copy)]
+struct PassState {
+    depth_write: bool,
+    depth_compare: wgpu::CompareFunction,
+    blend: Option<wgpu::BlendState>,
+}
+
+/// Drawn over what is there, depth neither tested nor written.
+const OVER: PassState = PassState {
+    depth_write: false,
+    depth_compare: wgpu::CompareFunction::Always,
+    blend: None,
+};
+
+/// Shadows: flattened onto the ground, darkest wins (`min` blending), no depth.
+const SHADOW: PassState = PassState {
+    blend: Some(wgpu::BlendState {
+        color: MIN_BLEND,
+        alpha: MIN_BLEND,
+    }),
+    ..OVER
+};
+
+/// Solid geometry: depth tested and written.
+const SOLID: PassState = PassState {
+    depth_write: true,
+    depth_compare: wgpu::CompareFunction::LessEqual,
+    blend: None,
+};
+
+const MIN_BLEND: wgpu::BlendComponent = wgpu::BlendComponent {
+    src_factor: wgpu::BlendFactor::One,
+    dst_factor: wgpu::BlendFactor::One,
+    operation: wgpu::BlendOperation::Min,
+};
+
+impl Pipelines {
+    /// Compiles shaders/render.wgsl and makes every pipeline on `layout`.
+    pub(super) fn new(device: &wgpu::Device, layout: &wgpu::BindGroupLayout) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("hooke::render"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("hooke::render"),
+            bind_group_layouts: &[Some(layout)],
+            immediate_size: 0,
+        });
+        let make = |name: &str, vertex: &str, fragment: &str, state: PassState| {
+            let compilation_options = wgpu::PipelineCompilationOptions {
+                constants: &CONSTANTS,
+                ..Default::default()
+            };
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(name),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some(vertex),
+                    compilation_options: compilation_options.clone(),
+                    buffers: &[],
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(state.depth_write),
+                    depth_compare: Some(state.depth_compare),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: wgpu::MultisampleState {
+                    count: SAMPLES,
+                    ..Default::default()
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(fragment),
+                    compilation_options,
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: TARGET_FORMAT,
+                        blend: state.blend,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        Self {
+            ground: make("hooke::render::ground", "ground_vs", "ground_fs", OVER),
+            spring_shadows: make(
+                "hooke::render::spring_shadows",
+                "spring_shadows_vs",
+                "flat_fs",
+                SHADOW,
+            ),
+            mass_shadows: make(
+                "hooke::render::mass_shadows",
+                "mass_shadows_vs",
+                "disc_fs",
+                SHADOW,
+            ),
+            faces: make("hooke::render::faces", "faces_vs", "flat_fs", SOLID),
+            springs: make("hooke::render::springs", "springs_vs", "flat_fs", SOLID),
+            masses: make("hooke::render::masses", "masses_vs", "disc_fs", SOLID),
+            overlay: make("hooke::render::overlay", "overlay_vs", "flat_fs", OVER),
+        }
+    }
+
+    /// Records the draws of `scene` in `style` into `pass` (its bind group set), in drawing
+    /// order: ground, spring and mass shadows, faces, springs, masses, overlay lines. Each
+    /// quad is 6 vertices (two triangles), one instance per spring, mass or line.
+    pub(super) fn record(&self, pass: &mut wgpu::RenderPass<'_>, scene: &Drawing, style: &Style) {
+        let masses = style.show_masses && style.mass_radius > 0.0 && scene.masses > 0;
+        let springs = style.show_springs && scene.springs > 0;
+        if scene.ground && style.show_ground {
+            pass.set_pipeline(&self.ground);
+            pass.draw(0..6, 0..1);
+            if style.shadows {
+                if springs {
+                    pass.set_pipeline(&self.spring_shadows);
+                    pass.draw(0..6, 0..scene.springs);
+                }
+                if masses {
+                    pass.set_pipeline(&self.mass_shadows);
+                    pass.draw(0..6, 0..scene.masses);
+                }
+            }
+        }
+        if style.show_faces && scene.triangles > 0 {
+            pass.set_pipeline(&self.faces);
+            pass.draw(0..3 * scene.triangles, 0..1);
+        }
+        if springs {
+            pass.set_pipeline(&self.springs);
+            pass.draw(0..6, 0..scene.springs);
+        }
+        if masses {
+            pass.set_pipeline(&self.masses);
+            pass.draw(0..6, 0..scene.masses);
+        }
+        if scene.overlay_lines > 0 {
+            pass.set_pipeline(&self.overlay);
+            pass.draw(0..6, 0..scene.overlay_lines);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::mem::{align_of, offset_of, size_of};
+
+    use super::super::drawing::GpuOverlayLine;
+    use super::*;
+
+    /// A mirror's WGSL name, size and alignment in bytes, and `(field, offset)` list.
+    type Mirror = (&'static str, usize, usize, Vec<(&'static str, usize)>);
+
+    /// Every struct uploaded to shaders/render.wgsl, from `offset_of!` on the Rust mirror.
+    fn mirrors() -> Vec<Mirror> {
+        macro_rules! mirror {
+            ($t:ident { $($f:ident),* }) => {
+                (
+                    stringify!($t),
+                    size_of::<$t>(),
+                    align_of::<$t>(),
+                    vec![$((stringify!($f), offset_of!($t, $f))),*],
+                )
+            };
+        }
+        vec![
+            mirror!(GpuView {
+                view_proj,
+                eye,
+                viewport,
+                neutral,
+                tension,
+                compression,
+                mass,
+                fixed_mass,
+                highlight,
+                face,
+                shadow,
+                ground,
+                grid,
+                background,
+                sizes,
+                ground_area,
+                light,
+                flags
+            }),
+            mirror!(GpuOverlayLine { a, b, color }),
+        ]
+    }
+
+    fn module() -> naga::Module {
+        let module = naga::front::wgsl::parse_str(SHADER)
+            .unwrap_or_else(|e| panic!("render.wgsl: {}", e.emit_to_string(SHADER)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("render.wgsl: {}", e.emit_to_string(SHADER)));
+        module
+    }
+
+    /// The WGSL struct named `name`.
+    fn wgsl_struct(module: &naga::Module, name: &str) -> naga::Handle<naga::Type> {
+        module
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("render.wgsl has no struct {name}"))
+            .0
+    }
+
+    /// Each render mirror has a WGSL twin of the same name with the same size and field
+    /// offsets, and a size that is a multiple of the WGSL alignment (so a Rust slice of mirrors
+    /// has the stride of the WGSL array). No GPU needed.
+    #[test]
+    fn render_wgsl_structs_match_rust_mirrors() {
+        let module = module();
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(module.to_ctx()).unwrap();
+        for (name, size, align, fields) in mirrors() {
+            let handle = wgsl_struct(&module, name);
+            let layout = &layouter[handle];
+            let wgsl_align = layout.alignment.round_up(1) as usize;
+            assert_eq!(layout.size as usize, size, "size of {name}");
+            assert_eq!(
+                size % wgsl_align,
+                0,
+                "{name}: size {size} is not a multiple of the WGSL alignment {wgsl_align} \
+                 (Rust alignment {align})"
+            );
+            let naga::TypeInner::Struct { members, .. } = &module.types[handle].inner else {
+                panic!("{name} is not a struct");
+            };
+            let wgsl: Vec<(String, usize)> = members
+                .iter()
+                .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+                .collect();
+            let rust: Vec<(String, usize)> =
+                fields.iter().map(|(f, o)| (f.to_string(), *o)).collect();
+            assert_eq!(wgsl, rust, "fields of {name}");
+        }
+    }
+
+    /// The bind group layout Rust builds from [`BINDINGS`] matches the WGSL globals of group 0:
+    /// same indices, names and kinds (uniform or read-only storage), the uniform block is
+    /// `GpuView` and the overlay an array of `GpuOverlayLine`.
+    #[test]
+    fn render_bindings_match_wgsl_globals() {
+        let module = module();
+        let mut globals: Vec<(u32, String, naga::AddressSpace, naga::Handle<naga::Type>)> = module
+            .global_variables
+            .iter()
+            .filter_map(|(_, g)| {
+                let b = g.binding.as_ref()?;
+                assert_eq!(b.group, 0, "{:?} is outside group 0", g.name);
+                Some((b.binding, g.name.clone().unwrap_or_default(), g.space, g.ty))
+            })
+            .collect();
+        globals.sort_by_key(|g| g.0);
+        assert_eq!(globals.len(), BINDINGS.len(), "number of bindings");
+        for ((index, name, space, _), (binding, (rust_name, kind))) in
+            globals.iter().zip(BINDINGS.iter().enumerate())
+        {
+            assert_eq!(*index as usize, binding, "binding of {name}");
+            assert_eq!(name, rust_name, "name of binding {binding}");
+            let expected = match kind {
+                Binding::Uniform => naga::AddressSpace::Uniform,
+                Binding::StorageRead => naga::AddressSpace::Storage {
+                    access: naga::StorageAccess::LOAD,
+                },
+            };
+            assert_eq!(*space, expected, "kind of binding {binding} ({name})");
+        }
+        let ty = |name: &str| globals.iter().find(|g| g.1 == name).unwrap().3;
+        assert_eq!(ty("view"), wgsl_struct(&module, "GpuView"));
+        let naga::TypeInner::Array { base, .. } = module.types[ty("overlay")].inner else {
+            panic!("overlay is not an array");
+        };
+        assert_eq!(base, wgsl_struct(&module, "GpuOverlayLine"));
+    }
+
+    /// Every override the render shader declares is supplied by [`CONSTANTS`], and nothing
+    /// more.
+    #[test]
+    fn render_overrides_match_constants() {
+        let module = module();
+        let mut declared: Vec<String> = module
+            .overrides
+            .iter()
+            .filter_map(|(_, o)| o.name.clone())
+            .collect();
+        declared.sort();
+        let mut given: Vec<String> = CONSTANTS.iter().map(|(n, _)| n.to_string()).collect();
+        given.sort();
+        assert_eq!(declared, given);
+    }
+}

@@ -1,0 +1,93 @@
+//! The uniform block every render pass reads: [`GpuView`], the Rust mirror of WGSL `GpuView` in
+//! shaders/render.wgsl, filled once per draw from the camera, the style and the drawing.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
+
+use super::style::{linear, Style};
+use super::{Camera, Drawing};
+
+/// `GpuView::flags[0]` meaning "no mass highlighted".
+pub(super) const NO_HIGHLIGHT: u32 = u32::MAX;
+
+/// The uniform block of every pass. Mirror of WGSL `GpuView` (the naga test in
+/// `pipelines.rs` checks size and offsets). Colours are linear RGBA.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub(super) struct GpuView {
+    /// Column-major `projection * view`.
+    pub(super) view_proj: [[f32; 4]; 4],
+    /// xyz: eye position (m).
+    pub(super) eye: [f32; 4],
+    /// x, y: target size in pixels; z: world size of a pixel at unit depth (m per m).
+    pub(super) viewport: [f32; 4],
+    pub(super) neutral: [f32; 4],
+    pub(super) tension: [f32; 4],
+    pub(super) compression: [f32; 4],
+    pub(super) mass: [f32; 4],
+    pub(super) fixed_mass: [f32; 4],
+    pub(super) highlight: [f32; 4],
+    pub(super) face: [f32; 4],
+    pub(super) shadow: [f32; 4],
+    pub(super) ground: [f32; 4],
+    pub(super) grid: [f32; 4],
+    pub(super) background: [f32; 4],
+    /// x: strain at full colour; y: half line width (px); z: mass radius (px); w: grid spacing (m).
+    pub(super) sizes: [f32; 4],
+    /// xy: centre of the ground disc (m); z: its radius (m).
+    pub(super) ground_area: [f32; 4],
+    /// xyz: unit direction toward the light.
+    pub(super) light: [f32; 4],
+    /// x: highlighted mass index ([`NO_HIGHLIGHT`] for none).
+    pub(super) flags: [u32; 4],
+}
+const _: () = assert!(std::mem::size_of::<GpuView>() == 64 + 17 * 16);
+
+impl GpuView {
+    /// The block for drawing `scene` seen by `camera` in `style`, into a `width` x `height`
+    /// image.
+    pub(super) fn new(
+        style: &Style,
+        scene: &Drawing,
+        camera: &Camera,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        let s = style;
+        let distance = camera.distance();
+        let spacing = s
+            .grid_spacing
+            .unwrap_or_else(|| 10f32.powf((distance / 30.0).log10().floor()));
+        let light = Vec3::new(0.3, -0.5, 0.8).normalize();
+        Self {
+            view_proj: camera.view_projection(width, height).to_cols_array_2d(),
+            eye: camera.eye.extend(1.0).to_array(),
+            viewport: [
+                width as f32,
+                height as f32,
+                camera.pixel_size_at_unit_depth(height),
+                0.0,
+            ],
+            neutral: linear(s.neutral),
+            tension: linear(s.tension),
+            compression: linear(s.compression),
+            mass: linear(s.mass),
+            fixed_mass: linear(s.fixed_mass),
+            highlight: linear(s.highlight),
+            face: linear(s.face),
+            shadow: linear(s.shadow),
+            ground: linear(s.ground),
+            grid: linear(s.grid),
+            background: linear(s.background),
+            sizes: [s.strain_scale, 0.5 * s.line_width, s.mass_radius, spacing],
+            ground_area: [
+                camera.target.x,
+                camera.target.y,
+                (camera.far * 0.9).min(distance * 12.0),
+                0.0,
+            ],
+            light: light.extend(0.0).to_array(),
+            flags: [scene.highlight.unwrap_or(NO_HIGHLIGHT), 0, 0, 0],
+        }
+    }
+}
