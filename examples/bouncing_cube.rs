@@ -49,7 +49,11 @@ fn main() -> hooke::Result<()> {
     // The top of the cube at its lowest: (height in m, step).
     let mut lowest = (f64::INFINITY, 0u64);
     let summary = record_cpu_with(&mut world, &options, |w, _| {
-        let top = w.positions().iter().map(|p| p.z).fold(f64::MIN, f64::max);
+        let top = w
+            .position_slice()
+            .iter()
+            .map(|p| p.z)
+            .fold(f64::MIN, f64::max);
         if top < lowest.0 {
             lowest = (top, w.steps());
         }

@@ -47,7 +47,11 @@ fn run(name: &str) -> hooke::Result<()> {
     let mut touch: Option<(f64, f64)> = None;
     let mut bounce = 0.0f64;
     let summary = record_cpu_with(&mut world, &options, |w, _| {
-        let lowest = w.positions().iter().map(|p| p.z).fold(f64::MAX, f64::min);
+        let lowest = w
+            .position_slice()
+            .iter()
+            .map(|p| p.z)
+            .fold(f64::MAX, f64::min);
         match touch {
             None if lowest < TOUCH => touch = Some((w.time(), w.body_centre_of_mass(0)?.x)),
             Some(_) => bounce = bounce.max(lowest),

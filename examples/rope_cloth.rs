@@ -32,12 +32,12 @@ fn run(name: &str, part: Part, free: usize, options: RecordOptions) -> hooke::Re
     let mut lowest = f64::MAX;
     let mut farthest = 0.0f64;
     let summary = record_cpu_with(&mut world, &options, |w, _| {
-        let p = w.positions()[free];
+        let p = w.position_slice()[free];
         lowest = lowest.min(p.z);
         farthest = farthest.max((p - start).length());
         Ok(())
     })?;
-    let end = world.positions()[free];
+    let end = world.position_slice()[free];
     let energy = summary.trace.energy.last().copied().unwrap_or_default();
     println!(
         "{name}: {masses} masses, {springs} springs; the free end (mass {free}) fell to \

@@ -100,7 +100,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let all = 0..model.masses.len();
     let row = |world: &CpuWorld, csv: &mut String| -> hooke::Result<()> {
         let c = world.centre_of_mass(all.clone())?;
-        let e = world.energy();
+        let e = world.energy()?;
         // Time as steps * dt, so that rows land on round times.
         let t = world.steps() as f64 * dt;
         let values = [

@@ -66,7 +66,7 @@ fn breathing() -> hooke::Result<()> {
     // Edge between corners 4 and 5 (the top front edge), sampled with the trace.
     let mut edges = Vec::new();
     let (summary, _) = record(&creature, &options(&creature), |w, _| {
-        edges.push(w.positions()[4].distance(w.positions()[5]));
+        edges.push(w.position_slice()[4].distance(w.position_slice()[5]));
         Ok(())
     })?;
     let (lo, hi) = edges
@@ -122,7 +122,7 @@ fn pendulum() -> hooke::Result<()> {
          across the pivot, period {period}; pivot moved {:.1e} m",
         Pendulum::PIVOT,
         pivot.to_array(),
-        world.positions()[Pendulum::PIVOT].distance(pivot)
+        world.position_slice()[Pendulum::PIVOT].distance(pivot)
     );
     write(&creature, &summary)
 }

@@ -53,15 +53,28 @@ pub use energy::Energy;
 pub use error::{Error, Result};
 pub use glam::{DVec3, Vec3};
 pub use gpu::{
-    AtomicWidth, BodyState, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions,
-    WorldStats,
+    AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
 };
 pub use model::{
     Actuator, Body, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator, Integrator, Mass,
     Model, Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
 };
 pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
-pub use simulation::Simulation;
+pub use simulation::{BodyState, Simulation};
+
+/// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the
+/// [`Simulation`] trait (one API over [`CpuWorld`] and [`World`]), the model types, the builders
+/// and glam's [`DVec3`]; it does not shadow `std`'s `Result`.
+pub mod prelude {
+    pub use crate::builders::{
+        Builder, Cloth, Cube, ImageBody, Lattice, Placement, RandomStructure, Rope, VoxelBody,
+    };
+    pub use crate::{
+        Actuator, BodyState, Contact, CpuWorld, DVec3, DragSpring, DutyCycle, Energy, Error,
+        Friction, Integrator, Mass, Model, Params, Part, Scene, Simulation, Spring, SpringLaw,
+        World, WorldOptions,
+    };
+}
 
 /// The README's code, compiled and run as a doctest so it cannot rot.
 #[doc = include_str!("../README.md")]

@@ -9,10 +9,10 @@
 //! # fn main() -> hooke::Result<()> {
 //! # let model = hooke::Model::default();
 //! let mut world = hooke::CpuWorld::new(&model)?;
-//! let mut samples = vec![(world.time(), world.energy())];
+//! let mut samples = vec![(world.time(), world.energy()?)];
 //! for _ in 0..100 {
 //!     world.step(100)?;
-//!     samples.push((world.time(), world.energy()));
+//!     samples.push((world.time(), world.energy()?));
 //! }
 //! hooke::plot::EnergyPlot::default().save(&samples, "energy.png")?;
 //! # Ok(()) }

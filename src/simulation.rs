@@ -27,8 +27,19 @@ use glam::DVec3;
 
 use crate::energy::Energy;
 use crate::error::Result;
-pub use crate::gpu::BodyState;
 use crate::model::{Actuator, Body, DragSpring};
+
+/// Centre of mass and mean velocity of one body ([`Simulation::bodies`]): on the GPU from a
+/// reduction, on the CPU summed in mass order.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BodyState {
+    /// Total mass of the body, kg (0 for a body without masses).
+    pub mass: f64,
+    /// Centre of mass, m (zero for a body without masses).
+    pub centre_of_mass: DVec3,
+    /// Mass-weighted mean velocity, m/s (zero for a body without masses).
+    pub mean_velocity: DVec3,
+}
 
 /// What every hooke world does, on the CPU ([`crate::CpuWorld`], f64) or the GPU
 /// ([`crate::World`], f32). Readouts return owned values and a [`Result`] on both backends,
@@ -241,3 +252,4 @@ macro_rules! delegate_simulation {
 }
 
 delegate_simulation!(crate::cpu::CpuWorld);
+delegate_simulation!(crate::gpu::World);

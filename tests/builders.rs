@@ -478,8 +478,8 @@ fn hanging_cloth_simulates() {
     model.add("cloth", part);
     let mut world = CpuWorld::new(&model).unwrap();
     world.step_for(0.2).unwrap();
-    assert_eq!(world.positions()[35], model.masses[35].position);
-    assert!(world.positions()[0].z < model.masses[0].position.z);
+    assert_eq!(world.position_slice()[35], model.masses[35].position);
+    assert!(world.position_slice()[0].z < model.masses[0].position.z);
 }
 
 #[test]
@@ -778,7 +778,7 @@ fn shipped_pngs_build_with_table1() {
         // penetrate by at most one step's travel, |v| dt < 0.01 m at the ~4.5 m/s impact speed).
         world.step_for(1.0).unwrap();
         let lowest = world
-            .positions()
+            .position_slice()
             .iter()
             .map(|p| p.z)
             .fold(f64::INFINITY, f64::min);
@@ -817,5 +817,5 @@ fn hand_made_masses_and_springs_mix_with_builders() {
     model.add_spring(Spring::hooke(tip, end, 100.0, d));
     let mut world = CpuWorld::new(&model).unwrap();
     world.step(1000).unwrap();
-    assert!(world.positions().iter().all(|p| p.is_finite()));
+    assert!(world.position_slice().iter().all(|p| p.is_finite()));
 }

@@ -183,7 +183,7 @@ fn breathing_cube_follows_its_sine() {
     // that and a tenth of the breathing amplitude.
     for (t, expected) in [(1.25, 0.11), (1.75, 0.09)] {
         world.step_for(t - world.time()).unwrap();
-        let p = world.positions();
+        let p = world.position_slice();
         let edge = p[4].distance(p[5]);
         assert!(
             (edge - expected).abs() < 1e-3,
@@ -196,14 +196,14 @@ fn breathing_cube_follows_its_sine() {
 fn pendulum_swings_about_its_fixed_corner() {
     let pendulum = Pendulum::default().build().unwrap();
     let mut world = pendulum.world().unwrap();
-    let pivot = world.positions()[Pendulum::PIVOT];
+    let pivot = world.position_slice()[Pendulum::PIVOT];
     let along = DVec3::new(1.0, 1.0, 0.0).normalize();
     let start = world.body_centre_of_mass(0).unwrap();
     let offset0 = (start - pivot).dot(along);
     let mut most_negative = offset0;
     for _ in 0..100 {
         world.step_for(0.01).unwrap();
-        assert_eq!(world.positions()[Pendulum::PIVOT], pivot);
+        assert_eq!(world.position_slice()[Pendulum::PIVOT], pivot);
         let com = world.body_centre_of_mass(0).unwrap();
         most_negative = most_negative.min((com - pivot).dot(along));
         // No damping, no energy source: the centre of mass never rises above its start
@@ -229,7 +229,7 @@ fn dropped_structures_land_and_settle() {
         assert!((lowest - drop.height).abs() < 1e-12);
         let mut world = creature.world().unwrap();
         world.step_for(4.0).unwrap();
-        let e = world.energy();
+        let e = world.energy().unwrap();
         // Velocity damping at 10 1/s takes the kinetic energy down by e^-20 per second of free
         // motion; what is left after 4 s is the slow settling of the springs on the ground.
         assert!(
@@ -241,7 +241,7 @@ fn dropped_structures_land_and_settle() {
         // Resting on the ground: penetration at most weight / k_c for all the structure's
         // weight on one mass (< 2e-4 m), and the lowest mass touches.
         let z_min = world
-            .positions()
+            .position_slice()
             .iter()
             .map(|p| p.z)
             .fold(f64::MAX, f64::min);

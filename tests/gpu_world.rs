@@ -67,9 +67,9 @@ fn hub(spokes: u32) -> Model {
 /// its direction by `dL / L` (a force error `|f| dL / L`); the damping term is off by
 /// `c (|v_a - v_b| dL / L + 2u (|v_a| + |v_b|))`; the final products round by `4u |f|`.
 fn force_bounds(model: &Model, cpu: &CpuWorld, quantum: f64) -> Vec<f64> {
-    let (p, v) = (cpu.positions(), cpu.velocities());
+    let (p, v) = (cpu.position_slice(), cpu.velocity_slice());
     let mut bound = vec![0.0; p.len()];
-    for (s, &l0) in model.springs.iter().zip(cpu.rest_lengths()) {
+    for (s, &l0) in model.springs.iter().zip(&cpu.rest_lengths().unwrap()) {
         let (a, b) = (s.a as usize, s.b as usize);
         let len = p[a].distance(p[b]);
         let (k, l0) = match s.law {
@@ -97,7 +97,7 @@ fn check_forces(name: &str, model: &Model) {
         let fp = gpu.fixed_point();
         let g = gpu.spring_forces().unwrap();
         let bounds = force_bounds(model, &cpu, fp.quantum);
-        let c = cpu.spring_forces();
+        let c = cpu.spring_forces().unwrap();
         let mut worst = 0.0f64;
         for (i, ((g, c), b)) in g.iter().zip(&c).zip(&bounds).enumerate() {
             let err = (*g - *c).abs().max_element();

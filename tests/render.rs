@@ -289,7 +289,7 @@ fn a_cpu_world_is_drawn_where_it_is_now() {
     let mut scene = Drawing::new(&r, &model).unwrap();
     let mut world = CpuWorld::new(&model).unwrap();
     world.step_for(0.2).unwrap(); // falls g t^2 / 2 = 0.196 m
-    let now = world.positions()[0];
+    let now = world.position_slice()[0];
     assert!(now.z < -0.09);
     let camera = front_camera();
     let image = r.render_cpu(&mut scene, &world, &camera).unwrap();
@@ -428,7 +428,9 @@ fn a_gpu_world_is_drawn_from_its_own_position_buffer() {
     assert!(n > 40);
     // The World's mass fell 0.11 m like the CPU's (f32 against f64 over 1500 steps: far below a
     // pixel, which is 1.2 mm here).
-    let expected = camera.project(cpu.positions()[0].as_vec3(), W, H).unwrap();
+    let expected = camera
+        .project(cpu.position_slice()[0].as_vec3(), W, H)
+        .unwrap();
     assert!(found.distance(expected) < 0.75, "{found} vs {expected}");
     let start = camera
         .project(model.masses[0].position.as_vec3(), W, H)

@@ -38,7 +38,12 @@ impl Running {
 
     /// The orbit framing the scenario's current positions in a `width` x `height` image.
     fn framing(&self, width: u32, height: u32) -> Orbit {
-        let camera = Camera::frame(self.world.positions(), width, height, self.scene.ground());
+        let camera = Camera::frame(
+            self.world.position_slice(),
+            width,
+            height,
+            self.scene.ground(),
+        );
         Orbit::from_camera(&camera)
     }
 }

@@ -71,8 +71,8 @@ impl Viewer {
         ui.label(format!("t = {:.3} s   step {}", w.time(), w.steps()));
         ui.label(format!(
             "{} masses, {} springs",
-            w.positions().len(),
-            w.rest_lengths().len()
+            w.mass_count(),
+            w.spring_count()
         ));
         let e = self.energy;
         egui::Grid::new("energy").num_columns(2).show(ui, |ui| {

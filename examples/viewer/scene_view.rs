@@ -19,7 +19,10 @@ impl Viewer {
         let camera = self.orbit.camera();
         let drag = self.apply_forces(&camera);
         self.advance();
-        self.energy = self.running.world.energy();
+        match self.running.world.energy() {
+            Ok(e) => self.energy = e,
+            Err(e) => self.message = Some(e.to_string()),
+        }
         if let Err(e) = self.draw(&camera, drag) {
             self.message = Some(e.to_string());
         }
@@ -69,7 +72,7 @@ impl Viewer {
                     &camera,
                     w,
                     h,
-                    self.running.world.positions(),
+                    self.running.world.position_slice(),
                 );
                 action.into_iter().for_each(|a| self.act(a));
             }
@@ -98,7 +101,7 @@ impl Viewer {
         let (w, h) = self.renderer.size();
         let updates = self
             .controller
-            .nudge(camera, self.running.world.positions());
+            .nudge(camera, self.running.world.position_slice());
         for (mass, force) in updates {
             if let Err(e) = self.running.world.set_external_force(mass, force) {
                 self.fail(e);
@@ -121,7 +124,7 @@ impl Viewer {
         let overlay: Vec<OverlayLine> = drag
             .iter()
             .map(|d| OverlayLine {
-                a: running.world.positions()[d.mass].as_vec3(),
+                a: running.world.position_slice()[d.mass].as_vec3(),
                 b: d.target.as_vec3(),
                 color: self.renderer.style().highlight,
             })
@@ -138,10 +141,10 @@ impl Viewer {
         }
         running
             .scene
-            .set_positions(&self.renderer, running.world.positions())?;
+            .set_positions(&self.renderer, running.world.position_slice())?;
         running
             .scene
-            .set_rest_lengths(&self.renderer, running.world.rest_lengths())?;
+            .set_rest_lengths(&self.renderer, &running.world.rest_lengths()?)?;
         self.renderer
             .draw(&running.scene, Positions::Uploaded, camera)
     }

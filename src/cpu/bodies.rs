@@ -7,7 +7,7 @@ use glam::DVec3;
 
 use super::CpuWorld;
 use crate::error::{Error, Result};
-use crate::gpu::BodyState;
+use crate::simulation::BodyState;
 
 /// The mass-weighted mean of `x` over the masses in `range` (`mass` in kg).
 fn weighted_mean(mass: &[f64], range: Range<usize>, x: &[DVec3]) -> Result<DVec3> {

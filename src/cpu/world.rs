@@ -218,7 +218,9 @@ impl CpuWorld {
             let s = a.spring as usize;
             rest[s] = match self.law[s] {
                 SpringLaw::ZeroLength => 0.0,
-                SpringLaw::Hooke | SpringLaw::Material => a.rest_length(self.base_rest[s], self.time),
+                SpringLaw::Hooke | SpringLaw::Material => {
+                    a.rest_length(self.base_rest[s], self.time)
+                }
             };
         }
         Ok(rest)

@@ -160,7 +160,7 @@ impl Trace {
         loop {
             trace.time.push(world.time());
             trace.centre_of_mass.push(world.body_centre_of_mass(body)?);
-            trace.energy.push(world.energy());
+            trace.energy.push(world.energy()?);
             each(world, trace.time.len() - 1)?;
             if taken == total {
                 break;

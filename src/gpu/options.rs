@@ -1,8 +1,6 @@
 //! What a [`World`](super::World) is built with and what it reports about itself: [`WorldOptions`],
 //! [`SpringPass`], [`WorldStats`] and [`BodyState`].
 
-use glam::DVec3;
-
 use super::fixed::{AtomicWidth, FixedPointScale};
 
 /// Options for building a [`World`](super::World).
@@ -81,16 +79,8 @@ impl Default for WorldOptions {
     }
 }
 
-/// Centre of mass and mean velocity of one body, from a GPU reduction.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct BodyState {
-    /// Total mass of the body, kg (0 for a body without masses).
-    pub mass: f64,
-    /// Centre of mass, m (zero for a body without masses).
-    pub centre_of_mass: DVec3,
-    /// Mass-weighted mean velocity, m/s (zero for a body without masses).
-    pub mean_velocity: DVec3,
-}
+/// Centre of mass and mean velocity of one body (defined with [`crate::Simulation`]).
+pub use crate::simulation::BodyState;
 
 /// Device memory and per-step work of a [`World`](super::World) ([`World::stats`](super::World::stats)), for benchmarks and capacity
 /// planning.

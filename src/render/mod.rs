@@ -13,14 +13,14 @@
 //! let mut world = hooke::CpuWorld::new(&model)?;
 //! let mut renderer = Renderer::new(640, 480)?; // its own device, headless (lavapipe works)
 //! let mut scene = Drawing::new(&renderer, &model)?;
-//! let camera = Camera::frame(world.positions(), 640, 480, scene.ground());
+//! let camera = Camera::frame(world.position_slice(), 640, 480, scene.ground());
 //! world.step(1000)?;
 //! let image = renderer.render_cpu(&mut scene, &world, &camera)?;
 //! image.save("frame.png").expect("write frame.png");
 //! # Ok(()) }
 //! ```
 //!
-//! To run a CPU world and write its GIF and energy plot in one call, see [`record_cpu`]
+//! To run a world (CPU or GPU) and write its GIF and energy plot in one call, see [`record`]
 //! (feature `plot`, default).
 //!
 //! ## Conventions
@@ -40,7 +40,7 @@
 //! | `style.rs` | [`Style`], [`Srgba`] |
 //! | `faces.rs` | [`exterior_triangles`] of hexahedral cells (the solid look) |
 //! | `png.rs`, `gif.rs` | [`save_png`]; [`GifWriter`], [`FrameSchedule`] |
-//! | `record.rs` | [`record_cpu`]: run a CPU world to a GIF and an energy plot |
+//! | `record.rs` | [`record`], [`record_cpu`]: run a world to a GIF and an energy plot |
 //! | `input.rs` | [`input`]: viewer input (keys, picking, dragging, orbit) without a window |
 //!
 //! shaders/render.wgsl holds every pass; its structs have Rust mirrors of the same name.
@@ -65,7 +65,9 @@ pub use faces::{exterior_triangles, HEXAHEDRON_FACES};
 pub use gif::{FrameSchedule, GifWriter};
 pub use png::save_png;
 #[cfg(feature = "plot")]
-pub use record::{record_cpu, record_cpu_with, Framing, RecordOptions, RecordingSummary};
+pub use record::{
+    record, record_cpu, record_cpu_with, record_with, Framing, RecordOptions, RecordingSummary,
+};
 pub use renderer::{Positions, Renderer};
 pub use style::{Srgba, Style};
 pub use targets::TARGET_FORMAT;

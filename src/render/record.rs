@@ -1,4 +1,4 @@
-//! Recording a CPU simulation to pictures in one call: an animated GIF at a frame time
+//! Recording a simulation (either backend) to pictures in one call: an animated GIF at a frame time
 //! independent of `dt`, an energy plot, and the sampled trace (feature `plot`, default).
 //!
 //! ```no_run
@@ -29,9 +29,11 @@ use super::{
 use crate::cpu::CpuWorld;
 use crate::creatures::Trace;
 use crate::error::{Error, Result};
+use crate::model::Model;
 use crate::plot::EnergyPlot;
+use crate::simulation::Simulation;
 
-/// How [`record_cpu`] places the camera.
+/// How [`record`] places the camera.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Framing {
     /// One camera for the whole animation, at the default view, framing every mass at every
@@ -47,7 +49,7 @@ pub enum Framing {
     Fixed(Camera),
 }
 
-/// What [`record_cpu`] simulates and writes. Make one with [`RecordOptions::new`] and change the
+/// What [`record`] simulates and writes. Make one with [`RecordOptions::new`] and change the
 /// fields you need.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordOptions {
@@ -127,7 +129,7 @@ impl RecordOptions {
     }
 }
 
-/// What [`record_cpu`] wrote and measured.
+/// What [`record`] wrote and measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordingSummary {
     /// The GIF written.
@@ -148,20 +150,11 @@ pub struct RecordingSummary {
 
 /// Runs `world` for `options.duration` s and writes an animated GIF of it (one frame every
 /// `options.frame_time` s of simulated time, springs coloured by strain) and an energy plot
-/// (every energy term over time), both into `options.out_dir`.
-///
-/// Renders on its own headless device (lavapipe is enough). To place the camera over the whole
-/// run, every frame's positions and rest lengths are kept until the end: about
-/// `frames * (24 * masses + 8 * springs)` bytes, fine for the small scenes this is meant for.
-/// The world is left at the end of the run.
+/// (every energy term over time), both into `options.out_dir`. [`record`] for a [`CpuWorld`],
+/// which knows its own model.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for a non-finite or negative duration, a sample time that is not
-/// finite and > 0, a frame time outside `[max(dt, 0.01), 655]` s, a bad image size, style or
-/// fixed camera; [`Error::IndexOutOfRange`] for a missing body or a cell or triangle naming a
-/// missing mass; [`Error::SceneIo`] if the folder cannot be created; [`Error::NoAdapter`] and other device
-/// errors of [`Renderer::new`]; [`Error::NonFinite`] if the simulation blows up;
-/// [`Error::ImageWrite`] and [`Error::Plot`] if a file cannot be written.
+/// As [`record`].
 pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<RecordingSummary> {
     record_cpu_with(world, options, |_, _| Ok(()))
 }
@@ -170,15 +163,72 @@ pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<Recor
 /// the start), for measurements of your own.
 ///
 /// # Errors
-/// Those of [`record_cpu`]; whatever `each` returns (the run stops there and the GIF is left
+/// Those of [`record`]; whatever `each` returns (the run stops there and the GIF is left
 /// unfinished).
 pub fn record_cpu_with(
     world: &mut CpuWorld,
     options: &RecordOptions,
-    mut each: impl FnMut(&CpuWorld, usize) -> Result<()>,
+    each: impl FnMut(&CpuWorld, usize) -> Result<()>,
+) -> Result<RecordingSummary> {
+    let model = world.model().clone();
+    record_with(world, &model, options, each)
+}
+
+/// Runs `world` (either backend: a [`CpuWorld`] or a GPU [`crate::World`]) built from `model` for
+/// `options.duration` s and writes an animated GIF of it (one frame every `options.frame_time` s
+/// of simulated time, springs coloured by strain, the camera as `options.framing` says: it can
+/// follow the bodies) and an energy plot (every energy term over time), both into
+/// `options.out_dir`. `model` gives the drawing its springs and fixed masses.
+///
+/// Renders on its own headless device (lavapipe is enough), reading the world's positions and
+/// rest lengths back at every frame. To place the camera over the whole run, every frame's
+/// positions and rest lengths are kept until the end: about `frames * (24 * masses + 8 *
+/// springs)` bytes, fine for the small scenes this is meant for. The world is left at the end of
+/// the run.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for a non-finite or negative duration, a sample time that is not
+/// finite and > 0, a frame time outside `[max(dt, 0.01), 655]` s, a bad image size, style or
+/// fixed camera; [`Error::LengthMismatch`] if `model` does not have the world's masses and
+/// springs; [`Error::IndexOutOfRange`] for a missing body or a cell or triangle naming a missing
+/// mass; [`Error::SceneIo`] if the folder cannot be created; [`Error::NoAdapter`] and other device
+/// errors of [`Renderer::new`]; the world's errors while stepping ([`Error::NonFinite`] if the
+/// simulation blows up) and reading back; [`Error::ImageWrite`] and [`Error::Plot`] if a file
+/// cannot be written.
+pub fn record<S: Simulation>(
+    world: &mut S,
+    model: &Model,
+    options: &RecordOptions,
+) -> Result<RecordingSummary> {
+    record_with(world, model, options, |_, _| Ok(()))
+}
+
+/// [`record`], calling `each(world, sample)` after every sample of the trace (sample 0 at the
+/// start), for measurements of your own.
+///
+/// # Errors
+/// Those of [`record`]; whatever `each` returns (the run stops there and the GIF is left
+/// unfinished).
+pub fn record_with<S: Simulation>(
+    world: &mut S,
+    model: &Model,
+    options: &RecordOptions,
+    mut each: impl FnMut(&S, usize) -> Result<()>,
 ) -> Result<RecordingSummary> {
     let o = options;
-    let dt = world.params().dt;
+    let dt = world.dt();
+    for (what, expected, actual) in [
+        ("model masses", world.mass_count(), model.masses.len()),
+        ("model springs", world.spring_count(), model.springs.len()),
+    ] {
+        if expected != actual {
+            return Err(Error::LengthMismatch {
+                what,
+                expected,
+                got: actual,
+            });
+        }
+    }
     if !(o.duration.is_finite() && o.duration >= 0.0) {
         return Err(Error::InvalidParameter {
             name: "duration",
@@ -195,7 +245,7 @@ pub fn record_cpu_with(
     }
     let schedule = FrameSchedule::new(o.frame_time, dt)?;
     world.body_centre_of_mass(o.body)?;
-    let masses = world.positions().len();
+    let masses = world.mass_count();
     let corners = o.cells.iter().flatten().chain(o.triangles.iter().flatten());
     if let Some(&bad) = corners.into_iter().find(|&&i| i as usize >= masses) {
         return Err(Error::IndexOutOfRange {
@@ -212,7 +262,7 @@ pub fn record_cpu_with(
     let (width, height) = o.size;
     let mut renderer = Renderer::new(width, height)?;
     *renderer.style_mut() = o.style;
-    let mut drawing = Drawing::new(&renderer, world.model())?;
+    let mut drawing = Drawing::new(&renderer, model)?;
     let mut triangles = super::exterior_triangles(&o.cells);
     triangles.extend_from_slice(&o.triangles);
     drawing.set_triangles(&renderer, &triangles)?;
@@ -239,11 +289,11 @@ pub fn record_cpu_with(
             trace
                 .centre_of_mass
                 .push(world.body_centre_of_mass(o.body)?);
-            trace.energy.push(world.energy());
+            trace.energy.push(world.energy()?);
             each(world, trace.time.len() - 1)?;
         }
         if next_frame < frames && taken == schedule.step_of(next_frame) {
-            shots.push((world.positions().to_vec(), world.rest_lengths().to_vec()));
+            shots.push((world.positions()?, world.rest_lengths()?));
             next_frame += 1;
         }
         if taken == total {

@@ -337,8 +337,8 @@ impl Renderer {
         world: &CpuWorld,
         camera: &Camera,
     ) -> Result<image::RgbaImage> {
-        scene.set_positions(self, world.positions())?;
-        scene.set_rest_lengths(self, world.rest_lengths())?;
+        scene.set_positions(self, world.position_slice())?;
+        scene.set_rest_lengths(self, &world.rest_lengths()?)?;
         self.render(scene, Positions::Uploaded, camera)
     }
 

@@ -123,9 +123,9 @@ fn max_len(a: &[DVec3]) -> f64 {
 ///   with `f = k_eff (L - L0)` its tension;
 /// - ground: `sum k_c (|z| + tx) tx` over masses within `tx` of the ground or below it.
 pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64; 4] {
-    let e = cpu.energy();
+    let e = cpu.energy().unwrap();
     let g = model.params.gravity.length();
-    let (pos, vel) = (cpu.positions(), cpu.velocities());
+    let (pos, vel) = (cpu.position_slice(), cpu.velocity_slice());
     let n = model.masses.len() as f64;
     let mut kin = n * U * e.kinetic.abs();
     let mut grav = n * U * e.gravity.abs() + U * 1.0;
@@ -133,9 +133,9 @@ pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64
         kin += m.mass * (v.length() * tv + 0.5 * tv * tv);
         grav += m.mass * g * tx;
     }
-    let rest = cpu.rest_lengths();
+    let rest = cpu.rest_lengths().unwrap();
     let mut elastic = model.springs.len() as f64 * U * e.elastic.abs();
-    for (s, &l0) in model.springs.iter().zip(rest) {
+    for (s, &l0) in model.springs.iter().zip(&rest) {
         let len = pos[s.a as usize].distance(pos[s.b as usize]);
         let (k, l0) = match s.law {
             SpringLaw::Hooke => (s.stiffness, l0),
@@ -207,23 +207,23 @@ pub fn compare_with_edits(
         edit(done, Target::Gpu(gpu));
         let n = every.min(steps - done);
         cpu.step(n - 1).unwrap();
-        let v_prev: Vec<DVec3> = cpu.velocities().to_vec();
+        let v_prev: Vec<DVec3> = cpu.velocity_slice().to_vec();
         cpu.step(1).unwrap();
         state_shadow.step(n).unwrap();
         param_shadow.step(n).unwrap();
         gpu.step(n)
             .unwrap_or_else(|e| panic!("{name}: GPU step failed: {e}"));
         done += n;
-        let (cp, cv) = (cpu.positions(), cpu.velocities());
+        let (cp, cv) = (cpu.position_slice(), cpu.velocity_slice());
         x_max = x_max.max(max_len(cp));
         v_max = v_max.max(max_len(cv));
         dv_max = dv_max.max(max_dist(cv, &v_prev));
-        d_state_x = d_state_x.max(max_dist(state_shadow.positions(), cp));
-        d_state_v = d_state_v.max(max_dist(state_shadow.velocities(), cv));
+        d_state_x = d_state_x.max(max_dist(state_shadow.position_slice(), cp));
+        d_state_v = d_state_v.max(max_dist(state_shadow.velocity_slice(), cv));
         let steps_f = done as f64;
         let mut tol_x =
-            max_dist(param_shadow.positions(), cp) + R * steps_f * d_state_x.max(U * x_max);
-        let mut tol_v = max_dist(param_shadow.velocities(), cv)
+            max_dist(param_shadow.position_slice(), cp) + R * steps_f * d_state_x.max(U * x_max);
+        let mut tol_v = max_dist(param_shadow.velocity_slice(), cv)
             + R * steps_f * d_state_v.max(U * (v_max + dv_max));
         if let Contact::Restitution { restitution } = model.params.contact {
             let g = model.params.gravity.length();
@@ -256,7 +256,7 @@ pub fn compare_with_edits(
         let tol_e = energy_tolerance(model, &cpu, tol_x, tol_v);
         let mech: f64 = tol_e.iter().sum();
         mech_tol_max = mech_tol_max.max(mech);
-        let (ge, ce): (Energy, Energy) = (gpu.energy().unwrap(), cpu.energy());
+        let (ge, ce): (Energy, Energy) = (gpu.energy().unwrap(), cpu.energy().unwrap());
         let accum = |x: f64| mech_tol_max + steps_f * U * x.abs() + 1e-12;
         let pairs = [
             ("kinetic", ge.kinetic, ce.kinetic, tol_e[0]),

@@ -167,6 +167,12 @@ impl World {
         self.steps
     }
 
+    /// The time step, s.
+    #[must_use]
+    pub fn dt(&self) -> f64 {
+        self.model_params.dt
+    }
+
     /// Number of masses.
     #[must_use]
     pub fn mass_count(&self) -> usize {

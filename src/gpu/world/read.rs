@@ -7,13 +7,14 @@ use glam::{DVec3, Vec3};
 use super::World;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
+use crate::gpu::layout::LAW_ZERO_LENGTH;
 use crate::gpu::layout::{
     array_bytes, force_record_bytes, GpuBodySum, GpuMassPartial, GpuSpringPartial, GpuStatus,
     GpuStep, Vec4,
 };
-use crate::gpu::options::BodyState;
 use crate::gpu::pass;
 use crate::gpu::readback;
+use crate::simulation::BodyState;
 
 impl World {
     /// Copies `(buffer, offset, size)` ranges (bytes, multiples of 4) into one staging buffer and
@@ -37,6 +38,10 @@ impl World {
     }
 
     fn read_vec3s(&self, buffer: &wgpu::Buffer) -> Result<Vec<DVec3>> {
+        if self.masses.is_empty() {
+            // An empty readback has no alignment to cast from.
+            return Ok(Vec::new());
+        }
         let bytes = self.read(&[(buffer, 0, array_bytes::<Vec4>(self.masses.len() as u64))])?;
         let v: Vec<Vec4> = bytemuck::pod_collect_to_vec(&bytes);
         Ok(v.iter()
@@ -274,5 +279,28 @@ impl World {
         q.chunks_exact(4)
             .map(|c| DVec3::new(fp.decode(c[0]), fp.decode(c[1]), fp.decode(c[2])))
             .collect()
+    }
+
+    /// Rest length of every spring at the current time [`World::time`], m, evaluated on the host
+    /// in f64 from the base rest lengths and actuators in force (the spring pass evaluates the
+    /// same actuators in f32 at the start of each step, so the two agree to f32 rounding);
+    /// zero-length springs report 0. No device readback.
+    ///
+    /// # Errors
+    /// None; the `Result` is the [`crate::Simulation`] signature.
+    pub fn rest_lengths(&self) -> Result<Vec<f64>> {
+        let mut rest: Vec<f64> = (0..self.springs.springs.len())
+            .map(|s| self.base_rest(s))
+            .collect();
+        for a in &self.actuators {
+            let s = a.spring as usize;
+            rest[s] = a.rest_length(rest[s], self.time);
+        }
+        for (r, &law) in rest.iter_mut().zip(&self.springs.laws) {
+            if law == LAW_ZERO_LENGTH {
+                *r = 0.0;
+            }
+        }
+        Ok(rest)
     }
 }
