@@ -1,4 +1,4 @@
-//! GPU `World` throughput: full steps (springs, integrate, ground with friction) of the `SCENE.md`
+//! GPU `World` throughput: full steps (springs, integrate, ground with friction) of the benchmark scene
 //! falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
 //! lattice) where dispatch and submission overhead dominate.
@@ -33,7 +33,7 @@ fn lattice(c: &mut Criterion) {
     let mut group = c.benchmark_group("gpu_lattice_step");
     group.sample_size(10);
     for &n in sizes {
-        let model = Lattice::scene(n).model().expect("lattice");
+        let model = Lattice::benchmark(n).model().expect("lattice");
         let springs = model.springs.len() as u64;
         // Default options (64-bit sums where the device has 64-bit atomics; the stencil variant
         // of the spring pass on CPU adapters), without energy booking, with 32-bit sums (x and y
@@ -69,11 +69,11 @@ fn small(c: &mut Criterion) {
     let mut cube = Model::new(Params::default());
     cube.add(
         "cube",
-        Cube::seed000()
+        Cube::lipson()
             .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.3)))
             .expect("cube"),
     );
-    let thousand = Lattice::scene(10).model().expect("lattice");
+    let thousand = Lattice::benchmark(10).model().expect("lattice");
     for (name, model) in [("cube_8_masses", cube), ("lattice_1000_masses", thousand)] {
         let mut world = World::with_device(
             device.clone(),

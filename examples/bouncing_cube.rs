@@ -1,4 +1,4 @@
-//! Drops the seed 000 cube (0.1 m, eight 0.1 kg corners, 28 springs of 10 000 N/m, penalty
+//! Drops the Lipson cube (0.1 m, eight 0.1 kg corners, 28 springs of 10 000 N/m, penalty
 //! ground of 100 000 N/m, dt = 1e-4 s) on the CPU reference world and writes, to
 //! `out/bouncing_cube/` (or the folder given as the first argument):
 //! - `cube.gif`: the first 2 s at 50 frames per second (one frame every 200 steps), springs
@@ -21,10 +21,10 @@ const DROP: f64 = 0.2;
 /// The cube's one cell: corner `c = x + 2 y + 4 z` is mass `c`.
 const CELL: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 
-/// The seed 000 cube (`hooke::Cube`: corner `c = x + 2 y + 4 z` at `(x, y, z) * 0.1 m`, every
+/// The Lipson cube (`hooke::Cube`: corner `c = x + 2 y + 4 z` at `(x, y, z) * 0.1 m`, every
 /// pair of corners joined), centred over the origin with its bottom face `DROP` m up.
 fn cube() -> hooke::Result<Part> {
-    let mut part = Cube::seed000().build()?;
+    let mut part = Cube::lipson().build()?;
     part.translate(DVec3::new(-0.5 * SIDE, -0.5 * SIDE, DROP));
     Ok(part)
 }
@@ -39,10 +39,10 @@ fn main() -> hooke::Result<()> {
 
     let mut options = RecordOptions {
         duration: 2.0,
-        frame_time: 0.02, // independent of dt (seed 001)
+        frame_time: 0.02, // independent of dt (CS838)
         sample_time: 0.001,
         size: (640, 480),
-        title: "Seed 000 cube: energy (no damping)".to_string(),
+        title: "Lipson cube: energy (no damping)".to_string(),
         ..RecordOptions::new(&out, "cube")
     };
     options.style.strain_scale = 0.01;
@@ -78,7 +78,7 @@ fn main() -> hooke::Result<()> {
             (lo.min(b), hi.max(b))
         });
     println!(
-        "seed 000 cube: {} frames ({} s apart, {} steps of {} s each), \
+        "Lipson cube: {} frames ({} s apart, {} steps of {} s each), \
          {} energy samples over {:.2} s",
         summary.frames,
         options.frame_time,

@@ -1,4 +1,4 @@
-//! Seed 002's creatures on the CPU reference: the whirligig (6 spokes) and the pinwheel
+//! Facey's creatures on the CPU reference: the whirligig (6 spokes) and the pinwheel
 //! (10 spokes) rolling forward with duty-cycle spoke muscles, and the inchworm crawling with
 //! friction oscillators on its feet. Each runs for 10 s and prints how far it travelled.
 //!

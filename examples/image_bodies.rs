@@ -1,11 +1,11 @@
-//! Seed 004's image bodies: a square, a beam and the letter M, each drawn as a small PNG in
+//! Anderson's image bodies: a square, a beam and the letter M, each drawn as a small PNG in
 //! `assets/` (every black pixel a mass, joined to its 8 neighbours), tilted by 0.5 rad, lifted
 //! 1 m and dropped with that paper's Table I parameters (s = 0.15 m, m = 0.2 kg, k = 5000 N/m,
 //! c = 10 N*s/m, dt = 1e-3 s, air drag 0.9 N*s/m, restitution 0.7, friction 0.6).
 //!
 //! For each body, prints the first touch, how high its lowest point bounced back off the ground
 //! afterwards, and how far its centre of mass slid along x from the first touch to the end; and
-//! writes to `out/image_bodies/`: `<name>.gif` (3 s at one frame every 30 steps, seed 001's
+//! writes to `out/image_bodies/`: `<name>.gif` (3 s at one frame every 30 steps, CS838's
 //! frame time, seen square onto the body's plane) and `<name>_energy.png`.
 //!
 //! Run: `cargo run --release --example image_bodies [square|beam|m|all]` (default all)
@@ -28,9 +28,9 @@ fn run(name: &str) -> hooke::Result<()> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("assets")
         .join(format!("{name}.png"));
-    let part = ImageBody::seed004_table1().from_path(&path)?;
+    let part = ImageBody::anderson_table1().from_path(&path)?;
     let (masses, springs) = (part.masses.len(), part.springs.len());
-    let mut model = Model::new(ImageBody::seed004_params());
+    let mut model = Model::new(ImageBody::anderson_params());
     model.add(name, part);
     let mut world = CpuWorld::new(&model)?;
 
@@ -40,7 +40,7 @@ fn run(name: &str) -> hooke::Result<()> {
         sample_time: 0.002,
         // The body lies in the x-z plane: look along +y, a little from above.
         view: ((-90f32).to_radians(), 10f32.to_radians()),
-        title: format!("seed 004 {name}: energy"),
+        title: format!("Anderson {name}: energy"),
         ..RecordOptions::new(OUT, name)
     };
     // First touch (time, centre of mass x), and the highest clearance after it.

@@ -1,4 +1,4 @@
-//! Seed 001's rope and cloth on the CPU reference: a rope (20 segments of 5 cm, 10 g points,
+//! CS838's rope and cloth on the CPU reference: a rope (20 segments of 5 cm, 10 g points,
 //! 1000 N/m springs) fixed at one end and released horizontal, so it swings down like a chain
 //! pendulum; and a 20 x 20 cloth (5 cm grid, 5 g points, structural, shear and bending springs)
 //! pinned at two corners and released flat, so it swings down and hangs from them (its grid

@@ -1,4 +1,4 @@
-//! Spring-updates per second of the `SCENE.md` falling lattice on both backends, side by side.
+//! Spring-updates per second of the benchmark scene falling lattice on both backends, side by side.
 //!
 //! `cargo run --release --example throughput -- [n[,n...]] [steps]` (defaults: n = 40, 20 steps).
 //! For each n it prints the adapter, spring-updates/s on the CPU reference and the GPU World,
@@ -38,27 +38,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(20)
         .max(1);
     let gpu_only = std::env::var_os("HOOKE_GPU_ONLY").is_some();
-    let options = WorldOptions {
-        track_energy: std::env::var_os("HOOKE_NO_ENERGY").is_none(),
-        atomics: if std::env::var_os("HOOKE_BITS32").is_some() {
-            AtomicWidth::Bits32
-        } else {
-            AtomicWidth::Auto
-        },
-        spring_pass: if std::env::var_os("HOOKE_LINKS").is_some() {
-            SpringPass::Links
-        } else {
-            SpringPass::Auto
-        },
-        ..WorldOptions::default()
-    };
+    let options = options_from_env();
     let (device, queue) = hooke::gpu::request_device()?;
     let mut rows = Vec::new();
     for &n in &sizes {
-        let model = Lattice::scene(n).model()?;
+        let model = Lattice::benchmark(n).model()?;
         let springs = model.springs.len();
         println!(
-            "SCENE lattice n = {n}: {} masses, {springs} springs, {steps} timed steps",
+            "benchmark lattice n = {n}: {} masses, {springs} springs, {steps} timed steps",
             model.masses.len(),
         );
         let rate = |seconds: f64| springs as f64 * steps as f64 / seconds / 1e6;
@@ -96,30 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if options.track_energy { "on" } else { "off" },
             rate(seconds)
         );
-        let stats = gpu.stats();
-        let submissions = steps.div_ceil(u64::from(stats.steps_per_submission));
-        println!(
-            "  device bytes: {:.1} per spring, {:.1} per mass ({:.1} MiB in all)",
-            stats.bytes_per_spring,
-            stats.bytes_per_mass,
-            stats.device_bytes as f64 / f64::from(1 << 20)
-        );
-        println!(
-            "  per step: {} dispatches (and one per call), {:.3} submissions ({submissions} for \
-             {steps} steps); per invocation: the springs of {} masses, {} masses integrated",
-            stats.dispatches_per_step,
-            submissions as f64 / steps as f64,
-            stats.spring_masses_per_invocation,
-            stats.masses_per_invocation
-        );
-        if stats.stencil_offsets > 0 {
-            println!(
-                "  spring pass: stencil variant, {} offsets holding {} of {springs} springs",
-                stats.stencil_offsets, stats.stencil_springs
-            );
-        } else {
-            println!("  spring pass: link variant");
-        }
+        print_stats(&gpu, springs, steps);
         rows.push(Row {
             n,
             springs,
@@ -128,44 +92,97 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         });
     }
     if rows.len() > 1 {
-        // Cost per spring stays flat when cost grows linearly with springs.
-        println!();
-        println!("| n | springs | gpu ms/step | gpu ns/spring | cpu ms/step | cpu ns/spring |");
-        println!("|---|---|---|---|---|---|");
-        for r in &rows {
-            let per = |s: f64| s * 1e9 / r.springs as f64;
-            let (cpu_ms, cpu_ns) = r.cpu.map_or(("-".to_string(), "-".to_string()), |c| {
-                (format!("{:.2}", c * 1e3), format!("{:.2}", per(c)))
-            });
-            println!(
-                "| {} | {} | {:.2} | {:.2} | {cpu_ms} | {cpu_ns} |",
-                r.n,
-                r.springs,
-                r.gpu * 1e3,
-                per(r.gpu)
-            );
+        print_table(&rows, gpu_only)?;
+    }
+    Ok(())
+}
+
+/// The GPU World's options from the environment (`HOOKE_NO_ENERGY`, `HOOKE_BITS32`,
+/// `HOOKE_LINKS`).
+fn options_from_env() -> WorldOptions {
+    WorldOptions {
+        track_energy: std::env::var_os("HOOKE_NO_ENERGY").is_none(),
+        atomics: if std::env::var_os("HOOKE_BITS32").is_some() {
+            AtomicWidth::Bits32
+        } else {
+            AtomicWidth::Auto
+        },
+        spring_pass: if std::env::var_os("HOOKE_LINKS").is_some() {
+            SpringPass::Links
+        } else {
+            SpringPass::Auto
+        },
+        ..WorldOptions::default()
+    }
+}
+
+/// Device memory, dispatches and the spring-pass variant of `gpu`.
+fn print_stats(gpu: &World, springs: usize, steps: u64) {
+    let stats = gpu.stats();
+    let submissions = steps.div_ceil(u64::from(stats.steps_per_submission));
+    println!(
+        "  device bytes: {:.1} per spring, {:.1} per mass ({:.1} MiB in all)",
+        stats.bytes_per_spring,
+        stats.bytes_per_mass,
+        stats.device_bytes as f64 / f64::from(1 << 20)
+    );
+    println!(
+        "  per step: {} dispatches (and one per call), {:.3} submissions ({submissions} for \
+         {steps} steps); per invocation: the springs of {} masses, {} masses integrated",
+        stats.dispatches_per_step,
+        submissions as f64 / steps as f64,
+        stats.spring_masses_per_invocation,
+        stats.masses_per_invocation
+    );
+    if stats.stencil_offsets > 0 {
+        println!(
+            "  spring pass: stencil variant, {} offsets holding {} of {springs} springs",
+            stats.stencil_offsets, stats.stencil_springs
+        );
+    } else {
+        println!("  spring pass: link variant");
+    }
+}
+
+/// The cost table and, with the `plot` feature, the cost-per-spring plot.
+fn print_table(rows: &[Row], gpu_only: bool) -> Result<(), Box<dyn std::error::Error>> {
+    // Cost per spring stays flat when cost grows linearly with springs.
+    println!();
+    println!("| n | springs | gpu ms/step | gpu ns/spring | cpu ms/step | cpu ns/spring |");
+    println!("|---|---|---|---|---|---|");
+    for r in rows {
+        let per = |s: f64| s * 1e9 / r.springs as f64;
+        let (cpu_ms, cpu_ns) = r.cpu.map_or(("-".to_string(), "-".to_string()), |c| {
+            (format!("{:.2}", c * 1e3), format!("{:.2}", per(c)))
+        });
+        println!(
+            "| {} | {} | {:.2} | {:.2} | {cpu_ms} | {cpu_ns} |",
+            r.n,
+            r.springs,
+            r.gpu * 1e3,
+            per(r.gpu)
+        );
+    }
+    #[cfg(feature = "plot")]
+    {
+        use hooke::plot::{CostCurve, CostPlot};
+        let curve = |label: &str, cost: &dyn Fn(&Row) -> Option<f64>| CostCurve {
+            label: label.to_string(),
+            points: rows
+                .iter()
+                .filter_map(|r| cost(r).map(|s| (r.springs as f64, s * 1e9 / r.springs as f64)))
+                .collect(),
+        };
+        let mut curves = vec![curve("GPU World", &|r| Some(r.gpu))];
+        if !gpu_only {
+            curves.push(curve("CPU reference (f64)", &|r| r.cpu));
         }
-        #[cfg(feature = "plot")]
-        {
-            use hooke::plot::{CostCurve, CostPlot};
-            let curve = |label: &str, cost: &dyn Fn(&Row) -> Option<f64>| CostCurve {
-                label: label.to_string(),
-                points: rows
-                    .iter()
-                    .filter_map(|r| cost(r).map(|s| (r.springs as f64, s * 1e9 / r.springs as f64)))
-                    .collect(),
-            };
-            let mut curves = vec![curve("GPU World", &|r| Some(r.gpu))];
-            if !gpu_only {
-                curves.push(curve("CPU reference (f64)", &|r| r.cpu));
-            }
-            let dir = std::path::Path::new("out/throughput");
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            let path = dir.join("cost_per_spring.png");
-            CostPlot::default().save(&curves, &path)?;
-            println!("wrote {}", path.display());
-        }
+        let dir = std::path::Path::new("out/throughput");
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let path = dir.join("cost_per_spring.png");
+        CostPlot::default().save(&curves, &path)?;
+        println!("wrote {}", path.display());
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! The walking robot of seed 000 (items 6-7): a voxel table on four actuated legs trotting
+//! The walking robot of Lipson (items 6-7): a voxel table on four actuated legs trotting
 //! forward on the penalty ground with Coulomb friction, simulated for 10 s on the CPU reference.
 //!
 //! Prints the distance its centre of mass travelled (in m and body lengths), its mean speed and

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// damping, drag, friction and inelastic contact remove accumulates in `dissipated`; what external
 /// forces, the drag spring, actuators and rest-length edits put in accumulates in `injected`. So
 /// [`Energy::balance`] = `total + dissipated - injected` stays constant up to the integrator's
-/// O(dt) error (seed 000 tip 4: "if it is not constant, you have some bug").
+/// O(dt) error (Lipson tip 4: "if it is not constant, you have some bug").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Energy {
     /// Kinetic energy `sum m |v|^2 / 2`.

@@ -18,7 +18,7 @@
 //! - [`builders`]: parts made by builders ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`],
 //!   [`Cloth`], [`RandomStructure`], [`Lattice`]) and placed with a [`Placement`].
 //! - [`scene`]: [`Scene`] files in JSON: parameters plus bodies, turned into a [`Model`].
-//! - [`creatures`]: walking robot, rolling wheels, inchworm and seed 000 structures that do what
+//! - [`creatures`]: walking robot, rolling wheels, inchworm and Lipson structures that do what
 //!   they claim on the CPU reference ([`creatures::Creature`]).
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
 //! - [`gpu`]: the GPU [`World`], the same physics in f32 as wgpu compute passes, with

@@ -1,4 +1,4 @@
-//! Energy plots to PNG (seed 000, tip 4: "plot the total energy of the cube as a function of
+//! Energy plots to PNG (Lipson, tip 4: "plot the total energy of the cube as a function of
 //! time ... the sum should be nearly constant. If it is not constant, you have some bug"), and
 //! benchmark cost curves ([`CostPlot`]: ns per spring update against springs).
 //!

@@ -163,13 +163,13 @@ impl BodyKind {
 }
 
 /// An [`ImageBody`] and the picture it is made from. In JSON the body's fields sit next to
-/// `path` (each defaulting to seed 004 Table I); `path` is required.
+/// `path` (each defaulting to Anderson Table I); `path` is required.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "ImageSourceJson", into = "ImageSourceJson")]
 pub struct ImageSource {
     /// The picture file; a relative path is resolved against the scene file's folder.
     pub path: PathBuf,
-    /// Body parameters (defaults: seed 004 Table I).
+    /// Body parameters (defaults: Anderson Table I).
     pub body: ImageBody,
 }
 
@@ -191,7 +191,7 @@ impl Default for ImageSourceJson {
     fn default() -> Self {
         Self::from(ImageSource {
             path: PathBuf::new(),
-            body: ImageBody::seed004_table1(),
+            body: ImageBody::anderson_table1(),
         })
     }
 }

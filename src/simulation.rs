@@ -16,7 +16,7 @@
 //! }
 //!
 //! let mut model = Model::new(Params::default());
-//! model.add("cube", Cube::seed000().build_at(&Placement::at(DVec3::new(0.0, 0.0, 1.0)))?);
+//! model.add("cube", Cube::lipson().build_at(&Placement::at(DVec3::new(0.0, 0.0, 1.0)))?);
 //! let mut cpu = CpuWorld::new(&model)?; // or World::new(&model)? on the GPU
 //! let drop = fall(&mut cpu, 0.1)?;
 //! assert!((drop - 0.5 * 9.81 * 0.1 * 0.1).abs() < 1e-3);

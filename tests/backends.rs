@@ -9,7 +9,7 @@ use hooke::prelude::*;
 /// A small falling, spinning scene: the Lipson cube dropped from 0.3 m with a sideways push.
 fn scene() -> Model {
     let mut model = Model::new(Params::default());
-    let mut cube = Cube::seed000()
+    let mut cube = Cube::lipson()
         .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.3)))
         .unwrap();
     cube.masses[0].velocity = DVec3::new(0.4, 0.0, 0.0);

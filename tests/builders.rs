@@ -64,8 +64,8 @@ fn connected(part: &Part) -> bool {
 }
 
 #[test]
-fn seed000_cube_has_8_masses_and_28_springs() {
-    let part = Cube::seed000().build().unwrap();
+fn lipson_cube_has_8_masses_and_28_springs() {
+    let part = Cube::lipson().build().unwrap();
     assert_eq!(part.masses.len(), 8);
     assert_eq!(part.springs.len(), 28);
     assert!((part.total_mass() - 0.8).abs() < 1e-15);
@@ -90,7 +90,7 @@ fn placement_rotates_moves_and_throws() {
     let p = Placement::at(DVec3::new(1.0, 2.0, 3.0))
         .with_rotation(rot)
         .with_velocity(DVec3::new(0.5, 0.0, 0.0));
-    let part = Cube::seed000().build_at(&p).unwrap();
+    let part = Cube::lipson().build_at(&p).unwrap();
     // Corner 1 (0.1, 0, 0) turns a quarter about z to (0, 0.1, 0), then moves.
     let c1 = part.masses[1].position;
     assert!((c1 - DVec3::new(1.0, 2.1, 3.0)).length() < 1e-15, "{c1}");
@@ -107,7 +107,7 @@ fn placement_rotates_moves_and_throws() {
     }
     let bad = Placement::at(DVec3::new(f64::NAN, 0.0, 0.0));
     assert!(matches!(
-        Cube::seed000().build_at(&bad),
+        Cube::lipson().build_at(&bad),
         Err(Error::InvalidParameter {
             name: "placement.position",
             ..
@@ -254,7 +254,7 @@ fn voxel_bodies_reject_bad_input() {
     }
     let cube = Cube {
         size: f64::INFINITY,
-        ..Cube::seed000()
+        ..Cube::lipson()
     };
     assert!(matches!(
         cube.build(),
@@ -265,7 +265,7 @@ fn voxel_bodies_reject_bad_input() {
     ));
 }
 
-/// S(n) from SCENE.md.
+/// S(n) from docs/BENCHMARK_SCENE.md.
 fn s(n: u64) -> u64 {
     3 * n * n * (n - 1) + 6 * n * (n - 1) * (n - 1) + 4 * (n - 1).pow(3)
 }
@@ -278,7 +278,7 @@ fn lattice_spring_count_is_s_of_n_and_sorted() {
     assert_eq!(Lattice::spring_count(80), 6_484_636);
     assert_eq!(Lattice::spring_count(120), 22_077_356);
     for n in 1..=9u32 {
-        let part = Lattice::scene(n).build().unwrap();
+        let part = Lattice::benchmark(n).build().unwrap();
         assert_eq!(part.masses.len() as u32, n.pow(3));
         assert_eq!(part.springs.len() as u64, s(u64::from(n)), "n = {n}");
         assert!(part.springs.iter().all(|sp| sp.a < sp.b));
@@ -323,7 +323,7 @@ fn springs_by_cells(n: u32) -> Vec<(u32, u32)> {
 #[test]
 fn lattice_equals_the_literal_per_cell_dedup() {
     for n in 2..=7 {
-        let part = Lattice::scene(n).build().unwrap();
+        let part = Lattice::benchmark(n).build().unwrap();
         let got: Vec<(u32, u32)> = part.springs.iter().map(|s| (s.a, s.b)).collect();
         assert_eq!(got, springs_by_cells(n), "n = {n}");
     }
@@ -332,7 +332,7 @@ fn lattice_equals_the_literal_per_cell_dedup() {
 #[test]
 fn lattice_matches_scene_md_layout() {
     let n = 3;
-    let l = Lattice::scene(n);
+    let l = Lattice::benchmark(n);
     let part = l.build().unwrap();
     // Mass (i, j, k) = (2, 1, 2) has index (k n + j) n + i = 23 and position (2h, h, z0 + 2h).
     let m = part.masses[23];
@@ -342,7 +342,7 @@ fn lattice_matches_scene_md_layout() {
         .springs
         .iter()
         .all(|s| s.stiffness == 1e4 && s.damping == 1.0 && s.law == SpringLaw::Hooke));
-    let p = Lattice::scene_params();
+    let p = Lattice::benchmark_params();
     assert_eq!(p.dt, 1e-4);
     p.validate().unwrap();
     let model = l.model().unwrap();
@@ -351,14 +351,14 @@ fn lattice_matches_scene_md_layout() {
     added.add("lattice", part.clone());
     assert_eq!(model, added);
     assert!(matches!(
-        Lattice::scene(0).build(),
+        Lattice::benchmark(0).build(),
         Err(Error::InvalidParameter {
             name: "lattice.n",
             ..
         })
     ));
     assert!(matches!(
-        Lattice::scene(2000).build(),
+        Lattice::benchmark(2000).build(),
         Err(Error::InvalidBuilder { .. })
     ));
 }
@@ -645,7 +645,7 @@ fn image_body_from_memory_counts_and_layout() {
         theta0: 0.0,
         h0: 0.0,
         spacing: 0.1,
-        ..ImageBody::seed004_table1()
+        ..ImageBody::anderson_table1()
     };
     let part = body
         .from_image(&DynamicImage::ImageLuma8(square()))
@@ -674,7 +674,7 @@ fn image_body_from_memory_counts_and_layout() {
 
 #[test]
 fn image_body_rotation_and_lift() {
-    let body = ImageBody::seed004_table1();
+    let body = ImageBody::anderson_table1();
     let part = body.from_image(&DynamicImage::ImageLuma8(beam())).unwrap();
     assert_eq!(part.masses.len(), 80);
     assert_eq!(part.springs.len(), grid_springs(20, 4));
@@ -697,7 +697,7 @@ fn image_threshold_and_transparency() {
         _ => image::Rgba([0, 0, 0, 255]),
     });
     let img = DynamicImage::ImageRgba8(img);
-    let body = ImageBody::seed004_table1();
+    let body = ImageBody::anderson_table1();
     assert_eq!(body.from_image(&img).unwrap().masses.len(), 2);
     let strict = ImageBody {
         threshold: 0.3,
@@ -709,7 +709,7 @@ fn image_threshold_and_transparency() {
 #[test]
 fn image_body_rejects_bad_input() {
     let white = DynamicImage::ImageLuma8(GrayImage::from_pixel(4, 4, Luma([255])));
-    let body = ImageBody::seed004_table1();
+    let body = ImageBody::anderson_table1();
     assert!(matches!(
         body.from_image(&white),
         Err(Error::EmptyImage { .. })
@@ -766,11 +766,11 @@ fn image_body_rejects_bad_input() {
 
 #[test]
 fn shipped_pngs_build_with_table1() {
-    let body = ImageBody::seed004_table1();
+    let body = ImageBody::anderson_table1();
     for (name, masses) in [("square.png", 64), ("beam.png", 80), ("m.png", 50)] {
         let part = body.from_path(assets().join(name)).unwrap();
         assert_eq!(part.masses.len(), masses, "{name}");
-        let mut model = Model::new(ImageBody::seed004_params());
+        let mut model = Model::new(ImageBody::anderson_params());
         model.add(name, part);
         let mut world = CpuWorld::new(&model).unwrap();
         // Falls about 1 m and bounces: after one simulated second at Table I's dt = 1 ms it is
@@ -791,7 +791,7 @@ fn shipped_pngs_build_with_table1() {
 #[test]
 fn hand_made_masses_and_springs_mix_with_builders() {
     // One Part holding a cube plus a hand-made antenna.
-    let mut part = Cube::seed000().build().unwrap();
+    let mut part = Cube::lipson().build().unwrap();
     let tip = part.add_mass(Mass::new(0.05, DVec3::new(0.05, 0.05, 0.25)));
     for corner in 4..8 {
         part.connect(corner, tip, 5000.0, 0.1);

@@ -16,7 +16,7 @@ fn params(dt: f64, contact: Contact) -> Params {
     }
 }
 
-/// The seed 000 cube (0.1 m, 8 x 0.1 kg, 28 springs of k), bottom face at height `z0`.
+/// The Lipson cube (0.1 m, 8 x 0.1 kg, 28 springs of k), bottom face at height `z0`.
 fn cube(k: f64, c: f64, z0: f64) -> Part {
     let mut part = Part::new();
     for i in 0..8u32 {
@@ -104,7 +104,7 @@ fn free_fall_matches_exact_discrete_solution() {
     assert!(((continuous - p.z) - G * dt * t / 2.0).abs() < 1e-11);
 }
 
-/// Explicit Euler as seed 001 teaches it: z_{n+1} = z_n + v_n dt, so
+/// Explicit Euler as CS838 teaches it: z_{n+1} = z_n + v_n dt, so
 /// z_n = z0 + n v0 dt + g dt^2 n (n - 1) / 2.
 #[test]
 fn explicit_euler_free_fall() {
@@ -141,7 +141,7 @@ fn bouncing_cube_energy_error(dt: f64) -> f64 {
     worst / e0.abs()
 }
 
-/// The undamped bouncing cube (seed 000 parameters, penalty ground, no friction), 1 s with several
+/// The undamped bouncing cube (Lipson parameters, penalty ground, no friction), 1 s with several
 /// bounces: symplectic Euler keeps the energy error bounded, and the error is first order in dt.
 ///
 /// Symplectic Euler conserves a modified energy H + (dt/2) v.F + O(dt^2), so the measured energy
@@ -203,7 +203,7 @@ fn damped_energy_balance() {
     assert!(last_diss > 0.3 * (e0 - w.energy().unwrap().total()));
 }
 
-/// Seed 000's per-step factor maps to a rate that makes the physics independent of dt.
+/// Lipson's per-step factor maps to a rate that makes the physics independent of dt.
 #[test]
 fn velocity_damping_is_independent_of_dt() {
     let gamma = Params::damping_rate_from_factor(0.999, 1e-4);
@@ -329,7 +329,7 @@ fn kinetic_friction_decelerates_at_mu_k_g() {
     assert!(((last - m.masses[0].position.x) - stop).abs() < 0.01 * stop);
 }
 
-/// Restitution contact (seed 004): a ball dropped from h bounces to e^2 h.
+/// Restitution contact (Anderson): a ball dropped from h bounces to e^2 h.
 #[test]
 fn restitution_bounce_height() {
     for e in [0.5, 0.7, 0.9] {
@@ -364,7 +364,7 @@ fn restitution_bounce_height() {
     }
 }
 
-/// Fixed masses never move, whatever pulls on them: the seed 000 pendulum.
+/// Fixed masses never move, whatever pulls on them: the Lipson pendulum.
 #[test]
 fn fixed_mass_never_moves_and_pendulum_swings() {
     let mut part = cube(10_000.0, 0.5, 1.0);

@@ -1,6 +1,6 @@
 //! Creatures do what they claim on the CPU reference: the walking robot walks, the wheels roll,
 //! the inchworm crawls, each by the distance its docs state; with their drive switched off they
-//! stay put (so the distance comes from the gait, not from an artefact); and seed 000's
+//! stay put (so the distance comes from the gait, not from an artefact); and Lipson's
 //! structures breathe, swing and settle as described.
 //!
 //! Every run is deterministic (the CPU reference sums forces in a fixed order), so the measured

@@ -4,14 +4,14 @@ mod common;
 
 use hooke::Lattice;
 
-/// The SCENE.md lattice at n = 95: 857 375 masses and 10 903 906 springs (13 per mass), built
+/// The docs/BENCHMARK_SCENE.md lattice at n = 95: 857 375 masses and 10 903 906 springs (13 per mass), built
 /// directly into the model to keep host memory and time down. Two steps of free fall (the lattice
 /// starts 0.05 m above the ground, unstrained): the mean velocity must be exactly what free fall
 /// gives, `-2 g dt`, up to the f32 rounding of the rest lengths (forces of order `k u L`).
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn lattice_above_ten_million_springs_steps() {
-    let model = Lattice::scene(95).model().unwrap();
+    let model = Lattice::benchmark(95).model().unwrap();
     let springs = model.springs.len();
     assert!(springs > 10_000_000, "{springs} springs");
     let started = std::time::Instant::now();

@@ -26,7 +26,7 @@ fn both_widths(name: &str, model: &Model, steps: u64, every: u64) {
 
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
-fn seed_000_cube_bouncing() {
+fn lipson_cube_bouncing() {
     both_widths("bouncing cube", &scenes::bouncing_cube(), 5000, 250);
 }
 

@@ -17,9 +17,9 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("hooke-recording-{}-{name}", std::process::id()))
 }
 
-/// The seed 000 cube dropped from 0.1 m.
+/// The Lipson cube dropped from 0.1 m.
 fn cube_world() -> CpuWorld {
-    let mut cube = Cube::seed000().build().unwrap();
+    let mut cube = Cube::lipson().build().unwrap();
     cube.translate(DVec3::new(0.0, 0.0, 0.1));
     let mut model = Model::new(Params::default());
     model.add("cube", cube);

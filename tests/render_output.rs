@@ -12,7 +12,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn frames_follow_simulation_time_not_steps() {
-    // Seed 001's example: dt = 0.001 s, one frame every 0.03 s, so every 30th step.
+    // CS838's example: dt = 0.001 s, one frame every 0.03 s, so every 30th step.
     let s = FrameSchedule::new(0.03, 0.001).unwrap();
     assert_eq!(s.steps_before(0), 0);
     assert!((1..100).all(|f| s.steps_before(f) == 30));

@@ -52,11 +52,11 @@ fn shipped_scenes_build_what_they_say() {
     assert_eq!((cube.masses.len(), cube.springs.len()), (8, 28));
     let lattice = load("lattice.json").to_model().unwrap();
     assert_eq!(lattice.springs.len() as u64, Lattice::spring_count(10));
-    assert_eq!(lattice.params, Lattice::scene_params());
-    assert_eq!(lattice, Lattice::scene(10).model().unwrap());
+    assert_eq!(lattice.params, Lattice::benchmark_params());
+    assert_eq!(lattice, Lattice::benchmark(10).model().unwrap());
     let m = load("image_m.json").to_model().unwrap();
     assert_eq!(m.masses.len(), 50);
-    assert_eq!(m.params, ImageBody::seed004_params());
+    assert_eq!(m.params, ImageBody::anderson_params());
     let walker = load("walker.json").to_model().unwrap();
     assert_eq!(walker.masses.len(), 20);
     assert_eq!(walker.actuators.len(), 56);
@@ -76,7 +76,7 @@ fn everything(image: &Path) -> Scene {
     scene.push(
         BodySpec::new(BodyKind::Cube(Cube {
             damping: 0.3,
-            ..Cube::seed000()
+            ..Cube::lipson()
         }))
         .named("cube")
         .placed(
@@ -99,7 +99,7 @@ fn everything(image: &Path) -> Scene {
                 spacing: 0.02,
                 stiffness: 2000.0,
                 h0: 0.3,
-                ..ImageBody::seed004_table1()
+                ..ImageBody::anderson_table1()
             },
         }))
         .placed(Placement::at(DVec3::new(1.0, 0.0, 0.0))),
@@ -121,7 +121,7 @@ fn everything(image: &Path) -> Scene {
         seed: 9,
         ..RandomStructure::default()
     })));
-    scene.push(BodySpec::new(BodyKind::Lattice(Lattice::scene(3))));
+    scene.push(BodySpec::new(BodyKind::Lattice(Lattice::benchmark(3))));
     let mut part = Part::new();
     let a = part.add_mass(Mass::new(0.1, DVec3::new(0.0, 2.0, 0.5)));
     let b = part.add_mass(Mass::new(0.1, DVec3::new(0.1, 2.0, 0.5)).with_velocity(DVec3::Z));
@@ -209,7 +209,7 @@ fn defaults_fill_everything_left_out() {
     let scene =
         Scene::from_json_str(r#"{ "bodies": [ { "body": { "type": "cube" } } ] }"#).unwrap();
     assert_eq!(scene.params, Params::default());
-    assert_eq!(scene.bodies[0].body, BodyKind::Cube(Cube::seed000()));
+    assert_eq!(scene.bodies[0].body, BodyKind::Cube(Cube::lipson()));
     assert_eq!(scene.bodies[0].placement, Placement::IDENTITY);
     let model = scene.to_model().unwrap();
     assert_eq!(model.bodies[0].name, "cube");

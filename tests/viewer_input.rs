@@ -1,5 +1,5 @@
 //! The viewer's input handling, without a window: keys to actions, the arrow-key nudge of the
-//! topmost mass (seed 000), picking the mass nearest the mouse and dragging it (seed 003).
+//! topmost mass (Lipson), picking the mass nearest the mouse and dragging it (SDL).
 
 use hooke::render::input::{pick_mass, topmost, Action, Controller, Key, Orbit};
 use hooke::render::Camera;
@@ -14,7 +14,7 @@ fn front() -> Camera {
 }
 
 #[test]
-fn keys_map_to_actions_as_in_seed_002() {
+fn keys_map_to_actions_as_in_facey() {
     let mut c = Controller::new();
     assert!(!c.playing());
     assert_eq!(c.key_pressed(Key::Space), Some(Action::TogglePlay));

@@ -2,9 +2,9 @@
 //!
 //! `cargo run --release --features viewer --example viewer`
 //!
-//! - Space: play / pause; S: one step; R: reset; 1-9: pick a scenario (seed 002's controls).
-//! - Arrow keys: push the topmost mass (seed 000), relative to the screen.
-//! - Left mouse: drag the mass nearest the pointer (seed 003: a spring to the pointer, drawn in
+//! - Space: play / pause; S: one step; R: reset; 1-9: pick a scenario (Facey's controls).
+//! - Arrow keys: push the topmost mass (Lipson), relative to the screen.
+//! - Left mouse: drag the mass nearest the pointer (SDL: a spring to the pointer, drawn in
 //!   yellow). Right mouse: turn the camera; wheel: zoom.
 //!
 //! Springs are coloured by strain: red compressed, blue stretched. The side panel shows the

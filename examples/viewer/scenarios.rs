@@ -21,37 +21,37 @@ pub(crate) struct Scenario {
 pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "Bouncing cube",
-        about: "Seed 000: 0.1 m cube, 8 x 0.1 kg, k = 10 000 N/m, penalty ground, no damping.",
+        about: "Lipson: 0.1 m cube, 8 x 0.1 kg, k = 10 000 N/m, penalty ground, no damping.",
         build: bouncing_cube,
     },
     Scenario {
         name: "Sliding cube",
-        about: "Seed 000 with velocity damping 0.999/step and Coulomb friction (0.6 / 0.4), thrown sideways.",
+        about: "Lipson with velocity damping 0.999/step and Coulomb friction (0.6 / 0.4), thrown sideways.",
         build: sliding_cube,
     },
     Scenario {
         name: "Pendulum",
-        about: "Seed 000 advanced 1: the cube hangs from one fixed corner.",
+        about: "Lipson advanced 1: the cube hangs from one fixed corner.",
         build: pendulum,
     },
     Scenario {
         name: "Breathing cube",
-        about: "Seed 000 advanced 5: every rest length follows a 1 Hz sine of 10 %.",
+        about: "Lipson advanced 5: every rest length follows a 1 Hz sine of 10 %.",
         build: breathing_cube,
     },
     Scenario {
         name: "Three cubes",
-        about: "Seed 000 advanced 6: three attached cubes in a row, damped, dropped tilted.",
+        about: "Lipson advanced 6: three attached cubes in a row, damped, dropped tilted.",
         build: three_cubes,
     },
     Scenario {
         name: "Rope",
-        about: "Seed 001: a 24-mass rope with material-law damped springs, one end fixed.",
+        about: "CS838: a 24-mass rope with material-law damped springs, one end fixed.",
         build: rope,
     },
     Scenario {
         name: "Cloth",
-        about: "Seed 001: 16 x 16 cloth pinned at two corners, structural, shear and bend springs.",
+        about: "CS838: 16 x 16 cloth pinned at two corners, structural, shear and bend springs.",
         build: cloth,
     },
     Scenario {
@@ -61,17 +61,17 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "Whirligig",
-        about: "Seed 002: a 6-spoke wheel whose resting oscillators roll it forward.",
+        about: "Facey: a 6-spoke wheel whose resting oscillators roll it forward.",
         build: || creature(Wheel::whirligig().build()),
     },
     Scenario {
         name: "Pinwheel",
-        about: "Seed 002: the 10-spoke wheel.",
+        about: "Facey: the 10-spoke wheel.",
         build: || creature(Wheel::pinwheel().build()),
     },
     Scenario {
         name: "Inchworm",
-        about: "Seed 002: an accordion that crawls with friction oscillators.",
+        about: "Facey: an accordion that crawls with friction oscillators.",
         build: || creature(Inchworm::default().build()),
     },
 ];
@@ -88,7 +88,7 @@ fn single_model(params: Params, part: Part, cells: Vec<[u32; 8]>) -> Built {
     Ok((model, cells))
 }
 
-/// The seed 000 cube (0.1 m, 0.1 kg corners, k = 10 000 N/m) with axial damping `damping`
+/// The Lipson cube (0.1 m, 0.1 kg corners, k = 10 000 N/m) with axial damping `damping`
 /// (N*s/m), as a one-voxel body so that its cell comes with it.
 fn cube(damping: f64) -> VoxelBody {
     VoxelBody::from_cells([[0, 0, 0]]).with_material(0.1, 0.1, 10_000.0, damping)

@@ -116,7 +116,7 @@ impl Viewer {
         drag
     }
 
-    /// Draws the world into the target: the drag line in yellow (seed 003), the dragged mass
+    /// Draws the world into the target: the drag line in yellow (SDL), the dragged mass
     /// highlighted, shaded faces if asked.
     fn draw(&mut self, camera: &Camera, drag: Option<DragSpring>) -> hooke::Result<()> {
         let running = &mut self.running;

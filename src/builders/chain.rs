@@ -1,4 +1,4 @@
-//! Rope / hair strand (1D chain) and cloth (2D grid) of seed 001.
+//! Rope / hair strand (1D chain) and cloth (2D grid) of CS838.
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::model::{Mass, Part, Spring, SpringLaw};
 use crate::validate::{at_least, non_negative, positive};
 
-/// A rope or hair strand (seed 001): `segments + 1` masses in a straight line, each joined to the
+/// A rope or hair strand (CS838): `segments + 1` masses in a straight line, each joined to the
 /// next by a spring, optionally also to the one after next (bending springs), optionally with the
 /// first mass fixed (a hanging strand).
 ///
@@ -127,7 +127,7 @@ impl Builder for Rope {
     }
 }
 
-/// A cloth (seed 001): an `nx x ny` grid of masses with structural springs (to the 4 direct
+/// A cloth (CS838): an `nx x ny` grid of masses with structural springs (to the 4 direct
 /// neighbours), shear springs (both diagonals of every grid square) and bending springs (to the
 /// neighbours two steps away along each axis), and chosen grid points pinned (fixed).
 ///

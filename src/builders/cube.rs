@@ -1,4 +1,4 @@
-//! The seed 000 cube.
+//! The Lipson cube.
 
 use serde::{Deserialize, Serialize};
 
@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::model::Part;
 use crate::validate::{non_negative, positive};
 
-/// The cube of seed 000: 8 corner masses and 28 springs joining every pair of corners (12 edges,
+/// The cube of Lipson: 8 corner masses and 28 springs joining every pair of corners (12 edges,
 /// 12 face diagonals, 4 body diagonals), rest lengths equal to the initial distances.
 ///
 /// Local frame: the cube spans `[0, size]` on each axis; corner `c = x + 2 y + 4 z` sits at
@@ -27,14 +27,24 @@ pub struct Cube {
 
 impl Default for Cube {
     fn default() -> Self {
-        Self::seed000()
+        Self::lipson()
     }
 }
 
 impl Cube {
-    /// The seed 000 cube: 0.1 m, 0.1 kg corners, k = 10 000 N/m, no damping.
+    /// The Lipson cube ([`Cube::lipson`]).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed `Cube::lipson` (docs/SOURCES.md names the source documents)"
+    )]
     #[must_use]
     pub fn seed000() -> Self {
+        Self::lipson()
+    }
+
+    /// The Lipson cube: 0.1 m, 0.1 kg corners, k = 10 000 N/m, no damping.
+    #[must_use]
+    pub fn lipson() -> Self {
         Self {
             size: 0.1,
             corner_mass: 0.1,

@@ -1,4 +1,4 @@
-//! 2D bodies from a picture (seed 004).
+//! 2D bodies from a picture (Anderson).
 
 use std::path::{Path, PathBuf};
 
@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 use crate::model::{Contact, Friction, Integrator, Mass, Params, Part, Spring, STANDARD_GRAVITY};
 use crate::validate::{finite, non_negative, positive, require};
 
-/// A flat body drawn as a picture (seed 004): every black pixel is a mass, joined by springs to
-/// its 8 neighbours (seed 004 Figs. 1 and 2: right, down and both diagonals, each pair once).
+/// A flat body drawn as a picture (Anderson): every black pixel is a mass, joined by springs to
+/// its 8 neighbours (Anderson Figs. 1 and 2: right, down and both diagonals, each pair once).
 ///
 /// # Layout
 /// The body lies in the vertical x-z plane (y = 0) so that gravity acts in its plane. With
@@ -21,7 +21,7 @@ use crate::validate::{finite, non_negative, positive, require};
 /// `x = (u - u_min) s`, `z = (r_max - r) s`: image rows map to -z, so the picture stands upright,
 /// and the bottom-left corner of the bounding box is the local origin. The body is then rotated by
 /// `theta0` about that origin (positive `theta0` turns +x toward +z, i.e. `(x, z)` becomes
-/// `(x cos - z sin, x sin + z cos)`; seed 004 also rotates about its origin) and lifted by `h0`
+/// `(x cos - z sin, x sin + z cos)`; Anderson also rotates about its origin) and lifted by `h0`
 /// along z. Masses are numbered row by row from the top, left to right.
 ///
 /// A pixel is black when its luminance is below `threshold`; luminance is the `image` crate's
@@ -50,16 +50,30 @@ pub struct ImageBody {
 
 impl Default for ImageBody {
     fn default() -> Self {
-        Self::seed004_table1()
+        Self::anderson_table1()
     }
 }
 
 impl ImageBody {
-    /// The body parameters of seed 004's Table I: `k = 5000 N/m` (the table prints N*s/m by
-    /// mistake), `m = 0.2 kg`, `c = 10 N*s/m`, `theta0 = 0.5 rad`, `h0 = 1 m`, `s = 0.15 m`, with
-    /// threshold 0.5. The global parameters of that table are [`ImageBody::seed004_params`].
+    /// Anderson's Table I body parameters ([`ImageBody::anderson_table1`]).
+    #[deprecated(since = "0.2.0", note = "renamed `ImageBody::anderson_table1`")]
     #[must_use]
     pub fn seed004_table1() -> Self {
+        Self::anderson_table1()
+    }
+
+    /// Anderson's Table I global parameters ([`ImageBody::anderson_params`]).
+    #[deprecated(since = "0.2.0", note = "renamed `ImageBody::anderson_params`")]
+    #[must_use]
+    pub fn seed004_params() -> Params {
+        Self::anderson_params()
+    }
+
+    /// The body parameters of Anderson's Table I: `k = 5000 N/m` (the table prints N*s/m by
+    /// mistake), `m = 0.2 kg`, `c = 10 N*s/m`, `theta0 = 0.5 rad`, `h0 = 1 m`, `s = 0.15 m`, with
+    /// threshold 0.5. The global parameters of that table are [`ImageBody::anderson_params`].
+    #[must_use]
+    pub fn anderson_table1() -> Self {
         Self {
             spacing: 0.15,
             mass: 0.2,
@@ -71,11 +85,11 @@ impl ImageBody {
         }
     }
 
-    /// The global parameters of seed 004's Table I: `dt = 0.001 s`, air drag `c_air = 0.9 N*s/m`,
-    /// restitution contact with `epsilon = 0.7`, friction `mu = 0.6` (static = kinetic: seed 004
-    /// has one coefficient), standard gravity, semi-implicit Euler (seed 004's eqs. 12 and 13).
+    /// The global parameters of Anderson's Table I: `dt = 0.001 s`, air drag `c_air = 0.9 N*s/m`,
+    /// restitution contact with `epsilon = 0.7`, friction `mu = 0.6` (static = kinetic: Anderson
+    /// has one coefficient), standard gravity, semi-implicit Euler (Anderson's eqs. 12 and 13).
     #[must_use]
-    pub fn seed004_params() -> Params {
+    pub fn anderson_params() -> Params {
         Params {
             gravity: STANDARD_GRAVITY,
             dt: 0.001,

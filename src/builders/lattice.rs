@@ -1,4 +1,4 @@
-//! The falling lattice of the benchmark scene (`SCENE.md` of the shared benchmark).
+//! The falling lattice of the benchmark scene (the benchmark scene of the shared benchmark).
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -10,7 +10,7 @@ use crate::model::{
 };
 use crate::validate::{at_least, finite, non_negative, positive};
 
-/// The benchmark lattice, exactly as `SCENE.md` (and its `scene.py`) define it.
+/// The benchmark lattice, exactly as the benchmark scene (and its `scene.py`) define it.
 ///
 /// - `n x n x n` masses of `mass` kg, mass `(i, j, k)` (k the layer, z up) has index
 ///   `(k n + j) n + i` and starts at rest at `(i h, j h, z0 + k h)`, computed in `f64`.
@@ -42,7 +42,7 @@ pub struct Lattice {
 
 impl Default for Lattice {
     fn default() -> Self {
-        Self::scene(10)
+        Self::benchmark(10)
     }
 }
 
@@ -65,10 +65,24 @@ const FORWARD: [[i64; 3]; 13] = [
 ];
 
 impl Lattice {
-    /// The `SCENE.md` lattice with `n` masses per side: h = 0.01 m, z0 = 0.05 m, m = 0.1 kg,
-    /// k = 10 000 N/m, c = 1 N*s/m.
+    /// The benchmark lattice ([`Lattice::benchmark`]).
+    #[deprecated(since = "0.2.0", note = "renamed `Lattice::benchmark`")]
     #[must_use]
     pub fn scene(n: u32) -> Self {
+        Self::benchmark(n)
+    }
+
+    /// The benchmark scene's parameters ([`Lattice::benchmark_params`]).
+    #[deprecated(since = "0.2.0", note = "renamed `Lattice::benchmark_params`")]
+    #[must_use]
+    pub fn scene_params() -> Params {
+        Self::benchmark_params()
+    }
+
+    /// The benchmark scene lattice with `n` masses per side: h = 0.01 m, z0 = 0.05 m, m = 0.1 kg,
+    /// k = 10 000 N/m, c = 1 N*s/m.
+    #[must_use]
+    pub fn benchmark(n: u32) -> Self {
         Self {
             n,
             spacing: 0.01,
@@ -79,18 +93,18 @@ impl Lattice {
         }
     }
 
-    /// The global parameters of `SCENE.md`: gravity (0, 0, -9.81) m/s^2, dt = 1e-4 s, semi-implicit
+    /// The global parameters of the benchmark scene: gravity (0, 0, -9.81) m/s^2, dt = 1e-4 s, semi-implicit
     /// Euler, penalty ground `k_c = 100 000 N/m` without normal damping, kinetic friction
     /// `mu_k = 0.5`, no velocity damping or air drag.
     ///
     /// # Friction mapping
-    /// `SCENE.md` applies `-mu_k F_n v_t / |v_t|` when `|v_t| > 1e-6 m/s`, nothing otherwise, and
+    /// the benchmark scene applies `-mu_k F_n v_t / |v_t|` when `|v_t| > 1e-6 m/s`, nothing otherwise, and
     /// never clamps, so a mass nearly at rest sideways chatters: its tangential velocity flips
     /// sign from step to step around zero. Our [`Friction`] is mapped as
     /// `static_coefficient = kinetic_coefficient = 0.5`, `rest_speed = 1e-6`:
     /// - a sliding mass (`|v_t| > 1e-6`) whose friction cannot stop it within the step feels
-    ///   exactly `SCENE.md`'s force;
-    /// - where `SCENE.md` would overshoot through zero (the chatter), we stop the mass instead
+    ///   exactly the benchmark scene's force;
+    /// - where the benchmark scene would overshoot through zero (the chatter), we stop the mass instead
     ///   (friction never reverses motion), and a mass at rest stays at rest while the tangential
     ///   force is within `0.5 F_n`. That is the time-average of the chatter: a chattering mass does
     ///   not drift either, because its kinetic friction, of magnitude `0.5 F_n`, exceeds the
@@ -99,11 +113,11 @@ impl Lattice {
     /// `static_coefficient = 0` would be wrong: with our friction a mass at rest whose tangential
     /// force exceeds `mu_s F_n` breaks free and feels `mu_k F_n` along the stopping force, so with
     /// `mu_s = 0` every resting mass in contact would get a full kinetic kick each step, which
-    /// `SCENE.md` never applies. Trajectories therefore agree with the other engines' traces where
+    /// the benchmark scene never applies. Trajectories therefore agree with the other engines' traces where
     /// masses slide or fly, and differ only by the chatter where they rest; every engine does the
     /// same work per step, which is what the throughput benchmarks compare.
     #[must_use]
-    pub fn scene_params() -> Params {
+    pub fn benchmark_params() -> Params {
         Params {
             gravity: STANDARD_GRAVITY,
             dt: 1e-4,
@@ -135,7 +149,7 @@ impl Lattice {
     }
 
     /// A [`Model`] with this lattice as its one body (named `"lattice"`) and
-    /// [`Lattice::scene_params`].
+    /// [`Lattice::benchmark_params`].
     ///
     /// # Errors
     /// As [`Builder::build`].
@@ -144,7 +158,7 @@ impl Lattice {
         // (possibly 22 M) springs a second time.
         let part = self.build()?;
         Ok(Model {
-            params: Self::scene_params(),
+            params: Self::benchmark_params(),
             bodies: vec![Body {
                 name: "lattice".to_string(),
                 masses: 0..part.masses.len(),

@@ -14,7 +14,7 @@
 //! | [`Rope`] | a 1D chain (rope, hair strand) | 001 |
 //! | [`Cloth`] | a 2D grid with structural, shear and bending springs | 001 |
 //! | [`RandomStructure`] | a random connected structure, every mass joined to at least three others | 000 |
-//! | [`Lattice`] | the benchmark lattice of `SCENE.md` (13 forward neighbours, sorted springs) | bench |
+//! | [`Lattice`] | the benchmark lattice of the benchmark scene (13 forward neighbours, sorted springs) | bench |
 //!
 //! Hand-made masses and springs mix freely with builders, either in one [`Part`] or in the
 //! [`Model`](crate::Model):
@@ -25,8 +25,8 @@
 //!
 //! # fn main() -> hooke::Result<()> {
 //! let mut model = Model::new(Params::default());
-//! // A seed 000 cube whose lowest corner is 0.2 m above the ground.
-//! let cube = Cube::seed000().build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.2)))?;
+//! // A Lipson cube whose lowest corner is 0.2 m above the ground.
+//! let cube = Cube::lipson().build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.2)))?;
 //! model.add("cube", cube);
 //! // A hand-made pendulum bob hanging from a fixed pivot above the cube's corner 7.
 //! let pivot = model.add_mass(Mass::new(1.0, DVec3::new(0.1, 0.1, 0.6)).fixed());

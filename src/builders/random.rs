@@ -1,4 +1,4 @@
-//! A random connected structure (seed 000, "add masses randomly ... each new mass connected to at
+//! A random connected structure (Lipson, "add masses randomly ... each new mass connected to at
 //! least three other masses").
 
 use glam::DVec3;
@@ -41,7 +41,7 @@ impl SplitMix64 {
 }
 
 /// A random connected structure in which every mass is joined to at least `connections` (>= 3)
-/// others (seed 000), the same for the same `seed` on every machine.
+/// others (Lipson), the same for the same `seed` on every machine.
 ///
 /// Construction:
 /// 1. Positions are drawn uniformly in the cube `[0, size]^3` (local frame) with [`SplitMix64`]

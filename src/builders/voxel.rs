@@ -54,7 +54,7 @@ pub struct Muscle {
     /// Phase in cycles (fractions of a period).
     #[serde(default)]
     pub phase: f64,
-    /// Optional active/rest duty cycle (seed 002).
+    /// Optional active/rest duty cycle (Facey).
     #[serde(default)]
     pub duty: Option<DutyCycle>,
 }
@@ -115,7 +115,7 @@ impl Voxel {
     }
 }
 
-/// A body made of cubic voxels (seed 000's "three attached cubes", hinge and lattices; the body of a
+/// A body made of cubic voxels (Lipson's "three attached cubes", hinge and lattices; the body of a
 /// walking robot when voxels carry muscles).
 ///
 /// Local frame: cell `[x, y, z]` spans `[x, x + 1] * voxel_size` on the x axis (and likewise on y,
@@ -165,7 +165,7 @@ pub struct VoxelPart {
 }
 
 impl VoxelBody {
-    /// Seed 000 material (0.1 m voxels, 0.1 kg corners, k = 10 000 N/m, undamped) for the given
+    /// Lipson material (0.1 m voxels, 0.1 kg corners, k = 10 000 N/m, undamped) for the given
     /// cells, all passive.
     #[must_use]
     pub fn from_cells(cells: impl IntoIterator<Item = [i32; 3]>) -> Self {
@@ -175,7 +175,7 @@ impl VoxelBody {
         }
     }
 
-    /// Seed 000 material for the filled cells of an occupancy grid of `dims = [nx, ny, nz]`
+    /// Lipson material for the filled cells of an occupancy grid of `dims = [nx, ny, nz]`
     /// cells, `occupied[(z * ny + y) * nx + x]` telling whether cell `[x, y, z]` is filled.
     ///
     /// # Errors
@@ -209,7 +209,7 @@ impl VoxelBody {
         Ok(Self::from_cells(cells))
     }
 
-    /// A full box of `nx x ny x nz` voxels (`(nx+1)(ny+1)(nz+1)` masses), seed 000 material.
+    /// A full box of `nx x ny x nz` voxels (`(nx+1)(ny+1)(nz+1)` masses), Lipson material.
     #[must_use]
     pub fn lattice(nx: u32, ny: u32, nz: u32) -> Self {
         let mut cells = Vec::with_capacity((nx * ny * nz) as usize);
@@ -223,13 +223,13 @@ impl VoxelBody {
         Self::from_cells(cells)
     }
 
-    /// Seed 000's three attached cubes: three voxels in a row along x (16 masses, 68 springs).
+    /// Lipson's three attached cubes: three voxels in a row along x (16 masses, 68 springs).
     #[must_use]
     pub fn three_cubes() -> Self {
         Self::from_cells([[0, 0, 0], [1, 0, 0], [2, 0, 0]])
     }
 
-    /// Seed 000's hinge: two cubes sharing exactly one edge (the edge along y at
+    /// Lipson's hinge: two cubes sharing exactly one edge (the edge along y at
     /// `x = z = voxel_size`), so exactly 2 masses and 1 spring are shared (14 masses, 55 springs).
     #[must_use]
     pub fn hinge() -> Self {

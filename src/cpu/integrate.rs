@@ -106,7 +106,7 @@ impl MassPass<'_> {
                 if x.z > 0.0 {
                     return out;
                 }
-                // Normal force: cancels whatever pushes the mass into the ground (seed 004 eq. 8).
+                // Normal force: cancels whatever pushes the mass into the ground (Anderson eq. 8).
                 let n = (-f.z).max(0.0);
                 // Impulse: a mass moving into the ground leaves the step at -e v_z (eq. 10, 11).
                 let impulse = if v.z < 0.0 {

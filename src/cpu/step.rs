@@ -21,7 +21,7 @@ impl CpuWorld {
     }
 
     /// Advances by `duration` seconds of simulated time: `round(duration / dt)` steps, so the
-    /// frame time is independent of `dt` (seed 001). Returns the number of steps taken.
+    /// frame time is independent of `dt` (CS838). Returns the number of steps taken.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] for a negative or non-finite duration; [`Error::NonFinite`] as

@@ -1,4 +1,4 @@
-//! Seed 002's inchworm: a segmented body that stretches and contracts while its feet toggle
+//! Facey's inchworm: a segmented body that stretches and contracts while its feet toggle
 //! between high and low friction, so it crawls forward.
 
 use std::f64::consts::PI;
@@ -10,17 +10,17 @@ use crate::error::Result;
 use crate::model::{Contact, Friction, FrictionOscillator, Mass, Params, Part};
 use crate::validate::{at_least, fraction, non_negative, positive};
 
-/// A crawling inchworm (seed 002): a row of box segments that stretches and contracts along x,
+/// A crawling inchworm (Facey): a row of box segments that stretches and contracts along x,
 /// with friction oscillators on its feet.
 ///
 /// Geometry: `segments + 1` cross-sections at `x = j segment_length`, each four masses at
 /// `y = +-width / 2` and `z = 0` (the feet) and `z = height` (the back). Every pair of masses
 /// within a cross-section and between neighbouring cross-sections is joined by a damped Hooke
-/// spring (a chain of 8-corner, 28-spring boxes, like seed 000's cube).
+/// spring (a chain of 8-corner, 28-spring boxes, like Lipson's cube).
 ///
 /// Muscles: every spring that joins two cross-sections is an actuator following one
 /// [`Deformation`]: the body stretches along x by `stretch sin(omega t)` (relative), the
-/// accordion of seed 002. Friction: each foot has a [`FrictionOscillator`] of angular
+/// accordion of Facey. Friction: each foot has a [`FrictionOscillator`] of angular
 /// frequency `omega`, whose coefficient is `friction_max` when `cos(omega t + p) > 0` and
 /// `friction_min` otherwise. The rear feet (`x` behind the middle) have `p = 0`, so they grip
 /// while the body stretches (`cos(omega t) > 0` is exactly when `sin(omega t)` grows) and the

@@ -7,8 +7,8 @@
 //! | [`WalkingRobot`] | a voxel table on four actuated legs that trots forward (+x) | 000 (items 6-7) |
 //! | [`Wheel`] ([`Wheel::whirligig`], [`Wheel::pinwheel`]) | a spoked wheel that rolls forward, spokes kicking in turn on duty cycles | 002 |
 //! | [`Inchworm`] | a segmented worm that crawls forward by stretching and toggling the friction of its feet | 002 |
-//! | [`BreathingCube`] | the seed 000 cube with every spring actuated by a sine | 000 |
-//! | [`Pendulum`] | the seed 000 cube hanging from one fixed corner | 000 |
+//! | [`BreathingCube`] | the Lipson cube with every spring actuated by a sine | 000 |
+//! | [`Pendulum`] | the Lipson cube hanging from one fixed corner | 000 |
 //! | [`DroppedStructure`] | three attached cubes, a hinge, or a random blob, dropped on the ground | 000 |
 //!
 //! The physics is honest: every creature moves only through its springs, actuators (rest
@@ -43,12 +43,12 @@ use crate::model::{Actuator, DutyCycle, Model, Params, Part};
 use crate::validate::{non_negative, positive};
 
 mod inchworm;
-mod seed000;
+mod lipson;
 mod walker;
 mod wheel;
 
 pub use inchworm::Inchworm;
-pub use seed000::{BreathingCube, DroppedStructure, Pendulum, StructureKind};
+pub use lipson::{BreathingCube, DroppedStructure, Pendulum, StructureKind};
 pub use walker::WalkingRobot;
 pub use wheel::Wheel;
 
@@ -243,7 +243,7 @@ impl Trace {
 /// (dimensionless), where `tau` is `t` or the duty-cycle clock. A spring with rest vector `r`
 /// then wants length `|(I + G) r|`, which to first order in `G` is
 /// `|r| (1 + e_s sin(..) + e_c cos(..))` with the axial strains `e_s = r^T sin_part r / |r|^2`
-/// and `e_c` likewise. That is one sine, so each spring gets one seed 000 [`Actuator`] with
+/// and `e_c` likewise. That is one sine, so each spring gets one Lipson [`Actuator`] with
 /// amplitude `hypot(e_s, e_c)` and phase shifted by `atan2(e_c, e_s) / 2 pi`. Springs across
 /// which the deformation does not stretch (zero amplitude) get no actuator.
 ///

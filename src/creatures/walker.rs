@@ -1,4 +1,4 @@
-//! A walking robot made of voxels and actuators (seed 000, "combine linkage mechanisms and
+//! A walking robot made of voxels and actuators (Lipson, "combine linkage mechanisms and
 //! actuators to create a walking robot").
 
 use std::collections::BTreeSet;
@@ -43,7 +43,7 @@ pub struct WalkingRobot {
     pub voxel_size: f64,
     /// Mass of each voxel corner in kg (default 0.1). Finite and > 0.
     pub corner_mass: f64,
-    /// Stiffness of every spring in N/m (default 10 000, seed 000). Finite and >= 0.
+    /// Stiffness of every spring in N/m (default 10 000, Lipson). Finite and >= 0.
     pub stiffness: f64,
     /// Axial damping of every spring in N*s/m (default 2). Finite and >= 0.
     pub damping: f64,
@@ -65,10 +65,10 @@ pub struct WalkingRobot {
     pub stride: f64,
     /// Ground friction (default Coulomb, mu_s = 1.0, mu_k = 0.8: rubber feet on a hard floor).
     pub friction: Friction,
-    /// Ground contact (default penalty, k_c = 100 000 N/m as in seed 000, with 50 N*s/m of normal
+    /// Ground contact (default penalty, k_c = 100 000 N/m as in Lipson, with 50 N*s/m of normal
     /// damping so that feet do not chatter).
     pub contact: Contact,
-    /// Time step in s (default 1e-4, seed 000). Finite and > 0.
+    /// Time step in s (default 1e-4, Lipson). Finite and > 0.
     pub dt: f64,
 }
 

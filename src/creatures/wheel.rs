@@ -1,4 +1,4 @@
-//! Seed 002's whirligig (6 spokes) and pinwheel (10 spokes): spoked wheels whose spokes kick in
+//! Facey's whirligig (6 spokes) and pinwheel (10 spokes): spoked wheels whose spokes kick in
 //! turn on active/rest duty cycles, so that the wheel rolls forward.
 
 use std::f64::consts::PI;
@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::model::{Actuator, Contact, DutyCycle, Friction, Mass, Params, Part, Spring};
 use crate::validate::{fraction, non_negative, positive, require};
 
-/// A spoked wheel that rolls forward (+x) by kicking its spokes in turn (seed 002).
+/// A spoked wheel that rolls forward (+x) by kicking its spokes in turn (Facey).
 ///
 /// Geometry: two identical layers at `y = -width / 2` and `y = +width / 2`, each a hub mass and
 /// `spokes` rim masses at distance `radius` from it in the x-z plane, spoke `i` pointing along
@@ -22,12 +22,12 @@ use crate::validate::{fraction, non_negative, positive, require};
 /// layer to the rim masses of the other), so the wheel stands upright on its own.
 ///
 /// Muscles: spoke `i`, its twin in the other layer and the two crossed spokes to its rim masses
-/// are actuators with the active/rest duty cycle of seed 002. The schedule assumes the wheel
+/// are actuators with the active/rest duty cycle of Facey. The schedule assumes the wheel
 /// rolls forward by one spoke every `step_time` seconds (cycle `spokes * step_time`). Each spoke
 /// is active for `active_steps` steps centred on the moment it should point straight down, and
 /// while active its rest length runs once through `L0 (1 - kick sin(omega tau))`,
 /// `omega = 2 pi / (active_steps step_time)`: it shortens while it is in front of the lowest
-/// point and lengthens once it is behind it; it rests at `L0` the rest of the cycle (seed 002's
+/// point and lengthens once it is behind it; it rests at `L0` the rest of the cycle (Facey's
 /// "rest periods": a spoke at the top never moves, which keeps the wheel from unbalancing
 /// itself). A short spoke in front and a long one behind put the hub ahead of the contact, so
 /// gravity tips the wheel forward. If the wheel runs ahead of the schedule the pattern shifts
@@ -86,7 +86,7 @@ impl Default for Wheel {
 }
 
 impl Wheel {
-    /// Seed 002's whirligig: 6 spokes.
+    /// Facey's whirligig: 6 spokes.
     #[must_use]
     pub fn whirligig() -> Self {
         Self {
@@ -110,7 +110,7 @@ impl Wheel {
         }
     }
 
-    /// Seed 002's pinwheel: the whirligig with 10 spokes ("with minimal tweaks").
+    /// Facey's pinwheel: the whirligig with 10 spokes ("with minimal tweaks").
     #[must_use]
     pub fn pinwheel() -> Self {
         Self {

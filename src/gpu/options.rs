@@ -42,7 +42,7 @@ pub struct WorldOptions {
 /// half the springs at offsets that at least a quarter of the masses have, 16 offsets at most, one
 /// material per offset): each invocation walks consecutive masses and keeps the masses ahead at
 /// each offset in registers, so per mass it loads one state and scatters one force sum per chain
-/// of consecutive offsets instead of one per spring (the SCENE lattice: 5 instead of 13). A
+/// of consecutive offsets instead of one per spring (the benchmark lattice: 5 instead of 13). A
 /// spring listed from its higher mass (`a > b`) sits in the lower mass's slot and is computed
 /// from there (exactly the negated force). Springs outside the stencil (actuated, duplicates,
 /// irregular, or of another material than most springs at their offset) are walked in the link
@@ -51,7 +51,7 @@ pub struct WorldOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SpringPass {
     /// The stencil variant on CPU adapters (lavapipe, where it is measured: about 1.6x the link
-    /// variant on the SCENE lattice from n = 20 to 120, `docs/PERFORMANCE.md`) when the model has
+    /// variant on the benchmark lattice from n = 20 to 120, `docs/PERFORMANCE.md`) when the model has
     /// a stencil and each spring-pass invocation walks at least 4 masses
     /// ([`WorldStats::spring_masses_per_invocation`]; from about 16 000 masses on a CPU adapter:
     /// smaller models reload the registers too often to gain); the link variant otherwise, and

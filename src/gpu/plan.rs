@@ -424,7 +424,7 @@ mod tests {
     }
 
     fn lattice(n: u32) -> Model {
-        Lattice::scene(n).model().unwrap()
+        Lattice::benchmark(n).model().unwrap()
     }
 
     #[test]

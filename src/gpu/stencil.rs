@@ -1,7 +1,7 @@
 //! The stencil variant of the spring pass (`shaders/springs_stencil.wgsl`).
 //!
 //! Lattices, cloth grids, ropes and voxel bodies number their masses so that most springs join
-//! masses a fixed index offset apart: the SCENE lattice's 13 offsets are 1, n - 1, n, n + 1,
+//! masses a fixed index offset apart: the benchmark lattice's 13 offsets are 1, n - 1, n, n + 1,
 //! n^2 - n - 1, ... A [`Stencil`] lists those offsets; the device keeps one rest length per
 //! (mass, offset) slot, and the spring pass walks consecutive masses keeping, per chain of
 //! consecutive offsets, the states and force sums of the masses ahead in registers (see the
@@ -350,7 +350,7 @@ mod tests {
 
     #[test]
     fn the_scene_lattice_has_thirteen_offsets_in_five_chains() {
-        let model = Lattice::scene(6).model().unwrap();
+        let model = Lattice::benchmark(6).model().unwrap();
         let (springs, materials) = device_springs(&model);
         let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
         assert_eq!(

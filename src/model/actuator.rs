@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// Active/rest duty cycle of an actuator (seed 002): with cycle `c = active + rest` and
+/// Active/rest duty cycle of an actuator (Facey): with cycle `c = active + rest` and
 /// `u = t + offset`, the actuator is active while `u mod c < active`. Its oscillator clock only
 /// runs while active, so the rest length holds its last value during the rest period and resumes
 /// smoothly: the clock is `tau = floor(u / c) * active + min(u mod c, active)`.
@@ -14,7 +14,7 @@ pub struct DutyCycle {
     pub active: f64,
     /// Time spent at rest in each cycle, in s. Finite and >= 0.
     pub rest: f64,
-    /// Offset of this actuator in the cycle, in s (seed 002's phase `p`).
+    /// Offset of this actuator in the cycle, in s (Facey's phase `p`).
     #[serde(default)]
     pub offset: f64,
 }
@@ -32,7 +32,7 @@ impl DutyCycle {
 }
 
 /// A muscle: drives the rest length of one spring as
-/// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))` (seeds 000, 002), where `L_base`
+/// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))` (the source documents (docs/SOURCES.md)), where `L_base`
 /// is the spring's `rest_length` and `tau` is `t`, or the duty-cycle clock when `duty` is set.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Actuator {
@@ -43,7 +43,7 @@ pub struct Actuator {
     pub amplitude: f64,
     /// Angular frequency `omega` in rad/s. Finite.
     pub omega: f64,
-    /// Phase in cycles (fractions of a full period), seed 002's `p`.
+    /// Phase in cycles (fractions of a full period), Facey's `p`.
     #[serde(default)]
     pub phase: f64,
     /// Optional active/rest duty cycle.

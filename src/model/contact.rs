@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// Friction oscillator of one mass (seed 002 inchworm): its ground friction coefficient is
+/// Friction oscillator of one mass (Facey inchworm): its ground friction coefficient is
 /// `max` when `cos(omega t + phase) > 0` and `min` otherwise. It replaces both the static and the
 /// kinetic coefficient of [`Friction`] for that mass.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,14 +56,14 @@ impl FrictionOscillator {
 pub enum Contact {
     /// No ground: masses fall forever.
     None,
-    /// Penalty spring (seed 000): normal force `N = max(0, -k z - c v_z)` while `z < 0`.
+    /// Penalty spring (Lipson): normal force `N = max(0, -k z - c v_z)` while `z < 0`.
     Penalty {
-        /// `k_c` in N/m (seed 000 uses 100 000).
+        /// `k_c` in N/m (Lipson uses 100 000).
         stiffness: f64,
-        /// Normal damping `c` in N*s/m (0 for seed 000).
+        /// Normal damping `c` in N*s/m (0 for Lipson).
         damping: f64,
     },
-    /// Impulsive contact (seed 004): while `z <= 0` the ground cancels the part of the net force
+    /// Impulsive contact (Anderson): while `z <= 0` the ground cancels the part of the net force
     /// that pushes into it, and a mass moving into the ground leaves the step with normal velocity
     /// `-restitution v_z`.
     Restitution {
@@ -81,7 +81,7 @@ impl Default for Contact {
     }
 }
 
-/// Coulomb friction with the ground (seed 000 advanced feature 2, seed 002, seed 004).
+/// Coulomb friction with the ground (Lipson advanced feature 2, Facey, Anderson).
 ///
 /// With `N` the ground's normal force on the mass, `F_t` the tangential part of every other force
 /// on it and `v_t` its tangential velocity, the friction force `f` is chosen as follows. Let
@@ -89,7 +89,7 @@ impl Default for Contact {
 /// this step.
 /// - Sliding (`|v_t| > rest_speed`): kinetic friction `-mu_k N v_t / |v_t|`, unless
 ///   `|f_stop| <= mu_k N`, in which case `f = f_stop`: friction stops the mass within the step
-///   but never reverses it (seed 002).
+///   but never reverses it (Facey).
 /// - At rest: `f = f_stop` while `|f_stop| <= mu_s N` (static friction holds); otherwise the
 ///   mass breaks free and feels `mu_k N` along `f_stop`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@ use glam::DVec3;
 use crate::error::{Error, Result};
 use crate::validate::non_negative;
 
-/// A spring pulling one mass toward a target point, e.g. a mouse drag (seed 003).
+/// A spring pulling one mass toward a target point, e.g. a mouse drag (SDL).
 /// Its force on the mass is `stiffness (target - p) - damping v`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DragSpring {

@@ -18,10 +18,10 @@ pub struct Mass {
     pub velocity: DVec3,
     /// A fixed mass never moves: its position is never updated and its velocity is zero.
     pub fixed: bool,
-    /// Constant external force on this mass, in N (seed 000 "nudging"; change it between steps
+    /// Constant external force on this mass, in N (Lipson "nudging"; change it between steps
     /// with `set_external_force`).
     pub external_force: DVec3,
-    /// Optional friction oscillator (seed 002 inchworm) that overrides the ground friction
+    /// Optional friction oscillator (Facey inchworm) that overrides the ground friction
     /// coefficients of this mass.
     pub friction_oscillator: Option<FrictionOscillator>,
 }

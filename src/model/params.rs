@@ -16,7 +16,7 @@ pub enum Integrator {
     /// Semi-implicit (symplectic) Euler: `v += a dt`, then `p += v dt` with the new `v`.
     #[default]
     SemiImplicitEuler,
-    /// Explicit (forward) Euler as seed 001 teaches it: `p += v dt` with the old `v`, then
+    /// Explicit (forward) Euler as CS838 teaches it: `p += v dt` with the old `v`, then
     /// `v += a dt`. Gains energy on undamped oscillators; provided for teaching and comparison.
     ExplicitEuler,
 }
@@ -32,11 +32,11 @@ pub struct Params {
     /// The integrator.
     pub integrator: Integrator,
     /// Global velocity damping rate `gamma` in 1/s: after each velocity update `v *= exp(-gamma dt)`,
-    /// so the physics does not change with `dt`. Seed 000's "multiply v by 0.999 each step" at
+    /// so the physics does not change with `dt`. Lipson's "multiply v by 0.999 each step" at
     /// `dt = 1e-4` is `gamma = -ln(0.999) / 1e-4 = 10.005 1/s`; see
     /// [`Params::damping_rate_from_factor`]. Finite and >= 0.
     pub velocity_damping: f64,
-    /// Viscous air drag coefficient `c_air` in N*s/m: every free mass feels `-c_air v` (seed 004,
+    /// Viscous air drag coefficient `c_air` in N*s/m: every free mass feels `-c_air v` (Anderson,
     /// with the sign of its eq. 6 corrected). Finite and >= 0.
     pub air_drag: f64,
     /// Ground contact model.
@@ -61,7 +61,7 @@ impl Default for Params {
 
 impl Params {
     /// The damping rate `gamma` (1/s) equivalent to multiplying every velocity by `factor` each step
-    /// of length `dt` (s): `gamma = -ln(factor) / dt`. Seed 000's 0.999 at 1e-4 s gives 10.005 1/s.
+    /// of length `dt` (s): `gamma = -ln(factor) / dt`. Lipson's 0.999 at 1e-4 s gives 10.005 1/s.
     #[must_use]
     pub fn damping_rate_from_factor(factor: f64, dt: f64) -> f64 {
         -factor.ln() / dt

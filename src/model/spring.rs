@@ -8,15 +8,15 @@ use crate::error::{Error, Result};
 /// `n = (p_a - p_b) / L` and `L = |p_a - p_b|`, and end `b` feels the opposite force.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SpringLaw {
-    /// Hooke's law, `f = k (L - L0)`, `k` in N/m (seeds 000, 002, 003, 004).
+    /// Hooke's law, `f = k (L - L0)`, `k` in N/m (the source documents (docs/SOURCES.md), 003, 004).
     /// Elastic energy `k (L - L0)^2 / 2`.
     #[default]
     Hooke,
-    /// Material form, `f = k (L / L0 - 1)`, `k` in N (a stiffness per unit strain, seed 001), so
+    /// Material form, `f = k (L / L0 - 1)`, `k` in N (a stiffness per unit strain, CS838), so
     /// that springs cut from one material behave the same at any length. Needs `L0 > 0`.
     /// Elastic energy `k (L - L0)^2 / (2 L0)`.
     Material,
-    /// Zero rest length, force vector `-k (p_a - p_b)` on `a`, `k` in N/m (seed 001). The rest
+    /// Zero rest length, force vector `-k (p_a - p_b)` on `a`, `k` in N/m (CS838). The rest
     /// length is ignored. Elastic energy `k L^2 / 2`.
     ZeroLength,
 }
@@ -35,7 +35,7 @@ pub struct Spring {
     /// [`SpringLaw::Material`]. Finite and >= 0.
     pub stiffness: f64,
     /// Axial damping coefficient `c` in N*s/m: the force on `a` is `-c ((v_a - v_b) . n) n`
-    /// (seeds 001, 002, 004). Finite and >= 0.
+    /// (the source documents (docs/SOURCES.md), 004). Finite and >= 0.
     #[serde(default)]
     pub damping: f64,
     /// Rest length `L0` in m (the base length when an actuator drives the spring). Finite and >= 0;

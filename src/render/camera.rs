@@ -169,7 +169,7 @@ impl Camera {
 
     /// The point under pixel position `pixel` that lies at the same depth (distance along the
     /// viewing direction) as `anchor` (m): the point a dragged mass is pulled toward when the
-    /// mouse is at `pixel` (seed 003), moving in the plane parallel to the image through `anchor`.
+    /// mouse is at `pixel` (SDL), moving in the plane parallel to the image through `anchor`.
     /// Returns `None` if the ray does not reach that plane in front of the eye.
     #[must_use]
     pub fn point_at_depth_of(

@@ -30,7 +30,7 @@ pub(crate) struct GpuOverlayLine {
 const _: () = assert!(std::mem::size_of::<GpuOverlayLine>() == 48);
 
 /// A segment drawn over the scene (not depth tested), e.g. the line from a dragged mass to the
-/// mouse (seed 003).
+/// mouse (SDL).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OverlayLine {
     /// One end, in m.
@@ -249,7 +249,7 @@ impl Drawing {
         self.set_rest_lengths(renderer, &rest)
     }
 
-    /// Sets the triangles to shade (the solid look of voxel bodies, seed 000), each three mass
+    /// Sets the triangles to shade (the solid look of voxel bodies, Lipson), each three mass
     /// indices. Both sides are lit. See [`crate::render::exterior_triangles`] to get the
     /// exterior faces of a set of hexahedral cells. An empty slice removes them.
     ///

@@ -1,4 +1,4 @@
-//! Exterior faces of voxel bodies, for the solid look (seed 000, advanced feature 8: "shade all
+//! Exterior faces of voxel bodies, for the solid look (Lipson, advanced feature 8: "shade all
 //! the exterior triangles of the robot").
 
 use std::collections::HashMap;

@@ -1,5 +1,5 @@
 //! Animations: GIF output and the frame schedule that keeps frame time independent of `dt`
-//! (seed 001: "the frame time is independent of dt, e.g. dt = 0.001 and T_frame = 0.03, thus
+//! (CS838: "the frame time is independent of dt, e.g. dt = 0.001 and T_frame = 0.03, thus
 //! outputting the result of every 30th step").
 
 use std::fs::File;

@@ -1,6 +1,6 @@
 //! Interactive input, apart from any window system: keys and mouse to simulation actions, the
-//! arrow-key nudge of the topmost mass (seed 000), picking the mass nearest the mouse and
-//! dragging it with a [`DragSpring`] (seed 003), and an orbiting camera.
+//! arrow-key nudge of the topmost mass (Lipson), picking the mass nearest the mouse and
+//! dragging it with a [`DragSpring`] (SDL), and an orbiting camera.
 //!
 //! A viewer translates its window events into [`Key`]s and pixel positions, feeds them to a
 //! [`Controller`], and applies what comes back ([`Action`]s, force updates, the drag spring) to
@@ -241,7 +241,7 @@ impl Controller {
         self.drag.take().map(|_| Action::Release)
     }
 
-    /// The drag spring (seed 003) pulling the dragged mass toward the point under the cursor in
+    /// The drag spring (SDL) pulling the dragged mass toward the point under the cursor in
     /// the plane parallel to the image through the grab point, or `None` when nothing is held.
     #[must_use]
     pub fn drag_spring(&self, camera: &Camera, width: u32, height: u32) -> Option<DragSpring> {

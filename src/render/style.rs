@@ -5,7 +5,7 @@ pub type Srgba = [u8; 4];
 
 /// How a scene is drawn: colours (sRGB), sizes (pixels) and which layers are shown.
 ///
-/// Springs are coloured by strain `e = (L - L0) / L0` (seed 003): [`Style::neutral`] at rest,
+/// Springs are coloured by strain `e = (L - L0) / L0` (SDL): [`Style::neutral`] at rest,
 /// blending toward [`Style::tension`] (blue) when stretched and toward [`Style::compression`]
 /// (red) when squeezed, fully saturated at `|e| >= strain_scale`. A spring whose rest length is 0
 /// (the zero-length law) is drawn neutral.

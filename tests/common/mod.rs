@@ -1,5 +1,5 @@
 //! Shared test support: one GPU device per test binary, the CPU-vs-GPU parity harness, and test
-//! scenes made by the builders, each a small version of a scene from the seeds.
+//! scenes made by the builders, each a small version of a scene from the source documents (docs/SOURCES.md).
 #![allow(dead_code, unreachable_pub)]
 
 pub mod parity;

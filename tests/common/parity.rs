@@ -23,7 +23,7 @@
 //!    with `X` the largest |position| (m) seen so far (so `u * X` is one rounding of a position)
 //!    and, for velocities, `u * (V + A dt)`: one rounding of the largest speed plus of the largest
 //!    per-step velocity change seen so far.
-//! 3. **Contact events of the restitution model** (seed 004) are thresholds (`z <= 0`): a mass
+//! 3. **Contact events of the restitution model** (Anderson) are thresholds (`z <= 0`): a mass
 //!    whose height is within `tol_x` of the ground (plus one step of travel) may be in contact in
 //!    one run and not in the other, a one-step shift of the event that the linear argument of (2)
 //!    cannot see. One step of contact changes a velocity by at most the impulse `(1 + e) |v_z|`,

@@ -1,4 +1,4 @@
-//! Test scenes: small versions of the seeds' scenes, each made by a builder
+//! Test scenes: small versions of the source documents' scenes (docs/SOURCES.md), each made by a builder
 //! ([`hooke::builders`]) or a creature ([`hooke::creatures`]) with a [`Placement`], plus plain
 //! field edits on the built [`Part`] where a test needs a tweak (a fixed mass, a velocity, a
 //! duty cycle, fewer muscles). [`all_laws`] alone adds hand-made springs, because no builder
@@ -33,18 +33,18 @@ pub fn cube_part(size: f64, mass: f64, k: f64, z: f64) -> Part {
     )
 }
 
-/// Seed 000 step 2-4: the [`Cube::seed000`] (0.1 m, 0.8 kg, k = 10 000 N/m) turned 0.1 rad about
+/// Lipson step 2-4: the [`Cube::lipson`] (0.1 m, 0.8 kg, k = 10 000 N/m) turned 0.1 rad about
 /// +y so it lands on an edge and tumbles, its local origin 0.1 m up (lowest corner at about
 /// 0.09 m), dropped onto the penalty ground (k_c = 100 000 N/m), dt = 1e-4 s.
 pub fn bouncing_cube() -> Model {
     let mut model = Model::new(Params::default());
     let placement =
         Placement::at(DVec3::new(0.0, 0.0, 0.1)).with_rotation(DVec3::new(0.0, 0.1, 0.0));
-    model.add("cube", built("cube", Cube::seed000().build_at(&placement)));
+    model.add("cube", built("cube", Cube::lipson().build_at(&placement)));
     model
 }
 
-/// The SCENE.md lattice ([`Lattice::scene`]): `n^3` masses of 0.1 kg at spacing 0.01 m from
+/// The docs/BENCHMARK_SCENE.md lattice ([`Lattice::scene`]): `n^3` masses of 0.1 kg at spacing 0.01 m from
 /// z = `z0` (m), springs to the 13 forward neighbours (k = 10 000 N/m, c = 1 N*s/m), on the
 /// default penalty ground with `friction`.
 pub fn lattice(n: usize, z0: f64, friction: Friction) -> Model {
@@ -55,23 +55,23 @@ pub fn lattice(n: usize, z0: f64, friction: Friction) -> Model {
     let n = u32::try_from(n).expect("lattice side fits u32");
     let lattice = Lattice {
         z0,
-        ..Lattice::scene(n)
+        ..Lattice::benchmark(n)
     };
     model.add("lattice", built("lattice", lattice.build()));
     model
 }
 
-/// Seed 000 advanced 5: the [`BreathingCube`] creature breathing at 2 Hz, every spring's rest
+/// Lipson advanced 5: the [`BreathingCube`] creature breathing at 2 Hz, every spring's rest
 /// length following `L (1 + 0.1 sin(2 pi 2 t + 2 pi p))`, standing on the ground with Coulomb
 /// friction. Field edits spread the phases (`p = s / 28` for spring `s`) and give every fifth
-/// spring a seed-002 duty cycle, so the test covers both.
+/// spring a Facey duty cycle, so the test covers both.
 pub fn breathing_cube() -> Model {
     let mut model = Model::new(Params {
         friction: Friction::coulomb(0.8, 0.6),
         ..Params::default()
     });
     let creature = BreathingCube {
-        cube: Cube::seed000(),
+        cube: Cube::lipson(),
         amplitude: 0.1,
         omega: std::f64::consts::TAU * 2.0,
     };
@@ -89,7 +89,7 @@ pub fn breathing_cube() -> Model {
     model
 }
 
-/// Seed 000 advanced 1: the [`Pendulum`] creature, the seed 000 cube hanging from its fixed
+/// Lipson advanced 1: the [`Pendulum`] creature, the Lipson cube hanging from its fixed
 /// corner [`Pendulum::PIVOT`] at 0.6 m (the cube spans z = 0.5..0.6 m), with no ground; a field
 /// edit pushes the opposite corner (mass 3) sideways at (0.5, -0.3, 0) m/s.
 pub fn pendulum() -> Model {
@@ -98,7 +98,7 @@ pub fn pendulum() -> Model {
         ..Params::default()
     });
     let creature = Pendulum {
-        cube: Cube::seed000(),
+        cube: Cube::lipson(),
         pivot_height: 0.6,
     };
     let mut part = built("pendulum", creature.build()).part;
@@ -107,7 +107,7 @@ pub fn pendulum() -> Model {
     model
 }
 
-/// Seed 001: a [`Cloth`] of `nx x ny` masses of 5 g, 0.02 m apart, with structural (40 N),
+/// CS838: a [`Cloth`] of `nx x ny` masses of 5 g, 0.02 m apart, with structural (40 N),
 /// shear (20 N) and bending (5 N) springs of the material law, damped (0.01 N*s/m), pinned at its
 /// two far corners ([`Cloth::pinned_top`]), lying horizontal at 1 m, under gravity with air drag
 /// and no ground.
@@ -135,7 +135,7 @@ pub fn cloth(nx: u32, ny: u32) -> Model {
     model
 }
 
-/// Seed 001: a [`Rope`] (hair strand) of `n` masses of 10 g, 0.02 m apart, hanging from its
+/// CS838: a [`Rope`] (hair strand) of `n` masses of 10 g, 0.02 m apart, hanging from its
 /// fixed first mass at 1 m, starting horizontal along +x, damped Hooke springs (500 N/m,
 /// 0.05 N*s/m), falling onto nothing.
 pub fn rope(n: u32) -> Model {
@@ -159,7 +159,7 @@ pub fn rope(n: u32) -> Model {
     model
 }
 
-/// Seed 004: an [`ImageBody`] from a small in-memory picture (`#` black, `.` white): each black
+/// Anderson: an [`ImageBody`] from a small in-memory picture (`#` black, `.` white): each black
 /// pixel a mass of 10 g, 0.02 m apart, springs to its 8 neighbours (2000 N/m, 0.5 N*s/m), in the
 /// vertical x-z plane, tilted by 0.3 rad and lifted 0.05 m, falling onto the restitution ground
 /// (epsilon 0.5) with friction, with a little air drag.
@@ -191,7 +191,7 @@ pub fn image_body() -> Model {
     model
 }
 
-/// Seed 002's inchworm: the [`Inchworm`] creature with its defaults and the parameters it was
+/// Facey's inchworm: the [`Inchworm`] creature with its defaults and the parameters it was
 /// tuned for (4 box segments, 20 masses, 94 springs; friction oscillators on its feet toggle their
 /// grip), with muscles on its back only: a field edit keeps the actuators of the springs joining
 /// two back masses (4 per segment, the top face of each box) and drops the others, so most

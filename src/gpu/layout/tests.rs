@@ -95,10 +95,10 @@ fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
     checks.iter().filter(|(_, found)| *found).map(|(name, _)| *name).collect()
 }
 
-/// The stencil variant of the spring pass for the SCENE lattice with n = 4 (13 offsets in
+/// The stencil variant of the spring pass for the benchmark lattice with n = 4 (13 offsets in
 /// five chains), with and without springs outside the stencil.
 fn stencil_sources() -> Vec<String> {
-    let model = crate::builders::Lattice::scene(4).model().unwrap();
+    let model = crate::builders::Lattice::benchmark(4).model().unwrap();
     let springs: Vec<GpuSpring> = model
         .springs
         .iter()

@@ -1,4 +1,4 @@
-//! Seed 000's structures: the breathing cube, the pendulum, and dropped structures (three
+//! Lipson's structures: the breathing cube, the pendulum, and dropped structures (three
 //! attached cubes, a hinge, a random blob).
 
 use glam::DVec3;
@@ -12,17 +12,17 @@ use crate::validate::{fraction, non_negative, positive};
 /// The single cell of a [`Cube`]: its corner `c = x + 2 y + 4 z` is mass `c`.
 const CUBE_CELL: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 
-/// Seed 000's breathing cube: the cube of [`Cube`] standing on the ground with every one of its
+/// Lipson's breathing cube: the cube of [`Cube`] standing on the ground with every one of its
 /// 28 springs actuated, `L0 = L_base (1 + amplitude sin(omega t))`, so it grows and shrinks
 /// uniformly ("if you change the rest lengths of the cube's springs slowly in a sine wave, the
 /// cube will appear to breathe").
 ///
-/// Parameters are seed 000's ([`Params::default`]: dt = 1e-4 s, penalty ground 100 000 N/m, no
+/// Parameters are Lipson's ([`Params::default`]: dt = 1e-4 s, penalty ground 100 000 N/m, no
 /// friction). Slow breathing (well below the cube's lowest elastic mode, about 50 Hz) keeps the
 /// cube's edge close to `size (1 + amplitude sin(omega t))` at every instant.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BreathingCube {
-    /// The cube (default [`Cube::seed000`]).
+    /// The cube (default [`Cube::lipson`]).
     pub cube: Cube,
     /// Relative breathing amplitude (default 0.1). Finite, in [0, 1).
     pub amplitude: f64,
@@ -34,7 +34,7 @@ pub struct BreathingCube {
 impl Default for BreathingCube {
     fn default() -> Self {
         Self {
-            cube: Cube::seed000(),
+            cube: Cube::lipson(),
             amplitude: 0.1,
             omega: std::f64::consts::TAU,
         }
@@ -69,16 +69,16 @@ impl BreathingCube {
     }
 }
 
-/// Seed 000's pendulum: the cube of [`Cube`] hanging from one fixed corner ("you can make your
+/// Lipson's pendulum: the cube of [`Cube`] hanging from one fixed corner ("you can make your
 /// cube hang like a pendulum by simply fixing one corner").
 ///
 /// The cube spans `[0, size]^2 x [pivot_height - size, pivot_height]`; its corner at
 /// `(0, 0, pivot_height)` (corner 4) is fixed. Its centre of mass starts `size / sqrt 2` to the
 /// side of the pivot and `size / 2` below it, 54.7 degrees from the vertical, so it swings.
-/// Parameters are seed 000's ([`Params::default`]); with no damping the swing does not decay.
+/// Parameters are Lipson's ([`Params::default`]); with no damping the swing does not decay.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pendulum {
-    /// The cube (default [`Cube::seed000`]).
+    /// The cube (default [`Cube::lipson`]).
     pub cube: Cube,
     /// Height of the fixed corner in m (default 0.5, well clear of the ground). Finite and
     /// > 0.
@@ -88,7 +88,7 @@ pub struct Pendulum {
 impl Default for Pendulum {
     fn default() -> Self {
         Self {
-            cube: Cube::seed000(),
+            cube: Cube::lipson(),
             pivot_height: 0.5,
         }
     }
@@ -117,7 +117,7 @@ impl Pendulum {
     }
 }
 
-/// Which seed 000 structure a [`DroppedStructure`] drops.
+/// Which Lipson structure a [`DroppedStructure`] drops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StructureKind {
     /// Three attached cubes in a row ([`VoxelBody::three_cubes`]).
@@ -132,10 +132,10 @@ pub enum StructureKind {
     },
 }
 
-/// A seed 000 structure (seed 000 material: 0.1 m voxels, 0.1 kg masses, k = 10 000 N/m)
+/// A Lipson structure (Lipson material: 0.1 m voxels, 0.1 kg masses, k = 10 000 N/m)
 /// dropped onto the ground.
 ///
-/// Parameters: seed 000's (dt = 1e-4 s, penalty ground k_c = 100 000 N/m) with its Coulomb
+/// Parameters: Lipson's (dt = 1e-4 s, penalty ground k_c = 100 000 N/m) with its Coulomb
 /// friction feature (mu_s = 1.0, mu_k = 0.8) and its velocity damping (multiply v by 0.999 each
 /// 1e-4 s step, [`Params::damping_rate_from_factor`]), so the structure lands, tumbles and
 /// settles.
@@ -161,19 +161,19 @@ impl DroppedStructure {
         }
     }
 
-    /// Seed 000's three attached cubes.
+    /// Lipson's three attached cubes.
     #[must_use]
     pub fn three_cubes() -> Self {
         Self::new(StructureKind::ThreeCubes)
     }
 
-    /// Seed 000's hinge.
+    /// Lipson's hinge.
     #[must_use]
     pub fn hinge() -> Self {
         Self::new(StructureKind::Hinge)
     }
 
-    /// Seed 000's random structure with seed `seed`.
+    /// Lipson's random structure with seed `seed`.
     #[must_use]
     pub fn random_blob(seed: u64) -> Self {
         Self::new(StructureKind::RandomBlob { seed })

@@ -1,14 +1,14 @@
-//! Seed 000's structures on the CPU reference: the breathing cube (every spring actuated by a
+//! Lipson's structures on the CPU reference: the breathing cube (every spring actuated by a
 //! sine), the pendulum (a cube hanging from one fixed corner), three attached cubes, a hinge (two
 //! cubes sharing an edge) and a random blob, the last three dropped on the ground with Coulomb
 //! friction. Each runs for 3 s and prints a short summary.
 //!
-//! Writes to `out/seed000_structures/`, for each structure: `<name>.gif` (3 s at 50 frames per
+//! Writes to `out/lipson_structures/`, for each structure: `<name>.gif` (3 s at 50 frames per
 //! simulated second, voxel bodies shaded, springs coloured by strain), `<name>_energy.png` (the
 //! energy terms over time) and `<name>.csv` (time, centre of mass and energy terms every
 //! 5 ms).
 //!
-//! Run: `cargo run --release --example seed000_structures
+//! Run: `cargo run --release --example lipson_structures
 //! [breathing|pendulum|three_cubes|hinge|random_blob|all]` (default all)
 
 use std::path::Path;
@@ -25,7 +25,7 @@ const DURATION: f64 = 3.0;
 /// Time between samples, s.
 const SAMPLE_TIME: f64 = 0.005;
 /// Output folder.
-const OUT: &str = "out/seed000_structures";
+const OUT: &str = "out/lipson_structures";
 /// Time between GIF frames, s.
 const FRAME_TIME: f64 = 0.02;
 
@@ -39,7 +39,7 @@ fn options(creature: &Creature) -> RecordOptions {
         title: format!("{}: energy", creature.name),
         ..RecordOptions::new(OUT, stem(creature))
     };
-    // Seed 000's stiff springs strain little: saturate the colours at 1 %.
+    // Lipson's stiff springs strain little: saturate the colours at 1 %.
     options.style.strain_scale = 0.01;
     options
 }
