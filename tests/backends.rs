@@ -102,3 +102,46 @@ fn code_for_cpu_world_runs_on_world_by_changing_one_line() -> hooke::Result<()> 
     assert_eq!(cpu, gpu);
     Ok(())
 }
+
+/// Regression: `World::positions()` and `velocities()` panicked (a `bytemuck` cast of an empty,
+/// unaligned readback) on a model with no masses.
+#[test]
+fn world_positions_of_a_model_without_masses_is_empty_not_a_panic() {
+    let model = Model::new(Params::default());
+    let mut world = common::world(&model);
+    world.step(3).unwrap();
+    assert!(world.positions().unwrap().is_empty());
+    assert!(world.velocities().unwrap().is_empty());
+    assert!(world.bodies().unwrap().is_empty());
+}
+
+/// Regression: `CpuWorld::rest_lengths()` returned an actuated spring's rest length at
+/// `time() - dt` (the start of the last step), though its doc said "at the current time".
+#[test]
+fn actuated_rest_lengths_are_reported_at_the_current_time_on_both_backends() {
+    let mut model = Model::new(Params::default());
+    let cube = Cube::lipson()
+        .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.3)))
+        .unwrap();
+    model.add("cube", cube);
+    let actuator = Actuator {
+        spring: 0,
+        amplitude: 0.2,
+        omega: 30.0,
+        phase: 0.0,
+        duty: None,
+    };
+    model.actuators.push(actuator);
+    let base = model.springs[0].rest_length;
+    let mut cpu = CpuWorld::new(&model).unwrap();
+    let mut gpu = common::world(&model);
+    for w in [&mut cpu as &mut dyn Simulation, &mut gpu] {
+        w.step(137).unwrap();
+        let expected = actuator.rest_length(base, w.time());
+        assert_eq!(w.rest_lengths().unwrap()[0], expected);
+        // A spring without actuator: the model's length (rounded to f32 on the GPU).
+        let plain = w.rest_lengths().unwrap()[1];
+        let model_rest = model.springs[1].rest_length;
+        assert!(plain == model_rest || plain == f64::from(model_rest as f32));
+    }
+}
