@@ -11,6 +11,7 @@
 
 use std::path::PathBuf;
 
+use clap::Parser;
 use hooke::render::{exterior_triangles, record_cpu_with, Drawing, RecordOptions, Renderer};
 use hooke::{Builder, CpuWorld, Cube, DVec3, Model, Params, Part};
 
@@ -29,10 +30,16 @@ fn cube() -> hooke::Result<Part> {
     Ok(part)
 }
 
+/// Drops the Lipson cube and writes its GIF, energy plot and stills.
+#[derive(Parser)]
+struct Args {
+    /// Folder to write to.
+    #[arg(default_value = "out/bouncing_cube")]
+    out: PathBuf,
+}
+
 fn main() -> hooke::Result<()> {
-    let out = std::env::args()
-        .nth(1)
-        .map_or_else(|| PathBuf::from("out/bouncing_cube"), PathBuf::from);
+    let out = Args::parse().out;
     let mut model = Model::new(Params::default());
     model.add("cube", cube()?);
     let mut world = CpuWorld::new(&model)?;

@@ -12,6 +12,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use clap::{Parser, ValueEnum};
 use hooke::creatures::{Creature, Inchworm, Wheel};
 use hooke::render::{record_cpu, Framing, RecordOptions, DEFAULT_AZIMUTH, DEFAULT_ELEVATION};
 
@@ -76,21 +77,33 @@ fn run(creature: &Creature) -> hooke::Result<()> {
     Ok(())
 }
 
+/// Runs Facey's creatures and writes a GIF, an energy plot and a CSV trace of each.
+#[derive(Parser)]
+struct Args {
+    /// The creature to run.
+    #[arg(value_enum, default_value_t = Which::All)]
+    which: Which,
+}
+
+/// The creatures.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Which {
+    Whirligig,
+    Pinwheel,
+    Inchworm,
+    All,
+}
+
 fn main() -> ExitCode {
-    let which = std::env::args().nth(1).unwrap_or_else(|| "all".to_string());
-    let builds: Vec<fn() -> hooke::Result<Creature>> = match which.as_str() {
-        "whirligig" => vec![|| Wheel::whirligig().build()],
-        "pinwheel" => vec![|| Wheel::pinwheel().build()],
-        "inchworm" => vec![|| Inchworm::default().build()],
-        "all" => vec![
+    let builds: Vec<fn() -> hooke::Result<Creature>> = match Args::parse().which {
+        Which::Whirligig => vec![|| Wheel::whirligig().build()],
+        Which::Pinwheel => vec![|| Wheel::pinwheel().build()],
+        Which::Inchworm => vec![|| Inchworm::default().build()],
+        Which::All => vec![
             || Wheel::whirligig().build(),
             || Wheel::pinwheel().build(),
             || Inchworm::default().build(),
         ],
-        other => {
-            eprintln!("unknown creature {other:?}; expected whirligig, pinwheel, inchworm or all");
-            return ExitCode::FAILURE;
-        }
     };
     for build in builds {
         if let Err(e) = build().and_then(|c| run(&c)) {

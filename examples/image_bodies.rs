@@ -13,6 +13,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use clap::Parser;
 use hooke::render::{record_cpu_with, RecordOptions};
 use hooke::{CpuWorld, ImageBody, Model};
 
@@ -85,17 +86,19 @@ fn run(name: &str) -> hooke::Result<()> {
     Ok(())
 }
 
+/// Runs Anderson's image bodies and writes a GIF and an energy plot of each.
+#[derive(Parser)]
+struct Args {
+    /// The body to run.
+    #[arg(default_value = "all", value_parser = ["square", "beam", "m", "all"])]
+    which: String,
+}
+
 fn main() -> ExitCode {
-    let which = std::env::args().nth(1).unwrap_or_else(|| "all".to_string());
+    let which = Args::parse().which;
     let names: &[&str] = match which.as_str() {
         "all" => &["square", "beam", "m"],
-        "square" => &["square"],
-        "beam" => &["beam"],
-        "m" => &["m"],
-        other => {
-            eprintln!("unknown body {other:?}; expected square, beam, m or all");
-            return ExitCode::FAILURE;
-        }
+        one => &[one],
     };
     for name in names {
         if let Err(e) = run(name) {

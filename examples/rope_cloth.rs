@@ -12,6 +12,7 @@
 
 use std::process::ExitCode;
 
+use clap::{Parser, ValueEnum};
 use hooke::render::{record_cpu_with, RecordOptions};
 use hooke::{Builder, Cloth, CpuWorld, DVec3, Model, Params, Part, Placement, Rope};
 
@@ -98,16 +99,27 @@ fn cloth() -> hooke::Result<()> {
     run("cloth", part, 0, options)
 }
 
+/// Runs the rope and the cloth (CS838) and writes a GIF and an energy plot of each.
+#[derive(Parser)]
+struct Args {
+    /// The scene to run.
+    #[arg(value_enum, default_value_t = Which::All)]
+    which: Which,
+}
+
+/// The scenes.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Which {
+    Rope,
+    Cloth,
+    All,
+}
+
 fn main() -> ExitCode {
-    let which = std::env::args().nth(1).unwrap_or_else(|| "all".to_string());
-    let result = match which.as_str() {
-        "rope" => rope(),
-        "cloth" => cloth(),
-        "all" => rope().and_then(|()| cloth()),
-        other => {
-            eprintln!("unknown scene {other:?}; expected rope, cloth or all");
-            return ExitCode::FAILURE;
-        }
+    let result = match Args::parse().which {
+        Which::Rope => rope(),
+        Which::Cloth => cloth(),
+        Which::All => rope().and_then(|()| cloth()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,13 +7,15 @@
 //! grows linearly, and (feature `plot`, on by default) draws it to
 //! `out/throughput/cost_per_spring.png`.
 //!
-//! Environment switches: `HOOKE_NO_ENERGY=1` builds the World without energy tracking,
-//! `HOOKE_BITS32=1` asks for 32-bit atomics, `HOOKE_LINKS=1` runs the link variant of the spring
-//! pass instead of the default (the stencil variant on CPU adapters, see `hooke::SpringPass`),
-//! `HOOKE_GPU_ONLY=1` skips the CPU reference.
+//! Switches (each also read from the environment variable in brackets): `--no-energy`
+//! (`HOOKE_NO_ENERGY=1`) builds the World without energy tracking, `--bits32` (`HOOKE_BITS32=1`)
+//! asks for 32-bit atomics, `--links` (`HOOKE_LINKS=1`) runs the link variant of the spring pass
+//! instead of the default (the stencil variant on CPU adapters, see `hooke::SpringPass`),
+//! `--gpu-only` (`HOOKE_GPU_ONLY=1`) skips the CPU reference. `--help` lists them.
 
 use std::time::Instant;
 
+use clap::Parser;
 use hooke::builders::Lattice;
 use hooke::{AtomicWidth, CpuWorld, SpringPass, World, WorldOptions};
 
@@ -25,20 +27,48 @@ struct Row {
     gpu: f64,
 }
 
+/// Spring-updates per second of the benchmark lattice on the CPU reference and the GPU World.
+#[derive(Parser)]
+struct Args {
+    /// Lattice sizes n (n^3 masses), comma-separated, each at least 2.
+    #[arg(default_value = "40", value_parser = sizes)]
+    sizes: Sizes,
+    /// Timed steps per size.
+    #[arg(default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    steps: u64,
+    /// Build the World without energy tracking.
+    #[arg(long, env = "HOOKE_NO_ENERGY")]
+    no_energy: bool,
+    /// Ask for 32-bit atomics.
+    #[arg(long, env = "HOOKE_BITS32")]
+    bits32: bool,
+    /// Run the link variant of the spring pass instead of the default.
+    #[arg(long, env = "HOOKE_LINKS")]
+    links: bool,
+    /// Skip the CPU reference.
+    #[arg(long, env = "HOOKE_GPU_ONLY")]
+    gpu_only: bool,
+}
+
+/// A comma-separated list of lattice sizes.
+#[derive(Clone, Debug)]
+struct Sizes(Vec<u32>);
+
+/// Parses `10,20,40`: each at least 2.
+fn sizes(text: &str) -> Result<Sizes, String> {
+    text.split(',')
+        .map(|x| match x.trim().parse::<u32>() {
+            Ok(n) if n >= 2 => Ok(n),
+            _ => Err(format!("{x:?} is not a lattice size (an integer >= 2)")),
+        })
+        .collect::<Result<_, _>>()
+        .map(Sizes)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let sizes: Vec<u32> = args
-        .next()
-        .map(|a| a.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .filter(|v: &Vec<u32>| !v.is_empty())
-        .unwrap_or_else(|| vec![40]);
-    let steps: u64 = args
-        .next()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(20)
-        .max(1);
-    let gpu_only = std::env::var_os("HOOKE_GPU_ONLY").is_some();
-    let options = options_from_env();
+    let args = Args::parse();
+    let (sizes, steps, gpu_only) = (args.sizes.0.clone(), args.steps, args.gpu_only);
+    let options = options_of(&args);
     let (device, queue) = hooke::gpu::request_device()?;
     let mut rows = Vec::new();
     for &n in &sizes {
@@ -99,15 +129,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The GPU World's options from the environment (`HOOKE_NO_ENERGY`, `HOOKE_BITS32`,
 /// `HOOKE_LINKS`).
-fn options_from_env() -> WorldOptions {
+fn options_of(args: &Args) -> WorldOptions {
     WorldOptions {
-        track_energy: std::env::var_os("HOOKE_NO_ENERGY").is_none(),
-        atomics: if std::env::var_os("HOOKE_BITS32").is_some() {
+        track_energy: !args.no_energy,
+        atomics: if args.bits32 {
             AtomicWidth::Bits32
         } else {
             AtomicWidth::Auto
         },
-        spring_pass: if std::env::var_os("HOOKE_LINKS").is_some() {
+        spring_pass: if args.links {
             SpringPass::Links
         } else {
             SpringPass::Auto

@@ -14,6 +14,7 @@
 
 use std::path::PathBuf;
 
+use clap::Parser;
 use hooke::creatures::WalkingRobot;
 use hooke::render::{record_cpu, Framing, RecordOptions};
 
@@ -22,10 +23,16 @@ const DURATION: f64 = 10.0;
 /// Time between samples, s.
 const SAMPLE_TIME: f64 = 0.01;
 
+/// Walks Lipson's robot for 10 s and writes its GIF, energy plot and trace.
+#[derive(Parser)]
+struct Args {
+    /// Folder to write to.
+    #[arg(default_value = "out/walking_robot")]
+    out: PathBuf,
+}
+
 fn main() -> hooke::Result<()> {
-    let out = std::env::args()
-        .nth(1)
-        .map_or_else(|| PathBuf::from("out/walking_robot"), PathBuf::from);
+    let out = Args::parse().out;
     let robot = WalkingRobot::default();
     let creature = robot.build()?;
     println!(
