@@ -6,6 +6,21 @@ use std::path::PathBuf;
 ///
 /// Every variant names the offending element (mass or spring index, parameter name, file path) so
 /// that a user can find it in their own model.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{CpuWorld, DVec3, Error, Mass, Model, Params, Spring};
+///
+/// let mut model = Model::new(Params::default());
+/// model.add_mass(Mass::new(0.1, DVec3::ZERO));
+/// model.add_mass(Mass::new(0.1, DVec3::X));
+/// model.add_spring(Spring::hooke(0, 2, 100.0, 1.0)); // there is no mass 2
+///
+/// let err = CpuWorld::new(&model).unwrap_err();
+/// assert!(matches!(err, Error::SpringMassOutOfRange { spring: 0, mass: 2, masses: 2 }));
+/// assert_eq!(err.to_string(), "spring 0 joins mass 2, but the model has only 2 masses");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -176,6 +176,26 @@ impl Series {
 }
 
 /// An energy-versus-time plot.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::creatures::Pendulum;
+/// use hooke::plot::{EnergyPlot, Series};
+///
+/// let mut world = Pendulum::default().build()?.world()?;
+/// let mut samples = vec![(world.time(), world.energy()?)]; // (s, J)
+/// for _ in 0..10 {
+///     world.step(100)?; // 0.01 s
+///     samples.push((world.time(), world.energy()?));
+/// }
+/// let plot = EnergyPlot { width: 400, height: 300, ..EnergyPlot::titled("pendulum") };
+/// let image = plot.render(&samples)?; // or plot.save(&samples, "energy.png")?
+/// assert_eq!(image.dimensions(), (400, 300));
+/// // Nothing drives the pendulum, so the injected-energy curve is left out.
+/// assert!(!plot.series_for(&samples).contains(&Series::Injected));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnergyPlot {
     /// Image width in pixels (>= 200).

@@ -29,6 +29,35 @@ use crate::error::{Error, Result};
 use crate::model::{Actuator, Model, Params, Part, Spring, SpringLaw};
 
 /// A whole simulation description: what [`Scene::to_model`] turns into a [`Model`].
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{Error, Scene};
+///
+/// let scene = Scene::from_json_str(
+///     r#"{
+///         "params": { "dt": 0.0001 },
+///         "bodies": [
+///             { "name": "cube", "body": { "type": "cube", "damping": 0.5 },
+///               "placement": { "position": [0.0, 0.0, 0.2] } },
+///             { "body": { "type": "rope", "segments": 4 },
+///               "placement": { "position": [0.5, 0.0, 1.0] } }
+///         ]
+///     }"#,
+/// )?;
+/// let model = scene.to_model()?;
+/// assert_eq!(model.bodies[1].name, "rope"); // unnamed bodies take their builder's name
+/// assert_eq!((model.masses.len(), model.springs.len()), (8 + 5, 28 + 4));
+/// assert_eq!(model.masses[0].position.z, 0.2); // m
+///
+/// // Scenes round-trip through JSON (Scene::save and Scene::load do the same with files) ...
+/// assert_eq!(Scene::from_json_str(&scene.to_json_string())?, scene);
+/// // ... and a typo is an error, not a silently ignored setting.
+/// let typo = r#"{ "bodies": [ { "body": { "type": "cube", "sise": 1 } } ] }"#;
+/// assert!(matches!(Scene::from_json_str(typo), Err(Error::SceneParse { .. })));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scene {

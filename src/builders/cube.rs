@@ -12,6 +12,27 @@ use crate::validate::{non_negative, positive};
 ///
 /// Local frame: the cube spans `[0, size]` on each axis; corner `c = x + 2 y + 4 z` sits at
 /// `(x, y, z) * size`. Use a [`Placement`](super::Placement) to lift, turn or throw it.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{Builder, Cube, DVec3, Error, Placement};
+///
+/// // Lipson's cube with some damping, its lowest face 0.2 m above the ground.
+/// let cube = Cube { damping: 0.5, ..Cube::lipson() };
+/// let part = cube.build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.2)))?;
+/// assert_eq!((part.masses.len(), part.springs.len()), (8, 28));
+/// assert_eq!(part.min_z(), Some(0.2));
+/// assert!((part.total_mass() - 0.8).abs() < 1e-12); // kg
+/// // 12 edges of 0.1 m and 4 body diagonals of 0.1 sqrt(3) m among the 28, all at rest.
+/// let count = |l: f64| part.springs.iter().filter(|s| (s.rest_length - l).abs() < 1e-12).count();
+/// assert_eq!((count(0.1), count(0.1 * 3f64.sqrt())), (12, 4));
+///
+/// // A bad parameter is an error naming it.
+/// let bad = Cube { size: -0.1, ..Cube::lipson() }.build();
+/// assert!(matches!(bad, Err(Error::InvalidParameter { name: "cube.size", .. })));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cube {

@@ -29,6 +29,31 @@ use crate::validate::{finite, non_negative, positive, require};
 /// transparent pixel is white).
 ///
 /// Springs are Hooke springs with rest length the initial distance (`s` or `s sqrt 2`).
+///
+/// # Examples
+///
+/// From a picture in memory ([`ImageBody::from_path`] reads a file instead):
+///
+/// ```
+/// use hooke::ImageBody;
+/// use image::{DynamicImage, GrayImage, Luma};
+///
+/// // 3 x 2 pixels, white, with a 2 x 2 black square on the left.
+/// let mut picture = GrayImage::from_pixel(3, 2, Luma([255]));
+/// for (u, r) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+///     picture.put_pixel(u, r, Luma([0]));
+/// }
+/// let body = ImageBody { theta0: 0.0, h0: 0.5, ..ImageBody::anderson_table1() };
+/// let part = body.from_image(&DynamicImage::ImageLuma8(picture))?;
+/// // A mass per black pixel; springs to the neighbours, each pair once: 2 across, 2 down and
+/// // the 2 diagonals.
+/// assert_eq!((part.masses.len(), part.springs.len()), (4, 6));
+/// // Upright in the x-z plane, the bottom row lifted by h0, pixels s = 0.15 m apart.
+/// assert_eq!(part.min_z(), Some(0.5));
+/// let top_left = part.masses[0].position;
+/// assert!((top_left.z - 0.65).abs() < 1e-12 && top_left.y == 0.0);
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ImageBody {

@@ -62,6 +62,23 @@ pub use voxel::{Muscle, Voxel, VoxelBody, VoxelPart};
 
 /// A parameter struct that builds a [`Part`] by itself (every builder but [`ImageBody`], which
 /// also needs an image).
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{Builder, Cube, DVec3, Model, Params, Placement, Rope};
+///
+/// /// Builds any part, places it and adds it to `model` as body `name`.
+/// fn add(model: &mut Model, name: &str, part: &dyn Builder, at: DVec3) -> hooke::Result<usize> {
+///     Ok(model.add(name, part.build_at(&Placement::at(at))?))
+/// }
+///
+/// let mut model = Model::new(Params::default());
+/// add(&mut model, "cube", &Cube::lipson(), DVec3::new(0.0, 0.0, 0.5))?;
+/// let rope = add(&mut model, "rope", &Rope::default(), DVec3::new(0.5, 0.0, 2.0))?;
+/// assert_eq!(model.bodies[rope].masses, 8..8 + 21); // Rope::default has 20 segments
+/// # Ok::<(), hooke::Error>(())
+/// ```
 pub trait Builder {
     /// Builds the part in its local frame.
     ///
@@ -86,6 +103,22 @@ pub trait Builder {
 /// A mass at local position `p` with velocity `v` ends at `R p + position` with velocity
 /// `R v + velocity`, where `R` is the rotation of angle `|rotation|` (rad) about the axis
 /// `rotation / |rotation|` (right-handed).
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{Builder, Cube, DVec3, Placement};
+///
+/// // A quarter turn about +z, then 1 m up, thrown along +x at 2 m/s.
+/// let placement = Placement::at(DVec3::new(0.0, 0.0, 1.0))
+///     .with_rotation(DVec3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2))
+///     .with_velocity(DVec3::new(2.0, 0.0, 0.0));
+/// let cube = Cube::lipson().build_at(&placement)?;
+/// // Corner 1 starts at (0.1, 0, 0): turned to (0, 0.1, 0), then lifted.
+/// assert!((cube.masses[1].position - DVec3::new(0.0, 0.1, 1.0)).length() < 1e-12);
+/// assert_eq!(cube.masses[1].velocity, DVec3::new(2.0, 0.0, 0.0));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Placement {

@@ -56,6 +56,26 @@ impl SplitMix64 {
 /// points already in place hold a new mass rigidly (a tetrahedral extension). The nearest-neighbour
 /// search is quadratic: meant for up to a few thousand masses. Springs are Hooke springs with rest
 /// length the initial distance.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{Builder, RandomStructure};
+///
+/// let blob = RandomStructure { masses: 12, seed: 7, ..RandomStructure::default() };
+/// let part = blob.build()?;
+/// // The first 4 masses pairwise (6 springs), then 3 springs from each of the other 8.
+/// assert_eq!(part.springs.len(), 6 + 8 * 3);
+/// let mut degree = [0; 12];
+/// for s in &part.springs {
+///     degree[s.a as usize] += 1;
+///     degree[s.b as usize] += 1;
+/// }
+/// assert!(degree.iter().all(|&d| d >= 3));
+/// // The same seed gives the same structure, on every machine.
+/// assert_eq!(blob.build()?, part);
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RandomStructure {

@@ -124,6 +124,30 @@ impl Voxel {
 /// one spring only, so a full box of voxels is exactly the benchmark [`Lattice`](super::Lattice)
 /// connectivity. Masses and springs are numbered in order of first appearance, walking the voxels
 /// in list order, corners in the order `x + 2 y + 4 z` and corner pairs lexicographically.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{Builder, Muscle, Voxel, VoxelBody};
+///
+/// // Lipson's hinge: two cubes sharing one edge, so 2 masses and 1 spring are shared.
+/// let hinge = VoxelBody::hinge().build()?;
+/// assert_eq!((hinge.masses.len(), hinge.springs.len()), (2 * 8 - 2, 2 * 28 - 1));
+///
+/// // A 2 x 2 x 1 slab from an occupancy grid; build_voxels also tells which masses make each
+/// // voxel. Voxels 0 and 1 are neighbours along x: they share a face of 4 corners.
+/// let slab = VoxelBody::from_occupancy([2, 2, 1], &[true; 4])?.build_voxels()?;
+/// assert_eq!(slab.part.masses.len(), 3 * 3 * 2);
+/// let shared = slab.voxel_masses[0].iter().filter(|m| slab.voxel_masses[1].contains(m));
+/// assert_eq!(shared.count(), 4);
+///
+/// // A muscle drives all 28 springs of its voxel: 10 % of their length, 1 Hz.
+/// let muscle = Muscle::new(0.1, std::f64::consts::TAU, 0.0);
+/// let voxels = vec![Voxel::new([0, 0, 0]).with_muscle(muscle), Voxel::new([1, 0, 0])];
+/// let robot = VoxelBody { voxels, ..VoxelBody::default() }.build()?;
+/// assert_eq!(robot.actuators.len(), 28);
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct VoxelBody {

@@ -35,6 +35,24 @@ use crate::validate::{at_least, fraction, non_negative, positive};
 /// `tests/creatures.rs` asserts at least one body length (0.4 m) in 10 s and at most the
 /// no-slip stroke distance, and that with `friction_max = friction_min` (no toggling) the worm
 /// stays put.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::creatures::Inchworm;
+///
+/// let worm = Inchworm::default().build()?;
+/// // 5 cross-sections of 4 masses, 0.1 m apart.
+/// assert_eq!((worm.part.masses.len(), worm.length), (20, 0.4));
+/// // At t = 0 the tail's feet grip (friction_max) and the head's slide (friction_min).
+/// let tail_foot = worm.part.masses[0].friction_oscillator.unwrap();
+/// let head_foot = worm.part.masses[16].friction_oscillator.unwrap();
+/// assert_eq!((tail_foot.coefficient(0.0), head_foot.coefficient(0.0)), (1.0, 0.05));
+/// // The middle cross-section's feet keep the ground's friction: 8 of the 10 feet toggle.
+/// let toggling = worm.part.masses.iter().filter(|m| m.friction_oscillator.is_some());
+/// assert_eq!(toggling.count(), 8);
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Inchworm {
     /// Number of segments (default 4); at least 2.

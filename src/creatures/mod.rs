@@ -54,6 +54,22 @@ pub use wheel::Wheel;
 
 /// A built creature: its masses, springs and actuators, the simulation parameters it was designed
 /// and tuned for, and its length along x.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::creatures::Pendulum;
+/// use hooke::Builder;
+///
+/// let creature = Pendulum::default().build()?;
+/// let model = creature.model(); // body 0, with the parameters the creature was tuned for
+/// assert_eq!((model.bodies[0].name.as_str(), model.params), ("pendulum", creature.params));
+/// // Simulate it alone (Creature::world) or with others: it is a Part like any builder's.
+/// let mut scene = creature.model();
+/// scene.add("second cube", hooke::Cube::lipson().build()?);
+/// assert_eq!(hooke::CpuWorld::new(&scene)?.bodies()?.len(), 2);
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Creature {
     /// Short name, used as the body name in [`Creature::model`].
@@ -124,6 +140,20 @@ impl Creature {
 }
 
 /// Time, centre of mass of one body and the world's energy, sampled along a simulation.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::creatures::{DroppedStructure, Trace};
+///
+/// let mut world = DroppedStructure::hinge().build()?.world()?;
+/// // 0.1 s of body 0, sampled every 0.05 s: at t = 0, 0.05 and 0.1 s.
+/// let trace = Trace::record(&mut world, 0, 0.1, 0.05, |_world, _sample| Ok(()))?;
+/// assert_eq!(trace.time.len(), 3);
+/// assert!(trace.centre_of_mass[2].z < trace.centre_of_mass[0].z); // falling
+/// assert!(trace.to_csv().starts_with("t_s,com_x_m,com_y_m,com_z_m,"));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trace {
     /// Simulation times in s, increasing.

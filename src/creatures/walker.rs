@@ -37,6 +37,24 @@ use crate::validate::{at_least, fraction, non_negative, positive};
 /// mirror-symmetric). `tests/creatures.rs` asserts at least one body length (0.4 m) forward in
 /// 10 s, less sideways drift than half the forward distance, and no motion at all with
 /// `stride = 0` (lifting alone is symmetric front to back).
+///
+/// # Examples
+///
+/// ```
+/// use hooke::creatures::WalkingRobot;
+///
+/// let robot = WalkingRobot::default().build()?;
+/// // A 4 x 3 slab (5 x 4 x 2 corners) on four one-voxel legs (4 feet corners each): 16 voxels.
+/// assert_eq!((robot.part.masses.len(), robot.cells.len()), (5 * 4 * 2 + 4 * 4, 16));
+/// assert_eq!(robot.part.min_z(), Some(0.0)); // feet on the ground
+/// assert_eq!(robot.length, 0.4); // m, what its distance is measured against
+///
+/// // Its first 0.1 s, sampled at 0, 0.05 and 0.1 s: the first stride already carries it forward.
+/// let trace = robot.run(0.1, 0.05)?;
+/// assert_eq!(trace.time.len(), 3);
+/// assert!(trace.forward_distance() > 0.0);
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WalkingRobot {
     /// Edge of a voxel in m (default 0.1). Finite and > 0.

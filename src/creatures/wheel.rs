@@ -42,6 +42,23 @@ use crate::validate::{fraction, non_negative, positive, require};
 /// again. `tests/creatures.rs` asserts at least half of the locked distance,
 /// `5 s * 2 radius sin(pi / spokes) / step_time` (1.11 m and 0.69 m), and at most `1 + kick`
 /// times the full locked distance; with `kick = 0` a wheel stays put.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::creatures::Wheel;
+///
+/// let whirligig = Wheel::whirligig().build()?;
+/// // Two layers of a hub and 6 rim masses; each spoke, its twin and the two crossed spokes to
+/// // their rim masses are muscles.
+/// assert_eq!(whirligig.part.masses.len(), 2 * (1 + 6));
+/// assert_eq!(whirligig.part.actuators.len(), 6 * 4);
+/// assert!(whirligig.part.min_z().unwrap().abs() < 1e-12); // standing on its rim
+///
+/// let pinwheel = Wheel::pinwheel().build()?;
+/// assert_eq!(pinwheel.part.actuators.len(), 10 * 4);
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Wheel {
     /// Number of spokes per layer (6 for the whirligig, 10 for the pinwheel). Even and at least 4.

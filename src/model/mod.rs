@@ -32,6 +32,34 @@ pub use spring::{Spring, SpringLaw};
 use crate::error::{Error, Result};
 
 /// A complete mass-spring system: what both the CPU reference and the GPU World simulate.
+///
+/// # Examples
+///
+/// Bodies made by builders and by hand, numbered in one model:
+///
+/// ```
+/// use hooke::{Builder, Cube, DVec3, Error, Mass, Model, Params, Part};
+///
+/// let mut model = Model::new(Params::default());
+/// let cube = model.add("cube", Cube::lipson().build()?); // masses 0..8, springs 0..28
+/// let mut pendulum = Part::new();
+/// let pivot = pendulum.add_mass(Mass::new(0.1, DVec3::new(0.5, 0.0, 1.0)).fixed());
+/// let bob = pendulum.add_mass(Mass::new(0.1, DVec3::new(0.5, 0.0, 0.8)));
+/// pendulum.connect(pivot, bob, 1000.0, 0.0); // local indices 0 and 1
+/// let pendulum = model.add("pendulum", pendulum);
+///
+/// // Model::add shifts the part's indices past the bodies before it.
+/// assert_eq!(model.bodies[cube].masses, 0..8);
+/// assert_eq!(model.bodies[pendulum].masses, 8..10);
+/// assert_eq!((model.springs[28].a, model.springs[28].b), (8, 9));
+/// assert!((model.total_mass() - 1.0).abs() < 1e-12); // kg
+/// model.validate()?;
+///
+/// // Nothing is checked until the model is validated or simulated; errors name the element.
+/// model.masses[9].mass = -0.1;
+/// assert!(matches!(model.validate(), Err(Error::InvalidMass { mass: 9, .. })));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Model {
     /// Global parameters.

@@ -22,6 +22,27 @@ pub enum Integrator {
 }
 
 /// Global parameters of a simulation.
+///
+/// # Examples
+///
+/// Change the fields you need and keep the defaults for the rest:
+///
+/// ```
+/// use hooke::{Error, Friction, Params};
+///
+/// let params = Params {
+///     // Lipson's "multiply every velocity by 0.999 each 1e-4 s step", as a rate.
+///     velocity_damping: Params::damping_rate_from_factor(0.999, 1e-4),
+///     friction: Friction::coulomb(1.0, 0.8), // mu_s, mu_k
+///     ..Params::default()
+/// };
+/// assert!((params.velocity_damping - 10.005).abs() < 1e-3); // 1/s
+/// params.validate()?;
+/// // A value out of range is an error naming the parameter.
+/// let bad = Params { dt: 0.0, ..params };
+/// assert!(matches!(bad.validate(), Err(Error::InvalidParameter { name: "dt", .. })));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Params {

@@ -21,6 +21,27 @@ pub struct Body {
 
 /// Masses, springs and actuators with indices local to themselves, as a builder makes them, ready
 /// to be added to a [`Model`](super::Model) as one body with [`Model::add`](super::Model::add).
+///
+/// # Examples
+///
+/// A dumbbell made by hand:
+///
+/// ```
+/// use hooke::{DVec3, Mass, Model, Params, Part};
+///
+/// let mut part = Part::new();
+/// let a = part.add_mass(Mass::new(0.1, DVec3::ZERO)); // 0.1 kg at the origin
+/// let b = part.add_mass(Mass::new(0.1, DVec3::new(0.2, 0.0, 0.0)));
+/// // k = 1000 N/m, c = 1 N*s/m; the rest length is the current distance, 0.2 m.
+/// let s = part.connect(a, b, 1000.0, 1.0);
+/// assert!((part.springs[s as usize].rest_length - 0.2).abs() < 1e-15);
+/// part.translate(DVec3::new(0.0, 0.0, 0.5)); // lift it 0.5 m
+/// assert_eq!(part.min_z(), Some(0.5));
+///
+/// let mut model = Model::new(Params::default());
+/// let body = model.add("dumbbell", part);
+/// assert_eq!(model.bodies[body].name, "dumbbell");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Part {
     /// The masses.

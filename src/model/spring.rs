@@ -22,6 +22,23 @@ pub enum SpringLaw {
 }
 
 /// A damped spring between masses `a` and `b`.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{Spring, SpringLaw};
+///
+/// // Between masses 0 and 1: k = 1000 N/m, rest length 0.5 m, damping 2 N*s/m.
+/// let s = Spring::hooke(0, 1, 1000.0, 0.5).with_damping(2.0);
+/// // Stretched to 0.6 m it pulls with k (L - L0) = 100 N and stores k (L - L0)^2 / 2 = 5 J.
+/// assert!((s.tension(0.6, 0.5) - 100.0).abs() < 1e-9);
+/// assert!((s.elastic_energy(0.6, 0.5) - 5.0).abs() < 1e-9);
+///
+/// // The material law takes k per unit strain (N): a 20 % stretch pulls with 0.2 k at any length.
+/// let m = s.with_law(SpringLaw::Material);
+/// assert!((m.tension(0.6, 0.5) - 200.0).abs() < 1e-9);
+/// assert!((m.tension(1.2, 1.0) - 200.0).abs() < 1e-9);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spring {
     /// Index of the first mass.

@@ -195,6 +195,32 @@ pub fn record_cpu_with(
 /// errors of [`Renderer::new`]; the world's errors while stepping ([`Error::NonFinite`] if the
 /// simulation blows up) and reading back; [`Error::ImageWrite`] and [`Error::Plot`] if a file
 /// cannot be written.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::render::{record, RecordOptions};
+/// use hooke::{Builder, Cube, DVec3, Model, Params, Placement, World};
+/// # if cfg!(skip_gpu_tests) { return Ok(()); } // HOOKE_SKIP_GPU_TESTS=1: no adapter wanted
+///
+/// let mut model = Model::new(Params::default());
+/// model.add("cube", Cube::lipson().build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.1)))?);
+/// let mut world = World::new(&model)?; // or CpuWorld::new(&model)?
+/// let out = std::env::temp_dir().join(format!("hooke-doc-record-{}", std::process::id()));
+/// let options = RecordOptions {
+///     duration: 0.2,    // s of simulated time
+///     frame_time: 0.04, // s between frames, whatever dt is
+///     size: (160, 120),
+///     plot_size: (400, 300),
+///     ..RecordOptions::new(out.clone(), "cube") // out/cube.gif, out/cube_energy.png
+/// };
+/// let summary = record(&mut world, &model, &options)?;
+/// assert_eq!(summary.frames, 6); // floor(0.2 / 0.04) + 1, frame 0 showing the start
+/// assert_eq!((summary.steps, world.steps()), (2000, 2000)); // the world is left at the end
+/// assert!(summary.gif.is_file() && summary.plot.is_file());
+/// # std::fs::remove_dir_all(&out).ok();
+/// # Ok::<(), hooke::Error>(())
+/// ```
 pub fn record<S: Simulation>(
     world: &mut S,
     model: &Model,

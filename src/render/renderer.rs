@@ -31,6 +31,34 @@ pub enum Positions<'a> {
 /// Create it with its own headless device ([`Renderer::new`]) or on a device and queue the
 /// caller already has ([`Renderer::with_device`]), e.g. the GPU World's, so that the World's
 /// positions buffer is drawn in place.
+///
+/// # Examples
+///
+/// Draw a GPU [`World`] on its own device, straight from its position buffer:
+///
+/// ```
+/// use hooke::render::{Camera, Drawing, Renderer};
+/// use hooke::{Builder, Cube, DVec3, Model, Params, Placement, World};
+/// # if cfg!(skip_gpu_tests) { return Ok(()); } // HOOKE_SKIP_GPU_TESTS=1: no adapter wanted
+///
+/// let mut model = Model::new(Params::default());
+/// model.add("cube", Cube::lipson().build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.2)))?);
+/// let mut world = World::new(&model)?;
+/// world.step(100)?;
+///
+/// let (width, height) = (160, 120); // pixels
+/// let mut renderer = Renderer::for_world(&world, width, height)?; // the World's device
+/// let mut drawing = Drawing::new(&renderer, &model)?; // springs and masses, uploaded once
+/// let camera = Camera::frame(&world.positions()?, width, height, drawing.ground());
+/// let image = renderer.render_world(&mut drawing, &world, &camera)?; // or image.save("cube.png")
+/// assert_eq!(image.dimensions(), (width, height));
+/// // The camera frames the cube: its masses' colour is in the picture (to within the
+/// // antialiasing's blend at the discs' edges).
+/// let mass = renderer.style().mass;
+/// let near = |p: &image::Rgba<u8>| p.0.iter().zip(mass).all(|(&a, b)| a.abs_diff(b) <= 8);
+/// assert!(image.pixels().any(near));
+/// # Ok::<(), hooke::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Renderer {
     device: wgpu::Device,
