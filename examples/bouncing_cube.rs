@@ -30,6 +30,8 @@ fn cube() -> hooke::Result<Part> {
 }
 
 fn main() -> hooke::Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let out = std::env::args()
         .nth(1)
         .map_or_else(|| PathBuf::from("out/bouncing_cube"), PathBuf::from);

@@ -77,6 +77,8 @@ fn run(creature: &Creature) -> hooke::Result<()> {
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let which = std::env::args().nth(1).unwrap_or_else(|| "all".to_string());
     let builds: Vec<fn() -> hooke::Result<Creature>> = match which.as_str() {
         "whirligig" => vec![|| Wheel::whirligig().build()],

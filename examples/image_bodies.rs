@@ -86,6 +86,8 @@ fn run(name: &str) -> hooke::Result<()> {
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let which = std::env::args().nth(1).unwrap_or_else(|| "all".to_string());
     let names: &[&str] = match which.as_str() {
         "all" => &["square", "beam", "m"],

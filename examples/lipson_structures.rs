@@ -171,6 +171,8 @@ fn write(creature: &Creature, summary: &RecordingSummary) -> hooke::Result<()> {
 type Scenario = fn() -> hooke::Result<()>;
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let which = std::env::args().nth(1).unwrap_or_else(|| "all".to_string());
     let all = which == "all";
     let mut ran = false;

@@ -23,6 +23,8 @@ const DURATION: f64 = 10.0;
 const SAMPLE_TIME: f64 = 0.01;
 
 fn main() -> hooke::Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let out = std::env::args()
         .nth(1)
         .map_or_else(|| PathBuf::from("out/walking_robot"), PathBuf::from);
