@@ -1,10 +1,12 @@
 //! Finding an adapter and opening a device suited to hooke.
 //!
 //! The primary backends (Vulkan, Metal, DX12) are asked first, in an instance of their own; an
-//! OpenGL instance is created only when none of them offers an adapter. Creating a GL instance
-//! makes Mesa's EGL probe for a display (and print `XDG_RUNTIME_DIR is invalid or not set` where
-//! there is none), so a machine with a Vulkan driver never sees it. `WGPU_BACKEND` overrides the
-//! order: only the backends it names are tried, in one instance.
+//! OpenGL instance (EGL probing for displays) is created only when none of them offers an adapter.
+//! `WGPU_BACKEND` overrides the order: only the backends it names are tried, in one instance.
+//!
+//! On a headless Linux box, the message `error: XDG_RUNTIME_DIR is invalid or not set in the
+//! environment.` comes from Mesa's Vulkan device-select layer, not from OpenGL; see
+//! `quiet_mesa_device_select` below.
 
 use super::no_adapter::{no_adapter, Tried};
 use crate::error::Result;
@@ -123,7 +125,8 @@ fn log_choice(adapter: &wgpu::Adapter, tried: &[Tried]) {
 /// primary backend answers; use this one to pick from an instance you already have.
 ///
 /// # Errors
-/// [`Error::NoAdapter`](crate::Error::NoAdapter), listing every adapter seen and how to get one, when none qualifies.
+/// [`Error::NoAdapter`](crate::Error::NoAdapter), listing every adapter seen and how to get one,
+/// when none qualifies.
 pub async fn pick_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter> {
     let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
     let name = wanted_name();
@@ -155,8 +158,9 @@ fn backend_env() -> Option<String> {
 /// while trying to reach a Wayland display that is not there.
 ///
 /// # Errors
-/// [`Error::NoAdapter`](crate::Error::NoAdapter), saying what each backend offered and the command that installs a driver
-/// on this kind of machine (or which environment variable excluded the adapters seen).
+/// [`Error::NoAdapter`](crate::Error::NoAdapter), saying what each backend offered and the
+/// command that installs a driver on this kind of machine (or which environment variable
+/// excluded the adapters seen).
 pub async fn find_adapter() -> Result<wgpu::Adapter> {
     let tiers = match wgpu::Backends::from_env() {
         Some(backends) => vec![backends],
@@ -218,7 +222,8 @@ pub async fn open_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu:
 /// [`World::with_device`](crate::World::with_device).
 ///
 /// # Errors
-/// [`Error::NoAdapter`](crate::Error::NoAdapter) (what was seen and how to install a driver) or [`Error::RequestDevice`](crate::Error::RequestDevice).
+/// [`Error::NoAdapter`](crate::Error::NoAdapter) (what was seen and how to install a driver) or
+/// [`Error::RequestDevice`](crate::Error::RequestDevice).
 pub fn request_device() -> Result<(wgpu::Device, wgpu::Queue)> {
     pollster::block_on(async {
         let adapter = find_adapter().await?;

@@ -400,7 +400,7 @@ fn log_sums(fixed_point: &FixedPoint, atomics: AtomicWidth, has64: bool, packed:
         _ => "",
     };
     log::info!(
-        "force sums in {}-bit fixed point, quantum {:e} N, up to {:e} N per spring{}{why}",
+        "force sums in {}-bit fixed point, quantum {:.3e} N, up to {:.3e} N per spring{}{why}",
         fixed_point.bits,
         fixed_point.quantum,
         fixed_point.spring_limit,
