@@ -19,7 +19,7 @@ pub fn wanted_features() -> wgpu::Features {
 }
 
 /// `name (backend, device type)`, as adapters are listed in logs and errors.
-pub(super) fn describe(info: &wgpu::AdapterInfo) -> String {
+pub(crate) fn describe(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
 }
 

@@ -22,8 +22,7 @@ const TASK: &str = "run hooke's renderer";
 
 /// `name (backend, device type)` of `device`'s adapter.
 fn adapter(device: &wgpu::Device) -> String {
-    let info = device.adapter_info();
-    format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    crate::gpu::describe_adapter(&device.adapter_info())
 }
 
 /// The storage buffers a vertex shader of the renderer binds.
