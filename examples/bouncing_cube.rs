@@ -39,6 +39,8 @@ struct Args {
 }
 
 fn main() -> hooke::Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let out = Args::parse().out;
     let mut model = Model::new(Params::default());
     model.add("cube", cube()?);

@@ -95,6 +95,8 @@ enum Which {
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let builds: Vec<fn() -> hooke::Result<Creature>> = match Args::parse().which {
         Which::Whirligig => vec![|| Wheel::whirligig().build()],
         Which::Pinwheel => vec![|| Wheel::pinwheel().build()],

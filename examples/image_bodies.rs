@@ -95,6 +95,8 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let which = Args::parse().which;
     let names: &[&str] = match which.as_str() {
         "all" => &["square", "beam", "m"],

@@ -180,6 +180,8 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let which = Args::parse().which;
     let all = which == "all";
     let mut result = Ok(());

@@ -116,6 +116,8 @@ enum Which {
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let result = match Args::parse().which {
         Which::Rope => rope(),
         Which::Cloth => cloth(),

@@ -66,6 +66,8 @@ fn sizes(text: &str) -> Result<Sizes, String> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let args = Args::parse();
     let (sizes, steps, gpu_only) = (args.sizes.0.clone(), args.steps, args.gpu_only);
     let options = options_of(&args);

@@ -201,11 +201,15 @@ pub enum Error {
         /// What to change.
         advice: String,
     },
-    /// No GPU adapter could be found.
-    #[error("no GPU adapter found ({found}). On a Linux machine without a GPU, install Mesa's lavapipe (Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1)")]
+    /// No GPU adapter could be found (or none that `WGPU_BACKEND` and `WGPU_ADAPTER_NAME`
+    /// allow).
+    #[error("no GPU adapter found ({found}). To get one: {advice}")]
     NoAdapter {
-        /// The adapters that were seen, if any.
+        /// What each backend tried offered, in the order tried, and what excluded it.
         found: String,
+        /// The one thing to do on this machine: the command that installs a driver, or the
+        /// environment variable to unset.
+        advice: String,
     },
     /// A scene does not fit the device: a buffer or dispatch would pass one of its limits.
     #[error("the scene needs {what} = {asked}, but the device allows at most {limit}")]
@@ -216,6 +220,30 @@ pub enum Error {
         asked: u64,
         /// The device's limit.
         limit: u64,
+    },
+    /// The device lacks a limit, downlevel flag or texture format feature that hooke needs.
+    #[error("{adapter} cannot {task}: it needs {needs}; {detail}")]
+    DeviceUnsupported {
+        /// What hooke was asked to do (`"run hooke's renderer"`).
+        task: &'static str,
+        /// What it needs, by wgpu's names (`"the limit max_storage_buffers_per_shader_stage >=
+        /// 6"`, `"... (downlevel flag VERTEX_STORAGE)"`).
+        needs: String,
+        /// The adapter, as `name (backend, device type)`.
+        adapter: String,
+        /// What the device allows, or wgpu's own message.
+        detail: String,
+    },
+    /// Two objects that must share a wgpu device do not (for example a World drawn by a
+    /// renderer made on another device).
+    #[error("{what} runs on another wgpu device than {user}: {fix}")]
+    DeviceMismatch {
+        /// The object on the other device (`"the World"`).
+        what: &'static str,
+        /// The object it was given to (`"the renderer"`).
+        user: &'static str,
+        /// How to put both on one device.
+        fix: &'static str,
     },
     /// The GPU device was lost (driver reset, device removed, or destroyed).
     #[error("the GPU device was lost: {reason}")]

@@ -719,9 +719,7 @@ fn overflow_advice(model: &Model, spring_pass: SpringPass) -> (WorldStats, Strin
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn devices_without_64_bit_integers_give_the_same_bits() {
     let (device, queue) = pollster::block_on(async {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = hooke::gpu::pick_adapter(&instance).await.unwrap();
+        let adapter = hooke::gpu::find_adapter().await.unwrap();
         let desc = wgpu::DeviceDescriptor {
             label: Some("plain"),
             required_features: wgpu::Features::empty(),

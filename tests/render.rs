@@ -436,13 +436,18 @@ fn a_gpu_world_is_drawn_from_its_own_position_buffer() {
         .project(model.masses[0].position.as_vec3(), W, H)
         .unwrap();
     assert!(found.distance(start) > 20.0);
+}
 
-    // A World on another device (of the same wgpu instance) is refused with a message saying
-    // what to do.
+/// Regression: a World on another device (of the same adapter) was refused as
+/// `InvalidParameter { name: "world", value: NaN }`, which names no device. It is a
+/// `DeviceMismatch` saying which object is on the other device and how to share one.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn a_world_on_another_device_is_a_device_mismatch_not_a_nan_parameter() {
+    let mut model = Model::new(no_ground());
+    model.add_mass(Mass::new(0.1, DVec3::new(0.05, 0.0, 0.1)));
     let (one, other) = pollster::block_on(async {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = hooke::gpu::pick_adapter(&instance).await.unwrap();
+        let adapter = hooke::gpu::find_adapter().await.unwrap();
         (
             hooke::gpu::open_device(&adapter).await.unwrap(),
             hooke::gpu::open_device(&adapter).await.unwrap(),
@@ -451,10 +456,26 @@ fn a_gpu_world_is_drawn_from_its_own_position_buffer() {
     let mut r1 = Renderer::with_device(one.0, one.1, W, H).unwrap();
     let other = hooke::World::with_device(other.0, other.1, &model, Default::default()).unwrap();
     let mut drawing = Drawing::new(&r1, &model).unwrap();
-    assert!(matches!(
-        r1.render_world(&mut drawing, &other, &camera),
-        Err(Error::InvalidParameter { name: "world", .. })
-    ));
+    let error = r1
+        .render_world(&mut drawing, &other, &front_camera())
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::DeviceMismatch {
+                what: "the World",
+                user: "the renderer",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let text = error.to_string();
+    assert!(
+        text.contains("another wgpu device") && text.contains("Renderer::for_world"),
+        "{text}"
+    );
+    assert!(!text.contains("NaN"), "{text}");
 }
 
 #[test]

@@ -29,6 +29,8 @@ mod scene_view;
 use eframe::egui;
 
 fn main() -> eframe::Result {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
+        .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 760.0])

@@ -49,13 +49,15 @@
 //!   `readback.rs`: the one staging -> map -> poll sequence.
 //! - `world/`: the [`World`] itself: `build.rs`, `reset.rs`, `step.rs`, `status.rs`, `read.rs`,
 //!   `edit.rs`.
-//! - `device.rs`: picking an adapter and opening a device.
+//! - `device.rs`: finding an adapter (primary backends first, OpenGL only when none answers)
+//!   and opening a device; `no_adapter.rs`: what the error says when there is none.
 
 mod bind;
 mod buffers;
 mod device;
 pub mod fixed;
 pub(crate) mod layout;
+mod no_adapter;
 mod options;
 mod pass;
 mod pipelines;
@@ -65,7 +67,8 @@ mod stencil;
 mod tables;
 mod world;
 
-pub use device::{open_device, pick_adapter, request_device, wanted_features};
+pub(crate) use device::describe as describe_adapter;
+pub use device::{find_adapter, open_device, pick_adapter, request_device, wanted_features};
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
 pub use options::{BodyState, SpringPass, WorldOptions, WorldStats};
 pub use world::World;

@@ -165,6 +165,8 @@ pub(crate) struct Plan {
     pub(crate) body_dispatch: Dispatch,
     /// Whether to look for a stencil (see [`SpringPass`]).
     pub(crate) want_stencil: bool,
+    /// Why (logged with the variant chosen).
+    pub(crate) spring_pass_reason: &'static str,
     /// Book dissipated and injected energy on the device.
     pub(crate) track_energy: bool,
     /// Bytes between two steps' uniforms (the device's uniform offset alignment).
@@ -210,16 +212,21 @@ impl Plan {
         let spring_dispatch =
             Dispatch::new(n, granularity.spring_masses_per_group(), max_dim, what(1))?;
         let body_dispatch = Dispatch::new(model.bodies.len() as u64, 1, max_dim, what(2))?;
-        let want_stencil = match options.spring_pass {
+        let (want_stencil, spring_pass_reason) = match options.spring_pass {
             // Below 4 masses per invocation (small models) the registers a chain keeps are
             // reloaded too often to gain.
-            SpringPass::Auto => {
-                caps.device_type == wgpu::DeviceType::Cpu
-                    && granularity.spring_masses_per_invocation >= 4
+            SpringPass::Auto if caps.device_type != wgpu::DeviceType::Cpu => {
+                (false, "SpringPass::Auto on a GPU")
             }
-            SpringPass::Links => false,
-            SpringPass::Stencil => true,
+            SpringPass::Auto if granularity.spring_masses_per_invocation < 4 => (
+                false,
+                "SpringPass::Auto, fewer than 4 masses per invocation",
+            ),
+            SpringPass::Auto => (true, "SpringPass::Auto on a CPU adapter"),
+            SpringPass::Links => (false, "SpringPass::Links asked for"),
+            SpringPass::Stencil => (true, "SpringPass::Stencil asked for"),
         };
+        log_sums(&fixed_point, options.atomics, has64, bits == 32 && has64);
         let plan = Self {
             fixed_point,
             packed_forces: bits == 32 && has64,
@@ -229,6 +236,7 @@ impl Plan {
             spring_dispatch,
             body_dispatch,
             want_stencil,
+            spring_pass_reason,
             track_energy: options.track_energy,
             step_stride: u64::from(limits.min_uniform_buffer_offset_alignment)
                 .max(array_bytes::<GpuStep>(1)),
@@ -380,6 +388,28 @@ impl Plan {
             wg * u64::from(chunk.dispatch.groups),
         )
     }
+}
+
+/// Logs how forces will be summed (`info`), and why when it is not the widest.
+fn log_sums(fixed_point: &FixedPoint, atomics: AtomicWidth, has64: bool, packed: bool) {
+    let why = match (atomics, has64) {
+        (AtomicWidth::Auto, false) => {
+            ": 32-bit because the device has no 64-bit atomics (SHADER_INT64_ATOMIC_ALL_OPS)"
+        }
+        (AtomicWidth::Bits32, _) => ": 32-bit as asked (AtomicWidth::Bits32)",
+        _ => "",
+    };
+    log::info!(
+        "force sums in {}-bit fixed point, quantum {:.3e} N, up to {:.3e} N per spring{}{why}",
+        fixed_point.bits,
+        fixed_point.quantum,
+        fixed_point.spring_limit,
+        if packed {
+            ", x and y packed in one 64-bit atomic"
+        } else {
+            ""
+        },
+    );
 }
 
 /// The width of the force-scatter atomics for `atomics` on a device that has 64-bit atomics or

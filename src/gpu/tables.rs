@@ -228,6 +228,23 @@ pub(crate) struct Tables {
     pub(crate) actuators: usize,
 }
 
+/// Logs which variant of the spring pass runs and why (`info`).
+fn log_spring_pass(stencil: Option<&Stencil>, plan: &Plan, springs: usize) {
+    match stencil {
+        Some(st) => log::info!(
+            "spring pass: stencil variant ({}), offsets {:?} hold {} of {springs} springs",
+            plan.spring_pass_reason,
+            st.offsets(),
+            st.held()
+        ),
+        None if plan.want_stencil => log::info!(
+            "spring pass: link variant (no stencil fits the model, {})",
+            plan.spring_pass_reason
+        ),
+        None => log::info!("spring pass: link variant ({})", plan.spring_pass_reason),
+    }
+}
+
 impl Tables {
     /// The tables of `model` (already validated) under `plan`.
     pub(crate) fn new(model: &Model, plan: &Plan) -> Self {
@@ -242,6 +259,7 @@ impl Tables {
         } else {
             None
         };
+        log_spring_pass(stencil.as_ref(), plan, sp.len());
         let held = stencil.as_ref().map(|st| st.membership(sp.len()));
         let links = Links::new(sp, n, held.as_deref());
         let outside = held.as_ref().map(|h| links.runs_outside(h));

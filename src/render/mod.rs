@@ -35,7 +35,8 @@
 //! | `drawing.rs` | [`Drawing`]: what to draw of one model (topology, rest lengths, overlay) |
 //! | `view.rs` | the uniform block (`GpuView`) filled per draw from camera and style |
 //! | `pipelines.rs` | bind group layout, pipelines, draw order; the naga layout tests |
-//! | `targets.rs` | colour, multisample and depth targets ([`TARGET_FORMAT`]) |
+//! | `targets.rs` | colour, multisample and depth targets ([`TARGET_FORMAT`]), the gamma copy |
+//! | `needs.rs` | what the renderer needs from a device (limits, flags) and the errors naming it |
 //! | `camera.rs` | [`Camera`], [`Camera::frame`], [`bounds`] |
 //! | `style.rs` | [`Style`], [`Srgba`] |
 //! | `faces.rs` | [`exterior_triangles`] of hexahedral cells (the solid look) |
@@ -50,6 +51,7 @@ mod drawing;
 mod faces;
 mod gif;
 pub mod input;
+mod needs;
 mod pipelines;
 mod png;
 #[cfg(feature = "plot")]

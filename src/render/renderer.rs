@@ -5,9 +5,10 @@
 use std::mem::size_of;
 
 use super::drawing::GpuPosition;
+use super::needs::{check_limits, check_size, made, targets_need, LAYOUT_NEEDS, PIPELINES_NEED};
 use super::pipelines::{bind_group_layout, Pipelines, BINDINGS};
 use super::style::{linear, Style};
-use super::targets::{check_size, Targets};
+use super::targets::{Targets, DEPTH_FORMAT, SAMPLES, TARGET_FORMAT};
 use super::view::GpuView;
 use super::{Camera, Drawing};
 use crate::cpu::CpuWorld;
@@ -99,9 +100,15 @@ impl Renderer {
     /// A renderer of `width` x `height` pixels on `device` and `queue` (for example those the
     /// GPU World runs on), with the default [`Style`].
     ///
+    /// The renderer needs no optional wgpu feature and no downlevel flag beyond storage buffers
+    /// in vertex shaders, so it runs on any adapter wgpu offers, OpenGL included.
+    ///
     /// # Errors
     /// [`Error::InvalidParameter`] for a zero size or one above the device's
-    /// `max_texture_dimension_2d`; [`Error::Gpu`] if the shaders or pipelines fail validation.
+    /// `max_texture_dimension_2d`; [`Error::DeviceUnsupported`], naming what is missing, if the
+    /// device has too few storage buffers per shader stage (the vertex shaders bind six), no
+    /// storage buffers in vertex shaders, or no 4x multisampling of the target formats, or if
+    /// the pipelines fail validation (with wgpu's message).
     pub fn with_device(
         device: wgpu::Device,
         queue: wgpu::Queue,
@@ -109,19 +116,23 @@ impl Renderer {
         height: u32,
     ) -> Result<Self> {
         check_size(&device, width, height)?;
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let layout = bind_group_layout(&device);
-        let pipelines = Pipelines::new(&device, &layout);
+        check_limits(&device)?;
+        let targets = made(&device, &targets_need(), || {
+            Targets::new(&device, width, height)
+        })?;
+        let layout = made(&device, LAYOUT_NEEDS, || bind_group_layout(&device))?;
+        let pipelines = made(&device, PIPELINES_NEED, || Pipelines::new(&device, &layout))?;
         let view_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::render::view"),
             size: size_of::<GpuView>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let targets = Targets::new(&device, width, height);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu(error.to_string()));
-        }
+        log::debug!(
+            "renderer {width}x{height} on {}: {TARGET_FORMAT:?} target resolved from \
+             {SAMPLES}x multisampling, {DEPTH_FORMAT:?} depth",
+            device.adapter_info().name
+        );
         Ok(Self {
             device,
             queue,
@@ -157,13 +168,16 @@ impl Renderer {
     /// Changes the image size (the targets are remade).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a zero size or one above the device's limit.
+    /// [`Error::InvalidParameter`] for a zero size or one above the device's limit;
+    /// [`Error::DeviceUnsupported`] if the device refuses the new targets.
     pub fn resize(&mut self, width: u32, height: u32) -> Result<()> {
         check_size(&self.device, width, height)?;
         if (width, height) != (self.width, self.height) {
+            self.targets = made(&self.device, &targets_need(), || {
+                Targets::new(&self.device, width, height)
+            })?;
             self.width = width;
             self.height = height;
-            self.targets = Targets::new(&self.device, width, height);
             self.readback = None;
         }
         Ok(())
@@ -193,13 +207,20 @@ impl Renderer {
         &self.targets.color_view
     }
 
-    /// A view of [`Renderer::target`] as `Rgba8Unorm`: sampling returns the sRGB-encoded values
-    /// undecoded. This is the view to give a UI that blends in gamma space and expects its
-    /// textures' samples to be gamma-encoded, such as egui (`egui_wgpu::Renderer::
-    /// register_native_texture`); with [`Renderer::target_view`] the image would show too dark.
+    /// A view of an `Rgba8Unorm` copy of [`Renderer::target`]: sampling returns the
+    /// sRGB-encoded values undecoded. This is the view to give a UI that blends in gamma space
+    /// and expects its textures' samples to be gamma-encoded, such as egui
+    /// (`egui_wgpu::Renderer::register_native_texture`); with [`Renderer::target_view`] the
+    /// image would show too dark.
+    ///
+    /// The copy is made on the first call (holding what was drawn so far) and refreshed by
+    /// every draw after it, until [`Renderer::resize`] makes new targets (call this again
+    /// then). It is a copy, not a view of the target itself, because a view in another format
+    /// needs the downlevel flag `VIEW_FORMATS`, which wgpu's OpenGL backend lacks; a renderer
+    /// that is never asked for it copies nothing.
     #[must_use]
     pub fn target_view_gamma(&self) -> &wgpu::TextureView {
-        &self.targets.color_view_raw
+        self.targets.gamma_view(&self.device, &self.queue)
     }
 
     /// Draws `scene` seen by `camera` into the target, reading positions from `positions`.
@@ -286,6 +307,7 @@ impl Renderer {
             pass.set_bind_group(0, &bind_group, &[]);
             self.pipelines.record(&mut pass, scene, &self.style);
         }
+        self.targets.refresh_gamma(&mut encoder);
         self.queue.submit([encoder.finish()]);
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(Error::Gpu(error.to_string()));
@@ -388,12 +410,11 @@ impl Renderer {
         camera: &Camera,
     ) -> Result<()> {
         if world.device() != &self.device {
-            return Err(Error::InvalidParameter {
-                name: "world",
-                value: f64::NAN,
-                expected: "the World must run on the renderer's device: make the renderer with \
-                           Renderer::for_world or Renderer::with_device(world.device().clone(), \
-                           world.queue().clone(), ..)",
+            return Err(Error::DeviceMismatch {
+                what: "the World",
+                user: "the renderer",
+                fix: "make the renderer with Renderer::for_world(&world, ..) or \
+                      Renderer::with_device(world.device().clone(), world.queue().clone(), ..)",
             });
         }
         drawing.actuate(self, world.actuators(), world.time())?;
@@ -407,7 +428,7 @@ impl Renderer {
     /// give them to [`Drawing::set_rest_lengths`] as well. Only the finished image is read back.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] if the World is on another device; [`Error::LengthMismatch`]
+    /// [`Error::DeviceMismatch`] if the World is on another device; [`Error::LengthMismatch`]
     /// if `drawing` was made from a model with more masses than the World has; those of
     /// [`Renderer::render`].
     pub fn render_world(
