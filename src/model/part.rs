@@ -10,6 +10,7 @@ use super::{Actuator, Mass, Spring};
 /// A named group of masses and springs added by one builder call. Bodies let a World report
 /// per-body centre of mass and mean velocity (many creatures in one World).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Body {
     /// Name given by the builder or the user.
     pub name: String,
@@ -22,6 +23,7 @@ pub struct Body {
 /// Masses, springs and actuators with indices local to themselves, as a builder makes them, ready
 /// to be added to a [`Model`](super::Model) as one body with [`Model::add`](super::Model::add).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Part {
     /// The masses.
     pub masses: Vec<Mass>,

@@ -23,6 +23,7 @@ pub enum SpringLaw {
 
 /// A damped spring between masses `a` and `b`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Spring {
     /// Index of the first mass.
     pub a: u32,
