@@ -230,13 +230,13 @@ impl BlowUp {
     pub(crate) fn error(&self, dt: f64, stable: &StableDt) -> Error {
         let advice = if dt > stable.dt {
             format!(
-                "dt is {:.3} times the estimate: {} ({stable}).",
+                "dt is {:.3} times the estimate, {stable}. To fix it, {}.",
                 dt / stable.dt,
                 stable.advice()
             )
         } else {
             format!(
-                "dt is below the estimate ({stable}), so something pumps energy in: check the \
+                "dt is below the estimate, {stable}, so something pumps energy in: check the \
                  external forces, drag spring and actuators near mass {}, or {}.",
                 self.mass,
                 stable.advice()

@@ -50,9 +50,8 @@ pub struct StableDt {
 }
 
 impl StableDt {
-    /// What to change to run stably at `dt` (s): the `dt` to go below and the element that
-    /// limits it, e.g. `"reduce dt below 1.2e-4 s, or soften spring 42 (1.0e4 N/m) or raise
-    /// mass 17 (0.01 kg)"`.
+    /// What to change to run stably: the `dt` to go below and the element that limits it, e.g.
+    /// `"reduce dt below 1.20e-4 s, or soften spring 42 or raise mass 17 (1.000e-2 kg)"`.
     #[must_use]
     pub fn advice(&self) -> String {
         let below = format!("reduce dt below {:.2e} s", self.dt);
