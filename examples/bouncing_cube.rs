@@ -33,7 +33,7 @@ fn main() -> hooke::Result<()> {
     let out = std::env::args()
         .nth(1)
         .map_or_else(|| PathBuf::from("out/bouncing_cube"), PathBuf::from);
-    let mut model = Model::new(Params::default());
+    let mut model = Model::new(Params::lipson_cube());
     model.add("cube", cube()?);
     let mut world = CpuWorld::new(&model)?;
 

@@ -80,11 +80,14 @@ impl CpuWorld {
             rest_length: self.base_rest[spring],
             ..self.model.springs[spring]
         };
-        let driver = self.actuators.iter().rev().find(|a| a.spring as usize == spring);
+        let driver = self
+            .actuators
+            .iter()
+            .rev()
+            .find(|a| a.spring as usize == spring);
         let [a, b] = self.springs.ends[spring];
         let masses = [self.mass[a as usize], self.mass[b as usize]];
-        self.limit
-            .rest_length(&old, rest_length, driver, masses);
+        self.limit.rest_length(&old, rest_length, driver, masses);
         self.base_rest[spring] = rest_length;
         let before = spring_energy(&self.springs, &self.pos, spring);
         self.set_effective(spring, rest_length);

@@ -382,7 +382,11 @@ pub(crate) fn gpu_params(p: &Params, drag: Option<DragSpring>, counts: Counts) -
 }
 
 /// [`Error::OutOfF32Range`] unless `value` is finite in f32 (at most `f32::MAX` in magnitude).
-pub(crate) fn fits_f32(element: impl FnOnce() -> String, field: &'static str, value: f64) -> Result<()> {
+pub(crate) fn fits_f32(
+    element: impl FnOnce() -> String,
+    field: &'static str,
+    value: f64,
+) -> Result<()> {
     if (value as f32).is_finite() {
         Ok(())
     } else {
@@ -395,7 +399,11 @@ pub(crate) fn fits_f32(element: impl FnOnce() -> String, field: &'static str, va
 }
 
 /// As [`fits_f32`], for a vector (m, m/s, N).
-pub(crate) fn fits_f32_vec(element: impl Fn() -> String, field: &'static str, v: DVec3) -> Result<()> {
+pub(crate) fn fits_f32_vec(
+    element: impl Fn() -> String,
+    field: &'static str,
+    v: DVec3,
+) -> Result<()> {
     for c in v.to_array() {
         fits_f32(&element, field, c)?;
     }
@@ -435,7 +443,12 @@ pub(crate) fn check_f32(model: &Model) -> Result<()> {
         fits_f32_vec(element, "external_force", m.external_force)?;
         if let Some(o) = &m.friction_oscillator {
             let element = || format!("friction oscillator of mass {i}");
-            for (field, v) in [("min", o.min), ("max", o.max), ("omega", o.omega), ("phase", o.phase)] {
+            for (field, v) in [
+                ("min", o.min),
+                ("max", o.max),
+                ("omega", o.omega),
+                ("phase", o.phase),
+            ] {
                 fits_f32(element, field, v)?;
             }
         }
@@ -462,7 +475,11 @@ pub(crate) fn check_f32(model: &Model) -> Result<()> {
         fits_f32(element, "rest_length", s.rest_length * (2.0 - shrink[i]))?;
         if s.law == SpringLaw::Material {
             normal_f32(element, "rest_length", s.rest_length * shrink[i])?;
-            fits_f32(element, "stiffness / rest_length", effective_stiffness(s, shrink[i]))?;
+            fits_f32(
+                element,
+                "stiffness / rest_length",
+                effective_stiffness(s, shrink[i]),
+            )?;
         }
     }
     Ok(())
@@ -482,7 +499,10 @@ fn check_params(p: &Params) -> Result<()> {
         ("contact.stiffness", stiffness),
         ("contact.damping", damping),
         ("friction.static_coefficient", p.friction.static_coefficient),
-        ("friction.kinetic_coefficient", p.friction.kinetic_coefficient),
+        (
+            "friction.kinetic_coefficient",
+            p.friction.kinetic_coefficient,
+        ),
         ("friction.rest_speed", p.friction.rest_speed),
     ] {
         fits_f32(element, field, v)?;

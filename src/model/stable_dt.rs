@@ -84,7 +84,11 @@ impl StableDt {
 impl fmt::Display for StableDt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Some(mass) = self.mass.filter(|_| self.limit != StableDtLimit::Nothing) else {
-            return write!(f, "{} s (nothing limits it: no free mass feels a spring, contact or damping)", self.dt);
+            return write!(
+                f,
+                "{} s (nothing limits it: no free mass feels a spring, contact or damping)",
+                self.dt
+            );
         };
         write!(f, "{:.1e} s (limited by mass {mass}: ", self.dt)?;
         let m = self.mass_kg;

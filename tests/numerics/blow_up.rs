@@ -1,9 +1,7 @@
 //! A time step far above the stable limit is an error on both backends, before the state leaves
 //! any physical range, and both report the same step and mass.
 
-use hooke::{
-    Builder, Cloth, Contact, CpuWorld, DVec3, Error, Lattice, Model, Params, Placement,
-};
+use hooke::{Builder, Cloth, Contact, CpuWorld, DVec3, Error, Lattice, Model, Params, Placement};
 
 /// The default cloth (20 x 20, 5 g masses) lying flat 0.5 m above the default ground, at `dt`.
 fn dropped_cloth(dt: f64) -> Model {
@@ -38,13 +36,23 @@ fn cloth_far_above_the_stable_dt_is_an_error_not_ok() {
     };
     assert_eq!(dt, 0.01);
     assert_eq!(stable_dt, stable.dt);
-    assert!(advice.contains(&format!("reduce dt below {:.2e} s", stable.dt)), "{advice}");
+    assert!(
+        advice.contains(&format!("reduce dt below {:.2e} s", stable.dt)),
+        "{advice}"
+    );
     let message = err.to_string();
-    assert!(message.contains("limited by mass") && message.contains("ground contact"), "{message}");
+    assert!(
+        message.contains("limited by mass") && message.contains("ground contact"),
+        "{message}"
+    );
     // It falls 0.5 m in 0.32 s (32 steps) and blows up at the first contact step: nothing has
     // yet flown off, and the world keeps that state and refuses to go on.
     assert!(step <= 40, "step {step}");
-    let highest = world.position_slice().iter().map(|p| p.z).fold(f64::MIN, f64::max);
+    let highest = world
+        .position_slice()
+        .iter()
+        .map(|p| p.z)
+        .fold(f64::MIN, f64::max);
     assert!(highest < 100.0, "z = {highest} m");
     assert!(world.position_slice().iter().all(|p| p.is_finite()));
     assert!(matches!(world.step(1), Err(Error::BlowUp { .. })));
@@ -111,10 +119,15 @@ fn both_backends_report_the_same_blow_up_at_the_same_step() {
         ny: 4,
         ..Cloth::default()
     };
-    let mut part = small.build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.5))).unwrap();
+    let mut part = small
+        .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.5)))
+        .unwrap();
     part.masses[5].velocity = DVec3::new(0.01, -0.02, 0.03);
     cloth.add("cloth", part);
-    for (name, model) in [("spinning cube", spinning_cube(3.0)), ("dropped cloth", cloth)] {
+    for (name, model) in [
+        ("spinning cube", spinning_cube(3.0)),
+        ("dropped cloth", cloth),
+    ] {
         let mut cpu = CpuWorld::new(&model).unwrap();
         let mut gpu = super::common::world(&model);
         let on_cpu = blow_up(cpu.step(1000));
@@ -123,9 +136,19 @@ fn both_backends_report_the_same_blow_up_at_the_same_step() {
             println!("{name}: {e}");
         }
         let on_gpu = blow_up(result);
-        assert_eq!(on_cpu, on_gpu, "{name}: (mass, step) on the CPU and the GPU");
-        assert_eq!(gpu.steps(), on_gpu.1, "{name}: the GPU World stops at the failing step");
-        assert!(gpu.positions().unwrap().iter().all(|p| p.is_finite()), "{name}");
+        assert_eq!(
+            on_cpu, on_gpu,
+            "{name}: (mass, step) on the CPU and the GPU"
+        );
+        assert_eq!(
+            gpu.steps(),
+            on_gpu.1,
+            "{name}: the GPU World stops at the failing step"
+        );
+        assert!(
+            gpu.positions().unwrap().iter().all(|p| p.is_finite()),
+            "{name}"
+        );
         assert!(matches!(gpu.step(1), Err(Error::BlowUp { .. })), "{name}");
     }
 }

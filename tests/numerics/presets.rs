@@ -35,14 +35,23 @@ fn dropped_cloth(params: Params) -> CpuWorld {
         ny: 10,
         ..Cloth::default()
     };
-    model.add("cloth", cloth.build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.3))).unwrap());
+    model.add(
+        "cloth",
+        cloth
+            .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.3)))
+            .unwrap(),
+    );
     CpuWorld::new(&model).unwrap()
 }
 
 /// Kinetic plus gravitational energy above the ground (J) and the largest speed (m/s).
 fn motion(world: &CpuWorld) -> (f64, f64) {
     let e = world.energy().unwrap();
-    let speed = world.velocity_slice().iter().map(|v| v.length()).fold(0.0, f64::max);
+    let speed = world
+        .velocity_slice()
+        .iter()
+        .map(|v| v.length())
+        .fold(0.0, f64::max);
     (e.kinetic + e.gravity, speed)
 }
 
@@ -61,5 +70,8 @@ fn cloth_comes_to_rest_with_the_cloth_preset_and_bounces_with_the_defaults() {
     let mut bouncing = dropped_cloth(Params::default());
     bouncing.step_for(3.0).unwrap();
     let (e, speed) = motion(&bouncing);
-    assert!(e > 0.1 * e0 && speed > 0.1, "defaults: {e} J of {e0} J, {speed} m/s");
+    assert!(
+        e > 0.1 * e0 && speed > 0.1,
+        "defaults: {e} J of {e0} J, {speed} m/s"
+    );
 }

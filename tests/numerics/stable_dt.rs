@@ -151,7 +151,10 @@ fn lattice_and_cloth_estimates_lie_below_the_true_limit_within_a_factor_of_2_5()
     for (name, model) in [("lattice", lattice), ("cloth", cloth)] {
         let estimate = model.stable_dt().dt;
         let truth = true_limit(&model);
-        println!("{name}: estimate {estimate:.4e} s, true limit {truth:.4e} s ({:.3}x)", truth / estimate);
+        println!(
+            "{name}: estimate {estimate:.4e} s, true limit {truth:.4e} s ({:.3}x)",
+            truth / estimate
+        );
         // Gershgorin bounds the largest eigenvalue from above, so the estimate is below the truth.
         // How far below: the row sum counts every spring on a mass at full stiffness in every
         // direction, while the fastest mode moves the masses along one direction and sees each
@@ -161,8 +164,14 @@ fn lattice_and_cloth_estimates_lie_below_the_true_limit_within_a_factor_of_2_5()
         // the true limit at 2.07x (the top mode is a little faster than that one). The cloth's
         // row mixes three stiffnesses with the same effect. 2.5 bounds both with room for the
         // 0.5 % bisection step.
-        assert!(estimate <= truth, "{name}: estimate {estimate} above the limit {truth}");
-        assert!(truth <= 2.5 * estimate, "{name}: {truth} more than 2.5x the estimate {estimate}");
+        assert!(
+            estimate <= truth,
+            "{name}: estimate {estimate} above the limit {truth}"
+        );
+        assert!(
+            truth <= 2.5 * estimate,
+            "{name}: {truth} more than 2.5x the estimate {estimate}"
+        );
     }
 }
 
@@ -206,13 +215,28 @@ fn building_a_world_above_the_stable_dt_logs_a_warning_naming_the_limit() {
     assert_eq!(logged("dt = 1.23e-2 s"), 0, "warned below the limit");
     CpuWorld::new(&one_spring(m, k, 0.01, 0.0321)).unwrap();
     assert_eq!(logged("CpuWorld built with dt = 3.21e-2 s"), 1);
-    let warning = LOGGED.lock().unwrap().iter().find(|w| w.contains("3.21e-2")).cloned().unwrap();
-    assert!(warning.contains("limited by mass 1") && warning.contains("reduce dt below 2.00e-2 s"), "{warning}");
+    let warning = LOGGED
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|w| w.contains("3.21e-2"))
+        .cloned()
+        .unwrap();
+    assert!(
+        warning.contains("limited by mass 1") && warning.contains("reduce dt below 2.00e-2 s"),
+        "{warning}"
+    );
     if cfg!(skip_gpu_tests) {
         return;
     }
     let (device, queue) = super::common::gpu();
     let model = one_spring(m, k, 0.01, 0.0345);
-    hooke::World::with_device(device.clone(), queue.clone(), &model, hooke::WorldOptions::default()).unwrap();
+    hooke::World::with_device(
+        device.clone(),
+        queue.clone(),
+        &model,
+        hooke::WorldOptions::default(),
+    )
+    .unwrap();
     assert_eq!(logged("World built with dt = 3.45e-2 s"), 1);
 }

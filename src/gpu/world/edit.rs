@@ -8,7 +8,9 @@ use super::World;
 use crate::cpu::DragSpring;
 use crate::error::{Error, Result};
 use crate::gpu::layout::{self, array_bytes, GpuActuator, GpuLink, GpuMass, GpuState, Vec4};
-use crate::gpu::tables::{fits_f32, fits_f32_vec, gpu_actuator, gpu_params, mass_flags, v3, Counts};
+use crate::gpu::tables::{
+    fits_f32, fits_f32_vec, gpu_actuator, gpu_params, mass_flags, v3, Counts,
+};
 use crate::model::{Actuator, Mass, Model, Spring, SpringLaw};
 
 impl World {
