@@ -236,7 +236,7 @@ impl Model {
             spring: None,
         };
         for (i, (m, &(k, c))) in self.masses.iter().zip(&rows).enumerate() {
-            if m.fixed || !(m.mass > 0.0) {
+            if m.fixed || m.mass.is_nan() || m.mass <= 0.0 {
                 continue;
             }
             let omega_squared = (k + k_c) / m.mass;

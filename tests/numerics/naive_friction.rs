@@ -113,9 +113,9 @@ impl Peer {
             f[a] += fa;
             f[b] -= fa;
         }
-        for i in 0..self.p.len() {
+        for (i, spring_force) in f.into_iter().enumerate() {
             let (x, mut vel) = (self.p[i], self.v[i]);
-            let mut force = f[i] + DVec3::new(0.0, 0.0, m * g);
+            let mut force = spring_force + DVec3::new(0.0, 0.0, m * g);
             if x.z < 0.0 {
                 let fn_ = -kc * x.z;
                 force += DVec3::new(0.0, 0.0, fn_);
