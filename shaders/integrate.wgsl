@@ -148,11 +148,14 @@ fn integrate_mass(i: u32) -> Integrated {
             dot(applied, work),
         );
     }
-    let limit = BLOW_UP_FLOOR_SPEED + sqrt(2.0 * step.speed_energy / m)
-        + step.speed_growth * (step.time + dt);
+    // The blow-up bound (`SpeedLimit::over`): the per-step part first, without a square root.
+    let base = BLOW_UP_FLOOR_SPEED + step.speed_growth * (step.time + dt);
+    var over = false;
+    if dot(v_new, v_new) > base * base {
+        over = length(v_new) > base + sqrt(2.0 * step.speed_energy / m);
+    }
     let bad = non_finite(x_new.x) || non_finite(x_new.y) || non_finite(x_new.z)
-        || non_finite(v_new.x) || non_finite(v_new.y) || non_finite(v_new.z)
-        || length(v_new) > limit;
+        || non_finite(v_new.x) || non_finite(v_new.y) || non_finite(v_new.z) || over;
     state[i] = state_pack(x_new, v_new);
     return Integrated(energy, bad);
 }

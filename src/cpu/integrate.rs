@@ -217,7 +217,7 @@ impl MassPass<'_> {
         // for static friction holding a mass still, and exactly the lost kinetic energy for a
         // restitution impulse. Global damping then removes what the factor takes off.
         let work = 0.5 * (v0 + v_pre) * dt;
-        let over = v_new.length() > self.limit.speed(m, self.time + dt);
+        let over = self.limit.over(m, self.time + dt, v_new);
         *x = x_new;
         *v = v_new;
         Integrated {
