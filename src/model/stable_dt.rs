@@ -55,8 +55,10 @@ impl StableDt {
     #[must_use]
     pub fn advice(&self) -> String {
         let below = format!("reduce dt below {:.2e} s", self.dt);
-        let Some(mass) = self.mass else {
-            return below;
+        let Some(mass) = self.mass.filter(|_| self.dt.is_finite()) else {
+            return "nothing in the model limits dt (no spring, penalty contact or damping on a \
+                    free mass): look at the forces set between steps"
+                .to_string();
         };
         let m = self.mass_kg;
         match (self.limit, self.spring) {

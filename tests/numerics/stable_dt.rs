@@ -240,3 +240,50 @@ fn building_a_world_above_the_stable_dt_logs_a_warning_naming_the_limit() {
     .unwrap();
     assert_eq!(logged("World built with dt = 3.45e-2 s"), 1);
 }
+
+#[test]
+fn damped_oscillator_estimate_solves_the_exact_condition_and_nothing_is_infinite() {
+    // One mass on a heavily damped spring: gamma = c / m = 1000 1/s, omega^2 = k / m = 10.
+    let (m, k, c) = (0.1, 1.0, 100.0);
+    let mut model = one_spring(m, k, 0.01, 1e-4);
+    model.springs[0].damping = c;
+    let stable = model.stable_dt();
+    let (w2, gamma, dt) = (k / m, c / m, stable.dt);
+    // Semi-implicit Euler on x'' = -w^2 x - gamma x' is stable iff (w dt)^2 + 2 gamma dt < 4.
+    assert!(
+        (w2 * dt * dt + 2.0 * gamma * dt - 4.0).abs() < 1e-12,
+        "{dt}"
+    );
+    assert_eq!(stable.limit, StableDtLimit::Damping);
+    assert!(
+        stable
+            .to_string()
+            .contains("damping 1.0e2 N*s/m on 1.00e-1 kg, most damped spring 0"),
+        "{stable}"
+    );
+    // At 0.98x the step matrix's eigenvalue near 1 - gamma dt = -0.96 decays; at 1.02x the one
+    // near -1.04 grows, 1.04^500 = 3e8.
+    let mut run = |fraction: f64| {
+        model.params.dt = fraction * dt;
+        let mut world = CpuWorld::new(&model).unwrap();
+        let result = world.step(500);
+        (result, (world.position_slice()[1].x - 1.0).abs())
+    };
+    let (result, x) = run(0.98);
+    assert!(result.is_ok() && x < 0.01, "{x}");
+    let (result, x) = run(1.02);
+    assert!(result.is_err() || x > 1.0, "{x}");
+    // A lone mass on the impulsive ground: nothing limits dt.
+    let mut lone = Model::new(Params::cloth());
+    lone.add_mass(Mass::new(1.0, DVec3::Z));
+    let nothing = lone.stable_dt();
+    assert_eq!(
+        (nothing.dt, nothing.limit),
+        (f64::INFINITY, StableDtLimit::Nothing)
+    );
+    assert!(
+        nothing.to_string().contains("nothing limits it"),
+        "{nothing}"
+    );
+    assert!(nothing.advice().contains("nothing in the model limits dt"));
+}
