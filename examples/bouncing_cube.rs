@@ -42,7 +42,7 @@ fn main() -> hooke::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
     let out = Args::parse().out;
-    let mut model = Model::new(Params::default());
+    let mut model = Model::new(Params::lipson_cube());
     model.add("cube", cube()?);
     let mut world = CpuWorld::new(&model)?;
 

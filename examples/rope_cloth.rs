@@ -27,7 +27,8 @@ const HANG: f64 = 1.2;
 fn run(name: &str, part: Part, free: usize, options: RecordOptions) -> hooke::Result<()> {
     let (masses, springs) = (part.masses.len(), part.springs.len());
     let start = part.masses[free].position;
-    let mut model = Model::new(Params::default());
+    // The cloth preset: anything that reaches the ground settles there instead of bouncing.
+    let mut model = Model::new(Params::cloth());
     model.add(name, part);
     let mut world = CpuWorld::new(&model)?;
     let mut lowest = f64::MAX;

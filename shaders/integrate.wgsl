@@ -1,7 +1,8 @@
 // hooke::integrate: MASSES_PER_INVOCATION masses per invocation (see `walk`). For each mass it
 // reads and clears the fixed-point spring force, adds gravity, external, drag-spring and air-drag
-// forces, ground contact and Coulomb friction, then updates velocity and position (CPU twin:
-// `integrate` and `ground` in src/cpu.rs).
+// forces, ground contact and Coulomb (or naive) friction, then updates velocity and position,
+// and reports masses that turned non-finite or passed the blow-up speed bound (CPU twin:
+// `ground`, `integrate_mass` and `integrate` in src/cpu/integrate.rs).
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
 // `GpuMass` records, read as `Record`s (see shared/words_*.wgsl).
@@ -61,8 +62,13 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
     let stop = length(f_stop);
     let speed = length(vt);
     let mu_k_n = mu_k * normal;
-    var fr: vec3<f32>;
-    if speed > params.rest_speed {
+    var fr = vec3<f32>(0.0);
+    if params.friction_rule == FRICTION_NAIVE {
+        // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
+        if speed > params.rest_speed {
+            fr = -mu_k_n * vt / speed;
+        }
+    } else if speed > params.rest_speed {
         if stop <= mu_k_n {
             fr = f_stop;
         } else {
@@ -78,7 +84,7 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
 }
 
 // What integrating one mass reports: its (dissipated, injected) work over the step (J), and
-// whether its new position or velocity is not finite.
+// whether its new position or velocity is not finite or its new speed is over the blow-up bound.
 struct Integrated {
     energy: vec2<f32>,
     bad: bool,
@@ -142,8 +148,14 @@ fn integrate_mass(i: u32) -> Integrated {
             dot(applied, work),
         );
     }
+    // The blow-up bound (`SpeedLimit::over`): the per-step part first, without a square root.
+    let base = BLOW_UP_FLOOR_SPEED + step.speed_growth * (step.time + dt);
+    var over = false;
+    if dot(v_new, v_new) > base * base {
+        over = length(v_new) > base + sqrt(2.0 * step.speed_energy / m);
+    }
     let bad = non_finite(x_new.x) || non_finite(x_new.y) || non_finite(x_new.z)
-        || non_finite(v_new.x) || non_finite(v_new.y) || non_finite(v_new.z);
+        || non_finite(v_new.x) || non_finite(v_new.y) || non_finite(v_new.z) || over;
     state[i] = state_pack(x_new, v_new);
     return Integrated(energy, bad);
 }

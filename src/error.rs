@@ -191,6 +191,41 @@ pub enum Error {
         /// Simulation time at the start of that step, in s.
         time: f64,
     },
+    /// The simulation blew up: a mass moved faster than any stable run of this model can (see
+    /// [`Model::stable_dt`](crate::Model::stable_dt) and `CpuWorld::step`), the signature of a
+    /// time step above the stability limit. Reported before the state turns non-finite; the
+    /// world keeps the state of that step and refuses to step until reset.
+    #[error("the simulation blew up at step {step} (t = {time} s): mass {mass} moves at {speed:.3e} m/s, above the {limit:.3e} m/s that no stable run of this model reaches. dt = {dt:e} s; the estimated stable limit is {stable_dt:.3e} s. {advice}")]
+    BlowUp {
+        /// The first (lowest-index) mass over the speed limit.
+        mass: usize,
+        /// The step (counted from 0 at the initial state) whose update produced it.
+        step: u64,
+        /// Simulation time at the start of that step, in s.
+        time: f64,
+        /// Its speed after that step, m/s.
+        speed: f64,
+        /// The speed limit it passed, m/s.
+        limit: f64,
+        /// The time step, s.
+        dt: f64,
+        /// The model's stable time step estimate, s ([`Model::stable_dt`](crate::Model::stable_dt)).
+        stable_dt: f64,
+        /// What to change: the dt to go below, and the spring or mass that limits it.
+        advice: String,
+    },
+    /// A model value that is valid in f64 cannot be represented in the GPU's f32: it overflows to
+    /// infinity, or (for a mass, the time step or a material rest length, which the kernels divide
+    /// by) it rounds to zero or to a subnormal.
+    #[error("{element}: {field} = {value:e} is outside the f32 range the GPU World computes in (finite values of magnitude at most 3.4028235e38; masses, dt and material rest lengths at least 1.1754944e-38)")]
+    OutOfF32Range {
+        /// The element (`"mass 3"`, `"spring 17"`, `"params"`, ...).
+        element: String,
+        /// The field (`"position"`, `"stiffness"`, `"dt"`, ...).
+        field: &'static str,
+        /// The value given.
+        value: f64,
+    },
     /// The GPU force accumulator would overflow its fixed-point range.
     #[error("fixed-point force overflow at step {step}: a force of more than {limit_newtons} N reached one mass. {advice}")]
     FixedPointOverflow {

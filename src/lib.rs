@@ -125,8 +125,9 @@ pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
 };
 pub use model::{
-    Actuator, Body, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator, Integrator, Mass,
-    Model, Params, Part, Spring, SpringLaw, STANDARD_GRAVITY,
+    Actuator, Body, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator, FrictionRule,
+    Integrator, Mass, Model, Params, Part, Spring, SpringLaw, StableDt, StableDtLimit,
+    STANDARD_GRAVITY,
 };
 pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
 pub use simulation::{BodyState, Simulation};

@@ -82,9 +82,10 @@ pub trait Simulation {
     /// Advances `steps` steps of the model's `dt`.
     ///
     /// # Errors
-    /// [`crate::Error::NonFinite`] naming the first mass whose state became non-finite (the world
-    /// then refuses to step until [`Simulation::reset`]); on the GPU also fixed-point overflow and
-    /// device errors.
+    /// [`crate::Error::BlowUp`] naming the first mass that moved faster than any stable run of
+    /// the model can (`dt` too large), or [`crate::Error::NonFinite`] naming the first mass whose
+    /// state became non-finite (the world then refuses to step until [`Simulation::reset`]); on
+    /// the GPU also fixed-point overflow and device errors.
     fn step(&mut self, steps: u64) -> Result<()>;
 
     /// Advances by `duration` s of simulated time (`round(duration / dt)` steps) and returns the

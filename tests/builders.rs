@@ -819,3 +819,23 @@ fn hand_made_masses_and_springs_mix_with_builders() {
     world.step(1000).unwrap();
     assert!(world.position_slice().iter().all(|p| p.is_finite()));
 }
+
+#[test]
+fn three_cubes_docs_state_the_72_springs_it_builds() {
+    // Issue 11, defect 5: the docs said "(16 masses, 68 springs)".
+    let source = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/builders/voxel.rs"),
+    )
+    .unwrap();
+    let three = VoxelBody::three_cubes().build().unwrap();
+    let said = format!(
+        "three voxels in a row along x ({} masses, {} springs",
+        three.masses.len(),
+        three.springs.len()
+    );
+    assert_eq!((three.masses.len(), three.springs.len()), (16, 72));
+    assert!(
+        source.contains(&said),
+        "the docs of three_cubes lack '{said}'"
+    );
+}

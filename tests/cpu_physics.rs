@@ -581,9 +581,10 @@ fn drag_spring_pulls_and_is_booked() {
         .is_err());
 }
 
-/// An explosion is reported with the first bad mass and the step, not carried on as NaN.
+/// An explosion is reported with the first bad mass and the step as a blow-up, while the state
+/// is still finite, not carried on until it is NaN.
 #[test]
-fn non_finite_state_stops_with_error() {
+fn explosion_stops_with_a_blow_up_error_before_nan() {
     // k/m = 1e12 with dt = 1e-3: omega dt = 1000, far past the stability limit of 2.
     let mut model = Model::new(params(1e-3, Contact::None));
     model.add_mass(Mass::new(1e-6, DVec3::ZERO));
@@ -591,15 +592,62 @@ fn non_finite_state_stops_with_error() {
     model.add_spring(Spring::hooke(0, 1, 1e6, 1.0));
     let mut w = CpuWorld::new(&model).unwrap();
     let err = w.step(10_000).unwrap_err();
+    let Error::BlowUp { mass, step, .. } = err else {
+        panic!("expected BlowUp, got {err}");
+    };
+    // The amplitude grows ~1e6-fold per step: the first step already passes the bound.
+    assert_eq!((mass, step), (0, 1));
+    assert!(w.position_slice().iter().all(|p| p.is_finite()));
+    // It stays stopped until reset.
+    assert!(w.step(1).is_err());
+    w.reset();
+    assert!(w.step(1).is_err());
+}
+
+/// A state that turns non-finite within one step (no step in between to see it grow) is
+/// reported with the first bad mass and the step, not carried on as NaN.
+#[test]
+fn non_finite_state_stops_with_error() {
+    let mut model = Model::new(params(1e-3, Contact::None));
+    model.add_mass(Mass::new(1.0, DVec3::ZERO));
+    model.add_mass(Mass::new(1e-10, DVec3::X));
+    let mut w = CpuWorld::new(&model).unwrap();
+    w.step(3).unwrap();
+    // 1e300 N on 1e-10 kg: the acceleration overflows f64 in step 4.
+    w.set_external_force(1, DVec3::new(1e300, 0.0, 0.0))
+        .unwrap();
+    let err = w.step(10).unwrap_err();
     let Error::NonFinite { mass, step, .. } = err else {
         panic!("expected NonFinite, got {err}");
     };
-    assert_eq!(mass, 0);
-    assert!(step > 1 && step < 10_000);
+    assert_eq!((mass, step), (1, 4));
     // It stays stopped until reset.
     assert!(w.step(1).is_err());
     w.reset();
     assert!(w.step(1).is_ok());
+}
+
+#[test]
+fn nan_duty_offset_error_prints_the_offset() {
+    // Issue 11, defect 6: the message printed the rest time instead of the offset.
+    let mut m = Model::new(Params::default());
+    m.add_mass(Mass::new(1.0, DVec3::ZERO));
+    m.add_mass(Mass::new(1.0, DVec3::X));
+    m.add_spring(Spring::hooke(0, 1, 1.0, 1.0));
+    m.add_actuator(Actuator {
+        spring: 0,
+        amplitude: 0.1,
+        omega: 1.0,
+        phase: 0.0,
+        duty: Some(DutyCycle {
+            active: 1.0,
+            rest: 0.25,
+            offset: f64::NAN,
+        }),
+    });
+    let text = m.validate().unwrap_err().to_string();
+    assert!(text.contains("duty.offset NaN"), "{text}");
+    assert!(!text.contains("0.25"), "{text}");
 }
 
 /// Bad input gets a clear error naming the element.

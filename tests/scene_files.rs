@@ -296,3 +296,31 @@ fn bad_files_give_clear_errors() {
         .unwrap_err();
     assert!(matches!(err, Error::SceneIo { .. }));
 }
+
+#[test]
+fn typo_in_scene_params_is_an_error() {
+    // Issue 11, defect 1: a typo inside `params` was ignored (gravity stayed -9.81). Every
+    // scene-file struct rejects unknown fields, down to contact, friction and hand-made parts.
+    for json in [
+        r#"{ "params": { "gravty": [0, 0, -1] } }"#,
+        r#"{ "params": { "friction": { "static_coefficient": 1, "kinetic_coefficient": 1, "rest_sped": 0 } } }"#,
+        r#"{ "params": { "contact": { "Penalty": { "stiffness": 1, "damping": 0, "dampng": 1 } } } }"#,
+        r#"{ "bodies": [ { "body": { "type": "part", "masses": [ { "mas": 1 } ], "springs": [] } } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "part", "masses": [], "springs": [ { "a": 0, "b": 1, "stiffness": 1, "rest_length": 1, "lw": "Hooke" } ] } } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 0, "amplitude": 0.1, "omega": 1, "phse": 0 } ] } ] }"#,
+        r#"{ "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 0, "amplitude": 0.1, "omega": 1, "duty": { "active": 1, "rest": 1, "ofset": 0 } } ] } ] }"#,
+    ] {
+        match Scene::from_json_str(json) {
+            Err(Error::SceneParse { source, .. }) => {
+                assert!(
+                    source.to_string().contains("unknown field"),
+                    "{json}: {source}"
+                );
+            }
+            other => panic!("{json}: expected a parse error, got {other:?}"),
+        }
+    }
+    // Spelt right, it is read.
+    let scene = Scene::from_json_str(r#"{ "params": { "gravity": [0, 0, -1] } }"#).unwrap();
+    assert_eq!(scene.params.gravity, DVec3::new(0.0, 0.0, -1.0));
+}

@@ -41,6 +41,9 @@ override LAW_ZERO_LENGTH: u32;
 override CONTACT_NONE: u32;
 override CONTACT_PENALTY: u32;
 override CONTACT_RESTITUTION: u32;
+override FRICTION_NAIVE: u32;
+// The part of the blow-up speed limit that keeps rounding noise from counting, m/s.
+override BLOW_UP_FLOOR_SPEED: f32;
 override INTEGRATOR_SEMI_IMPLICIT: u32;
 override NONE: u32;
 
@@ -65,7 +68,8 @@ struct GpuParams {
     masses: u32,
     springs: u32,
     bodies: u32,
-    pad0: u32,
+    // FRICTION_NAIVE or not (Coulomb with static friction and clamp).
+    friction_rule: u32,
 }
 
 // Mirror of `GpuStep`: one per step, bound with a dynamic offset.
@@ -74,8 +78,10 @@ struct GpuStep {
     time: f32,
     // 1-based index of the step within the current `World::step` call.
     index: u32,
-    pad0: u32,
-    pad1: u32,
+    // The blow-up bound (src/model/speed_limit.rs): a mass of m kg is over it after this step
+    // when |v| > BLOW_UP_FLOOR_SPEED + sqrt(2 speed_energy / m) + speed_growth (time + dt).
+    speed_energy: f32,
+    speed_growth: f32,
 }
 
 // Mirror of `GpuMass`.

@@ -247,7 +247,8 @@ impl VoxelBody {
         Self::from_cells(cells)
     }
 
-    /// Lipson's three attached cubes: three voxels in a row along x (16 masses, 68 springs).
+    /// Lipson's three attached cubes: three voxels in a row along x (16 masses, 72 springs: 28
+    /// per cube, less the 6 springs of each of the two shared faces).
     #[must_use]
     pub fn three_cubes() -> Self {
         Self::from_cells([[0, 0, 0], [1, 0, 0], [2, 0, 0]])

@@ -6,7 +6,7 @@ use glam::DVec3;
 use super::energy_springs::{energy_springs, spring_energy};
 use super::CpuWorld;
 use crate::error::{Error, Result};
-use crate::model::{Actuator, DragSpring, Model, SpringLaw};
+use crate::model::{Actuator, DragSpring, Model, Spring, SpringLaw};
 
 impl CpuWorld {
     /// Sets the constant external force on mass `mass` to `force` (N) from the next step on.
@@ -24,16 +24,20 @@ impl CpuWorld {
             });
         }
         self.external[mass] = force;
+        self.limit.external_force(self.mass[mass], force);
         Ok(())
     }
 
-    /// Sets or clears the drag spring.
+    /// Sets or clears the drag spring. Its stored energy `k d^2 / 2` (`d` the distance from the
+    /// mass to the target) raises the blow-up bound (see [`CpuWorld::step`]).
     ///
     /// # Errors
     /// What [`DragSpring::validate`] rejects.
     pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
         if let Some(d) = &drag {
             d.validate(self.pos.len())?;
+            let stretch = d.target.distance(self.pos[d.mass]);
+            self.limit.inject(0.5 * d.stiffness * stretch * stretch);
         }
         self.drag = drag;
         Ok(())
@@ -72,6 +76,18 @@ impl CpuWorld {
         if self.law[spring] == SpringLaw::Material && rest_length == 0.0 {
             return Err(Error::ZeroRestLength { spring });
         }
+        let old = Spring {
+            rest_length: self.base_rest[spring],
+            ..self.model.springs[spring]
+        };
+        let driver = self
+            .actuators
+            .iter()
+            .rev()
+            .find(|a| a.spring as usize == spring);
+        let [a, b] = self.springs.ends[spring];
+        let masses = [self.mass[a as usize], self.mass[b as usize]];
+        self.limit.rest_length(&old, rest_length, driver, masses);
         self.base_rest[spring] = rest_length;
         let before = spring_energy(&self.springs, &self.pos, spring);
         self.set_effective(spring, rest_length);
@@ -99,6 +115,14 @@ impl CpuWorld {
             other => other,
         })?;
         self.actuators[index] = actuator;
+        let s = actuator.spring as usize;
+        let spring = Spring {
+            rest_length: self.base_rest[s],
+            ..self.model.springs[s]
+        };
+        let [a, b] = self.springs.ends[s];
+        let masses = [self.mass[a as usize], self.mass[b as usize]];
+        self.limit.actuator(&spring, &actuator, masses);
         let before = energy_springs(&self.springs, &self.pos);
         self.actuate();
         self.injected += energy_springs(&self.springs, &self.pos) - before;

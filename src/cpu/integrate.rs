@@ -9,7 +9,9 @@
 use glam::DVec3;
 
 use super::springs::{gather, Chunk};
-use crate::model::{Contact, DragSpring, FrictionOscillator, Integrator, Params};
+use crate::model::{
+    Contact, DragSpring, FrictionOscillator, FrictionRule, Integrator, Params, SpeedLimit,
+};
 
 /// What the mass pass reads (the CPU side of the WGSL's bindings).
 #[derive(Clone, Copy)]
@@ -18,6 +20,8 @@ pub(super) struct MassPass<'a> {
     pub(super) params: &'a Params,
     /// Time at the start of the step, s (WGSL `step.time`).
     pub(super) time: f64,
+    /// The blow-up bound (WGSL `step.speed_energy`, `step.speed_growth`).
+    pub(super) limit: SpeedLimit,
     /// `exp(-velocity_damping dt)`, applied to every new velocity.
     pub(super) damping_factor: f64,
     /// The drag spring, if any.
@@ -53,7 +57,7 @@ pub(super) struct MassOutcome {
     pub(super) dissipated: f64,
     /// Work injected by external and drag-spring forces, J.
     pub(super) injected: f64,
-    /// Lowest mass whose new position or velocity is not finite.
+    /// Lowest mass whose new position or velocity is not finite or over the speed limit.
     pub(super) first_bad: Option<usize>,
 }
 
@@ -124,7 +128,15 @@ impl MassPass<'_> {
         let stop = f_stop.length();
         let speed = vt.length();
         let mu_k_n = mu_k * normal;
-        let fr = if speed > self.params.friction.rest_speed {
+        let rest_speed = self.params.friction.rest_speed;
+        let fr = if self.params.friction.rule == FrictionRule::Naive {
+            // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
+            if speed > rest_speed {
+                -mu_k_n * vt / speed
+            } else {
+                DVec3::ZERO
+            }
+        } else if speed > rest_speed {
             if stop <= mu_k_n {
                 f_stop
             } else {
@@ -150,7 +162,8 @@ pub(super) struct Integrated {
     pub(super) damped: f64,
     /// Work done by the external and drag-spring forces, J.
     pub(super) injected: f64,
-    /// Whether the new position or velocity is not finite.
+    /// Whether the new position or velocity is not finite, or the new speed is over the
+    /// blow-up bound (see `SpeedLimit`).
     pub(super) bad: bool,
 }
 
@@ -204,13 +217,14 @@ impl MassPass<'_> {
         // for static friction holding a mass still, and exactly the lost kinetic energy for a
         // restitution impulse. Global damping then removes what the factor takes off.
         let work = 0.5 * (v0 + v_pre) * dt;
+        let over = self.limit.over(m, self.time + dt, v_new);
         *x = x_new;
         *v = v_new;
         Integrated {
             dissipative_work: dissipative.dot(work),
             damped: 0.5 * m * (v_pre.length_squared() - v_new.length_squared()),
             injected: applied.dot(work),
-            bad: !(x_new.is_finite() && v_new.is_finite()),
+            bad: !(x_new.is_finite() && v_new.is_finite()) || over,
         }
     }
 }

@@ -4,15 +4,25 @@
 use super::energy_springs::spring_energy;
 use super::integrate::{integrate, MassPass, MassState};
 use super::springs::{springs, PARALLEL_MIN_SPRINGS};
+use super::world::Failure;
 use super::{steps_for, CpuWorld};
 use crate::error::{Error, Result};
+use crate::model::BlowUp;
 
 impl CpuWorld {
     /// Advances `steps` steps of `dt`.
     ///
+    /// After every step each free mass's speed is checked against a bound that no stable run of
+    /// the model reaches (its initial energy and what forces, muscles and setters can inject,
+    /// with a hundredfold margin: see `src/model/speed_limit.rs`), so a time step above the
+    /// stability limit ([`Model::stable_dt`](crate::Model::stable_dt)) is reported a few steps
+    /// after the run leaves the physical range, before it turns non-finite.
+    ///
     /// # Errors
-    /// [`Error::NonFinite`] if a position or velocity becomes non-finite; the world then keeps
-    /// that state (for inspection) and refuses to step until [`CpuWorld::reset`].
+    /// [`Error::BlowUp`] naming the first (lowest-index) mass over the bound, the step, `dt`,
+    /// the stable time step estimate and what to change; [`Error::NonFinite`] if a position or
+    /// velocity becomes non-finite first. The world then keeps that state (for inspection) and
+    /// refuses to step until [`CpuWorld::reset`].
     pub fn step(&mut self, steps: u64) -> Result<()> {
         for _ in 0..steps {
             self.step_once()?;
@@ -24,8 +34,8 @@ impl CpuWorld {
     /// frame time is independent of `dt` (CS838). Returns the number of steps taken.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a negative or non-finite duration; [`Error::NonFinite`] as
-    /// [`CpuWorld::step`].
+    /// [`Error::InvalidParameter`] for a negative or non-finite duration; [`Error::BlowUp`] and
+    /// [`Error::NonFinite`] as [`CpuWorld::step`].
     pub fn step_for(&mut self, duration: f64) -> Result<u64> {
         let n = steps_for(duration, self.params.dt)?;
         self.step(n)?;
@@ -33,8 +43,8 @@ impl CpuWorld {
     }
 
     fn step_once(&mut self) -> Result<()> {
-        if let Some((mass, step, time)) = self.failed {
-            return Err(Error::NonFinite { mass, step, time });
+        if let Some(failure) = self.failed {
+            return Err(self.failure_error(failure));
         }
         // Actuated rest lengths for the start of this step. The elastic energy they add or
         // remove at fixed positions is work done by the muscles.
@@ -60,6 +70,7 @@ impl CpuWorld {
         let pass = MassPass {
             params: &self.params,
             time: self.time,
+            limit: self.limit,
             damping_factor: (-self.params.velocity_damping * dt).exp(),
             drag: self.drag,
             mass: &self.mass,
@@ -81,14 +92,30 @@ impl CpuWorld {
         let t0 = self.time;
         self.time += dt;
         if let Some(mass) = outcome.first_bad {
-            self.failed = Some((mass, self.steps, t0));
-            return Err(Error::NonFinite {
-                mass,
-                step: self.steps,
-                time: t0,
-            });
+            let (x, v) = (self.pos[mass], self.vel[mass]);
+            let failure = if x.is_finite() && v.is_finite() {
+                Failure::BlowUp(BlowUp {
+                    mass,
+                    step: self.steps,
+                    time: t0,
+                    speed: v.length(),
+                    limit: self.limit.speed(self.mass[mass], self.time),
+                })
+            } else {
+                Failure::NonFinite(mass, self.steps, t0)
+            };
+            self.failed = Some(failure);
+            return Err(self.failure_error(failure));
         }
         Ok(())
+    }
+
+    /// The error of a stopped world.
+    fn failure_error(&self, failure: Failure) -> Error {
+        match failure {
+            Failure::NonFinite(mass, step, time) => Error::NonFinite { mass, step, time },
+            Failure::BlowUp(b) => b.error(self.params.dt, &self.stable),
+        }
     }
 
     fn actuated_energy(&self) -> f64 {

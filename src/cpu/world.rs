@@ -10,7 +10,19 @@ use super::springs::{gather, make_chunks, springs, Chunk};
 use super::tables::SpringArrays;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
-use crate::model::{Actuator, Body, DragSpring, FrictionOscillator, Model, Params, SpringLaw};
+use crate::model::{
+    warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model, Params,
+    SpeedLimit, SpringLaw, StableDt,
+};
+
+/// Why a [`CpuWorld`] stopped.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Failure {
+    /// `(mass, step, time)` of the first non-finite state.
+    NonFinite(usize, u64, f64),
+    /// A mass passed the blow-up bound.
+    BlowUp(BlowUp),
+}
 
 /// The double-precision CPU simulation of a [`Model`].
 ///
@@ -86,17 +98,28 @@ pub struct CpuWorld {
     pub(super) injected: f64,
     /// Threads used for large models.
     pub(super) threads: usize,
-    /// `(mass, step, time)` of the first non-finite state, after which the world refuses to step.
-    pub(super) failed: Option<(usize, u64, f64)>,
+    /// Why the world stopped (a non-finite state or a blow-up); it then refuses to step.
+    pub(super) failed: Option<Failure>,
+    /// The model's stable time step estimate.
+    pub(super) stable: StableDt,
+    /// The blow-up bound in force (raised by the setters).
+    pub(super) limit: SpeedLimit,
+    /// The model's blow-up bound (what `reset` returns to).
+    pub(super) initial_limit: SpeedLimit,
 }
 
 impl CpuWorld {
-    /// Builds a simulation of `model`, validating it first.
+    /// Builds a simulation of `model`, validating it first. Logs a warning (`log::warn!`) when
+    /// `params.dt` is above the model's stable time step estimate ([`Model::stable_dt`]), naming
+    /// the estimate and what limits it.
     ///
     /// # Errors
     /// Whatever [`Model::validate`] rejects.
     pub fn new(model: &Model) -> Result<Self> {
         model.validate()?;
+        let stable = model.stable_dt();
+        warn_if_above("CpuWorld", model.params.dt, &stable);
+        let limit = SpeedLimit::of_model(model);
         let n = model.masses.len();
         let mut w = Self {
             model: model.clone(),
@@ -120,6 +143,9 @@ impl CpuWorld {
             injected: 0.0,
             threads: std::thread::available_parallelism().map_or(1, |t| t.get()),
             failed: None,
+            stable,
+            limit,
+            initial_limit: limit,
         };
         for s in 0..model.springs.len() {
             w.set_effective(s, w.base_rest[s]);
@@ -152,6 +178,7 @@ impl CpuWorld {
         self.dissipated = 0.0;
         self.injected = 0.0;
         self.failed = None;
+        self.limit = self.initial_limit;
         self.actuate();
     }
 
@@ -188,6 +215,13 @@ impl CpuWorld {
     #[must_use]
     pub fn dt(&self) -> f64 {
         self.params.dt
+    }
+
+    /// The model's stable time step estimate ([`Model::stable_dt`], computed when the world was
+    /// built).
+    #[must_use]
+    pub fn stable_dt(&self) -> &StableDt {
+        &self.stable
     }
 
     /// Number of masses.

@@ -131,8 +131,8 @@ impl Creature {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] if `duration` is negative or non-finite or `interval` is not
-    /// finite and > 0; the model's validation errors; [`Error::NonFinite`] if the simulation
-    /// blows up.
+    /// finite and > 0; the model's validation errors; [`Error::BlowUp`] or [`Error::NonFinite`]
+    /// if the simulation blows up.
     pub fn run(&self, duration: f64, interval: f64) -> Result<Trace> {
         let mut world = self.world()?;
         Trace::record(&mut world, 0, duration, interval, |_, _| Ok(()))
@@ -171,8 +171,8 @@ impl Trace {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] if `duration` is negative or non-finite or `interval` is not
-    /// finite and > 0; [`Error::IndexOutOfRange`] for a missing body; [`Error::NonFinite`] if
-    /// the simulation blows up; whatever `each` returns.
+    /// finite and > 0; [`Error::IndexOutOfRange`] for a missing body; [`Error::BlowUp`] or
+    /// [`Error::NonFinite`] if the simulation blows up; whatever `each` returns.
     pub fn record(
         world: &mut CpuWorld,
         body: usize,

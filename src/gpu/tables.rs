@@ -12,7 +12,11 @@ use super::layout::{
 use super::plan::Plan;
 use super::stencil::Stencil;
 use crate::cpu::DragSpring;
-use crate::model::{Actuator, Contact, Integrator, Mass, Model, Params, SpringLaw};
+use crate::error::{Error, Result};
+use crate::model::{
+    effective_stiffness, Actuator, Contact, FrictionRule, Integrator, Mass, Model, Params,
+    SpringLaw,
+};
 
 /// An f64 vector as the device's f32 triple.
 pub(crate) fn v3(v: DVec3) -> [f32; 3] {
@@ -388,6 +392,138 @@ pub(crate) fn gpu_params(p: &Params, drag: Option<DragSpring>, counts: Counts) -
         masses: counts.masses,
         springs: counts.springs,
         bodies: counts.bodies,
-        pad0: 0,
+        friction_rule: match p.friction.rule {
+            FrictionRule::Coulomb => layout::FRICTION_COULOMB,
+            FrictionRule::Naive => layout::FRICTION_NAIVE,
+        },
     }
+}
+
+/// [`Error::OutOfF32Range`] unless `value` is finite in f32 (at most `f32::MAX` in magnitude).
+pub(crate) fn fits_f32(
+    element: impl FnOnce() -> String,
+    field: &'static str,
+    value: f64,
+) -> Result<()> {
+    if (value as f32).is_finite() {
+        Ok(())
+    } else {
+        Err(Error::OutOfF32Range {
+            element: element(),
+            field,
+            value,
+        })
+    }
+}
+
+/// As [`fits_f32`], for a vector (m, m/s, N).
+pub(crate) fn fits_f32_vec(
+    element: impl Fn() -> String,
+    field: &'static str,
+    v: DVec3,
+) -> Result<()> {
+    for c in v.to_array() {
+        fits_f32(&element, field, c)?;
+    }
+    Ok(())
+}
+
+/// [`Error::OutOfF32Range`] unless `value` is a normal f32 (a quantity the kernels divide by:
+/// mass, dt, material rest length; 0 and subnormals would turn the division infinite).
+fn normal_f32(element: impl FnOnce() -> String, field: &'static str, value: f64) -> Result<()> {
+    if (value as f32).is_normal() {
+        Ok(())
+    } else {
+        Err(Error::OutOfF32Range {
+            element: element(),
+            field,
+            value,
+        })
+    }
+}
+
+/// Checks that every value of `model` (validated) that the device holds in f32 is representable
+/// there, so that a model valid in f64 fails here, naming the element, and not with an opaque
+/// pipeline error or a non-finite first step: magnitudes up to `f32::MAX` (3.4e38), and masses,
+/// `dt` and material-law rest lengths (which the kernels divide by) at least `f32::MIN_POSITIVE`
+/// (1.2e-38); a material spring's effective stiffness `k / L0` (at an actuator's shortest rest
+/// length) must fit too.
+///
+/// # Errors
+/// [`Error::OutOfF32Range`] naming the first element and field that does not fit.
+pub(crate) fn check_f32(model: &Model) -> Result<()> {
+    check_params(&model.params)?;
+    for (i, m) in model.masses.iter().enumerate() {
+        let element = || format!("mass {i}");
+        normal_f32(element, "mass", m.mass)?;
+        fits_f32_vec(element, "position", m.position)?;
+        fits_f32_vec(element, "velocity", m.velocity)?;
+        fits_f32_vec(element, "external_force", m.external_force)?;
+        if let Some(o) = &m.friction_oscillator {
+            let element = || format!("friction oscillator of mass {i}");
+            for (field, v) in [
+                ("min", o.min),
+                ("max", o.max),
+                ("omega", o.omega),
+                ("phase", o.phase),
+            ] {
+                fits_f32(element, field, v)?;
+            }
+        }
+    }
+    let mut shrink = vec![1.0; model.springs.len()];
+    for (i, a) in model.actuators.iter().enumerate() {
+        let element = || format!("actuator {i}");
+        let duty = a.duty.map_or([0.0; 3], |d| [d.active, d.rest, d.offset]);
+        for (field, v) in [
+            ("omega", a.omega),
+            ("phase", std::f64::consts::TAU * a.phase),
+            ("duty.active", duty[0]),
+            ("duty.rest", duty[1]),
+            ("duty.offset", duty[2]),
+        ] {
+            fits_f32(element, field, v)?;
+        }
+        shrink[a.spring as usize] = 1.0 - a.amplitude.abs();
+    }
+    for (i, s) in model.springs.iter().enumerate() {
+        let element = || format!("spring {i}");
+        fits_f32(element, "stiffness", s.stiffness)?;
+        fits_f32(element, "damping", s.damping)?;
+        fits_f32(element, "rest_length", s.rest_length * (2.0 - shrink[i]))?;
+        if s.law == SpringLaw::Material {
+            normal_f32(element, "rest_length", s.rest_length * shrink[i])?;
+            fits_f32(
+                element,
+                "stiffness / rest_length",
+                effective_stiffness(s, shrink[i]),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The parameters' part of [`check_f32`].
+fn check_params(p: &Params) -> Result<()> {
+    let element = || "params".to_string();
+    normal_f32(element, "dt", p.dt)?;
+    fits_f32_vec(element, "gravity", p.gravity)?;
+    let (stiffness, damping) = match p.contact {
+        Contact::Penalty { stiffness, damping } => (stiffness, damping),
+        Contact::None | Contact::Restitution { .. } => (0.0, 0.0),
+    };
+    for (field, v) in [
+        ("air_drag", p.air_drag),
+        ("contact.stiffness", stiffness),
+        ("contact.damping", damping),
+        ("friction.static_coefficient", p.friction.static_coefficient),
+        (
+            "friction.kinetic_coefficient",
+            p.friction.kinetic_coefficient,
+        ),
+        ("friction.rest_speed", p.friction.rest_speed),
+    ] {
+        fits_f32(element, field, v)?;
+    }
+    Ok(())
 }

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 /// runs while active, so the rest length holds its last value during the rest period and resumes
 /// smoothly: the clock is `tau = floor(u / c) * active + min(u mod c, active)`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DutyCycle {
     /// Time spent active in each cycle, in s. Finite and > 0.
     pub active: f64,
@@ -35,6 +36,7 @@ impl DutyCycle {
 /// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))` (the source documents (docs/SOURCES.md)), where `L_base`
 /// is the spring's `rest_length` and `tau` is `t`, or the duty-cycle clock when `duty` is set.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Actuator {
     /// The spring it drives (index into the model's springs).
     pub spring: u32,
@@ -94,11 +96,14 @@ impl Actuator {
                     d.active
                 )));
             }
-            if !(d.rest.is_finite() && d.rest >= 0.0 && d.offset.is_finite()) {
+            if !(d.rest.is_finite() && d.rest >= 0.0) {
                 return Err(bad(format!(
-                    "duty.rest {} must be finite and >= 0 s, offset finite",
+                    "duty.rest {} must be finite and >= 0 s",
                     d.rest
                 )));
+            }
+            if !d.offset.is_finite() {
+                return Err(bad(format!("duty.offset {} must be finite (s)", d.offset)));
             }
         }
         Ok(())

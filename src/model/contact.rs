@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 /// `max` when `cos(omega t + phase) > 0` and `min` otherwise. It replaces both the static and the
 /// kinetic coefficient of [`Friction`] for that mass.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FrictionOscillator {
     /// Coefficient during the low half of the cycle. Finite and >= 0.
     pub min: f64,
@@ -53,6 +54,7 @@ impl FrictionOscillator {
 
 /// How the ground plane `z = 0` pushes back on a mass below it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Contact {
     /// No ground: masses fall forever.
     None,
@@ -81,7 +83,25 @@ impl Default for Contact {
     }
 }
 
-/// Coulomb friction with the ground (Lipson advanced feature 2, Facey, Anderson).
+/// Which friction law [`Friction`] applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FrictionRule {
+    /// Coulomb friction with static friction and a stopping clamp: kinetic friction never
+    /// reverses a sliding mass, and a mass at rest stays at rest while the tangential force is
+    /// within `mu_s N` (Lipson advanced feature 2, Facey). See [`Friction`].
+    #[default]
+    Coulomb,
+    /// The naive textbook rule of the benchmark scene (docs/BENCHMARK_SCENE.md): kinetic friction
+    /// `-mu_k N v_t / |v_t|` while `|v_t| > rest_speed`, nothing otherwise. No static friction and
+    /// no clamp, so when `mu_k N dt / m` exceeds the tangential speed the force **reverses** the
+    /// mass within one step, and a mass nearly at rest sideways chatters (its tangential velocity
+    /// flips sign from step to step). `static_coefficient` is ignored. Use it to reproduce the
+    /// peer engines of the benchmark exactly; prefer [`FrictionRule::Coulomb`] otherwise.
+    Naive,
+}
+
+/// Friction with the ground (Lipson advanced feature 2, Facey, Anderson), by default Coulomb
+/// friction with static friction and a stopping clamp ([`FrictionRule::Coulomb`]).
 ///
 /// With `N` the ground's normal force on the mass, `F_t` the tangential part of every other force
 /// on it and `v_t` its tangential velocity, the friction force `f` is chosen as follows. Let
@@ -92,15 +112,23 @@ impl Default for Contact {
 ///   but never reverses it (Facey).
 /// - At rest: `f = f_stop` while `|f_stop| <= mu_s N` (static friction holds); otherwise the
 ///   mass breaks free and feels `mu_k N` along `f_stop`.
+///
+/// With [`FrictionRule::Naive`] only the kinetic force of the first case applies, unclamped, and
+/// nothing at rest (the benchmark scene's rule, [`Friction::naive`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Friction {
-    /// Static coefficient `mu_s`, finite and >= 0.
+    /// Static coefficient `mu_s`, finite and >= 0 (ignored by [`FrictionRule::Naive`]).
     pub static_coefficient: f64,
     /// Kinetic coefficient `mu_k`, finite and >= 0.
     pub kinetic_coefficient: f64,
-    /// Tangential speed in m/s below which a mass counts as at rest. Finite and >= 0.
+    /// Tangential speed in m/s below which a mass counts as at rest (default 1e-6). Finite and
+    /// >= 0.
     #[serde(default = "default_rest_speed")]
     pub rest_speed: f64,
+    /// The friction law (default [`FrictionRule::Coulomb`]).
+    #[serde(default)]
+    pub rule: FrictionRule,
 }
 
 fn default_rest_speed() -> f64 {
@@ -113,15 +141,31 @@ impl Friction {
         static_coefficient: 0.0,
         kinetic_coefficient: 0.0,
         rest_speed: 1e-6,
+        rule: FrictionRule::Coulomb,
     };
 
-    /// Coulomb friction with static coefficient `mu_s` and kinetic coefficient `mu_k`.
+    /// Coulomb friction with static coefficient `mu_s` and kinetic coefficient `mu_k`
+    /// ([`FrictionRule::Coulomb`], rest speed 1e-6 m/s).
     #[must_use]
     pub fn coulomb(mu_s: f64, mu_k: f64) -> Self {
         Self {
             static_coefficient: mu_s,
             kinetic_coefficient: mu_k,
             rest_speed: default_rest_speed(),
+            rule: FrictionRule::Coulomb,
+        }
+    }
+
+    /// The naive textbook rule ([`FrictionRule::Naive`]): kinetic friction `mu_k N` against the
+    /// tangential velocity while it is above `rest_speed` (m/s), nothing below, no static friction
+    /// and no clamp (it can reverse a mass). The benchmark scene uses `naive(0.5, 1e-6)`.
+    #[must_use]
+    pub fn naive(mu_k: f64, rest_speed: f64) -> Self {
+        Self {
+            static_coefficient: 0.0,
+            kinetic_coefficient: mu_k,
+            rest_speed,
+            rule: FrictionRule::Naive,
         }
     }
 }

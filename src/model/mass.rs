@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 /// # Ok::<(), hooke::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Mass {
     /// Mass in kg. Must be finite and > 0.
     pub mass: f64,

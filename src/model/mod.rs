@@ -8,7 +8,8 @@
 //! [`Actuator`] and [`DutyCycle`] (`actuator.rs`), [`Contact`], [`Friction`] and
 //! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
 //! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`); the [`Model`] that holds them
-//! and its validation live here.
+//! and its validation live here. [`Model::stable_dt`] and [`StableDt`] (`stable_dt.rs`) estimate
+//! the largest stable time step; `speed_limit.rs` holds the blow-up bound both worlds check.
 
 mod actuator;
 mod contact;
@@ -16,18 +17,23 @@ mod drag;
 mod mass;
 mod params;
 mod part;
+mod speed_limit;
 mod spring;
+mod stable_dt;
 
 use serde::{Deserialize, Serialize};
 
 pub use actuator::{Actuator, DutyCycle};
-pub use contact::{Contact, Friction, FrictionOscillator};
+pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};
 pub use drag::DragSpring;
 pub use mass::Mass;
 pub(crate) use params::steps_for;
 pub use params::{Integrator, Params, STANDARD_GRAVITY};
 pub use part::{Body, Part};
+pub(crate) use speed_limit::{BlowUp, SpeedLimit, BLOW_UP_FLOOR_SPEED};
 pub use spring::{Spring, SpringLaw};
+pub(crate) use stable_dt::{effective_stiffness, warn_if_above};
+pub use stable_dt::{StableDt, StableDtLimit};
 
 use crate::error::{Error, Result};
 
@@ -61,6 +67,7 @@ use crate::error::{Error, Result};
 /// # Ok::<(), hooke::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Model {
     /// Global parameters.
     pub params: Params,

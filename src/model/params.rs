@@ -23,6 +23,22 @@ pub enum Integrator {
 
 /// Global parameters of a simulation.
 ///
+/// **The defaults are those of Lipson's guide (seed 000), the bouncing cube**: `dt = 1e-4` s,
+/// gravity `(0, 0, -9.81)` m/s^2, semi-implicit Euler, an undamped penalty ground
+/// (`k_c = 100 000` N/m, no normal damping), **no friction**, no velocity damping and no air drag.
+/// Nothing dissipates energy but the springs' own damping, so:
+/// - a dropped cloth (or any body whose springs are soft or undamped) bounces for ever;
+/// - muscled creatures do not move: without friction a body cannot push itself along the ground
+///   (its centre of mass stays where it started).
+///
+/// For those, start from a preset: [`Params::robots`] (damped contact and Coulomb friction, for
+/// creatures with muscles) or [`Params::cloth`] (inelastic contact and friction, for cloth and
+/// soft bodies that should come to rest); [`Params::lipson_cube`] names the defaults.
+/// Presets are plain values: change any field afterwards (`Params { dt: 2e-4, ..Params::cloth() }`).
+///
+/// In a scene file every field may be left out (it then takes its default) and an unknown field
+/// is an error.
+///
 /// # Examples
 ///
 /// Change the fields you need and keep the defaults for the rest:
@@ -44,25 +60,26 @@ pub enum Integrator {
 /// # Ok::<(), hooke::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// Gravitational acceleration in m/s^2 (default `(0, 0, -9.81)`).
     pub gravity: DVec3,
-    /// Time step in s (default 1e-4). Finite and > 0.
+    /// Time step in s (default 1e-4). Finite and > 0. Stable only below the model's limit,
+    /// estimated by [`Model::stable_dt`](super::Model::stable_dt).
     pub dt: f64,
-    /// The integrator.
+    /// The integrator (default semi-implicit Euler).
     pub integrator: Integrator,
-    /// Global velocity damping rate `gamma` in 1/s: after each velocity update `v *= exp(-gamma dt)`,
-    /// so the physics does not change with `dt`. Lipson's "multiply v by 0.999 each step" at
-    /// `dt = 1e-4` is `gamma = -ln(0.999) / 1e-4 = 10.005 1/s`; see
+    /// Global velocity damping rate `gamma` in 1/s (default 0): after each velocity update
+    /// `v *= exp(-gamma dt)`, so the physics does not change with `dt`. Lipson's "multiply v by
+    /// 0.999 each step" at `dt = 1e-4` is `gamma = -ln(0.999) / 1e-4 = 10.005 1/s`; see
     /// [`Params::damping_rate_from_factor`]. Finite and >= 0.
     pub velocity_damping: f64,
-    /// Viscous air drag coefficient `c_air` in N*s/m: every free mass feels `-c_air v` (Anderson,
-    /// with the sign of its eq. 6 corrected). Finite and >= 0.
+    /// Viscous air drag coefficient `c_air` in N*s/m (default 0): every free mass feels
+    /// `-c_air v` (Anderson, with the sign of its eq. 6 corrected). Finite and >= 0.
     pub air_drag: f64,
-    /// Ground contact model.
+    /// Ground contact model (default: Lipson's undamped penalty, `k_c = 100 000` N/m).
     pub contact: Contact,
-    /// Ground friction.
+    /// Ground friction (default none).
     pub friction: Friction,
 }
 
@@ -81,6 +98,53 @@ impl Default for Params {
 }
 
 impl Params {
+    /// Lipson's bouncing cube (seed 000), the same as [`Params::default`]: `dt = 1e-4` s,
+    /// standard gravity, undamped penalty ground `k_c = 100 000` N/m, no friction, no damping.
+    /// Energy is conserved up to the integrator's error, which is what the guide's energy plot
+    /// (tip 4) checks; a body dropped with it bounces for ever.
+    #[must_use]
+    pub fn lipson_cube() -> Self {
+        Self::default()
+    }
+
+    /// For robots and creatures with muscles: the defaults with a damped penalty ground
+    /// (`k_c = 100 000` N/m, normal damping 50 N*s/m) and Coulomb friction `mu_s = 1.0`,
+    /// `mu_k = 0.8`.
+    ///
+    /// Sources: the friction rule is Lipson's advanced feature 2 (seed 000), which gives no
+    /// values; 1.0 / 0.8 (rubber feet on a hard floor) and the 50 N*s/m of normal damping are
+    /// the values hooke's [`WalkingRobot`](crate::creatures::WalkingRobot) was tuned with, and
+    /// the wheels and Lipson structures of [`creatures`](crate::creatures) use the same
+    /// friction. The normal damping stops feet from bouncing (contact damping ratio 0.25 on a
+    /// 0.1 kg mass), so gaits grip instead of skipping.
+    #[must_use]
+    pub fn robots() -> Self {
+        Self {
+            contact: Contact::Penalty {
+                stiffness: 100_000.0,
+                damping: 50.0,
+            },
+            friction: Friction::coulomb(1.0, 0.8),
+            ..Self::default()
+        }
+    }
+
+    /// For cloth and soft bodies that should come to rest: the defaults with Anderson's impulsive
+    /// ground (seed 004, Table I: restitution `epsilon = 0.7`, friction `mu = 0.6`, here
+    /// `mu_s = mu_k = 0.6`). Every landing keeps only 70 % of the normal speed, so bounces die
+    /// out, and friction holds a resting body in place. The impulsive ground adds no stiffness,
+    /// so it does not lower the stable time step (light cloth masses on a penalty ground do).
+    /// `dt` stays 1e-4 s: Anderson's 1e-3 s is above the stable limit of stiffer cloths (see
+    /// [`Model::stable_dt`](super::Model::stable_dt)).
+    #[must_use]
+    pub fn cloth() -> Self {
+        Self {
+            contact: Contact::Restitution { restitution: 0.7 },
+            friction: Friction::coulomb(0.6, 0.6),
+            ..Self::default()
+        }
+    }
+
     /// The damping rate `gamma` (1/s) equivalent to multiplying every velocity by `factor` each step
     /// of length `dt` (s): `gamma = -ln(factor) / dt`. Lipson's 0.999 at 1e-4 s gives 10.005 1/s.
     #[must_use]

@@ -10,6 +10,7 @@ use super::{Actuator, Mass, Spring};
 /// A named group of masses and springs added by one builder call. Bodies let a World report
 /// per-body centre of mass and mean velocity (many creatures in one World).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Body {
     /// Name given by the builder or the user.
     pub name: String,
@@ -43,6 +44,7 @@ pub struct Body {
 /// assert_eq!(model.bodies[body].name, "dumbbell");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Part {
     /// The masses.
     pub masses: Vec<Mass>,

@@ -40,6 +40,7 @@ pub enum SpringLaw {
 /// assert!((m.tension(1.2, 1.0) - 200.0).abs() < 1e-9);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Spring {
     /// Index of the first mass.
     pub a: u32,

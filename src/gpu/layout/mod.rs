@@ -36,6 +36,12 @@ pub(crate) const LAW_ZERO_LENGTH: u32 = 2;
 pub(crate) const CONTACT_NONE: u32 = 0;
 pub(crate) const CONTACT_PENALTY: u32 = 1;
 pub(crate) const CONTACT_RESTITUTION: u32 = 2;
+/// `GpuParams::friction_rule` tags ([`FrictionRule`](crate::model::FrictionRule)).
+pub(crate) const FRICTION_COULOMB: u32 = 0;
+pub(crate) const FRICTION_NAIVE: u32 = 1;
+/// The part of the blow-up speed limit that keeps rounding noise from counting, m/s (see
+/// `src/model/speed_limit.rs`).
+pub(crate) const BLOW_UP_FLOOR_SPEED: f32 = crate::model::BLOW_UP_FLOOR_SPEED as f32;
 /// `GpuParams::integrator` tags.
 pub(crate) const INTEGRATOR_SEMI_IMPLICIT: u32 = 0;
 pub(crate) const INTEGRATOR_EXPLICIT: u32 = 1;
@@ -65,7 +71,8 @@ pub(crate) struct GpuParams {
     pub(crate) masses: u32,
     pub(crate) springs: u32,
     pub(crate) bodies: u32,
-    pub(crate) pad0: u32,
+    /// [`FRICTION_COULOMB`] or [`FRICTION_NAIVE`].
+    pub(crate) friction_rule: u32,
 }
 
 /// Per-step uniform, bound with a dynamic offset. Mirror of WGSL `GpuStep`.
@@ -76,8 +83,10 @@ pub(crate) struct GpuStep {
     pub(crate) time: f32,
     /// 1-based step index within one `World::step` call.
     pub(crate) index: u32,
-    pub(crate) pad0: u32,
-    pub(crate) pad1: u32,
+    /// The blow-up bound's `S^2 E`, J (see `src/model/speed_limit.rs`).
+    pub(crate) speed_energy: f32,
+    /// The blow-up bound's `S A`, m/s^2.
+    pub(crate) speed_growth: f32,
 }
 
 /// Per-mass properties. Mirror of WGSL `GpuMass`.
@@ -380,6 +389,8 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         CONTACT_NONE,
         CONTACT_PENALTY,
         CONTACT_RESTITUTION,
+        FRICTION_NAIVE,
+        BLOW_UP_FLOOR_SPEED,
         INTEGRATOR_SEMI_IMPLICIT,
         NONE,
     ])

@@ -14,20 +14,24 @@ use crate::gpu::options::WorldOptions;
 use crate::gpu::pass::gpu_error;
 use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL};
 use crate::gpu::plan::{DeviceCaps, Plan};
-use crate::gpu::tables::{gpu_params, Counts, Tables};
-use crate::model::Model;
+use crate::gpu::tables::{check_f32, gpu_params, Counts, Tables};
+use crate::model::{warn_if_above, Model, SpeedLimit};
 
 impl World {
     /// Builds a World for `model` on an adapter it picks itself ([`request_device`]: honours
     /// `WGPU_BACKEND` and `WGPU_ADAPTER_NAME`, prefers Vulkan and real GPUs), with default
-    /// [`WorldOptions`].
+    /// [`WorldOptions`]. Logs a warning (`log::warn!`) when `params.dt` is above the model's
+    /// stable time step estimate ([`Model::stable_dt`]), naming the estimate and what limits it.
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::NoAdapter`](crate::Error::NoAdapter) (listing
-    /// the adapters seen); [`Error::RequestDevice`](crate::Error::RequestDevice); and what
-    /// [`World::with_device`] rejects.
+    /// What [`Model::validate`] rejects;
+    /// [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) for a value the GPU's f32 cannot
+    /// hold; [`Error::NoAdapter`](crate::Error::NoAdapter) (listing the adapters seen);
+    /// [`Error::RequestDevice`](crate::Error::RequestDevice); and what [`World::with_device`]
+    /// rejects.
     pub fn new(model: &Model) -> Result<Self> {
         model.validate()?;
+        check_f32(model)?;
         let (device, queue) = request_device()?;
         let lost = Arc::new(Mutex::new(None));
         let flag = lost.clone();
@@ -45,8 +49,10 @@ impl World {
     /// [`open_device`](crate::gpu::open_device) does).
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::InvalidParameter`](crate::Error::InvalidParameter)
-    /// for a bad fixed-point quantum; [`Error::Gpu`](crate::Error::Gpu) if
+    /// What [`Model::validate`] rejects; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range)
+    /// naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
+    /// 3.4e38, or a mass, `dt` or material rest length that rounds to zero or a subnormal);
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a bad fixed-point quantum; [`Error::Gpu`](crate::Error::Gpu) if
     /// [`AtomicWidth::Bits64`](crate::AtomicWidth::Bits64) is asked for on a device without
     /// `SHADER_INT64_ATOMIC_ALL_OPS`, or if wgpu reports a validation or out-of-memory error while
     /// building buffers and pipelines; [`Error::DeviceLimit`](crate::Error::DeviceLimit) naming
@@ -59,10 +65,11 @@ impl World {
         options: WorldOptions,
     ) -> Result<Self> {
         model.validate()?;
+        check_f32(model)?;
         Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
     }
 
-    /// Builds a World for `model`, already validated.
+    /// Builds a World for `model`, already validated and checked against the f32 range.
     fn build(
         device: wgpu::Device,
         queue: wgpu::Queue,
@@ -70,6 +77,9 @@ impl World {
         options: WorldOptions,
         lost: Arc<Mutex<Option<String>>>,
     ) -> Result<Self> {
+        let stable = model.stable_dt();
+        warn_if_above("World", model.params.dt, &stable);
+        let limit = SpeedLimit::of_model(model);
         let plan = Plan::new(model, &DeviceCaps::of(&device), &options)?;
         let tables = Tables::new(model, &plan);
         let chunks = plan.chunks(&tables.links.offsets)?;
@@ -121,6 +131,9 @@ impl World {
             host_injected: 0.0,
             failed: None,
             lost,
+            stable,
+            limit,
+            initial_limit: limit,
         };
         world.reset();
         Ok(world)

@@ -8,8 +8,10 @@ use super::World;
 use crate::cpu::DragSpring;
 use crate::error::{Error, Result};
 use crate::gpu::layout::{self, array_bytes, GpuActuator, GpuLink, GpuMass, GpuState, Vec4};
-use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
-use crate::model::{Actuator, Mass, Model};
+use crate::gpu::tables::{
+    fits_f32, fits_f32_vec, gpu_actuator, gpu_params, mass_flags, v3, Counts,
+};
+use crate::model::{Actuator, Mass, Model, Spring, SpringLaw};
 
 impl World {
     fn check_index(what: &'static str, index: usize, len: usize) -> Result<()> {
@@ -25,7 +27,7 @@ impl World {
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a missing mass; [`Error::InvalidParameter`] for a
-    /// non-finite force.
+    /// non-finite force; [`Error::OutOfF32Range`] for one above f32's range.
     pub fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()> {
         Self::check_index("mass", mass, self.masses.len())?;
         if !force.is_finite() {
@@ -35,6 +37,8 @@ impl World {
                 expected: "must be finite (N)",
             });
         }
+        fits_f32_vec(|| format!("mass {mass}"), "external_force", force)?;
+        self.limit.external_force(self.masses[mass].mass, force);
         self.gpu_masses[mass].external_force = v3(force);
         self.queue.write_buffer(
             &self.buffers.masses,
@@ -44,13 +48,26 @@ impl World {
         Ok(())
     }
 
-    /// Sets or clears the drag spring (a 96-byte uniform write).
+    /// Sets or clears the drag spring (a 96-byte uniform write). Setting one reads the dragged
+    /// mass's position back (16 bytes): its stored energy `k d^2 / 2` (`d` the distance to the
+    /// target) raises the blow-up bound, as on the CPU.
     ///
     /// # Errors
-    /// What [`DragSpring::validate`] rejects.
+    /// What [`DragSpring::validate`] rejects; [`Error::OutOfF32Range`] for a target, stiffness
+    /// or damping above f32's range; GPU errors as [`World::positions`].
     pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
         if let Some(d) = &drag {
             d.validate(self.masses.len())?;
+            let element = || format!("drag spring on mass {}", d.mass);
+            fits_f32_vec(element, "target", d.target)?;
+            fits_f32(element, "stiffness", d.stiffness)?;
+            fits_f32(element, "damping", d.damping)?;
+            let one = array_bytes::<Vec4>(1);
+            let at = array_bytes::<Vec4>(d.mass as u64);
+            let bytes = self.read(&[(&self.buffers.positions, at, one)])?;
+            let p: Vec4 = bytemuck::pod_read_unaligned(&bytes);
+            let stretch = d.target.distance(Vec3::from_slice(&p[..3]).as_dvec3());
+            self.limit.inject(0.5 * d.stiffness * stretch * stretch);
         }
         self.drag = drag;
         let counts = Counts {
@@ -121,6 +138,15 @@ impl World {
         if self.springs.laws[spring] == layout::LAW_MATERIAL && rest_length == 0.0 {
             return Err(Error::ZeroRestLength { spring });
         }
+        fits_f32(|| format!("spring {spring}"), "rest_length", rest_length)?;
+        let driver = self
+            .springs
+            .spring_actuator
+            .get(&(spring as u32))
+            .map(|&a| self.actuators[a as usize]);
+        let (old, masses) = (self.model_spring(spring), self.spring_masses(spring));
+        self.limit
+            .rest_length(&old, rest_length, driver.as_ref(), masses);
         if let Some(&act) = self.springs.spring_actuator.get(&(spring as u32)) {
             self.rest_changed.insert(spring, rest_length);
             let entry = gpu_actuator(&self.actuators[act as usize], rest_length, self.time);
@@ -149,6 +175,31 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// Spring `spring` as a model spring (stiffness and damping as the device holds them, its
+    /// base rest length).
+    fn model_spring(&self, spring: usize) -> Spring {
+        let sp = self.springs.springs[spring];
+        let material = self.springs.materials[sp.material as usize];
+        Spring {
+            a: sp.a,
+            b: sp.b,
+            law: match self.springs.laws[spring] {
+                layout::LAW_MATERIAL => SpringLaw::Material,
+                layout::LAW_ZERO_LENGTH => SpringLaw::ZeroLength,
+                _ => SpringLaw::Hooke,
+            },
+            stiffness: f64::from(material.stiffness),
+            damping: f64::from(material.damping),
+            rest_length: self.base_rest(spring),
+        }
+    }
+
+    /// The masses (kg) at the two ends of spring `spring`.
+    fn spring_masses(&self, spring: usize) -> [f64; 2] {
+        let sp = self.springs.springs[spring];
+        [sp.a, sp.b].map(|m| self.masses[m as usize].mass)
     }
 
     /// The current length (m) of spring `spring`, from its two end positions read back.
@@ -211,6 +262,10 @@ impl World {
             },
             other => other,
         })?;
+        let s = actuator.spring as usize;
+        fits_f32(|| format!("actuator {index}"), "omega", actuator.omega)?;
+        self.limit
+            .actuator(&self.model_spring(s), &actuator, self.spring_masses(s));
         self.actuators[index] = actuator;
         let base = self.base_rest(actuator.spring as usize);
         let entry = gpu_actuator(&actuator, base, self.time);

@@ -24,7 +24,7 @@ use super::plan::Plan;
 use super::stencil::Stencil;
 use super::tables::{Links, SpringTable};
 use crate::cpu::DragSpring;
-use crate::model::{Actuator, Body, Mass};
+use crate::model::{Actuator, Body, Mass, SpeedLimit, StableDt};
 use status::Failure;
 
 /// The GPU simulation of a [`Model`](crate::Model): the physics of [`crate::CpuWorld`] in f32 on
@@ -102,6 +102,12 @@ pub struct World {
     host_injected: f64,
     failed: Option<Failure>,
     lost: Arc<Mutex<Option<String>>>,
+    /// The model's stable time step estimate.
+    stable: StableDt,
+    /// The blow-up bound in force (raised by the setters).
+    limit: SpeedLimit,
+    /// The model's blow-up bound (what `reset` returns to).
+    initial_limit: SpeedLimit,
 }
 
 impl World {
@@ -198,6 +204,13 @@ impl World {
     #[must_use]
     pub fn dt(&self) -> f64 {
         self.model_params.dt
+    }
+
+    /// The model's stable time step estimate ([`Model::stable_dt`](crate::Model::stable_dt),
+    /// computed when the World was built).
+    #[must_use]
+    pub fn stable_dt(&self) -> &StableDt {
+        &self.stable
     }
 
     /// Number of masses.

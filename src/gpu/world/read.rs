@@ -231,8 +231,8 @@ impl World {
         let step = GpuStep {
             time: self.time as f32,
             index: 1,
-            pad0: 0,
-            pad1: 0,
+            speed_energy: self.limit.scaled_energy() as f32,
+            speed_growth: self.limit.scaled_growth() as f32,
         };
         self.queue
             .write_buffer(&b.steps, 0, bytemuck::bytes_of(&step));

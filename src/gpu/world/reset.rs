@@ -42,6 +42,7 @@ impl World {
         self.host_dissipated = 0.0;
         self.host_injected = 0.0;
         self.failed = None;
+        self.limit = self.initial_limit;
     }
 
     /// The model's positions and velocities (a fixed mass at rest), in the public buffers and the

@@ -1,14 +1,19 @@
-//! What the step kernels report in the status buffer (a state that turned non-finite, a
-//! fixed-point overflow), device loss, and the errors a stopped World returns.
+//! What the step kernels report in the status buffer (a state that turned non-finite or passed
+//! the blow-up bound, a fixed-point overflow), device loss, and the errors a stopped World
+//! returns.
+
+use glam::Vec3;
 
 use super::World;
 use crate::error::{Error, Result};
-use crate::gpu::layout::{array_bytes, GpuStatus};
+use crate::gpu::layout::{array_bytes, GpuState, GpuStatus};
+use crate::model::BlowUp;
 
 /// Why a World stopped.
 #[derive(Clone, Debug)]
 pub(super) enum Failure {
     NonFinite { mass: usize, step: u64, time: f64 },
+    BlowUp(BlowUp),
     Overflow { step: u64, spring: u32 },
 }
 
@@ -25,6 +30,7 @@ impl World {
     pub(super) fn failure(&self) -> Option<Error> {
         self.failed.as_ref().map(|f| match *f {
             Failure::NonFinite { mass, step, time } => Error::NonFinite { mass, step, time },
+            Failure::BlowUp(b) => b.error(self.model_params.dt, &self.stable),
             Failure::Overflow { step, spring } => self.overflow_error(step, spring),
         })
     }
@@ -33,6 +39,14 @@ impl World {
     pub(super) fn read_status(&self) -> Result<GpuStatus> {
         let bytes = self.read(&[(&self.buffers.status, 0, array_bytes::<GpuStatus>(1))])?;
         Ok(bytemuck::pod_read_unaligned(&bytes))
+    }
+
+    /// Position (m) and velocity (m/s) of mass `mass` in the state records (32 bytes read).
+    fn read_state(&self, mass: usize) -> Result<(Vec3, Vec3)> {
+        let at = array_bytes::<GpuState>(mass as u64);
+        let bytes = self.read(&[(&self.buffers.state, at, array_bytes::<GpuState>(1))])?;
+        let st: GpuState = bytemuck::pod_read_unaligned(&bytes);
+        Ok((Vec3::from(st.position), Vec3::from(st.velocity)))
     }
 
     /// Stops the World on what `status` reports after a round of `n` steps that started at
@@ -70,10 +84,25 @@ impl World {
             let t0 = time_at(k);
             self.time = t0 + dt;
             self.steps = start_steps + k;
-            self.failed = Some(Failure::NonFinite {
-                mass: status.bad_mass as usize,
-                step: self.steps,
-                time: t0,
+            let mass = status.bad_mass as usize;
+            // Non-finite or over the blow-up bound: the failing mass's state tells which, as on
+            // the CPU.
+            let (x, v) = self.read_state(mass)?;
+            self.failed = Some(if x.is_finite() && v.is_finite() {
+                let mass_kg = f64::from(self.gpu_masses[mass].mass);
+                Failure::BlowUp(BlowUp {
+                    mass,
+                    step: self.steps,
+                    time: t0,
+                    speed: f64::from(v.length()),
+                    limit: self.limit.speed(mass_kg, self.time),
+                })
+            } else {
+                Failure::NonFinite {
+                    mass,
+                    step: self.steps,
+                    time: t0,
+                }
             });
             return Err(self.failure().expect("just set"));
         }

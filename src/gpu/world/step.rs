@@ -12,10 +12,20 @@ impl World {
     /// [`WorldOptions::steps_per_submission`](crate::WorldOptions::steps_per_submission)) with no
     /// host round trip between steps, then reads the 16-byte status buffer once.
     ///
+    /// The integrate kernel checks every mass after every step against the blow-up bound of
+    /// [`CpuWorld::step`](crate::CpuWorld::step) (a speed no stable run reaches) and against
+    /// non-finite values, at no extra cost per step: it records the first failing step and mass
+    /// in the status buffer and stops integrating. The error surfaces when this call reads the
+    /// status at its end, whatever the number of steps asked for; the World then holds the
+    /// state of the failing step (reading the failing mass's 32-byte state once, to tell a
+    /// blow-up from a non-finite state).
+    ///
     /// # Errors
-    /// [`Error::NonFinite`](crate::Error::NonFinite) naming the first (lowest-index) mass whose
-    /// position or velocity became non-finite, and the step, as the CPU does; the World keeps
-    /// that state and refuses to step until [`World::reset`].
+    /// [`Error::BlowUp`](crate::Error::BlowUp) naming the first (lowest-index) mass over the
+    /// bound, the step, `dt`, the stable time step estimate and what to change, and
+    /// [`Error::NonFinite`](crate::Error::NonFinite) naming the first mass whose position or
+    /// velocity became non-finite, as the CPU does; the World keeps that state and refuses to
+    /// step until [`World::reset`].
     /// [`Error::FixedPointOverflow`](crate::Error::FixedPointOverflow) if a spring force passed
     /// the fixed-point bound: the World keeps the state before that step and refuses to step
     /// until reset. [`Error::DeviceLost`](crate::Error::DeviceLost),
@@ -75,8 +85,8 @@ impl World {
             let step = GpuStep {
                 time: t as f32,
                 index: (done + j + 1) as u32,
-                pad0: 0,
-                pad1: 0,
+                speed_energy: self.limit.scaled_energy() as f32,
+                speed_growth: self.limit.scaled_growth() as f32,
             };
             let at = (stride * j) as usize;
             uniforms[at..at + record].copy_from_slice(bytemuck::bytes_of(&step));

@@ -1,0 +1,12 @@
+//! Numerics: the stable time step estimate, blow-up errors on both backends, the `Params`
+//! presets, values the GPU's f32 cannot hold, and the benchmark scene's friction rule. One test
+//! binary, one file per topic.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod blow_up;
+mod f32_range;
+mod naive_friction;
+mod presets;
+mod stable_dt;
