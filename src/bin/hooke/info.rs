@@ -45,7 +45,7 @@ pub(crate) fn info(args: &InfoArgs) -> Result<(), Box<dyn Error>> {
                 stats.bytes_per_mass
             );
             println!(
-                "gpu pass   {}, {}-bit fixed point (quantum {:e} N, per-spring limit {:e} N), \
+                "gpu pass   {}, {}-bit fixed point (quantum {:.3e} N, per-spring limit {:.3e} N), \
                  {} dispatches per step",
                 if stats.stencil_offsets > 0 {
                     "stencil"
