@@ -177,3 +177,58 @@ mod plot {
         assert!(matches!(tiny.render(&samples()), Err(Error::Plot { .. })));
     }
 }
+
+/// The bouncing cube's energy sampled every step, as the main example's energy plot is asked to
+/// draw it (20 001 samples over 2 s, kinetic and elastic trading places at a few hundred hertz).
+#[cfg(feature = "plot")]
+fn bouncing_cube_energy_every_step() -> Vec<(f64, hooke::Energy)> {
+    use hooke::{Builder, CpuWorld, Cube, DVec3, Model, Params};
+    let mut cube = Cube::lipson().build().unwrap();
+    cube.translate(DVec3::new(-0.05, -0.05, 0.2));
+    let mut model = Model::new(Params::default());
+    model.add("cube", cube);
+    let mut world = CpuWorld::new(&model).unwrap();
+    let mut samples = vec![(world.time(), world.energy().unwrap())];
+    for _ in 0..20_000 {
+        world.step(1).unwrap();
+        samples.push((world.time(), world.energy().unwrap()));
+    }
+    samples
+}
+
+#[test]
+#[cfg(feature = "plot")]
+fn energy_plot_of_every_step_draws_at_most_two_points_per_pixel_column_and_loses_no_sample() {
+    use hooke::plot::EnergyPlot;
+    let samples = bouncing_cube_energy_every_step();
+    let plot = EnergyPlot::titled("Lipson cube");
+    let columns = plot.columns() as usize;
+    let envelopes = plot.envelopes(&samples).unwrap();
+    assert_eq!(envelopes.len(), plot.series_for(&samples).len());
+    for (s, envelope) in &envelopes {
+        // What is drawn: the band polygon and the mean line, together at most 2 points per
+        // pixel column (a line through 20 001 samples put 30 in each).
+        let points = envelope.band().len() + envelope.line().len();
+        assert!(
+            points <= 2 * columns,
+            "{}: {points} points over {columns} columns",
+            s.label()
+        );
+        // Nothing is lost: every sample is in exactly one bin, within its smallest and largest.
+        let counted: usize = envelope.bins.iter().map(|b| b.samples).sum();
+        assert_eq!(counted, samples.len(), "{}", s.label());
+        let mut bins = envelope.bins.iter().peekable();
+        for (t, e) in &samples {
+            while bins.peek().is_some_and(|b| b.last < *t) {
+                bins.next();
+            }
+            let bin = bins.peek().expect("a bin for every sample");
+            let v = s.value(e);
+            assert!(
+                bin.first <= *t && bin.min <= v && v <= bin.max,
+                "{} at t = {t}: {v} outside bin {bin:?}",
+                s.label()
+            );
+        }
+    }
+}
