@@ -331,7 +331,9 @@ fn bouncing_cube_gif_is_under_2_mb_and_every_pixel_looks_the_same() {
     let mut worst = (0.0f64, 0usize);
     for (n, (shown, _)) in frames.iter().enumerate() {
         world.step(schedule.steps_before(n as u64)).unwrap();
-        drawing.set_positions(&renderer, world.position_slice()).unwrap();
+        drawing
+            .set_positions(&renderer, world.position_slice())
+            .unwrap();
         drawing
             .set_rest_lengths(&renderer, &world.rest_lengths().unwrap())
             .unwrap();
@@ -407,7 +409,9 @@ fn a_gpu_world_recording_keeps_every_mass_in_every_frame() {
                 (-3i32..=3).any(|dx| {
                     let (x, y) = (pixel.x as i32 + dx, pixel.y as i32 + dy);
                     let c = frame.get_pixel(x as u32, y as u32).0;
-                    c.iter().zip(Style::default().mass).all(|(a, b)| a.abs_diff(b) <= 40)
+                    c.iter()
+                        .zip(Style::default().mass)
+                        .all(|(a, b)| a.abs_diff(b) <= 40)
                 })
             });
             assert!(dark, "frame {n}: mass {i} is not drawn at {pixel}");

@@ -289,7 +289,8 @@ impl EnergyPlot {
         Ok(series
             .into_iter()
             .map(|s| {
-                let points: Vec<(f64, f64)> = samples.iter().map(|(t, e)| (*t, s.value(e))).collect();
+                let points: Vec<(f64, f64)> =
+                    samples.iter().map(|(t, e)| (*t, s.value(e))).collect();
                 (s, Envelope::new(&points, t0, t1, bins))
             })
             .collect())
@@ -321,7 +322,10 @@ impl EnergyPlot {
                 .y_label_area_size(ENERGY_LABELS)
                 .build_cartesian_2d(t0..t1, y_min..y_max)
                 .map_err(|e| draw(&e))?;
-            debug_assert_eq!(chart.plotting_area().dim_in_pixel().0.max(1), self.columns());
+            debug_assert_eq!(
+                chart.plotting_area().dim_in_pixel().0.max(1),
+                self.columns()
+            );
             chart
                 .configure_mesh()
                 .x_desc("time (s)")
@@ -357,7 +361,11 @@ type DrawError = DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>
 /// Draws `s`'s envelope: a band (the series colour at 25 % opacity) from each bin's smallest to
 /// largest sample, and the line through the bin means (dashed for the balance).
 fn draw_envelope<'a>(
-    chart: &mut ChartContext<'a, BitMapBackend<'a>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    chart: &mut ChartContext<
+        'a,
+        BitMapBackend<'a>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
     s: Series,
     envelope: &Envelope,
 ) -> std::result::Result<(), DrawError> {
