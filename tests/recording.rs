@@ -13,6 +13,9 @@ use hooke::render::{record_cpu, record_cpu_with, Framing, RecordOptions, Style};
 use hooke::{Builder, Contact, CpuWorld, Cube, DVec3, Error, Mass, Model, Params, Part};
 use image::{AnimationDecoder, RgbaImage};
 
+mod colour;
+use colour::delta_e;
+
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("hooke-recording-{}-{name}", std::process::id()))
 }
@@ -248,5 +251,139 @@ fn recording_a_creature_does_not_change_how_it_moves() {
     assert_eq!(recorded.frames, 17);
     assert_eq!(recorded.trace, plain);
     assert!(recorded.trace.forward_distance() > 0.0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn bouncing_cube_gif_is_under_2_mb_and_every_pixel_looks_the_same() {
+    // What examples/bouncing_cube.rs records, setting for setting: the Lipson cube centred over
+    // the origin, bottom 0.2 m up, 2 s at one frame every 0.02 s (101 frames of 640 x 480),
+    // energy sampled every 0.001 s, full strain colour at 1 %. The GIF was 12.2 MB when every
+    // frame was a whole picture quantised on its own.
+    use hooke::render::{Drawing, FrameSchedule, Positions, Renderer};
+    let dir = temp("main-example");
+    let mut cube = Cube::lipson().build().unwrap();
+    cube.translate(DVec3::new(-0.05, -0.05, 0.2));
+    let mut model = Model::new(Params::default());
+    model.add("cube", cube);
+    let mut world = CpuWorld::new(&model).unwrap();
+    let mut options = RecordOptions {
+        duration: 2.0,
+        frame_time: 0.02,
+        sample_time: 0.001,
+        size: (640, 480),
+        title: "Lipson cube: energy (no damping)".to_string(),
+        ..RecordOptions::new(&dir, "cube")
+    };
+    options.style.strain_scale = 0.01;
+    let summary = record_cpu(&mut world, &options).unwrap();
+    let bytes = std::fs::metadata(&summary.gif).unwrap().len();
+    assert!(bytes < 2_000_000, "cube.gif is {bytes} bytes");
+
+    // Render the same frames again (same camera: Framing::Run keeps the first frame's camera)
+    // and compare them with the GIF as a viewer shows it (each frame drawn over the last).
+    // "Looks the same": no pixel differs by a CIE76 delta E above 2.3, the just noticeable
+    // difference (Sharma, Digital Color Imaging Handbook, 2003): side by side, no pixel of the
+    // GIF can be told from the rendered one. The old per-frame NeuQuant encoding broke this
+    // (delta E up to 65: rare strain colours of thin springs dropped from the palette).
+    let frames = gif_frames(&summary.gif);
+    assert_eq!(frames.len(), 101);
+    let (w, h) = options.size;
+    let mut renderer = Renderer::new(w, h).unwrap();
+    *renderer.style_mut() = options.style;
+    let mut drawing = Drawing::new(&renderer, &model).unwrap();
+    let schedule = FrameSchedule::new(options.frame_time, model.params.dt).unwrap();
+    let mut world = CpuWorld::new(&model).unwrap();
+    let mut seen = std::collections::HashMap::new();
+    let mut worst = (0.0f64, 0usize);
+    for (n, (shown, _)) in frames.iter().enumerate() {
+        world.step(schedule.steps_before(n as u64)).unwrap();
+        drawing
+            .set_positions(&renderer, world.position_slice())
+            .unwrap();
+        drawing
+            .set_rest_lengths(&renderer, &world.rest_lengths().unwrap())
+            .unwrap();
+        let rendered = renderer
+            .render(&drawing, Positions::Uploaded, &summary.camera)
+            .unwrap();
+        for (a, b) in rendered.pixels().zip(shown.pixels()) {
+            let pair = ([a[0], a[1], a[2]], [b[0], b[1], b[2]]);
+            let d = *seen.entry(pair).or_insert_with(|| delta_e(pair.0, pair.1));
+            if d > worst.0 {
+                worst = (d, n);
+            }
+        }
+    }
+    assert!(
+        worst.0 <= 2.3,
+        "frame {}: a pixel is delta E {} off",
+        worst.1,
+        worst.0
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn a_gpu_world_recording_keeps_every_mass_in_every_frame() {
+    // The GIF of a GPU World used to be drawn from a camera fixed at the first frame, so a cube
+    // thrown sideways bounced out of the picture. record frames the whole run on either backend.
+    use hooke::World;
+    let dir = temp("gpu");
+    let mut cube = Cube::lipson().build().unwrap();
+    cube.translate(DVec3::new(0.0, 0.0, 0.15));
+    cube.set_velocity(DVec3::new(1.5, 0.5, 1.0));
+    let mut model = Model::new(Params::default());
+    model.add("cube", cube);
+    let mut world = World::new(&model).unwrap();
+    let (w, h) = (240u32, 180u32);
+    let options = RecordOptions {
+        duration: 0.8,
+        frame_time: 0.04,
+        // Samples at the frame steps, to read the positions every frame shows.
+        sample_time: 0.04,
+        size: (w, h),
+        ..RecordOptions::new(&dir, "gpu_cube")
+    };
+    let mut positions = Vec::new();
+    let summary = hooke::render::record_with(&mut world, &model, &options, |world, _| {
+        positions.push(world.positions()?);
+        Ok(())
+    })
+    .unwrap();
+    let frames = gif_frames(&summary.gif);
+    assert_eq!((frames.len(), positions.len()), (21, 21));
+    // It moves more than its own size (0.1 m): 1.5 m/s for 0.8 s.
+    let travel = positions[20][0].x - positions[0][0].x;
+    assert!(travel > 1.0, "moved {travel} m");
+    let radius = Style::default().mass_radius;
+    for (n, ((frame, _), masses)) in frames.iter().zip(&positions).enumerate() {
+        for (i, p) in masses.iter().enumerate() {
+            let pixel = summary
+                .camera
+                .project(p.as_vec3(), w, h)
+                .unwrap_or_else(|| panic!("frame {n}: mass {i} behind the camera"));
+            // The whole disc is inside the image.
+            let inside = |v: f32, size: u32| v >= radius && v <= size as f32 - radius;
+            assert!(
+                inside(pixel.x, w) && inside(pixel.y, h),
+                "frame {n}: mass {i} at {pixel} is out of the {w} x {h} picture"
+            );
+            // And drawn there: a pixel of the mass colour (GIF palette error aside) within
+            // its disc.
+            let dark = (-3i32..=3).any(|dy| {
+                (-3i32..=3).any(|dx| {
+                    let (x, y) = (pixel.x as i32 + dx, pixel.y as i32 + dy);
+                    let c = frame.get_pixel(x as u32, y as u32).0;
+                    c.iter()
+                        .zip(Style::default().mass)
+                        .all(|(a, b)| a.abs_diff(b) <= 40)
+                })
+            });
+            assert!(dark, "frame {n}: mass {i} is not drawn at {pixel}");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,9 +1,17 @@
 //! The viewer's input handling, without a window: keys to actions, the arrow-key nudge of the
 //! topmost mass (Lipson), picking the mass nearest the mouse and dragging it (SDL).
 
-use hooke::render::input::{pick_mass, topmost, Action, Controller, Key, Orbit};
+use hooke::render::input::{
+    pick_mass, scenario_key, scenario_keys_help, topmost, Action, Controller, Key, Orbit,
+    SCENARIO_KEYS,
+};
 use hooke::render::Camera;
 use hooke::{DVec3, Vec3};
+
+/// The viewer's scenario table (examples/viewer/scenarios.rs: plain hooke builders, no window),
+/// so the key table is tested against the scenarios the viewer really offers.
+#[path = "../examples/viewer/scenarios.rs"]
+mod scenarios;
 
 const W: u32 = 400;
 const H: u32 = 300;
@@ -30,8 +38,63 @@ fn keys_map_to_actions_as_in_facey() {
         c.key_pressed(Key::Digit(3)),
         Some(Action::SelectScenario(2))
     );
-    assert_eq!(c.key_pressed(Key::Digit(0)), None);
+    assert_eq!(
+        c.key_pressed(Key::Digit(0)),
+        Some(Action::SelectScenario(9))
+    );
+    assert_eq!(c.key_pressed(Key::Digit(10)), None);
     assert_eq!(c.key_pressed(Key::Left), None);
+}
+
+#[test]
+fn every_viewer_scenario_has_its_own_key_and_the_help_names_them_all() {
+    // The viewer said "keys 1-9" with 11 scenarios: the last two had no key.
+    let count = scenarios::SCENARIOS.len();
+    assert_eq!(count, 11);
+    assert!(count <= SCENARIO_KEYS.len());
+    let mut c = Controller::new();
+    let mut labels = Vec::new();
+    for i in 0..count {
+        let key = scenario_key(i).unwrap_or_else(|| panic!("scenario {i} has no key"));
+        assert_eq!(key.scenario(), Some(i));
+        assert_eq!(c.key_pressed(key), Some(Action::SelectScenario(i)));
+        labels.push(key.label());
+    }
+    let mut distinct = labels.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        count,
+        "two scenarios share a key: {labels:?}"
+    );
+    // The help text the panel shows names exactly these keys, in order.
+    assert_eq!(labels[..3], ["1", "2", "3"]);
+    assert_eq!(labels[9..], ["0", "-"]);
+    assert_eq!(scenario_keys_help(count), "1-9, 0, -");
+    assert_eq!(scenario_keys_help(3), "1-3");
+    assert_eq!(scenario_keys_help(1), "1");
+    assert_eq!(scenario_keys_help(12), "1-9, 0, -, =");
+    assert_eq!(scenario_keys_help(99), scenario_keys_help(12));
+    // Keys that select nothing: no other key is a scenario key.
+    for key in [Key::Space, Key::S, Key::R, Key::Left, Key::Digit(10)] {
+        assert_eq!(key.scenario(), None, "{key:?}");
+    }
+}
+
+#[test]
+fn every_viewer_scenario_builds_a_valid_model() {
+    for s in scenarios::SCENARIOS {
+        assert!(!s.name.is_empty() && !s.about.is_empty());
+        let (model, cells) = (s.build)().unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        model
+            .validate()
+            .unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        assert!(cells
+            .iter()
+            .flatten()
+            .all(|&i| (i as usize) < model.masses.len()));
+    }
 }
 
 #[test]

@@ -164,11 +164,20 @@ impl eframe::App for Viewer {
             .resizable(false)
             .exact_size(300.0)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui));
+                // A panel taller than the window scrolls, with a bar that shows it (egui's
+                // default floating bar is invisible until hovered: the panel looked clipped).
+                ui.style_mut().spacing.scroll = egui::style::ScrollStyle::solid();
+                egui::ScrollArea::vertical()
+                    .auto_shrink(false)
+                    .show(ui, |ui| self.side_panel(ui));
             });
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.scene_view(ui));
-        ui.ctx().request_repaint();
+        // Only a running simulation changes by itself: paused, egui repaints on input alone and
+        // the viewer idles.
+        if self.controller.playing() {
+            ui.ctx().request_repaint();
+        }
     }
 }

@@ -49,6 +49,9 @@ fn map_key(key: egui::Key) -> Option<Key> {
         egui::Key::Num7 => Key::Digit(7),
         egui::Key::Num8 => Key::Digit(8),
         egui::Key::Num9 => Key::Digit(9),
+        egui::Key::Num0 => Key::Digit(0),
+        egui::Key::Minus => Key::Minus,
+        egui::Key::Equals => Key::Equals,
         _ => return None,
     })
 }

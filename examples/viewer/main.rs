@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release --features viewer --example viewer`
 //!
-//! - Space: play / pause; S: one step; R: reset; 1-9: pick a scenario (Facey's controls).
+//! - Space: play / pause; S: one step; R: reset; 1-9, 0, -: pick a scenario (Facey's controls;
+//!   the keys are `hooke::render::input::SCENARIO_KEYS`, the panel lists each).
 //! - Arrow keys: push the topmost mass (Lipson), relative to the screen.
 //! - Left mouse: drag the mass nearest the pointer (SDL: a spring to the pointer, drawn in
 //!   yellow). Right mouse: turn the camera; wheel: zoom.
@@ -10,7 +11,8 @@
 //! Springs are coloured by strain: red compressed, blue stretched. The side panel shows the
 //! energy terms live. The window and UI are winit and egui through eframe (its wgpu renderer);
 //! the scene is drawn by `hooke::render::Renderer` on eframe's device and shown as a texture.
-//! Input handling lives in `hooke::render::input` (tested without a window).
+//! Input handling lives in `hooke::render::input` (tested without a window). Paused, the viewer
+//! repaints only on input, so it idles.
 //!
 //! | file | what |
 //! |---|---|

@@ -1,7 +1,7 @@
 //! The side panel: scenario list, play / step / reset, speed and style controls, live energy.
 
 use eframe::egui;
-use hooke::render::input::Key;
+use hooke::render::input::{scenario_key, scenario_keys_help, Key};
 
 use crate::app::Viewer;
 use crate::scenarios::SCENARIOS;
@@ -11,11 +11,15 @@ impl Viewer {
         ui.heading("hooke viewer");
         ui.label("CPU reference world (f64)");
         ui.separator();
-        ui.label("Scenario or creature (keys 1-9)");
+        ui.label(format!(
+            "Scenario or creature (keys {})",
+            scenario_keys_help(SCENARIOS.len())
+        ));
         let mut chosen = None;
         for (i, s) in SCENARIOS.iter().enumerate() {
+            let key = scenario_key(i).map_or_else(String::new, Key::label);
             if ui
-                .radio(self.running.index == i, format!("{} {}", i + 1, s.name))
+                .radio(self.running.index == i, format!("{key} {}", s.name))
                 .clicked()
             {
                 chosen = Some(i);

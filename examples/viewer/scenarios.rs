@@ -1,4 +1,5 @@
-//! The scenarios the viewer offers (keys 1-9), each built from hooke's builders and creatures.
+//! The scenarios the viewer offers, each built from hooke's builders and creatures and selected
+//! by its key in `hooke::render::input::SCENARIO_KEYS` (1-9, 0, -).
 
 use std::f64::consts::TAU;
 
@@ -17,6 +18,9 @@ pub(crate) struct Scenario {
     pub(crate) about: &'static str,
     pub(crate) build: fn() -> Built,
 }
+
+// Every scenario has a key: a scenario past the key table does not compile.
+const _: () = assert!(SCENARIOS.len() <= hooke::render::input::SCENARIO_KEYS.len());
 
 pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {

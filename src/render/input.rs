@@ -30,8 +30,79 @@ pub enum Key {
     Up,
     /// Down arrow: push it toward the viewer.
     Down,
-    /// A digit key 1-9: select scenario `n - 1`.
+    /// A digit key 0-9 of the number row (see [`SCENARIO_KEYS`] for the scenario each selects).
     Digit(u8),
+    /// The minus key, right of 0 on the number row: the eleventh scenario.
+    Minus,
+    /// The equals key, right of minus: the twelfth scenario.
+    Equals,
+}
+
+/// The keys that select scenarios, in scenario order: the number row from 1 to 9, then 0, minus
+/// and equals (scenario `i` is selected by `SCENARIO_KEYS[i]`). A viewer with fewer scenarios
+/// uses the first ones; [`scenario_keys_help`] names them.
+pub const SCENARIO_KEYS: [Key; 12] = [
+    Key::Digit(1),
+    Key::Digit(2),
+    Key::Digit(3),
+    Key::Digit(4),
+    Key::Digit(5),
+    Key::Digit(6),
+    Key::Digit(7),
+    Key::Digit(8),
+    Key::Digit(9),
+    Key::Digit(0),
+    Key::Minus,
+    Key::Equals,
+];
+
+impl Key {
+    /// What is written on the key: `"Space"`, `"S"`, `"R"`, `"Left"`, ..., the digit, `"-"`,
+    /// `"="`.
+    #[must_use]
+    pub fn label(self) -> String {
+        match self {
+            Key::Space => "Space".into(),
+            Key::S => "S".into(),
+            Key::R => "R".into(),
+            Key::Left => "Left".into(),
+            Key::Right => "Right".into(),
+            Key::Up => "Up".into(),
+            Key::Down => "Down".into(),
+            Key::Digit(d) => d.to_string(),
+            Key::Minus => "-".into(),
+            Key::Equals => "=".into(),
+        }
+    }
+
+    /// The scenario this key selects (0-based), if it is one of [`SCENARIO_KEYS`].
+    #[must_use]
+    pub fn scenario(self) -> Option<usize> {
+        SCENARIO_KEYS.iter().position(|&k| k == self)
+    }
+}
+
+/// The key that selects scenario `index` (0-based), if there is one.
+#[must_use]
+pub fn scenario_key(index: usize) -> Option<Key> {
+    SCENARIO_KEYS.get(index).copied()
+}
+
+/// The keys of the first `count` scenarios, for help text: runs of digits as ranges, e.g.
+/// `"1-9, 0, -"` for 11 scenarios, `"1-3"` for 3; `count` above [`SCENARIO_KEYS`]'s length is
+/// cut to it (the rest have no key).
+#[must_use]
+pub fn scenario_keys_help(count: usize) -> String {
+    let keys = &SCENARIO_KEYS[..count.min(SCENARIO_KEYS.len())];
+    let digits = keys.iter().take_while(|k| matches!(k, Key::Digit(1..=9)));
+    let mut parts: Vec<String> = match digits.count() {
+        0 => Vec::new(),
+        1 => vec!["1".into()],
+        n => vec![format!("1-{n}")],
+    };
+    let rest = keys.iter().skip_while(|k| matches!(k, Key::Digit(1..=9)));
+    parts.extend(rest.map(|k| k.label()));
+    parts.join(", ")
 }
 
 /// What the viewer should do in response to an input.
@@ -121,8 +192,8 @@ impl Controller {
     }
 
     /// A key went down. Returns the action to take, if any. Space toggles play, S pauses and
-    /// asks for one step, R resets (and lets go of a dragged mass), digits select a scenario;
-    /// arrows are held (see [`Controller::nudge`]) and return nothing.
+    /// asks for one step, R resets (and lets go of a dragged mass), the [`SCENARIO_KEYS`] select
+    /// a scenario; arrows are held (see [`Controller::nudge`]) and return nothing.
     pub fn key_pressed(&mut self, key: Key) -> Option<Action> {
         match key {
             Key::Space => {
@@ -137,11 +208,11 @@ impl Controller {
                 self.drag = None;
                 Some(Action::Reset)
             }
-            Key::Digit(d) if (1..=9).contains(&d) => {
+            Key::Digit(_) | Key::Minus | Key::Equals => {
+                let scenario = key.scenario()?;
                 self.drag = None;
-                Some(Action::SelectScenario(usize::from(d) - 1))
+                Some(Action::SelectScenario(scenario))
             }
-            Key::Digit(_) => None,
             Key::Left | Key::Right | Key::Up | Key::Down => {
                 self.held.insert(key);
                 None

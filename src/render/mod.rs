@@ -40,7 +40,8 @@
 //! | `camera.rs` | [`Camera`], [`Camera::frame`], [`bounds`] |
 //! | `style.rs` | [`Style`], [`Srgba`] |
 //! | `faces.rs` | [`exterior_triangles`] of hexahedral cells (the solid look) |
-//! | `png.rs`, `gif.rs` | [`save_png`]; [`GifWriter`], [`FrameSchedule`] |
+//! | `png.rs`, `gif.rs` | [`save_png`]; [`GifWriter`] (changed rectangles), [`FrameSchedule`] |
+//! | `palette.rs` | the colours of one GIF frame: exact when few, else small largest error |
 //! | `record.rs` | [`record`], [`record_cpu`]: run a world to a GIF and an energy plot |
 //! | `input.rs` | [`input`]: viewer input (keys, picking, dragging, orbit) without a window |
 //!
@@ -52,6 +53,7 @@ mod faces;
 mod gif;
 pub mod input;
 mod needs;
+mod palette;
 mod pipelines;
 mod png;
 #[cfg(feature = "plot")]

@@ -26,8 +26,12 @@ use plotters::prelude::*;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 
+mod envelope;
+
+pub use envelope::{Envelope, EnvelopeBin};
+
 /// The bundled font (DejaVu Sans; licence in assets/fonts/DejaVuSans-LICENSE.txt).
-static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 /// Family name the bundled font is registered under.
 const FAMILY: &str = "sans-serif";
@@ -261,32 +265,87 @@ impl EnergyPlot {
         save_png(&self.render_named(samples, path)?, path)
     }
 
-    fn render_named(&self, samples: &[(f64, Energy)], path: &Path) -> Result<image::RgbImage> {
-        let fail = |reason: String| plot_error(path, reason);
+    /// Pixel columns of the plotting area: the image width less the legend column, the margins
+    /// and the energy axis labels.
+    #[must_use]
+    pub fn columns(&self) -> u32 {
+        let (plot_width, _) = self.split();
+        plot_width.saturating_sub(2 * MARGIN + ENERGY_LABELS).max(1)
+    }
+
+    /// Bins [`EnergyPlot::envelopes`] gathers the samples in: one per 4 pixel columns of the
+    /// plotting area (at least 1).
+    #[must_use]
+    pub fn bins(&self) -> u32 {
+        (self.columns() / BIN_PIXELS).max(1)
+    }
+
+    /// What the plot draws of each series of `samples` (each `(time in s, energy)`): its
+    /// [`Envelope`] over the plot's [`EnergyPlot::bins`] from the first sample's time to the
+    /// last's. A light band spans each bin's smallest to largest sample and a line joins the bin
+    /// means, so oscillations faster than a few pixel columns show as a band around their mean
+    /// instead of a solid zigzag; with at most one sample per bin the line is the samples
+    /// themselves. The exact samples stay in the caller's trace.
+    ///
+    /// # Errors
+    /// As [`EnergyPlot::render`].
+    pub fn envelopes(&self, samples: &[(f64, Energy)]) -> Result<Vec<(Series, Envelope)>> {
+        self.envelopes_named(samples, Path::new("<memory>"))
+    }
+
+    fn envelopes_named(
+        &self,
+        samples: &[(f64, Energy)],
+        path: &Path,
+    ) -> Result<Vec<(Series, Envelope)>> {
         check_size(self.width, self.height, path)?;
         if samples.is_empty() {
-            return Err(fail("no samples to plot".to_string()));
+            return Err(plot_error(path, "no samples to plot".to_string()));
         }
         let series = self.series_for(samples);
+        energy_range(samples, &series, path)?;
+        let (t0, t1) = (samples[0].0, samples[samples.len() - 1].0);
+        let bins = self.bins();
+        Ok(series
+            .into_iter()
+            .map(|s| {
+                let points: Vec<(f64, f64)> =
+                    samples.iter().map(|(t, e)| (*t, s.value(e))).collect();
+                (s, Envelope::new(&points, t0, t1, bins))
+            })
+            .collect())
+    }
+
+    /// Widths of the chart and of the legend column on its right.
+    fn split(&self) -> (u32, u32) {
+        let legend = (self.width / 4).clamp(120, 260);
+        (self.width - legend, legend)
+    }
+
+    fn render_named(&self, samples: &[(f64, Energy)], path: &Path) -> Result<image::RgbImage> {
+        let envelopes = self.envelopes_named(samples, path)?;
+        let series: Vec<Series> = envelopes.iter().map(|(s, _)| *s).collect();
         let (y_min, y_max) = energy_range(samples, &series, path)?;
         let t0 = samples[0].0;
         let mut t1 = samples[samples.len() - 1].0;
         if t1 <= t0 {
             t1 = t0 + 1.0;
         }
-
         let (w, h) = (self.width, self.height);
         draw_canvas(w, h, path, |root, draw| {
             // The legend gets its own column on the right, so it never hides a curve.
-            let legend_width = (w / 4).clamp(120, 260);
-            let (area, legend) = root.split_horizontally(w - legend_width);
+            let (area, legend) = root.split_horizontally(self.split().0);
             let mut chart = ChartBuilder::on(&area)
                 .caption(&self.title, (FAMILY, 22))
-                .margin(12)
+                .margin(MARGIN)
                 .x_label_area_size(42)
-                .y_label_area_size(78)
+                .y_label_area_size(ENERGY_LABELS)
                 .build_cartesian_2d(t0..t1, y_min..y_max)
                 .map_err(|e| draw(&e))?;
+            debug_assert_eq!(
+                chart.plotting_area().dim_in_pixel().0.max(1),
+                self.columns()
+            );
             chart
                 .configure_mesh()
                 .x_desc("time (s)")
@@ -297,74 +356,99 @@ impl EnergyPlot {
                 .bold_line_style(RGBColor(205, 205, 205))
                 .draw()
                 .map_err(|e| draw(&e))?;
-            for (i, s) in series.iter().enumerate() {
-                let ([r, g, b], width) = s.color();
-                let style = RGBColor(r, g, b).stroke_width(width);
-                let points = samples.iter().map(|(t, e)| (*t, s.value(e)));
-                if *s == Series::Balance {
-                    chart.draw_series(DashedLineSeries::new(points, 8, 5, style))
-                } else {
-                    // Separate segments: a wide polyline's miter joins spike at the sharp turns
-                    // of a fast oscillation.
-                    let points: Vec<(f64, f64)> = points.collect();
-                    let segments = points
-                        .windows(2)
-                        .map(|ab| PathElement::new(ab.to_vec(), style));
-                    if points.len() == 1 {
-                        chart.draw_series(LineSeries::new(points.clone(), style))
-                    } else {
-                        chart.draw_series(segments)
-                    }
-                }
-                .map_err(|e| draw(&e))?;
-                let y = 50 + 24 * i as i32;
-                let key = vec![(8, y), (34, y)];
-                if *s == Series::Balance {
-                    legend
-                        .draw(&PathElement::new(vec![(8, y), (16, y)], style))
-                        .map_err(|e| draw(&e))?;
-                    legend
-                        .draw(&PathElement::new(vec![(22, y), (30, y)], style))
-                        .map_err(|e| draw(&e))?;
-                } else {
-                    legend
-                        .draw(&PathElement::new(key, style))
-                        .map_err(|e| draw(&e))?;
-                }
-                let label = match s {
-                    Series::Balance => "balance",
-                    other => other.label(),
-                };
-                legend
-                    .draw(&Text::new(
-                        label,
-                        (42, y - 8),
-                        (FAMILY, 15).into_font().color(&BLACK),
-                    ))
-                    .map_err(|e| draw(&e))?;
+            for (s, envelope) in &envelopes {
+                draw_envelope(&mut chart, *s, envelope).map_err(|e| draw(&e))?;
             }
-            if series.contains(&Series::Balance) {
-                let y = 50 + 24 * series.len() as i32;
-                for (j, line) in [
-                    "balance = total + dissipated",
-                    "  - injected (constant if",
-                    "  the integration is exact)",
-                ]
-                .iter()
-                .enumerate()
-                {
-                    legend
-                        .draw(&Text::new(
-                            *line,
-                            (8, y + 18 * j as i32),
-                            (FAMILY, 12).into_font().color(&RGBColor(90, 90, 90)),
-                        ))
-                        .map_err(|e| draw(&e))?;
-                }
-            }
-            Ok(())
+            draw_legend(&legend, &series).map_err(|e| draw(&e))
         })
     }
+}
+
+/// Width of the bins [`EnergyPlot::envelopes`] gathers samples in, in pixel columns: wide enough
+/// that a bin of a signal sampled every step spans a few periods of its fastest oscillation
+/// (the bouncing cube: 2 s over about 600 columns, 13 ms per bin, 2 to 3 periods of its
+/// vibration), narrow enough that a smooth curve drawn through the bins looks smooth.
+const BIN_PIXELS: u32 = 4;
+
+/// Margin around the chart, in pixels.
+const MARGIN: u32 = 12;
+/// Width of the energy axis labels, in pixels.
+const ENERGY_LABELS: u32 = 78;
+
+/// A plotters drawing error of the bitmap backend.
+type DrawError = DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>;
+
+/// Draws `s`'s envelope: a band (the series colour at 25 % opacity) from each bin's smallest to
+/// largest sample, and the line through the bin means (dashed for the balance).
+fn draw_envelope<'a>(
+    chart: &mut ChartContext<
+        'a,
+        BitMapBackend<'a>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    s: Series,
+    envelope: &Envelope,
+) -> std::result::Result<(), DrawError> {
+    let ([r, g, b], width) = s.color();
+    let style = RGBColor(r, g, b).stroke_width(width);
+    if envelope.has_spread() {
+        let band = Polygon::new(envelope.band(), RGBColor(r, g, b).mix(0.25).filled());
+        chart.draw_series(std::iter::once(band))?;
+    }
+    let points = envelope.line();
+    if s == Series::Balance {
+        chart.draw_series(DashedLineSeries::new(points, 8, 5, style))?;
+    } else if points.len() == 1 {
+        chart.draw_series(LineSeries::new(points, style))?;
+    } else {
+        // Separate segments: a wide polyline's miter joins spike at sharp turns.
+        let segments = points
+            .windows(2)
+            .map(|ab| PathElement::new(ab.to_vec(), style));
+        chart.draw_series(segments)?;
+    }
+    Ok(())
+}
+
+/// The legend column: a key and label per series, and what the balance means.
+fn draw_legend(
+    legend: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+    series: &[Series],
+) -> std::result::Result<(), DrawError> {
+    for (i, s) in series.iter().enumerate() {
+        let ([r, g, b], width) = s.color();
+        let style = RGBColor(r, g, b).stroke_width(width);
+        let y = 50 + 24 * i as i32;
+        if *s == Series::Balance {
+            legend.draw(&PathElement::new(vec![(8, y), (16, y)], style))?;
+            legend.draw(&PathElement::new(vec![(22, y), (30, y)], style))?;
+        } else {
+            legend.draw(&PathElement::new(vec![(8, y), (34, y)], style))?;
+        }
+        let label = match s {
+            Series::Balance => "balance",
+            other => other.label(),
+        };
+        let font = (FAMILY, 15).into_font().color(&BLACK);
+        legend.draw(&Text::new(label, (42, y - 8), font))?;
+    }
+    let y = 50 + 24 * series.len() as i32;
+    let mut notes = vec![
+        "light bands: smallest to largest",
+        "  sample around each point",
+    ];
+    if series.contains(&Series::Balance) {
+        notes.extend([
+            "balance = total + dissipated",
+            "  - injected (constant if",
+            "  the integration is exact)",
+        ]);
+    }
+    for (j, line) in notes.iter().enumerate() {
+        let font = (FAMILY, 12).into_font().color(&RGBColor(90, 90, 90));
+        legend.draw(&Text::new(*line, (8, y + 18 * j as i32), font))?;
+    }
+    Ok(())
 }
 
 /// The energy axis of a plot of `series` over `samples` (J), padded by 5 % of the span (at
@@ -532,5 +616,29 @@ impl CostPlot {
                 .map_err(|e| draw(&e))?;
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bins_span_the_plotting_area_plotters_lays_out() {
+        // render_named asserts (debug builds, so tests) that plotters' plotting area is
+        // EnergyPlot::columns() wide; render at widths that hit both legend clamps and between.
+        let samples: Vec<(f64, Energy)> = (0..50)
+            .map(|i| (f64::from(i) * 0.01, Energy::default()))
+            .collect();
+        for width in [200, 480, 640, 960, 1041, 1600] {
+            let plot = EnergyPlot {
+                width,
+                height: 300,
+                ..EnergyPlot::default()
+            };
+            let image = plot.render(&samples).unwrap();
+            assert_eq!(image.width(), width);
+            assert_eq!(plot.bins(), (plot.columns() / BIN_PIXELS).max(1));
+        }
     }
 }
