@@ -26,7 +26,9 @@ fn stdout(out: &Output) -> String {
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(test);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(test);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -35,7 +37,12 @@ fn scratch(test: &str) -> PathBuf {
 /// The trace `hooke run` wrote: header and rows of numbers.
 fn read_trace(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().iter().map(str::to_owned).collect();
+    let header = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
     let rows = reader
         .records()
         .map(|r| r.unwrap().iter().map(|v| v.parse().unwrap()).collect())
@@ -93,8 +100,18 @@ fn hooke_run_trace_is_the_cpu_worlds_own_values_to_the_last_bit() {
     assert!(out.status.success(), "{}", stderr(&out));
     let (header, rows) = read_trace(&out_csv);
     let expected_header = [
-        "t", "cube_x", "cube_y", "cube_z", "kinetic", "gravity", "elastic", "ground",
-        "dissipated", "injected", "total", "balance",
+        "t",
+        "cube_x",
+        "cube_y",
+        "cube_z",
+        "kinetic",
+        "gravity",
+        "elastic",
+        "ground",
+        "dissipated",
+        "injected",
+        "total",
+        "balance",
     ];
     assert_eq!(header, expected_header);
     // 0.05 s at dt = 1e-4 s is 500 steps, a row every 100 steps and one at the start.
@@ -140,7 +157,10 @@ fn hooke_info_reports_counts_stable_dt_and_adapter() {
     let out = hooke(&["info", "scenes/cloth.json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    let model = Scene::load("scenes/cloth.json").unwrap().to_model().unwrap();
+    let model = Scene::load("scenes/cloth.json")
+        .unwrap()
+        .to_model()
+        .unwrap();
     assert!(
         text.contains(&format!("masses     {} ", model.masses.len())),
         "{text}"
@@ -213,7 +233,11 @@ fn a_bad_value_in_a_scene_file_names_the_file_the_field_and_the_value() {
 fn a_missing_scene_file_is_named() {
     let out = hooke(&["info", "no/such/scene.json"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("no/such/scene.json"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no/such/scene.json"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -225,7 +249,10 @@ fn bad_command_line_values_are_refused_with_the_value() {
             vec!["render", "scenes/cube.json", "--size", "640by480"],
             "640by480",
         ),
-        (vec!["render", "scenes/cube.json", "--out", "x.png"], "x.png"),
+        (
+            vec!["render", "scenes/cube.json", "--out", "x.png"],
+            "x.png",
+        ),
     ] {
         let out = hooke(&args);
         assert!(!out.status.success(), "{args:?} was accepted");

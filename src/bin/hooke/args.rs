@@ -7,8 +7,10 @@ use clap::{Args, Parser, Subcommand};
 /// Mass-spring physics on the GPU and on the CPU: run, render and inspect scene files.
 #[derive(Debug, Parser)]
 #[command(name = "hooke", version, about, long_about = None)]
-#[command(after_help = "Scene files are JSON (see scenes/ and the `hooke::Scene` docs). \
-Set RUST_LOG=info to see which adapter runs a GPU world and why.")]
+#[command(
+    after_help = "Scene files are JSON (see scenes/ and the `hooke::Scene` docs). \
+Set RUST_LOG=info to see which adapter runs a GPU world and why."
+)]
 pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -116,9 +118,15 @@ pub(crate) fn fps(text: &str) -> Result<f64, String> {
 
 /// `WIDTHxHEIGHT`, each in 1..=8192 pixels.
 pub(crate) fn size(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("{text:?} is not a size WIDTHxHEIGHT in pixels (each 1 to 8192), e.g. 640x480");
+    let bad =
+        || format!("{text:?} is not a size WIDTHxHEIGHT in pixels (each 1 to 8192), e.g. 640x480");
     let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
-    let side = |s: &str| s.trim().parse::<u32>().ok().filter(|v| (1..=8192).contains(v));
+    let side = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (1..=8192).contains(v))
+    };
     match (side(w), side(h)) {
         (Some(w), Some(h)) => Ok((w, h)),
         _ => Err(bad()),

@@ -16,7 +16,10 @@ pub(crate) fn render(args: &RenderArgs) -> Result<(), Box<dyn Error>> {
     let options = options(args)?;
     if args.gpu {
         let mut world = World::new(&model)?;
-        eprintln!("GPU: {}", crate::info::describe_adapter(world.adapter_info()));
+        eprintln!(
+            "GPU: {}",
+            crate::info::describe_adapter(world.adapter_info())
+        );
         record(&mut world, &model, &options)
     } else {
         let mut world = CpuWorld::new(&model)?;

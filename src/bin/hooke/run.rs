@@ -16,7 +16,10 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
     let (_, model) = scene_file::load(&args.scene)?;
     if args.gpu {
         let mut world = World::new(&model)?;
-        eprintln!("GPU: {}", crate::info::describe_adapter(world.adapter_info()));
+        eprintln!(
+            "GPU: {}",
+            crate::info::describe_adapter(world.adapter_info())
+        );
         trace(&mut world, args)
     } else {
         let mut world = CpuWorld::new(&model)?;
@@ -33,7 +36,8 @@ fn open(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
         return Ok(Box::new(std::io::stdout().lock()));
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let file =
         std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
