@@ -18,7 +18,9 @@ pub struct Energy {
     pub gravity: f64,
     /// Elastic energy stored in the springs (per law, see [`crate::SpringLaw`]).
     pub elastic: f64,
-    /// Energy stored in the ground penalty springs, `k_c z^2 / 2` for each mass below ground.
+    /// Energy stored in the penalty springs of the ground, `k_c z^2 / 2` for each mass below
+    /// ground, and of the obstacles, `k d^2 / 2` for each mass inside one (`d` its signed
+    /// distance, see [`Obstacle`](crate::Obstacle)).
     pub ground: f64,
     /// Energy removed so far by spring damping, global velocity damping, air drag, friction and
     /// contact damping or restitution (>= 0 up to rounding).

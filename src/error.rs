@@ -92,6 +92,22 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// An obstacle has a non-finite or degenerate shape, or bad contact or friction values.
+    #[error("obstacle {obstacle}: {reason}")]
+    InvalidObstacle {
+        /// Index of the obstacle in [`Model::obstacles`](crate::Model::obstacles).
+        obstacle: usize,
+        /// What is wrong with it, naming the field and value.
+        reason: String,
+    },
+    /// The model uses something the GPU `World` does not simulate yet (the CPU reference does).
+    #[error("the GPU World does not simulate {what} yet ({first} is the first); use CpuWorld, which does")]
+    NotOnGpu {
+        /// What is missing (`"obstacles"`).
+        what: &'static str,
+        /// The first element of the model that needs it (`"obstacle 0"`).
+        first: String,
+    },
     /// A global or builder parameter is out of its allowed range.
     #[error("parameter {name} = {value}: {expected}")]
     InvalidParameter {

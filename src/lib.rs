@@ -114,20 +114,20 @@ pub mod simulation;
 mod validate;
 
 pub use builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, Placement, RandomStructure, Rope, Voxel,
-    VoxelBody, VoxelPart,
+    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, Placement, RandomStructure, Rope,
+    RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
 };
 pub use cpu::CpuWorld;
 pub use energy::Energy;
 pub use error::{Error, Result};
-pub use glam::{DVec3, Vec3};
+pub use glam::{DVec2, DVec3, Vec3};
 pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
 };
 pub use model::{
     Actuator, Body, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator, FrictionRule,
-    Integrator, Mass, Model, Params, Part, Spring, SpringLaw, StableDt, StableDtLimit,
-    STANDARD_GRAVITY,
+    Heightfield, Integrator, Mass, Model, Obstacle, Params, Part, Shape, Spring, SpringLaw,
+    StableDt, StableDtLimit, Surface, STANDARD_GRAVITY,
 };
 pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
 pub use simulation::{BodyState, Simulation};

@@ -9,6 +9,11 @@
 //!     { "name": "cube", "body": { "type": "cube", "damping": 0.5 },
 //!       "placement": { "position": [0.0, 0.0, 0.2], "rotation": [0.0, 0.3, 0.0] } },
 //!     { "name": "m", "body": { "type": "image", "path": "../assets/m.png", "spacing": 0.02 } }
+//!   ],
+//!   "obstacles": [
+//!     { "shape": { "type": "sphere", "center": [1.0, 0.0, 0.0], "radius": 0.3 },
+//!       "contact": { "Penalty": { "stiffness": 100000.0, "damping": 50.0 } },
+//!       "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } }
 //!   ]
 //! }
 //! ```
@@ -26,7 +31,7 @@ use crate::builders::{
     Builder, Cloth, Cube, ImageBody, Lattice, Placement, RandomStructure, Rope, VoxelBody,
 };
 use crate::error::{Error, Result};
-use crate::model::{Actuator, Model, Params, Part, Spring, SpringLaw};
+use crate::model::{Actuator, Model, Obstacle, Params, Part, Spring, SpringLaw};
 
 /// A whole simulation description: what [`Scene::to_model`] turns into a [`Model`].
 ///
@@ -70,6 +75,9 @@ pub struct Scene {
     /// Springs joining masses of different bodies (or of one body), added after all bodies.
     #[serde(default)]
     pub joints: Vec<Joint>,
+    /// Static obstacles besides the ground ([`Model::obstacles`]; CPU reference only so far).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obstacles: Vec<Obstacle>,
     /// Folder that relative image paths are resolved against. Set by [`Scene::load`] to the scene
     /// file's folder; `None` means the current directory. Not saved.
     #[serde(skip)]
@@ -312,8 +320,8 @@ impl Scene {
         self.bodies.len() - 1
     }
 
-    /// Builds every body, applies its fixed masses, actuators and placement, adds the joints, and
-    /// validates the result.
+    /// Builds every body, applies its fixed masses, actuators and placement, adds the joints and
+    /// the obstacles, and validates the result.
     ///
     /// # Errors
     /// The builders' errors ([`Error::InvalidParameter`], [`Error::InvalidBuilder`],
@@ -383,6 +391,7 @@ impl Scene {
                 rest_length: rest,
             });
         }
+        model.obstacles.clone_from(&self.obstacles);
         model.validate()?;
         Ok(model)
     }

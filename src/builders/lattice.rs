@@ -168,6 +168,7 @@ impl Lattice {
             masses: part.masses,
             springs: part.springs,
             actuators: part.actuators,
+            obstacles: Vec::new(),
         })
     }
 }

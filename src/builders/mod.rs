@@ -51,6 +51,7 @@ mod cube;
 mod image_body;
 mod lattice;
 mod random;
+mod terrain;
 mod voxel;
 
 pub use chain::{Cloth, Rope};
@@ -58,6 +59,7 @@ pub use cube::Cube;
 pub use image_body::ImageBody;
 pub use lattice::Lattice;
 pub use random::{RandomStructure, SplitMix64};
+pub use terrain::{RoughGround, Slope, Staircase};
 pub use voxel::{Muscle, Voxel, VoxelBody, VoxelPart};
 
 /// A parameter struct that builds a [`Part`] by itself (every builder but [`ImageBody`], which

@@ -4,13 +4,16 @@
 
 use glam::DVec3;
 
+use super::obstacles::obstacle_energy;
 use crate::energy::Energy;
-use crate::model::{Contact, Params};
+use crate::model::{Contact, Obstacle, Params};
 
 /// The kinetic, gravity and ground terms (J) of masses `mass` (kg) at `positions` (m) moving at
-/// `velocities` (m/s), summed in mass order; the other terms are 0.
+/// `velocities` (m/s), summed in mass order; the other terms are 0. The ground term includes the
+/// penalty energy of the `obstacles`.
 pub(super) fn energy_masses(
     params: &Params,
+    obstacles: &[Obstacle],
     mass: &[f64],
     positions: &[DVec3],
     velocities: &[DVec3],
@@ -26,6 +29,9 @@ pub(super) fn energy_masses(
         e.gravity -= m * g.dot(p);
         if p.z < 0.0 {
             e.ground += 0.5 * kc * p.z * p.z;
+        }
+        if !obstacles.is_empty() {
+            e.ground += obstacle_energy(obstacles, p);
         }
     }
     e

@@ -2,7 +2,8 @@
 //! `integrate` entry, in that order.
 //!
 //! Per mass: the gathered spring force, gravity, the external and drag-spring forces and air
-//! drag; then ground contact and friction (`ground`); then the velocity and position update. The
+//! drag; then ground contact and friction (`ground`), then contact and friction with each
+//! obstacle (`obstacles.rs`); then the velocity and position update. The
 //! WGSL reads its inputs from bindings (`params`, `mass_table`, `oscillator_table`, `step`); here
 //! they are the fields of [`MassPass`], and the functions are its methods.
 
@@ -10,7 +11,8 @@ use glam::DVec3;
 
 use super::springs::{gather, Chunk};
 use crate::model::{
-    Contact, DragSpring, FrictionOscillator, FrictionRule, Integrator, Params, SpeedLimit,
+    Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Obstacle, Params,
+    SpeedLimit,
 };
 
 /// What the mass pass reads (the CPU side of the WGSL's bindings).
@@ -36,6 +38,8 @@ pub(super) struct MassPass<'a> {
     pub(super) oscillators: &'a [Option<FrictionOscillator>],
     /// The spring pass's per-chunk force buffers (WGSL `forces`).
     pub(super) chunks: &'a [Chunk],
+    /// The model's obstacles, touched after the ground (`obstacles.rs`).
+    pub(super) obstacles: &'a [Obstacle],
 }
 
 /// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.
@@ -124,31 +128,48 @@ impl MassPass<'_> {
         };
         let ft = DVec3::new(f.x, f.y, 0.0);
         let vt = DVec3::new(v.x, v.y, 0.0);
-        let f_stop = -(m * vt / dt + ft);
-        let stop = f_stop.length();
-        let speed = vt.length();
-        let mu_k_n = mu_k * normal;
-        let rest_speed = self.params.friction.rest_speed;
-        let fr = if self.params.friction.rule == FrictionRule::Naive {
-            // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
-            if speed > rest_speed {
-                -mu_k_n * vt / speed
-            } else {
-                DVec3::ZERO
-            }
-        } else if speed > rest_speed {
-            if stop <= mu_k_n {
-                f_stop
-            } else {
-                -mu_k_n * vt / speed
-            }
-        } else if stop <= mu_s * normal {
+        out.dissipative += friction(&self.params.friction, mu_s, mu_k, normal, m, dt, vt, ft);
+        out
+    }
+}
+
+/// The friction force (N) of a surface pressing on a mass of `m` kg with normal force `normal`
+/// (N), for its tangential velocity `vt` (m/s) and the tangential part `ft` (N) of every other
+/// force on it, over a step of `dt` s, with coefficients `mu_s` and `mu_k` and the rule and rest
+/// speed of `friction` (see [`crate::Friction`]). The ground and every obstacle share it.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn friction(
+    friction: &Friction,
+    mu_s: f64,
+    mu_k: f64,
+    normal: f64,
+    m: f64,
+    dt: f64,
+    vt: DVec3,
+    ft: DVec3,
+) -> DVec3 {
+    let f_stop = -(m * vt / dt + ft);
+    let stop = f_stop.length();
+    let speed = vt.length();
+    let mu_k_n = mu_k * normal;
+    let rest_speed = friction.rest_speed;
+    if friction.rule == FrictionRule::Naive {
+        // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
+        if speed > rest_speed {
+            -mu_k_n * vt / speed
+        } else {
+            DVec3::ZERO
+        }
+    } else if speed > rest_speed {
+        if stop <= mu_k_n {
             f_stop
         } else {
-            mu_k_n * f_stop / stop
-        };
-        out.dissipative += fr;
-        out
+            -mu_k_n * vt / speed
+        }
+    } else if stop <= mu_s * normal {
+        f_stop
+    } else {
+        mu_k_n * f_stop / stop
     }
 }
 
@@ -198,12 +219,13 @@ impl MassPass<'_> {
             p.friction.static_coefficient,
             p.friction.kinetic_coefficient,
         );
-        if let Some(o) = self.oscillators[i] {
-            let mu = o.coefficient(self.time);
+        let oscillated = self.oscillators[i].map(|o| o.coefficient(self.time));
+        if let Some(mu) = oscillated {
             mu_s = mu;
             mu_k = mu;
         }
         let g = self.ground(mu_s, mu_k, m, x0, v0, conservative + drag, drag);
+        let g = self.obstacles(oscillated, m, x0, v0, conservative, g);
         let dissipative = g.dissipative;
         let total = conservative + g.conservative + dissipative;
         let v_pre = v0 + total / m * dt;

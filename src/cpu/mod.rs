@@ -10,7 +10,8 @@
 //! 1. `springs`: every spring's elastic and damping force, into the chunk force buffers.
 //!    Actuated rest lengths are set for time `t` first.
 //! 2. `integrate`: per mass, gravity, external, drag-spring and air-drag forces, then ground
-//!    contact and friction (`ground`), then the velocity and position update.
+//!    contact and friction (`ground`), then each obstacle's (`obstacles.rs`), then the velocity
+//!    and position update.
 //!
 //! Each GPU kernel `shaders/NAME.wgsl` has its CPU twin in `src/cpu/NAME.rs`, with the same
 //! functions in the same order, the same names and, where the types allow, the same arguments
@@ -23,6 +24,7 @@
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
 //! | `energy_masses.wgsl` | `energy_masses.rs` |
 //! | `bodies.wgsl` | `bodies.rs` |
+//! | (not yet: obstacles in `integrate.wgsl`) | `obstacles.rs` (`obstacles`, `obstacle`, `obstacle_energy`) |
 //!
 //! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
 //! (stepping), `edits.rs` (changes between steps), and `tables.rs` (the spring table).
@@ -32,6 +34,7 @@ mod edits;
 mod energy_masses;
 mod energy_springs;
 mod integrate;
+mod obstacles;
 mod springs;
 mod step;
 mod tables;

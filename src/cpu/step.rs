@@ -78,6 +78,7 @@ impl CpuWorld {
             external: &self.external,
             oscillators: &self.oscillators,
             chunks: &self.chunks,
+            obstacles: &self.model.obstacles,
         };
         let state = MassState {
             pos: &mut self.pos,

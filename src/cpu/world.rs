@@ -300,7 +300,13 @@ impl CpuWorld {
             dissipated: self.dissipated,
             injected: self.injected,
             elastic: energy_springs(&self.springs, &self.pos),
-            ..energy_masses(&self.params, &self.mass, &self.pos, &self.vel)
+            ..energy_masses(
+                &self.params,
+                &self.model.obstacles,
+                &self.mass,
+                &self.pos,
+                &self.vel,
+            )
         })
     }
 

@@ -7,16 +7,20 @@
 //! One file per topic: [`Mass`] (`mass.rs`), [`Spring`] and [`SpringLaw`] (`spring.rs`),
 //! [`Actuator`] and [`DutyCycle`] (`actuator.rs`), [`Contact`], [`Friction`] and
 //! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
-//! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`); the [`Model`] that holds them
+//! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`), [`Obstacle`] (`obstacle.rs`),
+//! [`Shape`] and [`Surface`] (`shape.rs`), [`Heightfield`] (`heightfield.rs`); the [`Model`] that holds them
 //! and its validation live here. [`Model::stable_dt`] and [`StableDt`] (`stable_dt.rs`) estimate
 //! the largest stable time step; `speed_limit.rs` holds the blow-up bound both worlds check.
 
 mod actuator;
 mod contact;
 mod drag;
+mod heightfield;
 mod mass;
+mod obstacle;
 mod params;
 mod part;
+mod shape;
 mod speed_limit;
 mod spring;
 mod stable_dt;
@@ -26,10 +30,13 @@ use serde::{Deserialize, Serialize};
 pub use actuator::{Actuator, DutyCycle};
 pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};
 pub use drag::DragSpring;
+pub use heightfield::Heightfield;
 pub use mass::Mass;
+pub use obstacle::Obstacle;
 pub(crate) use params::steps_for;
 pub use params::{Integrator, Params, STANDARD_GRAVITY};
 pub use part::{Body, Part};
+pub use shape::{Shape, Surface};
 pub(crate) use speed_limit::{BlowUp, SpeedLimit, BLOW_UP_FLOOR_SPEED};
 pub use spring::{Spring, SpringLaw};
 pub(crate) use stable_dt::{effective_stiffness, warn_if_above};
@@ -79,6 +86,10 @@ pub struct Model {
     pub actuators: Vec<Actuator>,
     /// Bodies, in the order they were added.
     pub bodies: Vec<Body>,
+    /// Static obstacles touched in addition to the ground (default none; CPU reference only so
+    /// far, see [`Obstacle`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obstacles: Vec<Obstacle>,
 }
 
 impl Model {
@@ -135,6 +146,12 @@ impl Model {
         (self.actuators.len() - 1) as u32
     }
 
+    /// Adds a static obstacle and returns its index.
+    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> usize {
+        self.obstacles.push(obstacle);
+        self.obstacles.len() - 1
+    }
+
     /// Total mass in kg.
     #[must_use]
     pub fn total_mass(&self) -> f64 {
@@ -152,7 +169,9 @@ impl Model {
     /// ([`Error::InvalidSpringParameter`]); a material-law spring with rest length 0
     /// ([`Error::ZeroRestLength`]); an actuator naming a missing spring or with non-finite values or
     /// `|amplitude| >= 1` ([`Error::InvalidActuator`]); a friction oscillator with negative or
-    /// non-finite values ([`Error::InvalidFrictionOscillator`]); a body whose ranges pass the end.
+    /// non-finite values ([`Error::InvalidFrictionOscillator`]); an obstacle with a non-finite or
+    /// degenerate shape or bad contact or friction values ([`Error::InvalidObstacle`]); a body
+    /// whose ranges pass the end.
     pub fn validate(&self) -> Result<()> {
         self.params.validate()?;
         for (i, m) in self.masses.iter().enumerate() {
@@ -164,6 +183,9 @@ impl Model {
         }
         for (i, a) in self.actuators.iter().enumerate() {
             a.check(i, self.springs.len())?;
+        }
+        for (i, o) in self.obstacles.iter().enumerate() {
+            o.check(i)?;
         }
         for b in &self.bodies {
             if b.masses.end > n || b.springs.end > self.springs.len() {

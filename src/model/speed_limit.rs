@@ -15,7 +15,7 @@
 //!
 //! with `S = 10` (a hundredfold margin on energy) and
 //! - `E`, J: the initial mechanical energy (kinetic energy of the free masses, elastic energy at
-//!   the initial rest lengths, ground penalty energy, and with a ground `m |g_z| z` of every mass
+//!   the initial rest lengths, ground and obstacle penalty energy, and with a ground `m |g_z| z` of every mass
 //!   above it), plus for every actuator the elastic energy of one full stroke,
 //!   `k_eff (2 |a| L_base)^2 / 2`, plus what the setters inject (below);
 //! - `A`, m/s^2, for the energy that driving forces add over time, which no initial budget holds:
@@ -208,6 +208,13 @@ fn initial_energy(model: &Model) -> f64 {
         }
         if z < 0.0 {
             energy += 0.5 * k_c * z * z;
+        }
+        for ob in &model.obstacles {
+            if let Contact::Penalty { stiffness, .. } = ob.contact {
+                if let Some(s) = ob.shape.surface(m.position).filter(|s| s.distance < 0.0) {
+                    energy += 0.5 * stiffness * s.distance * s.distance;
+                }
+            }
         }
     }
     let mut rest: Vec<f64> = model.springs.iter().map(|s| s.rest_length).collect();

@@ -37,7 +37,8 @@ pub struct StableDt {
     /// effective stiffness of every spring on it, each spring to a free mass `j` counted
     /// `1 + sqrt(m / m_j)` times (see [`Model::stable_dt`]).
     pub spring_stiffness: f64,
-    /// The penalty ground's stiffness `k_c`, N/m (0 for the other contact models).
+    /// The penalty ground's stiffness `k_c` plus the largest penalty stiffness of the obstacles,
+    /// N/m (0 for the other contact models).
     pub contact_stiffness: f64,
     /// Damping on that mass as the bound counts it, N*s/m: springs' axial damping (counted as
     /// the stiffness is), the contact's normal damping and the air drag.
@@ -206,7 +207,9 @@ impl Model {
     /// Global velocity damping only shrinks velocities and is left out. The drag spring (set
     /// between steps) is not part of the model: a stiff one lowers the limit at its mass.
     /// Restitution contact adds no stiffness. The penalty ground counts for every free mass,
-    /// since any of them may touch it.
+    /// since any of them may touch it, and so does the stiffest (and the most damped) penalty
+    /// obstacle on top of it: a mass is taken to touch the ground and one obstacle at once (a
+    /// mass wedged between several stiff obstacles can need less).
     ///
     /// # Explicit Euler
     /// [`Integrator::ExplicitEuler`](super::Integrator::ExplicitEuler) is never stable on an
@@ -221,10 +224,7 @@ impl Model {
     #[must_use]
     pub fn stable_dt(&self) -> StableDt {
         let p = &self.params;
-        let (k_c, c_c) = match p.contact {
-            Contact::Penalty { stiffness, damping } => (stiffness, damping),
-            Contact::None | Contact::Restitution { .. } => (0.0, 0.0),
-        };
+        let (k_c, c_c) = self.contact_bound();
         let rows = rows(self);
         let mut best = StableDt {
             dt: f64::INFINITY,
@@ -306,5 +306,32 @@ pub(crate) fn warn_if_above(world: &str, dt: f64, stable: &StableDt) {
             dt / stable.dt,
             stable.advice()
         );
+    }
+}
+
+impl Model {
+    /// Contact stiffness (N/m) and normal damping (N*s/m) the bound counts on every free mass: the
+    /// penalty ground's plus the largest of the penalty obstacles'.
+    fn contact_bound(&self) -> (f64, f64) {
+        let (k_c, c_c) = penalty(self.params.contact);
+        if self.obstacles.is_empty() {
+            return (k_c, c_c);
+        }
+        let (k_o, c_o) = self
+            .obstacles
+            .iter()
+            .map(|o| penalty(o.contact))
+            .fold((0.0_f64, 0.0_f64), |(k, c), (ko, co)| {
+                (k.max(ko), c.max(co))
+            });
+        (k_c + k_o, c_c + c_o)
+    }
+}
+
+/// Stiffness and damping of a penalty contact, zero for the others.
+fn penalty(contact: Contact) -> (f64, f64) {
+    match contact {
+        Contact::Penalty { stiffness, damping } => (stiffness, damping),
+        Contact::None | Contact::Restitution { .. } => (0.0, 0.0),
     }
 }

@@ -1,0 +1,198 @@
+//! Terrain helpers: a [`Slope`], a [`Staircase`] and [`RoughGround`] make the [`Shape`]s of
+//! common obstacles (wrap them in an [`Obstacle`](crate::Obstacle) with a contact and friction).
+
+use glam::{DVec2, DVec3};
+use serde::{Deserialize, Serialize};
+
+use super::SplitMix64;
+use crate::error::Result;
+use crate::model::{Heightfield, Shape};
+use crate::validate::{at_least, finite, non_negative, positive, require};
+
+/// An inclined plane rising along +x at `angle` through `point`: the solid below the plane
+/// `z = point.z + (x - point.x) tan(angle)`.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{DVec3, Shape, Slope};
+///
+/// let slope = Slope { angle: 0.2, point: DVec3::ZERO }.shape()?;
+/// let at = slope.surface(DVec3::new(1.0, 0.0, 0.2_f64.tan())).unwrap();
+/// assert!(at.distance.abs() < 1e-12); // on the surface
+/// # Ok::<(), hooke::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Slope {
+    /// Inclination in rad, in (-pi/2, pi/2); positive rises along +x.
+    pub angle: f64,
+    /// A point of the surface, m.
+    pub point: DVec3,
+}
+
+impl Slope {
+    /// The plane.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for an angle that is not
+    /// finite or not within (-pi/2, pi/2), or a non-finite point.
+    pub fn shape(&self) -> Result<Shape> {
+        require(
+            self.angle.is_finite() && self.angle.abs() < std::f64::consts::FRAC_PI_2,
+            "slope.angle",
+            self.angle,
+            "must be finite and within (-pi/2, pi/2) rad",
+        )?;
+        for v in self.point.to_array() {
+            finite("slope.point", v, "must be finite (m)")?;
+        }
+        let normal = DVec3::new(-self.angle.sin(), 0.0, self.angle.cos());
+        Ok(Shape::Plane {
+            normal,
+            offset: normal.dot(self.point),
+        })
+    }
+}
+
+/// A staircase going up along +x: `steps` solid boxes, step `k` (from 0) covering
+/// `x` in `[start.x + k run, start.x + (k + 1) run]`, `y` in `start.y +- width / 2` and `z` from
+/// `start.z` up to `start.z + (k + 1) rise`.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{DVec3, Staircase};
+///
+/// let stairs = Staircase { start: DVec3::ZERO, steps: 3, rise: 0.05, run: 0.3, width: 1.0 };
+/// let boxes = stairs.shapes()?;
+/// assert_eq!(boxes.len(), 3);
+/// // The top of the third step, 0.15 m up.
+/// let top = boxes[2].surface(DVec3::new(0.75, 0.0, 0.15)).unwrap();
+/// assert!(top.distance.abs() < 1e-12);
+/// # Ok::<(), hooke::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Staircase {
+    /// Bottom corner of the first step's front edge (its centre along y), m.
+    pub start: DVec3,
+    /// Number of steps (>= 1).
+    pub steps: usize,
+    /// Height of each step, m (> 0).
+    pub rise: f64,
+    /// Depth of each step along x, m (> 0).
+    pub run: f64,
+    /// Width along y, m (> 0).
+    pub width: f64,
+}
+
+impl Staircase {
+    /// One axis-aligned box per step.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for no steps, a rise, run or
+    /// width that is not finite and > 0, or a non-finite start.
+    pub fn shapes(&self) -> Result<Vec<Shape>> {
+        at_least("staircase.steps", self.steps, 1, "needs at least 1 step")?;
+        positive("staircase.rise", self.rise, "must be finite and > 0 (m)")?;
+        positive("staircase.run", self.run, "must be finite and > 0 (m)")?;
+        positive("staircase.width", self.width, "must be finite and > 0 (m)")?;
+        for v in self.start.to_array() {
+            finite("staircase.start", v, "must be finite (m)")?;
+        }
+        Ok((0..self.steps)
+            .map(|k| {
+                let height = (k + 1) as f64 * self.rise;
+                let half_extents = DVec3::new(0.5 * self.run, 0.5 * self.width, 0.5 * height);
+                let center =
+                    self.start + DVec3::new((k as f64 + 0.5) * self.run, 0.0, 0.5 * height);
+                Shape::Box {
+                    center,
+                    half_extents,
+                }
+            })
+            .collect())
+    }
+}
+
+/// Random rough ground: a `columns x rows` [`Heightfield`] from `origin` whose heights are drawn
+/// uniformly in `[0, amplitude]` (m) by [`SplitMix64`] seeded with `seed`, the same on every
+/// machine. The bumps are one sample wide: choose `spacing` for the size of the bumps.
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{DVec2, DVec3, RoughGround};
+///
+/// let rough = RoughGround {
+///     origin: DVec3::new(-1.0, -1.0, 0.0),
+///     spacing: DVec2::splat(0.1),
+///     columns: 21,
+///     rows: 21,
+///     amplitude: 0.02,
+///     seed: 7,
+/// };
+/// let h = rough.heightfield()?;
+/// assert_eq!(h.heights.len(), 21 * 21);
+/// assert!(h.heights.iter().all(|&z| (0.0..=0.02).contains(&z)));
+/// assert_eq!(h, rough.heightfield()?); // same seed, same ground
+/// # Ok::<(), hooke::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoughGround {
+    /// Position of sample (0, 0), m.
+    pub origin: DVec3,
+    /// Distance between samples along x and y, m (each > 0).
+    pub spacing: DVec2,
+    /// Samples along x (>= 2).
+    pub columns: usize,
+    /// Samples along y (>= 2).
+    pub rows: usize,
+    /// Largest height above `origin.z`, m (>= 0).
+    pub amplitude: f64,
+    /// Seed of the generator.
+    pub seed: u64,
+}
+
+impl RoughGround {
+    /// The heightfield.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for fewer than 2 samples
+    /// along an axis, a spacing that is not finite and > 0, a negative or non-finite amplitude,
+    /// or a non-finite origin.
+    pub fn heightfield(&self) -> Result<Heightfield> {
+        at_least("rough.columns", self.columns, 2, "needs at least 2 samples")?;
+        at_least("rough.rows", self.rows, 2, "needs at least 2 samples")?;
+        positive(
+            "rough.spacing.x",
+            self.spacing.x,
+            "must be finite and > 0 (m)",
+        )?;
+        positive(
+            "rough.spacing.y",
+            self.spacing.y,
+            "must be finite and > 0 (m)",
+        )?;
+        non_negative(
+            "rough.amplitude",
+            self.amplitude,
+            "must be finite and >= 0 (m)",
+        )?;
+        for v in self.origin.to_array() {
+            finite("rough.origin", v, "must be finite (m)")?;
+        }
+        let mut rng = SplitMix64::new(self.seed);
+        Ok(Heightfield {
+            origin: self.origin,
+            spacing: self.spacing,
+            columns: self.columns,
+            rows: self.rows,
+            heights: (0..self.columns * self.rows)
+                .map(|_| self.amplitude * rng.next_f64())
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,168 @@
+//! Contact and friction with the model's obstacles, part of the mass pass (`integrate.rs`): per
+//! mass, after the ground, each obstacle in model order (`obstacles`, `obstacle`), and their
+//! penalty energy (`obstacle_energy`). The WGSL twin (`shaders/integrate.wgsl`, an `obstacle`
+//! function over a small obstacle table) does not exist yet; the GPU World refuses obstacles.
+//!
+//! `obstacle` is the ground's rule (`MassPass::ground`) written in the obstacle's frame: the
+//! signed distance `d` and outward normal `n` of [`Shape::surface`](crate::Shape::surface) take
+//! the places of `z` and `+z`, normal and tangential parts are `(a . n) n` and `a - (a . n) n`.
+
+use glam::DVec3;
+
+use super::integrate::{friction, Ground, MassPass};
+use crate::model::{Contact, Obstacle};
+
+impl MassPass<'_> {
+    /// Adds the contact and friction of every obstacle to `g`, the ground's force on a mass of
+    /// `m` kg at `x` (m) moving at `v` (m/s) under the non-contact force `f` (N, air drag
+    /// excluded: it is in `g.dissipative`). `oscillated` is the mass's oscillating friction
+    /// coefficient at this step, which replaces each obstacle's coefficients. Each obstacle sees
+    /// the net force with the surfaces before it; with no obstacles `g` comes back unchanged.
+    pub(super) fn obstacles(
+        &self,
+        oscillated: Option<f64>,
+        m: f64,
+        x: DVec3,
+        v: DVec3,
+        f: DVec3,
+        mut g: Ground,
+    ) -> Ground {
+        for ob in self.obstacles {
+            let net = f + g.conservative + g.dissipative;
+            if let Some(c) = obstacle(ob, oscillated, self.params.dt, m, x, v, net) {
+                g.conservative += c.conservative;
+                g.dissipative += c.dissipative;
+            }
+        }
+        g
+    }
+}
+
+/// The force of obstacle `ob` on a mass of `m` kg at `x` (m) moving at `v` (m/s) under the net
+/// force `f` (N) of everything else, over a step of `dt` s; `None` when it does not touch it.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn obstacle(
+    ob: &Obstacle,
+    oscillated: Option<f64>,
+    dt: f64,
+    m: f64,
+    x: DVec3,
+    v: DVec3,
+    f: DVec3,
+) -> Option<Ground> {
+    let surface = ob.shape.surface(x)?;
+    let (d, n) = (surface.distance, surface.normal);
+    let vn = v.dot(n);
+    let fn_ = f.dot(n);
+    let mut out = Ground {
+        conservative: DVec3::ZERO,
+        dissipative: DVec3::ZERO,
+    };
+    let normal = match ob.contact {
+        Contact::None => return None,
+        Contact::Penalty { stiffness, damping } => {
+            if d >= 0.0 {
+                return None;
+            }
+            let spring = -stiffness * d;
+            let normal = (spring - damping * vn).max(0.0);
+            out.conservative = spring * n;
+            out.dissipative = (normal - spring) * n;
+            normal
+        }
+        Contact::Restitution { restitution } => {
+            if d > 0.0 {
+                return None;
+            }
+            // Cancels what pushes the mass into the surface; a mass moving in leaves at -e v.n.
+            let normal = (-fn_).max(0.0);
+            let impulse = if vn < 0.0 {
+                -m * (1.0 + restitution) * vn / dt
+            } else {
+                0.0
+            };
+            out.dissipative = (normal + impulse) * n;
+            normal
+        }
+    };
+    let (mu_s, mu_k) = oscillated.map_or(
+        (
+            ob.friction.static_coefficient,
+            ob.friction.kinetic_coefficient,
+        ),
+        |mu| (mu, mu),
+    );
+    let vt = v - vn * n;
+    let ft = f - fn_ * n;
+    out.dissipative += friction(&ob.friction, mu_s, mu_k, normal, m, dt, vt, ft);
+    Some(out)
+}
+
+/// Energy stored in the penalty springs of the obstacles a mass at `x` (m) is inside, J:
+/// `k d^2 / 2` per penalty obstacle with `d < 0`.
+pub(super) fn obstacle_energy(obstacles: &[Obstacle], x: DVec3) -> f64 {
+    let mut e = 0.0;
+    for ob in obstacles {
+        if let Contact::Penalty { stiffness, .. } = ob.contact {
+            if let Some(s) = ob.shape.surface(x).filter(|s| s.distance < 0.0) {
+                e += 0.5 * stiffness * s.distance * s.distance;
+            }
+        }
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Friction, Shape};
+
+    /// The ground's rule on the plane z = 0 written as an obstacle gives the ground's force.
+    #[test]
+    fn obstacle_plane_z0_gives_the_grounds_penalty_and_friction() {
+        let ob = Obstacle::new(
+            Shape::GROUND,
+            Contact::Penalty {
+                stiffness: 1e4,
+                damping: 10.0,
+            },
+            Friction::coulomb(0.5, 0.4),
+        );
+        let (m, dt) = (0.2, 1e-3);
+        let x = DVec3::new(0.3, 0.1, -0.01);
+        let v = DVec3::new(2.0, 0.0, -0.5);
+        let f = DVec3::new(1.0, 0.0, -2.0);
+        let c = obstacle(&ob, None, dt, m, x, v, f).unwrap();
+        // Spring 1e4 * 0.01 = 100 N, damping 10 * 0.5 = 5 N: N = 105 N. Sliding at 2 m/s:
+        // kinetic friction 0.4 * 105 = 42 N against +x (f_stop = -(0.2 * 2 / 1e-3 + 1) = -401 N).
+        assert!((c.conservative - DVec3::new(0.0, 0.0, 100.0)).length() < 1e-9);
+        assert!((c.dissipative - DVec3::new(-42.0, 0.0, 5.0)).length() < 1e-9);
+        assert_eq!(obstacle(&ob, None, dt, m, -x, v, f), None);
+        assert!((obstacle_energy(&[ob], x) - 0.5 * 1e4 * 1e-4).abs() < 1e-12);
+    }
+
+    /// Static friction on a tilted plane holds the tangential force exactly.
+    #[test]
+    fn static_friction_on_a_tilted_plane_cancels_the_tangential_force() {
+        let theta = 0.25_f64;
+        let n = DVec3::new(-theta.sin(), 0.0, theta.cos());
+        let ob = Obstacle::new(
+            Shape::Plane {
+                normal: n,
+                offset: 0.0,
+            },
+            Contact::Restitution { restitution: 0.0 },
+            Friction::coulomb(1.0, 0.8),
+        );
+        let m = 0.1;
+        let f = DVec3::new(0.0, 0.0, -9.81 * m);
+        let c = obstacle(&ob, None, 1e-4, m, DVec3::ZERO, DVec3::ZERO, f).unwrap();
+        // Normal force cancels f . n, friction cancels the rest: nothing moves.
+        assert!((f + c.dissipative).length() < 1e-15);
+        // With mu = 0.2 < tan(0.25) from an oscillator, static friction breaks.
+        let c = obstacle(&ob, Some(0.2), 1e-4, m, DVec3::ZERO, DVec3::ZERO, f).unwrap();
+        let along = (f + c.dissipative).dot(DVec3::new(theta.cos(), 0.0, theta.sin()));
+        let expected = -m * 9.81 * (theta.sin() - 0.2 * theta.cos());
+        assert!((along - expected).abs() < 1e-15);
+    }
+}
