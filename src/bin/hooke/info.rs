@@ -92,6 +92,7 @@ fn model_lines(model: &Model) -> Vec<String> {
             count(SpringLaw::ZeroLength)
         ),
         format!("actuators  {}", model.actuators.len()),
+        format!("obstacles  {} besides the ground", model.obstacles.len()),
         format!("bodies     {}", model.bodies.len()),
     ];
     for (i, b) in model.bodies.iter().enumerate() {
