@@ -145,3 +145,47 @@ fn actuated_rest_lengths_are_reported_at_the_current_time_on_both_backends() {
         assert!(plain == model_rest || plain == f64::from(model_rest as f32));
     }
 }
+
+/// `set_actuator` checks the new actuator as `Model::validate` does, naming its index, on both
+/// backends alike (they used to build differently shaped probe models for it; the CPU one copied
+/// every mass and spring per call).
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn set_actuator_rejects_a_bad_actuator_by_index_on_both_backends() {
+    let mut model = scene();
+    let good = Actuator {
+        spring: 2,
+        amplitude: 0.1,
+        omega: 20.0,
+        phase: 0.0,
+        duty: None,
+    };
+    model.actuators.extend([good, good]);
+    let mut cpu = CpuWorld::new(&model).unwrap();
+    let mut gpu = common::world(&model);
+    for w in [&mut cpu as &mut dyn Simulation, &mut gpu] {
+        for bad in [
+            Actuator {
+                amplitude: 1.5,
+                ..good
+            },
+            Actuator {
+                omega: f64::NAN,
+                ..good
+            },
+        ] {
+            match w.set_actuator(1, bad) {
+                Err(Error::InvalidActuator { actuator: 1, .. }) => {}
+                other => panic!("expected InvalidActuator for actuator 1, got {other:?}"),
+            }
+        }
+        w.set_actuator(
+            1,
+            Actuator {
+                amplitude: 0.3,
+                ..good
+            },
+        )
+        .unwrap();
+    }
+}

@@ -6,7 +6,7 @@ use glam::DVec3;
 use super::energy_springs::{energy_springs, spring_energy};
 use super::CpuWorld;
 use crate::error::{Error, Result};
-use crate::model::{Actuator, DragSpring, Model, Spring, SpringLaw};
+use crate::model::{Actuator, DragSpring, Spring, SpringLaw};
 
 impl CpuWorld {
     /// Sets the constant external force on mass `mass` to `force` (N) from the next step on.
@@ -103,17 +103,7 @@ impl CpuWorld {
     /// [`Model::validate`] checks actuators.
     pub fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
         self.check_index("actuator", index, self.actuators.len())?;
-        let mut probe = Model::new(self.params);
-        probe.springs = self.model.springs.clone();
-        probe.actuators = vec![actuator];
-        probe.masses = self.model.masses.clone();
-        probe.validate().map_err(|e| match e {
-            Error::InvalidActuator { reason, .. } => Error::InvalidActuator {
-                actuator: index,
-                reason,
-            },
-            other => other,
-        })?;
+        actuator.check(index, self.model.springs.len())?;
         self.actuators[index] = actuator;
         let s = actuator.spring as usize;
         let spring = Spring {

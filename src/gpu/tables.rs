@@ -405,15 +405,7 @@ pub(crate) fn fits_f32(
     field: &'static str,
     value: f64,
 ) -> Result<()> {
-    if (value as f32).is_finite() {
-        Ok(())
-    } else {
-        Err(Error::OutOfF32Range {
-            element: element(),
-            field,
-            value,
-        })
-    }
+    f32_where(f32::is_finite, element, field, value)
 }
 
 /// As [`fits_f32`], for a vector (m, m/s, N).
@@ -431,7 +423,17 @@ pub(crate) fn fits_f32_vec(
 /// [`Error::OutOfF32Range`] unless `value` is a normal f32 (a quantity the kernels divide by:
 /// mass, dt, material rest length; 0 and subnormals would turn the division infinite).
 fn normal_f32(element: impl FnOnce() -> String, field: &'static str, value: f64) -> Result<()> {
-    if (value as f32).is_normal() {
+    f32_where(f32::is_normal, element, field, value)
+}
+
+/// [`Error::OutOfF32Range`] unless `value`, rounded to f32, passes `ok`.
+fn f32_where(
+    ok: fn(f32) -> bool,
+    element: impl FnOnce() -> String,
+    field: &'static str,
+    value: f64,
+) -> Result<()> {
+    if ok(value as f32) {
         Ok(())
     } else {
         Err(Error::OutOfF32Range {

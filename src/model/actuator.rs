@@ -69,7 +69,7 @@ impl Actuator {
 impl Actuator {
     /// Checks actuator `index` of a model with `springs` springs: its spring exists, its values
     /// are finite, `|amplitude| < 1`, and its duty cycle (if any) is valid.
-    pub(super) fn check(&self, index: usize, springs: usize) -> Result<()> {
+    pub(crate) fn check(&self, index: usize, springs: usize) -> Result<()> {
         let bad = |reason: String| Error::InvalidActuator {
             actuator: index,
             reason,

@@ -11,7 +11,7 @@ use crate::gpu::layout::{self, array_bytes, GpuActuator, GpuLink, GpuMass, GpuSt
 use crate::gpu::tables::{
     fits_f32, fits_f32_vec, gpu_actuator, gpu_params, mass_flags, v3, Counts,
 };
-use crate::model::{Actuator, Mass, Model, Spring, SpringLaw};
+use crate::model::{Actuator, Spring, SpringLaw};
 
 impl World {
     fn check_index(what: &'static str, index: usize, len: usize) -> Result<()> {
@@ -248,20 +248,7 @@ impl World {
                 ),
             });
         }
-        let mut probe = Model::new(self.model_params);
-        probe.masses = vec![Mass::default(); 2];
-        probe.springs = vec![crate::model::Spring::hooke(0, 1, 1.0, 1.0)];
-        probe.actuators = vec![Actuator {
-            spring: 0,
-            ..actuator
-        }];
-        probe.validate().map_err(|e| match e {
-            Error::InvalidActuator { reason, .. } => Error::InvalidActuator {
-                actuator: index,
-                reason,
-            },
-            other => other,
-        })?;
+        actuator.check(index, self.spring_count())?;
         let s = actuator.spring as usize;
         fits_f32(|| format!("actuator {index}"), "omega", actuator.omega)?;
         self.limit
