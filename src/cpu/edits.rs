@@ -100,7 +100,7 @@ impl CpuWorld {
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a missing actuator; [`Error::InvalidActuator`] as
-    /// [`Model::validate`] checks actuators.
+    /// [`Model::validate`](crate::Model::validate) checks actuators.
     pub fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
         self.check_index("actuator", index, self.actuators.len())?;
         actuator.check(index, self.model.springs.len())?;
