@@ -1,4 +1,5 @@
-// hooke::energy_masses: kinetic, gravitational and ground-penalty energy of every mass, and the
+// hooke::energy_masses: kinetic, gravitational and ground-penalty energy of every mass (the
+// obstacles' penalty energy included), and the
 // dissipated and injected work the integrate pass booked in its per-invocation slots, reduced to
 // one partial sum per workgroup in a fixed tree order (the host adds the partials in f64).
 // Invocations cover the masses exactly as in `integrate.wgsl`, so slot i belongs to invocation i.
@@ -11,6 +12,9 @@
 @group(0) @binding(4) var<storage, read> slots: array<vec4<f32>>;
 // Per workgroup: its sums, J.
 @group(0) @binding(5) var<storage, read_write> partials: array<GpuMassPartial>;
+// The obstacle table and the heightfields' samples (shared/obstacles.wgsl).
+@group(0) @binding(6) var<storage, read> obstacle_table: array<GpuObstacle>;
+@group(0) @binding(7) var<storage, read> heights: array<f32>;
 
 // Mirror of `GpuMassPartial`: one workgroup's kinetic, gravitational and ground energy, and the
 // dissipated and injected work booked by its invocations' slots, J.
@@ -49,6 +53,9 @@ fn energy_masses(
             e.y += -m * dot(params.gravity, p);
             if params.contact == CONTACT_PENALTY && p.z < 0.0 {
                 e.z += 0.5 * params.contact_stiffness * p.z * p.z;
+            }
+            if OBSTACLES > 0u {
+                e.z += obstacle_energy(p);
             }
         }
         if invocation < arrayLength(&slots) {

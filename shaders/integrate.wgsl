@@ -1,8 +1,9 @@
 // hooke::integrate: MASSES_PER_INVOCATION masses per invocation (see `walk`). For each mass it
 // reads and clears the fixed-point spring force, adds gravity, external, drag-spring and air-drag
-// forces, ground contact and Coulomb (or naive) friction, then updates velocity and position,
-// and reports masses that turned non-finite or passed the blow-up speed bound (CPU twin:
-// `ground`, `integrate_mass` and `integrate` in src/cpu/integrate.rs).
+// forces, ground contact and Coulomb (or naive) friction, then contact and friction with each
+// obstacle (shared/obstacles.wgsl), updates velocity and position, and reports masses that
+// turned non-finite or passed the blow-up speed bound (CPU twin: `ground`, `integrate_mass` and
+// `integrate` in src/cpu/integrate.rs, `obstacles` in src/cpu/obstacles.rs).
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
 // `GpuMass` records, read as `Record`s (see shared/words_*.wgsl).
@@ -20,14 +21,10 @@
 @group(0) @binding(5) var<storage, read_write> status: GpuStatus;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(6) var<storage, read_write> slots: array<vec4<f32>>;
+// The obstacle table (OBSTACLES records) and the heightfields' samples (shared/obstacles.wgsl).
+@group(0) @binding(7) var<storage, read> obstacle_table: array<GpuObstacle>;
+@group(0) @binding(8) var<storage, read> heights: array<f32>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
-
-struct Ground {
-    // Conservative part (the penalty spring), N.
-    conservative: vec3<f32>,
-    // Everything else: contact damping, restitution, friction, N.
-    dissipative: vec3<f32>,
-}
 
 // Ground contact and friction for a mass m (kg) at x (m) moving at v (m/s) under the net
 // non-ground force f (N). Twin of `cpu::ground`.
@@ -58,28 +55,8 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
     }
     let ft = vec3<f32>(f.x, f.y, 0.0);
     let vt = vec3<f32>(v.x, v.y, 0.0);
-    let f_stop = -(m * vt / dt + ft);
-    let stop = length(f_stop);
-    let speed = length(vt);
-    let mu_k_n = mu_k * normal;
-    var fr = vec3<f32>(0.0);
-    if params.friction_rule == FRICTION_NAIVE {
-        // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
-        if speed > params.rest_speed {
-            fr = -mu_k_n * vt / speed;
-        }
-    } else if speed > params.rest_speed {
-        if stop <= mu_k_n {
-            fr = f_stop;
-        } else {
-            fr = -mu_k_n * vt / speed;
-        }
-    } else if stop <= mu_s * normal {
-        fr = f_stop;
-    } else {
-        fr = mu_k_n * f_stop / stop;
-    }
-    out.dissipative += fr;
+    out.dissipative += friction(params.friction_rule, params.rest_speed, mu_s, mu_k, normal, m, vt,
+        ft);
     return out;
 }
 
@@ -119,16 +96,22 @@ fn integrate_mass(i: u32) -> Integrated {
     let drag = -params.air_drag * v;
     var mu_s = params.static_friction;
     var mu_k = params.kinetic_friction;
+    var oscillated = false;
+    var mu = 0.0;
     if HAS_OSCILLATORS && props.oscillator != NONE {
         let o = oscillator_table[props.oscillator];
-        var mu = o.min;
+        mu = o.min;
         if cos(o.omega * step.time + o.phase) > 0.0 {
             mu = o.max;
         }
         mu_s = mu;
         mu_k = mu;
+        oscillated = true;
     }
-    let g = ground(mu_s, mu_k, m, x, v, conservative + drag);
+    var g = ground(mu_s, mu_k, m, x, v, conservative + drag);
+    if OBSTACLES > 0u {
+        g = obstacles(oscillated, mu, m, x, v, conservative, drag, g);
+    }
     let dissipative = drag + g.dissipative;
     let total = conservative + g.conservative + dissipative;
     let v_pre = v + total / m * dt;

@@ -100,14 +100,6 @@ pub enum Error {
         /// What is wrong with it, naming the field and value.
         reason: String,
     },
-    /// The model uses something the GPU `World` does not simulate yet (the CPU reference does).
-    #[error("the GPU World does not simulate {what} yet ({first} is the first); use CpuWorld, which does")]
-    NotOnGpu {
-        /// What is missing (`"obstacles"`).
-        what: &'static str,
-        /// The first element of the model that needs it (`"obstacle 0"`).
-        first: String,
-    },
     /// A global or builder parameter is out of its allowed range.
     #[error("parameter {name} = {value}: {expected}")]
     InvalidParameter {

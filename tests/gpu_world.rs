@@ -219,6 +219,18 @@ fn every_scene_is_bit_identical_run_to_run() {
     }
 }
 
+/// Obstacles are met per mass in a fixed order, with no atomics: every obstacle scene
+/// (`scenes::obstacle_scenes`) ends in the same bits in two runs.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn obstacle_scenes_are_bit_identical_run_to_run() {
+    for (name, model) in scenes::obstacle_scenes() {
+        let a = run_bits(&model, opts(AtomicWidth::Auto), 1500);
+        let b = run_bits(&model, opts(AtomicWidth::Auto), 1500);
+        assert_same_bits(&a, &b, name);
+    }
+}
+
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn high_contention_is_bit_identical_over_thousands_of_steps() {

@@ -93,3 +93,34 @@ fn all_spring_laws_explicit_euler() {
         250,
     );
 }
+
+/// Every obstacle kind, restitution on an obstacle, friction oscillators on an obstacle, and
+/// all kinds in one scene (`scenes::obstacle_scenes`), CPU against GPU with the derived
+/// tolerances. One atomic width: obstacles are in the mass pass, which has no atomics.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn obstacles_of_every_kind() {
+    for (name, model) in scenes::obstacle_scenes() {
+        let untouched = untouched_obstacles(&model, 4000);
+        assert!(untouched.is_empty(), "{name}: obstacles {untouched:?} are never touched");
+        let mut gpu = common::world(&model);
+        compare(&format!("obstacles: {name}"), &model, &mut gpu, 4000, 250);
+    }
+}
+
+/// The obstacles of `model` that no mass is on or inside at any of `steps` steps on the CPU
+/// (none, for a parity scene that compares contact rather than free fall).
+fn untouched_obstacles(model: &Model, steps: u64) -> Vec<usize> {
+    let mut cpu = hooke::CpuWorld::new(model).unwrap();
+    let mut touched = vec![false; model.obstacles.len()];
+    for _ in 0..steps {
+        cpu.step(1).unwrap();
+        for (ob, t) in model.obstacles.iter().zip(&mut touched) {
+            *t |= cpu
+                .position_slice()
+                .iter()
+                .any(|&x| ob.shape.surface(x).is_some_and(|s| s.distance <= 0.0));
+        }
+    }
+    (0..touched.len()).filter(|&i| !touched[i]).collect()
+}

@@ -32,6 +32,8 @@ override MATERIAL_LAW: u32;
 override HAS_ACTUATORS: bool;
 // Without friction oscillators the integrate pass compiles their branch out.
 override HAS_OSCILLATORS: bool;
+// Number of obstacles in the obstacle table (0: the contact passes skip them entirely).
+override OBSTACLES: u32;
 // Bit flags and tags.
 override MASS_FIXED: u32;
 override LINK_ACTUATED: u32;
@@ -42,6 +44,12 @@ override CONTACT_NONE: u32;
 override CONTACT_PENALTY: u32;
 override CONTACT_RESTITUTION: u32;
 override FRICTION_NAIVE: u32;
+override SHAPE_PLANE: u32;
+override SHAPE_BOX: u32;
+override SHAPE_ORIENTED_BOX: u32;
+override SHAPE_SPHERE: u32;
+override SHAPE_CAPSULE: u32;
+override SHAPE_HEIGHTFIELD: u32;
 // The part of the blow-up speed limit that keeps rounding noise from counting, m/s.
 override BLOW_UP_FLOOR_SPEED: f32;
 override INTEGRATOR_SEMI_IMPLICIT: u32;

@@ -4,16 +4,16 @@
 
 use glam::DVec3;
 
-use super::obstacles::obstacle_energy;
+use super::obstacles::{obstacle_energy, Solid};
 use crate::energy::Energy;
-use crate::model::{Contact, Obstacle, Params};
+use crate::model::{Contact, Params};
 
 /// The kinetic, gravity and ground terms (J) of masses `mass` (kg) at `positions` (m) moving at
 /// `velocities` (m/s), summed in mass order; the other terms are 0. The ground term includes the
 /// penalty energy of the `obstacles`.
 pub(super) fn energy_masses(
     params: &Params,
-    obstacles: &[Obstacle],
+    obstacles: &[Solid],
     mass: &[f64],
     positions: &[DVec3],
     velocities: &[DVec3],

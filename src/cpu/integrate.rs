@@ -9,9 +9,10 @@
 
 use glam::DVec3;
 
+use super::obstacles::Solid;
 use super::springs::{gather, Chunk};
 use crate::model::{
-    Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Obstacle, Params,
+    Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Params,
     SpeedLimit,
 };
 
@@ -38,8 +39,8 @@ pub(super) struct MassPass<'a> {
     pub(super) oscillators: &'a [Option<FrictionOscillator>],
     /// The spring pass's per-chunk force buffers (WGSL `forces`).
     pub(super) chunks: &'a [Chunk],
-    /// The model's obstacles, touched after the ground (`obstacles.rs`).
-    pub(super) obstacles: &'a [Obstacle],
+    /// The model's obstacles, touched after the ground (`obstacles.rs`; WGSL `obstacle_table`).
+    pub(super) obstacles: &'a [Solid],
 }
 
 /// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.
@@ -225,7 +226,7 @@ impl MassPass<'_> {
             mu_k = mu;
         }
         let g = self.ground(mu_s, mu_k, m, x0, v0, conservative + drag, drag);
-        let g = self.obstacles(oscillated, m, x0, v0, conservative, g);
+        let g = self.obstacles(oscillated, m, x0, v0, conservative, drag, g);
         let dissipative = g.dissipative;
         let total = conservative + g.conservative + dissipative;
         let v_pre = v0 + total / m * dt;

@@ -21,10 +21,10 @@
 //! |---|---|
 //! | `springs.wgsl`, `spring_pass.wgsl` (`spring_force`, `elastic`) | `springs.rs` |
 //! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs` |
+//! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape.rs` and `model/heightfield.rs` (the shapes) |
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
 //! | `energy_masses.wgsl` | `energy_masses.rs` |
 //! | `bodies.wgsl` | `bodies.rs` |
-//! | (not yet: obstacles in `integrate.wgsl`) | `obstacles.rs` (`obstacles`, `obstacle`, `obstacle_energy`) |
 //!
 //! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
 //! (stepping), `edits.rs` (changes between steps), and `tables.rs` (the spring table).

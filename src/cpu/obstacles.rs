@@ -1,23 +1,63 @@
-//! Contact and friction with the model's obstacles, part of the mass pass (`integrate.rs`): per
-//! mass, after the ground, each obstacle in model order (`obstacles`, `obstacle`), and their
-//! penalty energy (`obstacle_energy`). The WGSL twin (`shaders/integrate.wgsl`, an `obstacle`
-//! function over a small obstacle table) does not exist yet; the GPU World refuses obstacles.
+//! Contact and friction with the model's obstacles, part of the mass pass (`integrate.rs`), CPU
+//! twin of `shaders/shared/obstacles.wgsl`: the obstacle table (`Solid`: each obstacle with the
+//! box outside which nothing touches it), and per mass, after the ground, each obstacle in model
+//! order (`obstacles`, `obstacle`), and their penalty energy (`obstacle_energy`).
 //!
 //! `obstacle` is the ground's rule (`MassPass::ground`) written in the obstacle's frame: the
 //! signed distance `d` and outward normal `n` of [`Shape::surface`](crate::Shape::surface) take
 //! the places of `z` and `+z`, normal and tangential parts are `(a . n) n` and `a - (a . n) n`.
+//! A mass outside an obstacle's bounds ([`Shape::bounds`](crate::Shape::bounds)) is skipped
+//! before the exact distance: the broad phase, one box test per obstacle and mass.
 
 use glam::DVec3;
 
 use super::integrate::{friction, Ground, MassPass};
 use crate::model::{Contact, Obstacle};
 
+/// One obstacle as the mass pass reads it (the CPU side of the device's `GpuObstacle` table).
+#[derive(Clone, Debug)]
+pub(super) struct Solid {
+    /// The obstacle.
+    pub(super) obstacle: Obstacle,
+    /// Corner of the bounds with the lowest coordinates, m (`-inf` where unbounded).
+    pub(super) lo: DVec3,
+    /// Corner of the bounds with the highest coordinates, m (`+inf` where unbounded).
+    pub(super) hi: DVec3,
+}
+
+impl Solid {
+    /// The table of `obstacles`, in model order.
+    pub(super) fn table(obstacles: &[Obstacle]) -> Vec<Self> {
+        obstacles
+            .iter()
+            .map(|ob| {
+                let (lo, hi) = ob
+                    .shape
+                    .bounds()
+                    .unwrap_or((DVec3::NEG_INFINITY, DVec3::INFINITY));
+                Self {
+                    obstacle: ob.clone(),
+                    lo,
+                    hi,
+                }
+            })
+            .collect()
+    }
+
+    /// Whether `x` (m) is within the bounds (where the solid may touch it).
+    fn near(&self, x: DVec3) -> bool {
+        x.cmpge(self.lo).all() && x.cmple(self.hi).all()
+    }
+}
+
 impl MassPass<'_> {
     /// Adds the contact and friction of every obstacle to `g`, the ground's force on a mass of
     /// `m` kg at `x` (m) moving at `v` (m/s) under the non-contact force `f` (N, air drag
-    /// excluded: it is in `g.dissipative`). `oscillated` is the mass's oscillating friction
-    /// coefficient at this step, which replaces each obstacle's coefficients. Each obstacle sees
-    /// the net force with the surfaces before it; with no obstacles `g` comes back unchanged.
+    /// excluded: it is `drag`, already in `g.dissipative`). `oscillated` is the mass's
+    /// oscillating friction coefficient at this step, which replaces each obstacle's
+    /// coefficients. Each obstacle sees the net force and the contact forces of the surfaces
+    /// before it; with no obstacles `g` comes back unchanged.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn obstacles(
         &self,
         oscillated: Option<f64>,
@@ -25,21 +65,43 @@ impl MassPass<'_> {
         x: DVec3,
         v: DVec3,
         f: DVec3,
+        drag: DVec3,
         mut g: Ground,
     ) -> Ground {
-        for ob in self.obstacles {
+        if self.obstacles.is_empty() {
+            return g;
+        }
+        // The contact forces so far: the ground's (its dissipative part less the air drag).
+        let mut touch = g.conservative + (g.dissipative - drag);
+        for solid in self.obstacles.iter().filter(|s| s.near(x)) {
             let net = f + g.conservative + g.dissipative;
-            if let Some(c) = obstacle(ob, oscillated, self.params.dt, m, x, v, net) {
+            let before = Before { net, touch };
+            if let Some(c) = obstacle(&solid.obstacle, oscillated, self.params.dt, m, x, v, before) {
                 g.conservative += c.conservative;
                 g.dissipative += c.dissipative;
+                touch += c.conservative + c.dissipative;
             }
         }
         g
     }
 }
 
-/// The force of obstacle `ob` on a mass of `m` kg at `x` (m) moving at `v` (m/s) under the net
-/// force `f` (N) of everything else, over a step of `dt` s; `None` when it does not touch it.
+/// What the surfaces before an obstacle leave for it, N.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Before {
+    /// The net force of everything else on the mass: non-contact forces, air drag, and the
+    /// contact and friction forces of the surfaces before.
+    pub(super) net: DVec3,
+    /// The contact and friction forces of the surfaces before alone.
+    pub(super) touch: DVec3,
+}
+
+/// The force of obstacle `ob` on a mass of `m` kg at `x` (m) moving at `v` (m/s), given what the
+/// surfaces before it do (`before`), over a step of `dt` s; `None` when it does not touch it.
+///
+/// A restitution surface reflects the normal velocity the surfaces before it leave,
+/// `u = v.n + touch.n dt / m`: alone it is `v.n`, as on the ground, and a mass on two surfaces
+/// with the same normal (a plane over the ground) is reflected once, not twice.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn obstacle(
     ob: &Obstacle,
@@ -48,11 +110,12 @@ pub(super) fn obstacle(
     m: f64,
     x: DVec3,
     v: DVec3,
-    f: DVec3,
+    before: Before,
 ) -> Option<Ground> {
     let surface = ob.shape.surface(x)?;
     let (d, n) = (surface.distance, surface.normal);
     let vn = v.dot(n);
+    let f = before.net;
     let fn_ = f.dot(n);
     let mut out = Ground {
         conservative: DVec3::ZERO,
@@ -74,10 +137,12 @@ pub(super) fn obstacle(
             if d > 0.0 {
                 return None;
             }
-            // Cancels what pushes the mass into the surface; a mass moving in leaves at -e v.n.
+            // Cancels what pushes the mass into the surface; a mass still moving in after the
+            // surfaces before leaves at -e u.
             let normal = (-fn_).max(0.0);
-            let impulse = if vn < 0.0 {
-                -m * (1.0 + restitution) * vn / dt
+            let u = vn + before.touch.dot(n) * dt / m;
+            let impulse = if u < 0.0 {
+                -m * (1.0 + restitution) * u / dt
             } else {
                 0.0
             };
@@ -100,11 +165,11 @@ pub(super) fn obstacle(
 
 /// Energy stored in the penalty springs of the obstacles a mass at `x` (m) is inside, J:
 /// `k d^2 / 2` per penalty obstacle with `d < 0`.
-pub(super) fn obstacle_energy(obstacles: &[Obstacle], x: DVec3) -> f64 {
+pub(super) fn obstacle_energy(obstacles: &[Solid], x: DVec3) -> f64 {
     let mut e = 0.0;
-    for ob in obstacles {
-        if let Contact::Penalty { stiffness, .. } = ob.contact {
-            if let Some(s) = ob.shape.surface(x).filter(|s| s.distance < 0.0) {
+    for solid in obstacles.iter().filter(|s| s.near(x)) {
+        if let Contact::Penalty { stiffness, .. } = solid.obstacle.contact {
+            if let Some(s) = solid.obstacle.shape.surface(x).filter(|s| s.distance < 0.0) {
                 e += 0.5 * stiffness * s.distance * s.distance;
             }
         }
@@ -116,6 +181,14 @@ pub(super) fn obstacle_energy(obstacles: &[Obstacle], x: DVec3) -> f64 {
 mod tests {
     use super::*;
     use crate::model::{Friction, Shape};
+
+    /// An obstacle touched alone: net force `f`, no surface before it.
+    fn alone(f: DVec3) -> Before {
+        Before {
+            net: f,
+            touch: DVec3::ZERO,
+        }
+    }
 
     /// The ground's rule on the plane z = 0 written as an obstacle gives the ground's force.
     #[test]
@@ -132,13 +205,13 @@ mod tests {
         let x = DVec3::new(0.3, 0.1, -0.01);
         let v = DVec3::new(2.0, 0.0, -0.5);
         let f = DVec3::new(1.0, 0.0, -2.0);
-        let c = obstacle(&ob, None, dt, m, x, v, f).unwrap();
+        let c = obstacle(&ob, None, dt, m, x, v, alone(f)).unwrap();
         // Spring 1e4 * 0.01 = 100 N, damping 10 * 0.5 = 5 N: N = 105 N. Sliding at 2 m/s:
         // kinetic friction 0.4 * 105 = 42 N against +x (f_stop = -(0.2 * 2 / 1e-3 + 1) = -401 N).
         assert!((c.conservative - DVec3::new(0.0, 0.0, 100.0)).length() < 1e-9);
         assert!((c.dissipative - DVec3::new(-42.0, 0.0, 5.0)).length() < 1e-9);
-        assert_eq!(obstacle(&ob, None, dt, m, -x, v, f), None);
-        assert!((obstacle_energy(&[ob], x) - 0.5 * 1e4 * 1e-4).abs() < 1e-12);
+        assert_eq!(obstacle(&ob, None, dt, m, -x, v, alone(f)), None);
+        assert!((obstacle_energy(&Solid::table(&[ob]), x) - 0.5 * 1e4 * 1e-4).abs() < 1e-12);
     }
 
     /// Static friction on a tilted plane holds the tangential force exactly.
@@ -156,11 +229,11 @@ mod tests {
         );
         let m = 0.1;
         let f = DVec3::new(0.0, 0.0, -9.81 * m);
-        let c = obstacle(&ob, None, 1e-4, m, DVec3::ZERO, DVec3::ZERO, f).unwrap();
+        let c = obstacle(&ob, None, 1e-4, m, DVec3::ZERO, DVec3::ZERO, alone(f)).unwrap();
         // Normal force cancels f . n, friction cancels the rest: nothing moves.
         assert!((f + c.dissipative).length() < 1e-15);
         // With mu = 0.2 < tan(0.25) from an oscillator, static friction breaks.
-        let c = obstacle(&ob, Some(0.2), 1e-4, m, DVec3::ZERO, DVec3::ZERO, f).unwrap();
+        let c = obstacle(&ob, Some(0.2), 1e-4, m, DVec3::ZERO, DVec3::ZERO, alone(f)).unwrap();
         let along = (f + c.dissipative).dot(DVec3::new(theta.cos(), 0.0, theta.sin()));
         let expected = -m * 9.81 * (theta.sin() - 0.2 * theta.cos());
         assert!((along - expected).abs() < 1e-15);

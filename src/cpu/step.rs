@@ -78,7 +78,7 @@ impl CpuWorld {
             external: &self.external,
             oscillators: &self.oscillators,
             chunks: &self.chunks,
-            obstacles: &self.model.obstacles,
+            obstacles: &self.solids,
         };
         let state = MassState {
             pos: &mut self.pos,

@@ -6,6 +6,7 @@ use glam::DVec3;
 
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
+use super::obstacles::Solid;
 use super::springs::{gather, make_chunks, springs, Chunk};
 use super::tables::SpringArrays;
 use crate::energy::Energy;
@@ -82,6 +83,8 @@ pub struct CpuWorld {
     pub(super) law: Vec<SpringLaw>,
     /// The actuators in force.
     pub(super) actuators: Vec<Actuator>,
+    /// The obstacle table (each obstacle with its bounds).
+    pub(super) solids: Vec<Solid>,
     /// The spring pass's chunks and their force buffers.
     pub(super) chunks: Vec<Chunk>,
     /// Scratch: the gathered spring force on each mass, N.
@@ -134,6 +137,7 @@ impl CpuWorld {
             base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
+            solids: Solid::table(&model.obstacles),
             chunks: Vec::new(),
             force: vec![DVec3::ZERO; n],
             drag: None,
@@ -302,7 +306,7 @@ impl CpuWorld {
             elastic: energy_springs(&self.springs, &self.pos),
             ..energy_masses(
                 &self.params,
-                &self.model.obstacles,
+                &self.solids,
                 &self.mass,
                 &self.pos,
                 &self.vel,

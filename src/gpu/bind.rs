@@ -79,6 +79,8 @@ impl BindGroups {
                     &b.forces,
                     &b.status,
                     &b.mass_slots,
+                    &b.obstacles,
+                    &b.heights,
                 ]),
             ),
             publish: bind(
@@ -98,6 +100,8 @@ impl BindGroups {
                     &b.velocities,
                     &b.mass_slots,
                     &b.mass_partials,
+                    &b.obstacles,
+                    &b.heights,
                 ]),
             ),
             bodies: bind(

@@ -34,6 +34,9 @@ pub(crate) struct Buffers {
     pub(crate) actuators: wgpu::Buffer,
     pub(crate) oscillators: wgpu::Buffer,
     pub(crate) bodies: wgpu::Buffer,
+    /// The obstacle table (`GpuObstacle` records) and the heightfields' samples (f32, m).
+    pub(crate) obstacles: wgpu::Buffer,
+    pub(crate) heights: wgpu::Buffer,
     pub(crate) positions: wgpu::Buffer,
     pub(crate) velocities: wgpu::Buffer,
     /// Position and velocity interleaved, one `GpuState` per mass (what the passes read).
@@ -139,6 +142,8 @@ impl Buffers {
             ),
             oscillators: table(device, "hooke::oscillators", &tables.oscillators),
             bodies: table(device, "hooke::bodies", &tables.bodies),
+            obstacles: table(device, "hooke::obstacles", &tables.obstacles.records),
+            heights: table(device, "hooke::heights", &tables.obstacles.heights),
             positions: scratch(
                 device,
                 "hooke::positions",
@@ -210,6 +215,8 @@ impl Buffers {
             &self.actuators,
             &self.oscillators,
             &self.bodies,
+            &self.obstacles,
+            &self.heights,
             &self.positions,
             &self.velocities,
             &self.state,

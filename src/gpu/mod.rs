@@ -10,7 +10,9 @@
 //!    order-free, and sums the `a` side in registers, added once per mass.
 //! 2. `integrate` (`shaders/integrate.wgsl`): each invocation takes a run of masses, decodes and
 //!    clears their spring forces, adds gravity, external, drag-spring and air-drag forces, ground
-//!    contact and Coulomb friction, and updates velocity and position.
+//!    contact and Coulomb friction, contact and friction with each obstacle of the model's
+//!    obstacle table (`shaders/shared/obstacles.wgsl`; a per-mass box test skips the obstacles
+//!    a mass is not near), and updates velocity and position.
 //!
 //! Both passes read and write positions and velocities interleaved (one 32-byte record per mass,
 //! one load for a spring's second mass); a `publish` dispatch at the end of each
@@ -38,7 +40,8 @@
 //! - `plan.rs`: the plan of a World as plain data, before any device object (atomic width,
 //!   fixed point, work per invocation, dispatch sizes, limit checks, spring-table chunks).
 //! - `tables.rs`: the model turned into device records (masses, links, materials, actuators,
-//!   oscillators, bodies, parameters).
+//!   oscillators, bodies, parameters); `obstacles.rs`: the obstacle table and heightfield
+//!   samples.
 //! - `layout/`: the `#[repr(C)]` mirrors of the WGSL structs, the flags and tags passed as WGSL
 //!   overrides, and (`layout/tests.rs`) the naga tests that hold Rust and WGSL together.
 //! - `buffers.rs` and `bind.rs`: the device buffers, and the bind groups of each kernel.
@@ -58,6 +61,7 @@ mod device;
 pub mod fixed;
 pub(crate) mod layout;
 mod no_adapter;
+mod obstacles;
 mod options;
 mod pass;
 mod pipelines;

@@ -20,6 +20,9 @@ pub(crate) enum Fragment {
     Scatter,
     /// `spring_pass.wgsl`: the bindings and per-spring helpers of both spring-pass variants.
     SpringPass,
+    /// `obstacles.wgsl`: the friction rule, the obstacle table's record, each shape's distance
+    /// and normal, contact with the obstacles and their penalty energy.
+    Obstacles,
 }
 
 impl Fragment {
@@ -34,6 +37,7 @@ impl Fragment {
             Self::Scatter if packed => include_str!("../../shaders/shared/scatter_packed.wgsl"),
             Self::Scatter => include_str!("../../shaders/shared/scatter_words.wgsl"),
             Self::SpringPass => include_str!("../../shaders/shared/spring_pass.wgsl"),
+            Self::Obstacles => include_str!("../../shaders/shared/obstacles.wgsl"),
         }
     }
 }
@@ -53,7 +57,7 @@ pub(crate) struct KernelSource {
 
 /// The kernels, and which shared fragments each uses.
 pub(crate) const KERNELS: [KernelSource; 6] = {
-    use Fragment::{Common, Scatter, SpringCommon, SpringPass, Words};
+    use Fragment::{Common, Obstacles, Scatter, SpringCommon, SpringPass, Words};
     [
         KernelSource {
             stem: "springs",
@@ -63,13 +67,13 @@ pub(crate) const KERNELS: [KernelSource; 6] = {
         },
         KernelSource {
             stem: "integrate",
-            fragments: &[Common, Words],
+            fragments: &[Common, Words, Obstacles],
             body: include_str!("../../shaders/integrate.wgsl"),
             stepped: true,
         },
         KernelSource {
             stem: "energy_masses",
-            fragments: &[Common],
+            fragments: &[Common, Obstacles],
             body: include_str!("../../shaders/energy_masses.wgsl"),
             stepped: false,
         },
@@ -150,9 +154,9 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
             Uniform, Read,
         ],
         "integrate" => &[
-            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read,
         ],
-        "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite],
+        "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite, Read, Read],
         "energy_springs" => &[
             Uniform, Read, Read, Read, Read, Read, Read, Read, ReadWrite, Uniform,
         ],

@@ -1,6 +1,7 @@
 //! Host tables: the model turned into the device's records, once, when a World is built (and
 //! the few records the setters rebuild: parameters, actuators, mass flags).
 
+use super::obstacles::{check_obstacles_f32, ObstacleTable};
 use std::collections::HashMap;
 
 use glam::DVec3;
@@ -228,6 +229,8 @@ pub(crate) struct Tables {
     pub(crate) masses: Vec<GpuMass>,
     pub(crate) oscillators: Vec<GpuOscillator>,
     pub(crate) bodies: Vec<GpuBody>,
+    /// The obstacle table and the heightfields' samples.
+    pub(crate) obstacles: ObstacleTable,
     /// Entries of the actuator table (the model's actuators; `reset` writes them).
     pub(crate) actuators: usize,
 }
@@ -295,6 +298,7 @@ impl Tables {
             masses,
             oscillators,
             bodies,
+            obstacles: ObstacleTable::new(&model.obstacles),
             actuators: model.actuators.len(),
         }
     }
@@ -455,6 +459,7 @@ fn f32_where(
 /// [`Error::OutOfF32Range`] naming the first element and field that does not fit.
 pub(crate) fn check_f32(model: &Model) -> Result<()> {
     check_params(&model.params)?;
+    check_obstacles_f32(&model.obstacles)?;
     for (i, m) in model.masses.iter().enumerate() {
         let element = || format!("mass {i}");
         normal_f32(element, "mass", m.mass)?;

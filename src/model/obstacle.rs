@@ -28,8 +28,12 @@ use crate::error::{Error, Result};
 /// order, each one seeing the net force with the contact and friction forces of the surfaces
 /// before it (so friction on a second surface cannot undo what the first one stopped).
 ///
-/// Only the CPU reference ([`CpuWorld`](crate::CpuWorld)) simulates obstacles so far; the GPU
-/// `World` refuses a model with obstacles ([`Error::NotOnGpu`]).
+/// Both backends simulate obstacles: the CPU reference ([`CpuWorld`](crate::CpuWorld)) in f64
+/// and the GPU [`World`](crate::World) in f32 (the obstacle table of
+/// `shaders/shared/obstacles.wgsl`), held together by the parity suite. Each mass first tests
+/// an obstacle's bounding box ([`Shape::bounds`]) and computes the exact distance only inside it.
+/// A restitution surface reflects the normal velocity the surfaces before it leave, so a mass on
+/// two coincident surfaces is reflected once.
 ///
 /// # Examples
 ///

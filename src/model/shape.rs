@@ -108,6 +108,53 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// The axis-aligned box `(lo, hi)` (m) outside which no point touches the solid (every
+    /// point outside it has a positive distance), or `None` for a plane, which is unbounded.
+    /// A heightfield's box reaches down without limit (`lo.z = -inf`). The contact passes test
+    /// it before the exact distance (the per-mass broad phase).
+    #[must_use]
+    pub fn bounds(&self) -> Option<(DVec3, DVec3)> {
+        match self {
+            Self::Plane { .. } => None,
+            Self::Box {
+                center,
+                half_extents,
+            } => Some((*center - *half_extents, *center + *half_extents)),
+            Self::OrientedBox {
+                center,
+                half_extents,
+                rotation,
+            } => {
+                let r = glam::DMat3::from_quat(DQuat::from_scaled_axis(*rotation));
+                // Each world axis reaches |r_x| . h, |r_y| . h, |r_z| . h from the centre.
+                let rows = r.transpose();
+                let reach = DVec3::new(
+                    rows.x_axis.abs().dot(*half_extents),
+                    rows.y_axis.abs().dot(*half_extents),
+                    rows.z_axis.abs().dot(*half_extents),
+                );
+                Some((*center - reach, *center + reach))
+            }
+            Self::Sphere { center, radius } => {
+                Some((*center - DVec3::splat(*radius), *center + DVec3::splat(*radius)))
+            }
+            Self::Capsule { a, b, radius } => Some((
+                a.min(*b) - DVec3::splat(*radius),
+                a.max(*b) + DVec3::splat(*radius),
+            )),
+            Self::Heightfield(h) => {
+                let top = h.heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let far = h.origin + h.extent().extend(0.0);
+                Some((
+                    DVec3::new(h.origin.x, h.origin.y, f64::NEG_INFINITY),
+                    DVec3::new(far.x, far.y, h.origin.z + top),
+                ))
+            }
+        }
+    }
+}
+
 /// Plane `normal . x = offset` (normal normalised here).
 fn plane(normal: DVec3, offset: f64, x: DVec3) -> Surface {
     let n = normal.normalize();
@@ -270,5 +317,55 @@ mod tests {
             radius: 1.0,
         };
         assert!((dot.surface(DVec3::new(1.0, 1.0, 3.0)).unwrap().distance - 1.0).abs() < 1e-12);
+    }
+
+    /// Points just outside each shape's bounds are outside the shape; the corners of a turned box
+    /// reach its bounds.
+    #[test]
+    fn bounds_enclose_every_point_with_non_positive_distance() {
+        let shapes = [
+            Shape::Box {
+                center: DVec3::new(1.0, 0.0, 0.5),
+                half_extents: DVec3::new(1.0, 2.0, 0.5),
+            },
+            Shape::OrientedBox {
+                center: DVec3::ONE,
+                half_extents: DVec3::new(0.5, 1.0, 0.25),
+                rotation: DVec3::new(0.3, -0.2, 0.9),
+            },
+            Shape::Sphere {
+                center: DVec3::new(0.0, 1.0, 2.0),
+                radius: 0.5,
+            },
+            Shape::Capsule {
+                a: DVec3::new(-1.0, 0.0, 0.0),
+                b: DVec3::new(1.0, 0.5, 0.2),
+                radius: 0.3,
+            },
+        ];
+        for shape in &shapes {
+            let (lo, hi) = shape.bounds().unwrap();
+            // A grid of points over a box 20 % larger than the bounds, 0.1 half-size apart:
+            // every point inside the solid lies inside the bounds, and some inside point comes
+            // within two grid steps of each face (an oriented box reaches a face only at a
+            // vertex, which the grid misses by up to one step per axis).
+            let (c, h) = ((lo + hi) / 2.0, (hi - lo) / 2.0);
+            let mut reach = DVec3::ZERO;
+            let n = 24;
+            for i in 0..=n {
+                for j in 0..=n {
+                    for k in 0..=n {
+                        let f = DVec3::new(i as f64, j as f64, k as f64) / n as f64 * 2.0 - 1.0;
+                        let x = c + 1.2 * f * h;
+                        if shape.surface(x).unwrap().distance <= 0.0 {
+                            assert!(x.cmpge(lo).all() && x.cmple(hi).all(), "{shape:?} at {x}");
+                            reach = reach.max((x - c).abs() / h);
+                        }
+                    }
+                }
+            }
+            assert!(reach.min_element() > 0.8, "{shape:?}: bounds too loose ({reach})");
+        }
+        assert_eq!(Shape::GROUND.bounds(), None);
     }
 }

@@ -3,7 +3,8 @@
 //! # Where the GPU may differ from the CPU, and by how much
 //! The GPU runs the model's physics in f32 (unit roundoff `u = 2^-24`); the CPU in f64 (which we
 //! treat as exact). The GPU trajectory is the exact trajectory of a slightly different problem:
-//! 1. **Parameters rounded once** to f32 (masses, stiffness, rest lengths, dt, gravity...): a
+//! 1. **Parameters rounded once** to f32 (masses, stiffness, rest lengths, dt, gravity, the
+//!    obstacles' contact, friction and geometry...): a
 //!    systematic change of the system, not of the state. Its effect `D_param(t)` is measured
 //!    exactly by a CPU run of the model with every parameter rounded to f32 ("param shadow").
 //! 2. **The state perturbed every step** by rounding: each step rounds each position and velocity
@@ -32,6 +33,8 @@
 //!    seen so far. Such kicks do not accumulate (the next contact step resets the normal velocity
 //!    in both runs), so `J_v` is added to `tol_v` and `J_v dt` (one step of travel) to `tol_x`.
 //!    The penalty model has no such threshold in force (it is continuous in `z`), so `J = 0` there.
+//!    Obstacles with restitution are such surfaces too, with `z` replaced by the signed distance
+//!    from the obstacle; the largest `(1 + e)(1 + mu_s)` of all of them is used.
 //! 4. **Energy** terms are functions of the state: their tolerance follows from `tol_x` and
 //!    `tol_v` by the first-order expansion written in `energy_tolerance`, plus `u` relative for
 //!    each term's f32 evaluation and reduction (`log2(n)` roundings in a tree of `n` items; we
@@ -42,7 +45,7 @@
 //! The worst-case linear sum in (2) is an upper bound; the observed errors are typically 10-100x
 //! smaller, which the tests print so that a drifting margin is visible.
 
-use hooke::{Contact, CpuWorld, DVec3, Energy, Model, SpringLaw, World};
+use hooke::{Contact, CpuWorld, DVec3, Energy, Model, Obstacle, Shape, SpringLaw, World};
 
 /// f32 unit roundoff.
 pub const U: f64 = f32::EPSILON as f64 / 2.0;
@@ -100,7 +103,87 @@ pub fn params_rounded(model: &Model) -> Model {
         a.amplitude = r32(a.amplitude);
         a.omega = r32(a.omega);
     }
+    for ob in &mut m.obstacles {
+        round_obstacle(ob);
+    }
     m
+}
+
+/// `ob` with what the device holds in f32 rounded (its contact, friction and geometry; a plane's
+/// normal after normalising, as the device stores it).
+fn round_obstacle(ob: &mut Obstacle) {
+    ob.contact = match ob.contact {
+        Contact::None => Contact::None,
+        Contact::Penalty { stiffness, damping } => Contact::Penalty {
+            stiffness: r32(stiffness),
+            damping: r32(damping),
+        },
+        Contact::Restitution { restitution } => Contact::Restitution {
+            restitution: r32(restitution),
+        },
+    };
+    let f = &mut ob.friction;
+    f.static_coefficient = r32(f.static_coefficient);
+    f.kinetic_coefficient = r32(f.kinetic_coefficient);
+    f.rest_speed = r32(f.rest_speed);
+    match &mut ob.shape {
+        Shape::Plane { normal, offset } => {
+            *normal = r32v(normal.normalize());
+            *offset = r32(*offset);
+        }
+        Shape::Box {
+            center,
+            half_extents,
+        }
+        | Shape::OrientedBox {
+            center,
+            half_extents,
+            ..
+        } => {
+            *center = r32v(*center);
+            *half_extents = r32v(*half_extents);
+        }
+        Shape::Sphere { center, radius } => {
+            *center = r32v(*center);
+            *radius = r32(*radius);
+        }
+        Shape::Capsule { a, b, radius } => {
+            *a = r32v(*a);
+            *b = r32v(*b);
+            *radius = r32(*radius);
+        }
+        Shape::Heightfield(h) => {
+            h.origin = r32v(h.origin);
+            h.spacing = h.spacing.as_vec2().as_dvec2();
+            for z in &mut h.heights {
+                *z = r32(*z);
+            }
+        }
+    }
+}
+
+/// The surfaces with restitution contact: the ground (`None`) and obstacles, with their
+/// coefficients of restitution and static friction.
+fn restitution_surfaces(model: &Model) -> Vec<(Option<&Shape>, f64, f64)> {
+    let mut out = Vec::new();
+    if let Contact::Restitution { restitution } = model.params.contact {
+        out.push((None, restitution, model.params.friction.static_coefficient));
+    }
+    for ob in &model.obstacles {
+        if let Contact::Restitution { restitution } = ob.contact {
+            out.push((Some(&ob.shape), restitution, ob.friction.static_coefficient));
+        }
+    }
+    out
+}
+
+/// Signed distance (m) of `x` from a surface of [`restitution_surfaces`] (`None`: the ground);
+/// infinite where the shape has no surface.
+fn distance(shape: Option<&Shape>, x: DVec3) -> f64 {
+    match shape {
+        None => x.z,
+        Some(s) => s.surface(x).map_or(f64::INFINITY, |s| s.distance),
+    }
 }
 
 fn max_dist(a: &[DVec3], b: &[DVec3]) -> f64 {
@@ -121,7 +204,8 @@ fn max_len(a: &[DVec3]) -> f64 {
 /// - gravity: `sum m |g| tx`;
 /// - elastic: each spring's length is off by at most `2 tx`, so `sum (|f| 2 tx + k (2 tx)^2 / 2)`
 ///   with `f = k_eff (L - L0)` its tension;
-/// - ground: `sum k_c (|z| + tx) tx` over masses within `tx` of the ground or below it.
+/// - ground: `sum k_c (|z| + tx) tx` over masses within `tx` of the ground or below it, and
+///   likewise `k (|d| + tx) tx` with the signed distance `d` from each penalty obstacle.
 pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64; 4] {
     let e = cpu.energy().unwrap();
     let g = model.params.gravity.length();
@@ -149,6 +233,16 @@ pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64
         for p in pos {
             if p.z < tx {
                 ground += stiffness * (p.z.abs() + tx) * tx;
+            }
+        }
+    }
+    for ob in &model.obstacles {
+        if let Contact::Penalty { stiffness, .. } = ob.contact {
+            for p in pos {
+                let d = ob.shape.surface(*p).map_or(f64::INFINITY, |s| s.distance);
+                if d < tx {
+                    ground += stiffness * (d.abs() + tx) * tx;
+                }
             }
         }
     }
@@ -225,16 +319,20 @@ pub fn compare_with_edits(
             max_dist(param_shadow.position_slice(), cp) + R * steps_f * d_state_x.max(U * x_max);
         let mut tol_v = max_dist(param_shadow.velocity_slice(), cv)
             + R * steps_f * d_state_v.max(U * (v_max + dv_max));
-        if let Contact::Restitution { restitution } = model.params.contact {
+        let surfaces = restitution_surfaces(model);
+        if !surfaces.is_empty() {
             let g = model.params.gravity.length();
             let band = tol_x.max(tol_x_prev);
-            for (p, v) in cp.iter().zip(cv) {
-                if p.z <= band + v.length() * dt {
-                    v_contact = v_contact.max(v.length());
+            let mut kick = 0.0f64;
+            for &(shape, restitution, mu) in &surfaces {
+                for (p, v) in cp.iter().zip(cv) {
+                    if distance(shape, *p) <= band + v.length() * dt {
+                        v_contact = v_contact.max(v.length());
+                    }
                 }
+                kick = kick.max((1.0 + restitution) * (1.0 + mu));
             }
-            let mu = model.params.friction.static_coefficient;
-            let j_v = (1.0 + restitution) * (1.0 + mu) * (v_contact + g * dt);
+            let j_v = kick * (v_contact + g * dt);
             tol_v += j_v;
             tol_x += j_v * dt;
         }

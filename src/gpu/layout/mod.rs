@@ -36,6 +36,13 @@ pub(crate) const LAW_ZERO_LENGTH: u32 = 2;
 pub(crate) const CONTACT_NONE: u32 = 0;
 pub(crate) const CONTACT_PENALTY: u32 = 1;
 pub(crate) const CONTACT_RESTITUTION: u32 = 2;
+/// `GpuObstacle::shape` tags, one per [`Shape`](crate::Shape) kind.
+pub(crate) const SHAPE_PLANE: u32 = 0;
+pub(crate) const SHAPE_BOX: u32 = 1;
+pub(crate) const SHAPE_ORIENTED_BOX: u32 = 2;
+pub(crate) const SHAPE_SPHERE: u32 = 3;
+pub(crate) const SHAPE_CAPSULE: u32 = 4;
+pub(crate) const SHAPE_HEIGHTFIELD: u32 = 5;
 /// `GpuParams::friction_rule` tags ([`FrictionRule`](crate::model::FrictionRule)).
 pub(crate) const FRICTION_COULOMB: u32 = 0;
 pub(crate) const FRICTION_NAIVE: u32 = 1;
@@ -190,6 +197,44 @@ pub(crate) struct GpuOscillator {
     pub(crate) phase: f32,
 }
 
+/// One obstacle: its contact, friction, geometry and bounds, 128 bytes. Mirror of WGSL
+/// `GpuObstacle` (`shaders/shared/obstacles.wgsl`, which documents what `a` and `b` hold for
+/// each shape).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuObstacle {
+    /// `SHAPE_*` tag.
+    pub(crate) shape: u32,
+    /// `CONTACT_*` tag.
+    pub(crate) contact: u32,
+    /// [`FRICTION_COULOMB`] or [`FRICTION_NAIVE`].
+    pub(crate) friction_rule: u32,
+    /// Heightfield: index of its first sample in the samples table.
+    pub(crate) first_height: u32,
+    /// N/m.
+    pub(crate) stiffness: f32,
+    /// N*s/m.
+    pub(crate) damping: f32,
+    pub(crate) restitution: f32,
+    /// m/s.
+    pub(crate) rest_speed: f32,
+    pub(crate) static_friction: f32,
+    pub(crate) kinetic_friction: f32,
+    /// Heightfield samples along x and y.
+    pub(crate) columns: u32,
+    pub(crate) rows: u32,
+    /// Plane: (unit normal, offset m); box, oriented box, sphere: (centre m, radius m);
+    /// capsule: (a m, radius m); heightfield: (origin m, 0).
+    pub(crate) a: [f32; 4],
+    /// Box, oriented box: (half extents m, 0); capsule: (b m, 0); heightfield: (spacing m, 0, 0).
+    pub(crate) b: [f32; 4],
+    /// Oriented box: unit quaternion (x, y, z, w) from the box's axes to the world's.
+    pub(crate) rotation: [f32; 4],
+    /// Bounds, m (rounded outward from f64).
+    pub(crate) lo: [f32; 4],
+    pub(crate) hi: [f32; 4],
+}
+
 /// Mirror of WGSL `GpuBody`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -314,6 +359,7 @@ const _: () = assert!(std::mem::size_of::<GpuChunk>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuActuator>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuOscillator>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBody>() == 8);
+const _: () = assert!(std::mem::size_of::<GpuObstacle>() == 128);
 const _: () = assert!(std::mem::size_of::<GpuStatus>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuState>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuMassPartial>() == 32);
@@ -338,6 +384,8 @@ pub(crate) struct Specialization {
     pub(crate) has_oscillators: bool,
     /// Whether 32-bit force sums are packed in 64-bit atomics.
     pub(crate) packed_forces: bool,
+    /// Obstacles in the obstacle table (0: the contact passes skip them).
+    pub(crate) obstacles: u32,
     /// Work per invocation.
     pub(crate) granularity: Granularity,
 }
@@ -377,6 +425,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ("MATERIAL_LAW", f64::from(material.law)),
         ("HAS_ACTUATORS", f64::from(u8::from(spec.has_actuators))),
         ("HAS_OSCILLATORS", f64::from(u8::from(spec.has_oscillators))),
+        ("OBSTACLES", f64::from(spec.obstacles)),
     ]
     .into_iter()
     .chain(overrides![
@@ -390,6 +439,12 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         CONTACT_PENALTY,
         CONTACT_RESTITUTION,
         FRICTION_NAIVE,
+        SHAPE_PLANE,
+        SHAPE_BOX,
+        SHAPE_ORIENTED_BOX,
+        SHAPE_SPHERE,
+        SHAPE_CAPSULE,
+        SHAPE_HEIGHTFIELD,
         BLOW_UP_FLOOR_SPEED,
         INTEGRATOR_SEMI_IMPLICIT,
         NONE,

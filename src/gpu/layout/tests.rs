@@ -85,6 +85,28 @@ fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
             duty_offset, current }),
         mirror!(m, GpuOscillator { min, max, omega, phase }),
         mirror!(m, GpuBody { first, count }),
+        mirror!(
+            m,
+            GpuObstacle {
+                shape,
+                contact,
+                friction_rule,
+                first_height,
+                stiffness,
+                damping,
+                restitution,
+                rest_speed,
+                static_friction,
+                kinetic_friction,
+                columns,
+                rows,
+                a,
+                b,
+                rotation,
+                lo,
+                hi
+            }
+        ),
         mirror!(m, GpuStatus { bad_step, bad_mass, overflow_step, overflow_spring }),
         mirror!(m, GpuState { position, velocity, pad0, pad1 }),
         mirror!(m, GpuMassPartial { kinetic, gravity, ground, pad0, dissipated, injected, pad1,
@@ -187,7 +209,7 @@ fn wgsl_structs_match_rust_mirrors() {
             found.extend(checked);
         }
     }
-    assert_eq!(found.len(), 14, "mirrors found in the WGSL: {found:?}");
+    assert_eq!(found.len(), 15, "mirrors found in the WGSL: {found:?}");
 }
 
 /// What a naga global binding is, as the Rust layout entry should say.
@@ -250,6 +272,7 @@ fn overrides_match_constants() {
         has_actuators: true,
         has_oscillators: true,
         packed_forces: false,
+        obstacles: 2,
         granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30),
     };
     let mut given: Vec<String> = constants(&spec)

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::World;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gpu::bind::{BindGroups, SpringChunk};
 use crate::gpu::buffers::Buffers;
 use crate::gpu::device::request_device;
@@ -17,18 +17,6 @@ use crate::gpu::plan::{DeviceCaps, Plan};
 use crate::gpu::tables::{check_f32, gpu_params, Counts, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
 
-/// Refuses what the GPU kernels do not simulate yet: obstacles (the CPU reference does).
-fn on_gpu(model: &Model) -> Result<()> {
-    if model.obstacles.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::NotOnGpu {
-            what: "obstacles",
-            first: "obstacle 0".to_string(),
-        })
-    }
-}
-
 impl World {
     /// Builds a World for `model` on an adapter it picks itself ([`request_device`]: honours
     /// `WGPU_BACKEND` and `WGPU_ADAPTER_NAME`, prefers Vulkan and real GPUs), with default
@@ -36,15 +24,13 @@ impl World {
     /// stable time step estimate ([`Model::stable_dt`]), naming the estimate and what limits it.
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::NotOnGpu`](crate::Error::NotOnGpu) for a model
-    /// with obstacles (only the CPU reference simulates them so far);
+    /// What [`Model::validate`] rejects;
     /// [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) for a value the GPU's f32 cannot
     /// hold; [`Error::NoAdapter`](crate::Error::NoAdapter) (listing the adapters seen);
     /// [`Error::RequestDevice`](crate::Error::RequestDevice); and what [`World::with_device`]
     /// rejects.
     pub fn new(model: &Model) -> Result<Self> {
         model.validate()?;
-        on_gpu(model)?;
         check_f32(model)?;
         let (device, queue) = request_device()?;
         let lost = Arc::new(Mutex::new(None));
@@ -63,8 +49,7 @@ impl World {
     /// [`open_device`](crate::gpu::open_device) does).
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::NotOnGpu`](crate::Error::NotOnGpu) for a model
-    /// with obstacles; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
+    /// What [`Model::validate`] rejects; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
     /// 3.4e38, or a mass, `dt` or material rest length that rounds to zero or a subnormal);
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a bad fixed-point quantum; [`Error::Gpu`](crate::Error::Gpu) if
     /// [`AtomicWidth::Bits64`](crate::AtomicWidth::Bits64) is asked for on a device without
@@ -79,7 +64,6 @@ impl World {
         options: WorldOptions,
     ) -> Result<Self> {
         model.validate()?;
-        on_gpu(model)?;
         check_f32(model)?;
         Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
     }
@@ -170,6 +154,7 @@ fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Pipelines {
         },
         has_actuators: !tables.springs.spring_actuator.is_empty(),
         has_oscillators: !tables.oscillators.is_empty(),
+        obstacles: tables.obstacles.records.len() as u32,
         packed_forces: plan.packed_forces,
         granularity: plan.granularity,
     });

@@ -1,0 +1,299 @@
+// hooke: contact surfaces, shared by `integrate` (contact and friction) and `energy_masses`
+// (penalty energy). The Coulomb friction rule every surface uses (`friction`), the obstacle
+// table's record (`GpuObstacle`), each shape's signed distance and outward normal, contact with
+// one obstacle and with all of them, and their penalty energy. CPU twins: `friction` in
+// src/cpu/integrate.rs; the rest in src/cpu/obstacles.rs, with the shapes' geometry in
+// src/model/shape.rs and src/model/heightfield.rs.
+//
+// A kernel that includes this declares `params: GpuParams`, `obstacle_table: array<GpuObstacle>`
+// (OBSTACLES records) and `heights: array<f32>` (every heightfield's samples, one after another).
+
+// Mirror of `GpuObstacle`: one obstacle, its contact, friction, geometry and bounds.
+struct GpuObstacle {
+    // SHAPE_* tag.
+    shape: u32,
+    // CONTACT_* tag.
+    contact: u32,
+    // FRICTION_NAIVE or not.
+    friction_rule: u32,
+    // Heightfield: index of its sample (0, 0) in `heights`.
+    first_height: u32,
+    // Penalty stiffness, N/m, and normal damping, N*s/m.
+    stiffness: f32,
+    damping: f32,
+    // Coefficient of restitution.
+    restitution: f32,
+    // Friction's rest speed, m/s.
+    rest_speed: f32,
+    static_friction: f32,
+    kinetic_friction: f32,
+    // Heightfield: samples along x and y.
+    columns: u32,
+    rows: u32,
+    // Plane: (unit normal, offset m); box, oriented box, sphere: (centre m, radius m); capsule:
+    // (end a m, radius m); heightfield: (origin m, 0).
+    a: vec4<f32>,
+    // Box, oriented box: (half extents m, 0); capsule: (end b m, 0); heightfield: (spacing x,
+    // spacing y m, 0, 0).
+    b: vec4<f32>,
+    // Oriented box: unit quaternion (x, y, z, w) turning the box's axes to the world's.
+    rotation: vec4<f32>,
+    // Bounds (m): a mass outside [lo, hi] does not touch the obstacle (the broad phase).
+    lo: vec4<f32>,
+    hi: vec4<f32>,
+}
+
+// Where a point is relative to a surface: `found` is false where the shape has no surface (a
+// heightfield outside its rectangle).
+struct Surface {
+    found: bool,
+    // Signed distance, m (negative inside).
+    distance: f32,
+    // Outward unit normal.
+    normal: vec3<f32>,
+}
+
+// A surface's force on a mass, N.
+struct Ground {
+    // Conservative part (the penalty spring).
+    conservative: vec3<f32>,
+    // Everything else: contact damping, restitution, friction.
+    dissipative: vec3<f32>,
+}
+
+// The friction force (N) of a surface pressing with normal force `normal` (N) on a mass of m kg
+// with tangential velocity vt (m/s) under the tangential part ft (N) of every other force, with
+// coefficients mu_s, mu_k, the rule `rule` and rest speed `rest_speed` (m/s). Twin of
+// `cpu::integrate::friction`.
+fn friction(
+    rule: u32, rest_speed: f32, mu_s: f32, mu_k: f32, normal: f32, m: f32, vt: vec3<f32>,
+    ft: vec3<f32>,
+) -> vec3<f32> {
+    let f_stop = -(m * vt / params.dt + ft);
+    let stop = length(f_stop);
+    let speed = length(vt);
+    let mu_k_n = mu_k * normal;
+    if rule == FRICTION_NAIVE {
+        // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
+        if speed > rest_speed {
+            return -mu_k_n * vt / speed;
+        }
+        return vec3<f32>(0.0);
+    }
+    if speed > rest_speed {
+        if stop <= mu_k_n {
+            return f_stop;
+        }
+        return -mu_k_n * vt / speed;
+    }
+    if stop <= mu_s * normal {
+        return f_stop;
+    }
+    return mu_k_n * f_stop / stop;
+}
+
+fn no_surface() -> Surface {
+    return Surface(false, 0.0, vec3<f32>(0.0, 0.0, 1.0));
+}
+
+// `v` turned by the unit quaternion `q`.
+fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
+    let t = 2.0 * cross(q.xyz, v);
+    return v + q.w * t + cross(q.xyz, t);
+}
+
+// Box of half extents h at the origin, at local point p; inside, the nearest face wins, on a tie
+// the later axis (z before y before x). Twin of `box_surface` in src/model/shape.rs.
+fn box_surface(h: vec3<f32>, p: vec3<f32>) -> Surface {
+    let q = abs(p) - h;
+    let s = select(vec3<f32>(1.0), vec3<f32>(-1.0), p < vec3<f32>(0.0));
+    if max(q.x, max(q.y, q.z)) > 0.0 {
+        let d = max(q, vec3<f32>(0.0));
+        let distance = length(d);
+        return Surface(true, distance, s * d / distance);
+    }
+    var axis = vec3<f32>(1.0, 0.0, 0.0);
+    var distance = q.x;
+    if q.y >= distance {
+        axis = vec3<f32>(0.0, 1.0, 0.0);
+        distance = q.y;
+    }
+    if q.z >= distance {
+        axis = vec3<f32>(0.0, 0.0, 1.0);
+        distance = q.z;
+    }
+    return Surface(true, distance, s * axis);
+}
+
+// Ball of `radius` about `center`; at the centre itself the normal is +z.
+fn sphere_surface(center: vec3<f32>, radius: f32, x: vec3<f32>) -> Surface {
+    let p = x - center;
+    let l = length(p);
+    var normal = vec3<f32>(0.0, 0.0, 1.0);
+    if l > 0.0 {
+        normal = p / l;
+    }
+    return Surface(true, l - radius, normal);
+}
+
+// The point of the segment a-b closest to x.
+fn segment_closest(a: vec3<f32>, b: vec3<f32>, x: vec3<f32>) -> vec3<f32> {
+    let ab = b - a;
+    let len2 = dot(ab, ab);
+    if len2 == 0.0 {
+        return a;
+    }
+    return a + clamp(dot(x - a, ab) / len2, 0.0, 1.0) * ab;
+}
+
+// Heightfield `ob` at x: height above the bilinear patch times the normal's z, normal from the
+// patch's gradient. Twin of `Heightfield::patch` and `Heightfield::surface`.
+fn heightfield_surface(ob: GpuObstacle, x: vec3<f32>) -> Surface {
+    let u = (x.x - ob.a.x) / ob.b.x;
+    let v = (x.y - ob.a.y) / ob.b.y;
+    if !(u >= 0.0 && u <= f32(ob.columns - 1u) && v >= 0.0 && v <= f32(ob.rows - 1u)) {
+        return no_surface();
+    }
+    let i = min(u32(floor(u)), ob.columns - 2u);
+    let j = min(u32(floor(v)), ob.rows - 2u);
+    let s = u - f32(i);
+    let t = v - f32(j);
+    let k = ob.first_height + j * ob.columns + i;
+    let h00 = heights[k];
+    let h10 = heights[k + 1u];
+    let h01 = heights[k + ob.columns];
+    let h11 = heights[k + ob.columns + 1u];
+    let height = (1.0 - t) * ((1.0 - s) * h00 + s * h10) + t * ((1.0 - s) * h01 + s * h11);
+    let gx = ((1.0 - t) * (h10 - h00) + t * (h11 - h01)) / ob.b.x;
+    let gy = ((1.0 - s) * (h01 - h00) + s * (h11 - h10)) / ob.b.y;
+    let normal = normalize(vec3<f32>(-gx, -gy, 1.0));
+    return Surface(true, (x.z - (ob.a.z + height)) * normal.z, normal);
+}
+
+// Signed distance and outward normal of obstacle `ob` at x (m). Twin of `Shape::surface`.
+fn surface(ob: GpuObstacle, x: vec3<f32>) -> Surface {
+    // An if chain: a `switch` case must be a const expression, and the tags are overrides.
+    if ob.shape == SHAPE_PLANE {
+        return Surface(true, dot(ob.a.xyz, x) - ob.a.w, ob.a.xyz);
+    } else if ob.shape == SHAPE_BOX {
+        return box_surface(ob.b.xyz, x - ob.a.xyz);
+    } else if ob.shape == SHAPE_ORIENTED_BOX {
+        let inverse = vec4<f32>(-ob.rotation.xyz, ob.rotation.w);
+        let local = box_surface(ob.b.xyz, rotate(inverse, x - ob.a.xyz));
+        return Surface(true, local.distance, rotate(ob.rotation, local.normal));
+    } else if ob.shape == SHAPE_SPHERE {
+        return sphere_surface(ob.a.xyz, ob.a.w, x);
+    } else if ob.shape == SHAPE_CAPSULE {
+        return sphere_surface(segment_closest(ob.a.xyz, ob.b.xyz, x), ob.a.w, x);
+    }
+    return heightfield_surface(ob, x);
+}
+
+// Whether x (m) is within obstacle k's bounds (where it may touch it).
+fn near(ob: GpuObstacle, x: vec3<f32>) -> bool {
+    return all(x >= ob.lo.xyz) && all(x <= ob.hi.xyz);
+}
+
+// What the surfaces before an obstacle leave for it, N: the net force of everything else on the
+// mass, and the contact and friction forces of the surfaces before alone. Twin of `Before`.
+struct Before {
+    net: vec3<f32>,
+    touch: vec3<f32>,
+}
+
+// The force of obstacle `ob` on a mass of m kg at x (m) moving at v (m/s), given `before`;
+// `oscillated` replaces the obstacle's friction coefficients by `mu`. `found` false when it does
+// not touch. Twin of `cpu::obstacles::obstacle`.
+struct Touch {
+    found: bool,
+    force: Ground,
+}
+
+fn obstacle(ob: GpuObstacle, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>,
+    before: Before) -> Touch {
+    var out = Touch(false, Ground(vec3<f32>(0.0), vec3<f32>(0.0)));
+    let sf = surface(ob, x);
+    if !sf.found {
+        return out;
+    }
+    let d = sf.distance;
+    let n = sf.normal;
+    let vn = dot(v, n);
+    let f = before.net;
+    let fn_ = dot(f, n);
+    var normal = 0.0;
+    if ob.contact == CONTACT_PENALTY {
+        if d >= 0.0 {
+            return out;
+        }
+        let spring = -ob.stiffness * d;
+        normal = max(spring - ob.damping * vn, 0.0);
+        out.force.conservative = spring * n;
+        out.force.dissipative = (normal - spring) * n;
+    } else if ob.contact == CONTACT_RESTITUTION {
+        if d > 0.0 {
+            return out;
+        }
+        normal = max(-fn_, 0.0);
+        let u = vn + dot(before.touch, n) * params.dt / m;
+        var impulse = 0.0;
+        if u < 0.0 {
+            impulse = -m * (1.0 + ob.restitution) * u / params.dt;
+        }
+        out.force.dissipative = (normal + impulse) * n;
+    } else {
+        return out;
+    }
+    var mu_s = ob.static_friction;
+    var mu_k = ob.kinetic_friction;
+    if oscillated {
+        mu_s = mu;
+        mu_k = mu;
+    }
+    let vt = v - vn * n;
+    let ft = f - fn_ * n;
+    out.force.dissipative += friction(ob.friction_rule, ob.rest_speed, mu_s, mu_k, normal, m, vt,
+        ft);
+    out.found = true;
+    return out;
+}
+
+// Adds the contact and friction of every obstacle to `g`, the ground's force on a mass of m kg
+// at x (m) moving at v (m/s) under the non-contact force f (N); `drag` (N) is the air drag,
+// not in `g`. Twin of `MassPass::obstacles`.
+fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>,
+    drag: vec3<f32>, ground: Ground) -> Ground {
+    var g = ground;
+    var touch = g.conservative + g.dissipative;
+    for (var k = 0u; k < OBSTACLES; k += 1u) {
+        let ob = obstacle_table[k];
+        if !near(ob, x) {
+            continue;
+        }
+        let net = f + g.conservative + drag + g.dissipative;
+        let c = obstacle(ob, oscillated, mu, m, x, v, Before(net, touch));
+        if c.found {
+            g.conservative += c.force.conservative;
+            g.dissipative += c.force.dissipative;
+            touch += c.force.conservative + c.force.dissipative;
+        }
+    }
+    return g;
+}
+
+// Energy stored in the penalty springs of the obstacles a mass at x (m) is inside, J. Twin of
+// `cpu::obstacles::obstacle_energy`.
+fn obstacle_energy(x: vec3<f32>) -> f32 {
+    var e = 0.0;
+    for (var k = 0u; k < OBSTACLES; k += 1u) {
+        let ob = obstacle_table[k];
+        if ob.contact != CONTACT_PENALTY || !near(ob, x) {
+            continue;
+        }
+        let sf = surface(ob, x);
+        if sf.found && sf.distance < 0.0 {
+            e += 0.5 * ob.stiffness * sf.distance * sf.distance;
+        }
+    }
+    return e;
+}

@@ -1,0 +1,278 @@
+//! The model's obstacles as device records: the obstacle table (`GpuObstacle`, one per
+//! obstacle, read by `shaders/shared/obstacles.wgsl`) and the heightfields' samples, and the
+//! check that every obstacle value fits the GPU's f32. The CPU twin of the table is
+//! `cpu::obstacles::Solid`.
+
+use glam::{DQuat, DVec3};
+
+use super::layout::{self, GpuObstacle};
+use super::tables::{fits_f32, fits_f32_vec, v3};
+use crate::error::{Error, Result};
+use crate::model::{Contact, FrictionRule, Obstacle, Shape};
+
+/// The device's obstacle table and the heightfields' samples (m, relative to each origin's z),
+/// one heightfield after another.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ObstacleTable {
+    pub(crate) records: Vec<GpuObstacle>,
+    pub(crate) heights: Vec<f32>,
+}
+
+impl ObstacleTable {
+    /// The table of `obstacles`, in model order.
+    pub(crate) fn new(obstacles: &[Obstacle]) -> Self {
+        let mut table = Self::default();
+        for ob in obstacles {
+            let mut record = contact_record(ob);
+            geometry(&ob.shape, &mut record, &mut table.heights);
+            let (lo, hi) = ob
+                .shape
+                .bounds()
+                .unwrap_or((DVec3::NEG_INFINITY, DVec3::INFINITY));
+            record.lo = outward(lo, f32::next_down);
+            record.hi = outward(hi, f32::next_up);
+            table.records.push(record);
+        }
+        table
+    }
+}
+
+/// `v` in f32, each coordinate moved one step by `step` unless rounding already went that way,
+/// so that the f32 bounds enclose the f64 ones (infinite coordinates stay infinite).
+fn outward(v: DVec3, step: fn(f32) -> f32) -> [f32; 4] {
+    let round = |x: f64| {
+        let r = x as f32;
+        if f64::from(r) == x || !r.is_finite() {
+            r
+        } else {
+            step(r)
+        }
+    };
+    [round(v.x), round(v.y), round(v.z), 0.0]
+}
+
+/// The record's contact and friction part.
+fn contact_record(ob: &Obstacle) -> GpuObstacle {
+    let (contact, stiffness, damping, restitution) = match ob.contact {
+        Contact::None => (layout::CONTACT_NONE, 0.0, 0.0, 0.0),
+        Contact::Penalty { stiffness, damping } => {
+            (layout::CONTACT_PENALTY, stiffness, damping, 0.0)
+        }
+        Contact::Restitution { restitution } => {
+            (layout::CONTACT_RESTITUTION, 0.0, 0.0, restitution)
+        }
+    };
+    let f = &ob.friction;
+    GpuObstacle {
+        contact,
+        friction_rule: match f.rule {
+            FrictionRule::Coulomb => layout::FRICTION_COULOMB,
+            FrictionRule::Naive => layout::FRICTION_NAIVE,
+        },
+        stiffness: stiffness as f32,
+        damping: damping as f32,
+        restitution: restitution as f32,
+        rest_speed: f.rest_speed as f32,
+        static_friction: f.static_coefficient as f32,
+        kinetic_friction: f.kinetic_coefficient as f32,
+        ..GpuObstacle::default()
+    }
+}
+
+/// `(v, w)` as a WGSL `vec4<f32>`.
+fn v4(v: DVec3, w: f64) -> [f32; 4] {
+    let [x, y, z] = v3(v);
+    [x, y, z, w as f32]
+}
+
+/// Fills the record's shape part; a heightfield's samples go to the end of `heights`.
+fn geometry(shape: &Shape, r: &mut GpuObstacle, heights: &mut Vec<f32>) {
+    match shape {
+        Shape::Plane { normal, offset } => {
+            r.shape = layout::SHAPE_PLANE;
+            r.a = v4(normal.normalize(), *offset);
+        }
+        Shape::Box {
+            center,
+            half_extents,
+        } => {
+            r.shape = layout::SHAPE_BOX;
+            r.a = v4(*center, 0.0);
+            r.b = v4(*half_extents, 0.0);
+        }
+        Shape::OrientedBox {
+            center,
+            half_extents,
+            rotation,
+        } => {
+            r.shape = layout::SHAPE_ORIENTED_BOX;
+            r.a = v4(*center, 0.0);
+            r.b = v4(*half_extents, 0.0);
+            let q = DQuat::from_scaled_axis(*rotation);
+            r.rotation = [q.x as f32, q.y as f32, q.z as f32, q.w as f32];
+        }
+        Shape::Sphere { center, radius } => {
+            r.shape = layout::SHAPE_SPHERE;
+            r.a = v4(*center, *radius);
+        }
+        Shape::Capsule { a, b, radius } => {
+            r.shape = layout::SHAPE_CAPSULE;
+            r.a = v4(*a, *radius);
+            r.b = v4(*b, 0.0);
+        }
+        Shape::Heightfield(h) => {
+            r.shape = layout::SHAPE_HEIGHTFIELD;
+            r.a = v4(h.origin, 0.0);
+            r.b = [h.spacing.x as f32, h.spacing.y as f32, 0.0, 0.0];
+            r.columns = h.columns as u32;
+            r.rows = h.rows as u32;
+            r.first_height = heights.len() as u32;
+            heights.extend(h.heights.iter().map(|&z| z as f32));
+        }
+    }
+}
+
+/// Checks that every value of the (validated) `obstacles` the device holds in f32 is finite
+/// there, that a heightfield's spacing is a normal f32 (the kernel divides by it), and that the
+/// samples of all heightfields together can be indexed by a u32.
+///
+/// # Errors
+/// [`Error::OutOfF32Range`] naming the obstacle and field;
+/// [`Error::InvalidObstacle`] for heightfields with more than `u32::MAX` samples in all.
+pub(crate) fn check_obstacles_f32(obstacles: &[Obstacle]) -> Result<()> {
+    let mut samples = 0usize;
+    for (i, ob) in obstacles.iter().enumerate() {
+        let element = || format!("obstacle {i}");
+        let (k, c, e) = match ob.contact {
+            Contact::None => (0.0, 0.0, 0.0),
+            Contact::Penalty { stiffness, damping } => (stiffness, damping, 0.0),
+            Contact::Restitution { restitution } => (0.0, 0.0, restitution),
+        };
+        let f = &ob.friction;
+        for (field, v) in [
+            ("contact.stiffness", k),
+            ("contact.damping", c),
+            ("contact.restitution", e),
+            ("friction.static_coefficient", f.static_coefficient),
+            ("friction.kinetic_coefficient", f.kinetic_coefficient),
+            ("friction.rest_speed", f.rest_speed),
+        ] {
+            fits_f32(element, field, v)?;
+        }
+        check_shape(&ob.shape, element)?;
+        if let Shape::Heightfield(h) = &ob.shape {
+            samples += h.heights.len();
+            if samples > u32::MAX as usize {
+                return Err(Error::InvalidObstacle {
+                    obstacle: i,
+                    reason: format!(
+                        "the heightfields hold {samples} samples up to this one; the GPU \
+                         indexes at most {} in all",
+                        u32::MAX
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The shape part of [`check_obstacles_f32`].
+fn check_shape(shape: &Shape, element: impl Fn() -> String) -> Result<()> {
+    match shape {
+        Shape::Plane { normal, offset } => {
+            fits_f32_vec(&element, "normal", *normal)?;
+            fits_f32(&element, "offset", *offset)
+        }
+        Shape::Box {
+            center,
+            half_extents,
+        }
+        | Shape::OrientedBox {
+            center,
+            half_extents,
+            ..
+        } => {
+            fits_f32_vec(&element, "center", *center)?;
+            fits_f32_vec(&element, "half_extents", *half_extents + center.abs())
+        }
+        Shape::Sphere { center, radius } => {
+            fits_f32_vec(&element, "center", *center)?;
+            fits_f32(&element, "radius", *radius + center.abs().max_element())
+        }
+        Shape::Capsule { a, b, radius } => {
+            fits_f32_vec(&element, "a", *a)?;
+            fits_f32_vec(&element, "b", *b)?;
+            fits_f32(&element, "radius", *radius + a.abs().max(b.abs()).max_element())
+        }
+        Shape::Heightfield(h) => {
+            fits_f32_vec(&element, "origin", h.origin + h.extent().extend(0.0))?;
+            for (j, &z) in h.heights.iter().enumerate() {
+                fits_f32(&element, "heights", z)
+                    .map_err(|_| out_of_range(&element, format!("heights[{j}]"), z))?;
+            }
+            for v in [h.spacing.x, h.spacing.y] {
+                if !(v as f32).is_normal() {
+                    return Err(out_of_range(&element, "spacing".to_string(), v));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn out_of_range(element: impl Fn() -> String, field: String, value: f64) -> Error {
+    Error::OutOfF32Range {
+        element: format!("{} ({field})", element()),
+        field: "heightfield",
+        value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Friction, Heightfield};
+    use glam::DVec2;
+
+    /// The f32 bounds enclose the f64 bounds even where rounding goes inward.
+    #[test]
+    fn f32_bounds_round_outward() {
+        let ob = Obstacle::new(
+            Shape::Sphere {
+                center: DVec3::splat(0.1),
+                radius: 0.3,
+            },
+            Contact::default(),
+            Friction::NONE,
+        );
+        let t = ObstacleTable::new(std::slice::from_ref(&ob));
+        let (lo, hi) = ob.shape.bounds().unwrap();
+        for k in 0..3 {
+            assert!(f64::from(t.records[0].lo[k]) <= lo[k]);
+            assert!(f64::from(t.records[0].hi[k]) >= hi[k]);
+        }
+    }
+
+    /// Heightfield samples go one table after another, each record pointing at its first.
+    #[test]
+    fn heightfields_share_one_sample_table() {
+        let h = |z: f64| {
+            Shape::Heightfield(Heightfield::from_fn(
+                DVec3::ZERO,
+                DVec2::ONE,
+                2,
+                3,
+                move |_, _| z,
+            ))
+        };
+        let obs: Vec<Obstacle> = [h(1.0), Shape::GROUND, h(2.0)]
+            .into_iter()
+            .map(|s| Obstacle::new(s, Contact::default(), Friction::NONE))
+            .collect();
+        let t = ObstacleTable::new(&obs);
+        assert_eq!(t.heights, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]);
+        assert_eq!((t.records[0].first_height, t.records[2].first_height), (0, 6));
+        assert_eq!(t.records[1].lo[2], f32::NEG_INFINITY);
+    }
+}
