@@ -1,12 +1,14 @@
 //! CPU reference throughput: full steps (springs, integrate, ground with friction) of the
 //! the benchmark scene falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
-//! lattice) where overhead dominates.
+//! lattice) where overhead dominates, and the cost of obstacles (0 to 64 on the n = 40 lattice).
 //!
 //! `cargo bench --bench cpu` runs it in full; with `CI` set the sizes shrink so that CI's quick
 //! pass (`cargo bench -- --test`) only proves the benchmark still runs.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
+
+mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hooke::builders::{Builder, Cube, Lattice, Placement};
@@ -53,5 +55,27 @@ fn small(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small);
+/// The cost of obstacles on the CPU reference, the scenes of `gpu_obstacles_step` (see
+/// benches/common/mod.rs): the n = 40 lattice with `k` planes (no bounds: every mass computes every
+/// distance) or `k` boxes of a staircase (the masses test their bounds first).
+fn obstacles(c: &mut Criterion) {
+    let n = if quick() { 6 } else { 40 };
+    let counts: &[usize] = if quick() { &[0, 4] } else { &[0, 1, 4, 16, 64] };
+    let mut group = c.benchmark_group("cpu_obstacles_step");
+    group.sample_size(10);
+    for kind in ["planes", "steps"] {
+        for &k in counts {
+            let model = common::obstacle_model(n, kind, k);
+            let mut world = CpuWorld::new(&model).expect("world");
+            world.step(5).expect("step");
+            group.throughput(Throughput::Elements(model.masses.len() as u64));
+            group.bench_with_input(BenchmarkId::new(kind, k), &k, |b, _| {
+                b.iter(|| world.step(1).expect("step"));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small, obstacles);
 criterion_main!(benches);

@@ -1,7 +1,8 @@
 //! GPU `World` throughput: full steps (springs, integrate, ground with friction) of the benchmark scene
 //! falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
-//! lattice) where dispatch and submission overhead dominate.
+//! lattice) where dispatch and submission overhead dominate, and the cost of obstacles
+//! (mass-updates per second of the n = 40 lattice with 0 to 64 obstacles).
 //!
 //! Every timed call is `World::step`, which submits the steps and waits for the GPU to finish (it
 //! reads the 16-byte status word back), so the timings are GPU work, not only submission.
@@ -9,6 +10,8 @@
 //! without a GPU); with `CI` set the sizes shrink so that CI's quick pass only proves it still runs.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
+
+mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hooke::builders::{Builder, Cube, Lattice, Placement};
@@ -92,5 +95,33 @@ fn small(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small);
+/// The cost of obstacles: the lattice with `k` extra obstacles, as mass-updates per second.
+/// "planes": tilted planes far below the lattice, which have no bounds, so every mass computes
+/// every plane's distance (the most one obstacle can cost a mass without touching it); "steps":
+/// a staircase of `k` boxes under the lattice, whose bounds the masses test first (the broad
+/// phase: a mass computes the distance only to the boxes it is near). `k = 0` is the plain step.
+fn obstacles(c: &mut Criterion) {
+    let (device, queue) = device();
+    let n = if quick() { 6 } else { 40 };
+    let counts: &[usize] = if quick() { &[0, 4] } else { &[0, 1, 4, 16, 64] };
+    let mut group = c.benchmark_group("gpu_obstacles_step");
+    group.sample_size(10);
+    for kind in ["planes", "steps"] {
+        for &k in counts {
+            let model = common::obstacle_model(n, kind, k);
+            let masses = model.masses.len() as u64;
+            let mut world =
+                World::with_device(device.clone(), queue.clone(), &model, WorldOptions::default())
+                    .expect("world");
+            world.step(5).expect("step");
+            group.throughput(Throughput::Elements(masses * STEPS_PER_CALL));
+            group.bench_with_input(BenchmarkId::new(kind, k), &k, |b, _| {
+                b.iter(|| world.step(STEPS_PER_CALL).expect("step"));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small, obstacles);
 criterion_main!(benches);

@@ -59,10 +59,11 @@ const STORAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
 /// The smallest buffer: wgpu rejects zero-sized bindings, so an empty table gets this.
 const MIN_BYTES: u64 = 64;
 
-/// A buffer holding `items` (a static table).
+/// A buffer holding `items` (a static table); an empty table gets `MIN_BYTES`, or one zeroed
+/// record if that is larger (a binding must hold at least one element of its array).
 fn table<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, items: &[T]) -> wgpu::Buffer {
     let bytes: &[u8] = bytemuck::cast_slice(items);
-    let pad = [0u8; MIN_BYTES as usize];
+    let pad = vec![0u8; (MIN_BYTES as usize).max(std::mem::size_of::<T>())];
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some(label),
         contents: if bytes.is_empty() { &pad } else { bytes },
