@@ -110,9 +110,13 @@ fn obstacles(c: &mut Criterion) {
         for &k in counts {
             let model = common::obstacle_model(n, kind, k);
             let masses = model.masses.len() as u64;
-            let mut world =
-                World::with_device(device.clone(), queue.clone(), &model, WorldOptions::default())
-                    .expect("world");
+            let mut world = World::with_device(
+                device.clone(),
+                queue.clone(),
+                &model,
+                WorldOptions::default(),
+            )
+            .expect("world");
             world.step(5).expect("step");
             group.throughput(Throughput::Elements(masses * STEPS_PER_CALL));
             group.bench_with_input(BenchmarkId::new(kind, k), &k, |b, _| {

@@ -159,7 +159,10 @@ fn restitution_plane_over_restitution_ground_reflects_once() {
     let mut w = CpuWorld::new(&model).unwrap();
     w.step(300).unwrap();
     let v = w.velocity_slice()[0];
-    assert!((v.z - e).abs() < 1e-13, "left at {v} m/s, not at e = {e} m/s");
+    assert!(
+        (v.z - e).abs() < 1e-13,
+        "left at {v} m/s, not at e = {e} m/s"
+    );
     let balance = w.energy().unwrap();
     // Kinetic energy lost = dissipated: 0.05 (1 - e^2) J.
     assert!((balance.dissipated - 0.05 * (1.0 - e * e)).abs() < 1e-13);
@@ -455,9 +458,16 @@ fn block_on_incline_slides_at_g_sin_minus_mu_cos_on_the_gpu() {
     let a = G * (theta.sin() - mu_k * theta.cos());
     w.step(10_000).unwrap();
     let v = w.velocities().unwrap()[0].dot(down);
-    assert!((v - a).abs() < 0.01 * a, "v = {v} m/s after 1 s, a t = {a} m/s");
+    assert!(
+        (v - a).abs() < 0.01 * a,
+        "v = {v} m/s after 1 s, a t = {a} m/s"
+    );
     let s = (w.positions().unwrap()[0] - x0).dot(down);
-    assert!((s - 0.5 * a).abs() < 0.01 * 0.5 * a, "s = {s} m, a t^2 / 2 = {}", 0.5 * a);
+    assert!(
+        (s - 0.5 * a).abs() < 0.01 * 0.5 * a,
+        "s = {s} m, a t^2 / 2 = {}",
+        0.5 * a
+    );
 }
 
 /// An obstacle the GPU's f32 cannot hold is an error naming it, before any adapter is asked for.
@@ -465,7 +475,11 @@ fn block_on_incline_slides_at_g_sin_minus_mu_cos_on_the_gpu() {
 fn obstacle_beyond_f32_is_an_error_naming_the_obstacle() {
     let mut model = Model::new(Params::default());
     model.add_mass(Mass::new(0.1, DVec3::Z));
-    model.add_obstacle(Obstacle::new(Shape::GROUND, Contact::default(), Friction::NONE));
+    model.add_obstacle(Obstacle::new(
+        Shape::GROUND,
+        Contact::default(),
+        Friction::NONE,
+    ));
     model.add_obstacle(Obstacle::new(
         Shape::Sphere {
             center: DVec3::ZERO,

@@ -102,7 +102,10 @@ fn all_spring_laws_explicit_euler() {
 fn obstacles_of_every_kind() {
     for (name, model) in scenes::obstacle_scenes() {
         let untouched = untouched_obstacles(&model, 4000);
-        assert!(untouched.is_empty(), "{name}: obstacles {untouched:?} are never touched");
+        assert!(
+            untouched.is_empty(),
+            "{name}: obstacles {untouched:?} are never touched"
+        );
         let mut gpu = common::world(&model);
         compare(&format!("obstacles: {name}"), &model, &mut gpu, 4000, 250);
     }

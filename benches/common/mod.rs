@@ -1,6 +1,6 @@
 //! Scenes both benchmarks (`cpu`, `gpu`) time.
 
-use hooke::builders::{Builder, Lattice};
+use hooke::builders::Lattice;
 use hooke::{Contact, DVec3, Friction, Model, Obstacle, Shape};
 
 /// The benchmark lattice of side `n` (docs/BENCHMARK_SCENE.md) with `k` obstacles of `kind`:
@@ -10,7 +10,7 @@ use hooke::{Contact, DVec3, Friction, Model, Obstacle, Shape};
 /// - `"steps"`: `k` boxes 1 m deep side by side along x under the lattice, tops 5 mm apart from
 ///   the ground's level down. A mass tests each box's bounds and computes the distance only to
 ///   the box it is over and within (the broad phase).
-pub fn obstacle_model(n: u32, kind: &str, k: usize) -> Model {
+pub(crate) fn obstacle_model(n: u32, kind: &str, k: usize) -> Model {
     let mut model = Lattice::benchmark(n).model().expect("lattice");
     let contact = Contact::Penalty {
         stiffness: 1e5,

@@ -12,8 +12,7 @@ use glam::DVec3;
 use super::obstacles::Solid;
 use super::springs::{gather, Chunk};
 use crate::model::{
-    Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Params,
-    SpeedLimit,
+    Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Params, SpeedLimit,
 };
 
 /// What the mass pass reads (the CPU side of the WGSL's bindings).

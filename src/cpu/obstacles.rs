@@ -76,7 +76,8 @@ impl MassPass<'_> {
         for solid in self.obstacles.iter().filter(|s| s.near(x)) {
             let net = f + g.conservative + g.dissipative;
             let before = Before { net, touch };
-            if let Some(c) = obstacle(&solid.obstacle, oscillated, self.params.dt, m, x, v, before) {
+            if let Some(c) = obstacle(&solid.obstacle, oscillated, self.params.dt, m, x, v, before)
+            {
                 g.conservative += c.conservative;
                 g.dissipative += c.dissipative;
                 touch += c.conservative + c.dissipative;

@@ -304,13 +304,7 @@ impl CpuWorld {
             dissipated: self.dissipated,
             injected: self.injected,
             elastic: energy_springs(&self.springs, &self.pos),
-            ..energy_masses(
-                &self.params,
-                &self.solids,
-                &self.mass,
-                &self.pos,
-                &self.vel,
-            )
+            ..energy_masses(&self.params, &self.solids, &self.mass, &self.pos, &self.vel)
         })
     }
 

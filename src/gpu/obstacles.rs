@@ -203,7 +203,11 @@ fn check_shape(shape: &Shape, element: impl Fn() -> String) -> Result<()> {
         Shape::Capsule { a, b, radius } => {
             fits_f32_vec(&element, "a", *a)?;
             fits_f32_vec(&element, "b", *b)?;
-            fits_f32(&element, "radius", *radius + a.abs().max(b.abs()).max_element())
+            fits_f32(
+                &element,
+                "radius",
+                *radius + a.abs().max(b.abs()).max_element(),
+            )
         }
         Shape::Heightfield(h) => {
             fits_f32_vec(&element, "origin", h.origin + h.extent().extend(0.0))?;
@@ -271,8 +275,14 @@ mod tests {
             .map(|s| Obstacle::new(s, Contact::default(), Friction::NONE))
             .collect();
         let t = ObstacleTable::new(&obs);
-        assert_eq!(t.heights, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]);
-        assert_eq!((t.records[0].first_height, t.records[2].first_height), (0, 6));
+        assert_eq!(
+            t.heights,
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]
+        );
+        assert_eq!(
+            (t.records[0].first_height, t.records[2].first_height),
+            (0, 6)
+        );
         assert_eq!(t.records[1].lo[2], f32::NEG_INFINITY);
     }
 }

@@ -136,9 +136,10 @@ impl Shape {
                 );
                 Some((*center - reach, *center + reach))
             }
-            Self::Sphere { center, radius } => {
-                Some((*center - DVec3::splat(*radius), *center + DVec3::splat(*radius)))
-            }
+            Self::Sphere { center, radius } => Some((
+                *center - DVec3::splat(*radius),
+                *center + DVec3::splat(*radius),
+            )),
             Self::Capsule { a, b, radius } => Some((
                 a.min(*b) - DVec3::splat(*radius),
                 a.max(*b) + DVec3::splat(*radius),
@@ -364,7 +365,10 @@ mod tests {
                     }
                 }
             }
-            assert!(reach.min_element() > 0.8, "{shape:?}: bounds too loose ({reach})");
+            assert!(
+                reach.min_element() > 0.8,
+                "{shape:?}: bounds too loose ({reach})"
+            );
         }
         assert_eq!(Shape::GROUND.bounds(), None);
     }

@@ -370,7 +370,10 @@ pub fn obstacle_scenes() -> Vec<(&'static str, Model)> {
             "oriented slab, restitution",
             cube_over(slab, restitution, drop, turn, slide),
         ),
-        ("sphere, restitution, no friction", frictionless(cube_over(ball_r, restitution, drop, turn, slide))),
+        (
+            "sphere, restitution, no friction",
+            frictionless(cube_over(ball_r, restitution, drop, turn, slide)),
+        ),
         ("inchworm on a slope", inchworm_on_slope()),
         ("every kind", every_kind()),
     ]
