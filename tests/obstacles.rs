@@ -482,6 +482,7 @@ fn typo_in_obstacle_shape_is_an_error() {
         rise: 0.1,
         run: 0.3,
         width: 1.0,
+        footing: Staircase::FOOTING,
     };
     assert_eq!(stairs.shapes().unwrap().len(), 2);
 }
