@@ -102,3 +102,101 @@ fn mass_sliding_onto_rough_ground_is_not_thrown_at_its_edge() {
     assert!(p.x > 0.05, "did not get onto the patch: {p}");
     assert!(fastest < 1.0, "thrown at {fastest} m/s");
 }
+
+fn scene_model(file: &str) -> Model {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes")
+        .join(file);
+    hooke::Scene::load(path).unwrap().to_model().unwrap()
+}
+
+/// The deepest any mass is inside the ground or an obstacle, m.
+fn deepest(model: &Model, positions: &[DVec3]) -> f64 {
+    positions
+        .iter()
+        .flat_map(|&p| {
+            let obstacles = model.obstacles.iter();
+            obstacles
+                .filter_map(move |o| o.shape.surface(p).map(|s| -s.distance))
+                .chain([-p.z])
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The soft cube of `scenes/cube_stairs.json` (the terrain example's), thrown off the top of
+/// eight 5 cm steps, bounces down them: it ends lower than it started, more than three steps
+/// below the top, and never sinks into a step or the ground by more than contact allows.
+///
+/// Depth bound: the penalty energy k d^2 / 2 of the deepest mass is at most the mechanical
+/// energy minus the kinetic, elastic and gravitational parts, so at most E(0) - gravity(t) +
+/// (balance drift). Gravity is >= 0 while the centre of mass is above z = 0 (checked), and the
+/// balance drift is asserted below 0.01 J, so d <= sqrt(2 (E(0) + 0.01 J) / k) = 1.0 cm for
+/// E(0) = 5.1 J, k = 1e5 N/m (a fifth of a step's rise; the run measures 1.5 mm). Checked at
+/// every step: an impact lasts pi sqrt(m / k) = 3 ms = 30 steps.
+#[test]
+fn soft_cube_bounces_down_the_stairs_without_sinking_into_them() {
+    let model = scene_model("cube_stairs.json");
+    let Contact::Penalty { stiffness: k, .. } = model.params.contact else {
+        panic!("the scene has penalty contact");
+    };
+    let steps = model.obstacles.len();
+    let (rise, top) = (0.05, 0.05 * steps as f64);
+    let mut world = CpuWorld::new(&model).unwrap();
+    let e0 = world.energy().unwrap();
+    let bound = (2.0 * (e0.total() + 0.01) / k).sqrt();
+    let z0 = world.bodies().unwrap()[0].centre_of_mass.z;
+    let mut worst = 0.0_f64;
+    for _ in 0..40_000 {
+        world.step(1).unwrap();
+        worst = worst.max(deepest(&model, world.position_slice()));
+    }
+    assert!(
+        worst < bound,
+        "a mass went {worst} m deep (bound {bound} m)"
+    );
+    let energy = world.energy().unwrap();
+    assert!((energy.balance() - e0.balance()).abs() < 0.01, "{energy:?}");
+    let end = world.bodies().unwrap()[0].centre_of_mass;
+    assert!(end.z > 0.0 && end.z < z0, "from z = {z0} to {end}");
+    assert!(end.z < top - 3.0 * rise, "stayed near the top: {end}");
+}
+
+/// The walking robot of `scenes/walker_slope.json` (the terrain example's: 10 degrees from
+/// x = 0.45 m) climbs: once its whole body is on the slope its centre of mass follows the
+/// surface, so the height it gains is what the distance it covered on the slope gives.
+///
+/// With the body at height h above the surface (h = its starting height on flat ground) the
+/// centre of mass at x sits at z = (x - x0) tan(theta) + h / cos(theta), so from z = h it gains
+/// (x - x0) tan(theta) + h (1 / cos(theta) - 1). The gait bobs and rocks the body; the tolerance
+/// is how far the centre of mass strays from its starting height on flat ground over the same
+/// 5 s (measured in the test), plus the penalty depth (m g / k < 1e-4 m).
+#[test]
+fn walker_on_a_slope_gains_the_height_of_the_surface() {
+    let model = scene_model("walker_slope.json");
+    let hooke::Shape::Plane { normal, offset } = model.obstacles[0].shape else {
+        panic!("the scene's obstacle is a plane");
+    };
+    let theta = normal.x.atan2(normal.z).abs();
+    let x0 = -offset / theta.sin(); // the plane through (x0, 0, 0)
+    let mut world = CpuWorld::new(&model).unwrap();
+    let start = world.bodies().unwrap()[0].centre_of_mass;
+    world.step_for(5.0).unwrap();
+    let end = world.bodies().unwrap()[0].centre_of_mass;
+    // The rear feet (0.2 m behind the centre of mass) are on the slope.
+    assert!(end.x - 0.2 > x0, "not yet on the slope: {end}");
+    let gained = end.z - start.z;
+    let expected = (end.x - x0) * theta.tan() + start.z * (1.0 / theta.cos() - 1.0);
+
+    let robot = WalkingRobot::default().build().unwrap();
+    let flat = robot.run(5.0, 0.01).unwrap();
+    let bob = flat
+        .centre_of_mass
+        .iter()
+        .map(|c| (c.z - flat.centre_of_mass[0].z).abs())
+        .fold(0.0, f64::max);
+    assert!(gained > 0.03, "gained {gained} m");
+    assert!(
+        (gained - expected).abs() < bob + 1e-4,
+        "gained {gained} m, the surface gives {expected} m (bob {bob} m)"
+    );
+}
