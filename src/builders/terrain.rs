@@ -12,6 +12,10 @@ use crate::validate::{at_least, finite, non_negative, positive, require};
 /// An inclined plane rising along +x at `angle` through `point`: the solid below the plane
 /// `z = point.z + (x - point.x) tan(angle)`.
 ///
+/// The plane has no edges: for a positive angle it rises for ever ahead of `point` and runs on
+/// below the floor behind it, where the ground (when the model has one) carries what walks there.
+/// A slope going down along +x (a negative angle) rises behind `point` likewise.
+///
 /// # Examples
 ///
 /// ```
@@ -244,11 +248,10 @@ impl RoughGround {
         }
         let mut rng = SplitMix64::new(self.seed);
         let (columns, rows) = (self.columns, self.rows);
+        // Sample n is (i, j) = (n mod columns, n / columns).
         let border = |n: usize| {
-            n % columns == 0
-                || n % columns == columns - 1
-                || n < columns
-                || n >= (rows - 1) * columns
+            let (i, j) = (n % columns, n / columns);
+            i == 0 || i == columns - 1 || j == 0 || j == rows - 1
         };
         Ok(Heightfield {
             origin: self.origin,
