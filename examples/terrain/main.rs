@@ -106,6 +106,7 @@ enum Which {
     Slope,
     Stairs,
     Rough,
+    #[value(name = "cube_stairs")]
     CubeStairs,
     All,
 }
