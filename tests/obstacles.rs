@@ -496,11 +496,18 @@ fn obstacle_beyond_f32_is_an_error_naming_the_obstacle() {
 }
 
 /// The scene files of the repository load and run: no mass sinks into an obstacle or the ground
-/// by more than 1 mm (penalty depths here are below 0.1 mm), and the cube of the staircase scene
-/// comes down.
+/// by more than 1 mm (penalty depths here are below 0.1 mm), and the cubes of the staircase
+/// scenes come down. The walker and cube scenes are the terrain example's courses.
 #[test]
 fn slope_and_stairs_scene_files_load_and_run() {
-    for (file, obstacles) in [("slope.json", 1), ("stairs.json", 5)] {
+    for (file, obstacles) in [
+        ("slope.json", 1),
+        ("stairs.json", 5),
+        ("walker_slope.json", 1),
+        ("walker_stairs.json", 8),
+        ("walker_rough.json", 1),
+        ("cube_stairs.json", 8),
+    ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenes")
             .join(file);
@@ -517,7 +524,7 @@ fn slope_and_stairs_scene_files_load_and_run() {
             }
         }
         let z = w.bodies().unwrap()[0].centre_of_mass.z;
-        if file == "stairs.json" {
+        if file.ends_with("stairs.json") && file != "walker_stairs.json" {
             assert!(z < z0 - 0.1, "{file}: centre of mass z {z0} -> {z}");
         }
     }
@@ -543,6 +550,7 @@ fn typo_in_obstacle_shape_is_an_error() {
         rise: 0.1,
         run: 0.3,
         width: 1.0,
+        footing: Staircase::FOOTING,
     };
     assert_eq!(stairs.shapes().unwrap().len(), 2);
 }
