@@ -1,6 +1,6 @@
 //! Terrain (issue 12): Lipson's walking robot (seed 000, [`WalkingRobot`] with its default gait
 //! and friction) on flat ground, up a slope, up a staircase and across rough ground, and a soft
-//! cube bouncing down a staircase, all on the CPU reference.
+//! cube bouncing down a staircase, on the CPU reference (`--gpu`: on the GPU World).
 //!
 //! For each walk it prints how far the robot's centre of mass got forward in 10 s and how much
 //! height it gained; for the cube, the step it ends on. Every run also prints the deepest any mass
@@ -32,8 +32,8 @@
 //! (`walker_slope.json`, `walker_stairs.json`, `walker_rough.json`, `cube_stairs.json`; the
 //! repository's `scenes/` holds them): `hooke run` and `hooke render` then replay them.
 //!
-//! Run: `cargo run --release --example terrain [flat|slope|stairs|rough|cube_stairs|all]`
-//! (default all)
+//! Run: `cargo run --release --example terrain [flat|slope|stairs|rough|cube_stairs|all]
+//! [--gpu]` (default all, on the CPU reference)
 
 mod scene_json;
 
@@ -45,7 +45,7 @@ use hooke::creatures::WalkingRobot;
 use hooke::render::{record_with, Framing, RecordOptions, RecordingSummary};
 use hooke::{
     BodyKind, BodySpec, Contact, CpuWorld, Cube, DVec2, DVec3, Friction, Model, Obstacle, Params,
-    Placement, RoughGround, Scene, Shape, Slope, Staircase,
+    Placement, RoughGround, Scene, Shape, Simulation, Slope, Staircase, World,
 };
 use scene_json::scene_json;
 
@@ -97,6 +97,9 @@ struct Args {
     /// Write the courses' scene files to this folder instead of running them.
     #[arg(long, value_name = "DIR")]
     write_scenes: Option<PathBuf>,
+    /// Run on the GPU World (f32) instead of the CPU reference (f64).
+    #[arg(long)]
+    gpu: bool,
 }
 
 /// The courses.
@@ -236,10 +239,26 @@ fn course(which: Which) -> hooke::Result<Course> {
 /// deepest any mass went into the ground or an obstacle, m (checked at every sample). The one
 /// place that chooses the backend: the CPU reference (the GPU `World` would be
 /// `World::new(model)?`).
-fn simulate(model: &Model, options: &RecordOptions) -> hooke::Result<(RecordingSummary, f64)> {
-    let mut world = CpuWorld::new(model)?;
+fn simulate(
+    model: &Model,
+    options: &RecordOptions,
+    gpu: bool,
+) -> hooke::Result<(RecordingSummary, f64)> {
+    if gpu {
+        record_deepest(&mut World::new(model)?, model, options)
+    } else {
+        record_deepest(&mut CpuWorld::new(model)?, model, options)
+    }
+}
+
+/// Records `world` and the deepest any mass went into a surface, m.
+fn record_deepest<S: Simulation>(
+    world: &mut S,
+    model: &Model,
+    options: &RecordOptions,
+) -> hooke::Result<(RecordingSummary, f64)> {
     let mut deepest = 0.0_f64;
-    let summary = record_with(&mut world, model, options, |w, _| {
+    let summary = record_with(world, model, options, |w, _| {
         deepest = deepest.max(depth_inside(model, &w.positions()?));
         Ok(())
     })?;
@@ -278,7 +297,7 @@ struct Outcome {
     height: f64,
 }
 
-fn run(course: &Course) -> hooke::Result<Outcome> {
+fn run(course: &Course, gpu: bool) -> hooke::Result<Outcome> {
     let which = course.which;
     let model = course.scene.to_model()?;
     let duration = if which == Which::CubeStairs {
@@ -302,7 +321,7 @@ fn run(course: &Course) -> hooke::Result<Outcome> {
         title: format!("{}: energy", which.name()),
         ..RecordOptions::new(OUT, which.name())
     };
-    let (summary, deepest) = simulate(&model, &options)?;
+    let (summary, deepest) = simulate(&model, &options, gpu)?;
     let com = &summary.trace.centre_of_mass;
     let (first, last) = (com[0], com[com.len() - 1]);
     let outcome = Outcome {
@@ -396,7 +415,7 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let result = match &args.write_scenes {
         Some(dir) => write_scenes(dir),
-        None => run_courses(args.which),
+        None => run_courses(args.which, args.gpu),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -407,7 +426,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_courses(which: Which) -> hooke::Result<()> {
+fn run_courses(which: Which, gpu: bool) -> hooke::Result<()> {
     let courses: Vec<Which> = if which == Which::All {
         Which::COURSES.to_vec()
     } else {
@@ -415,7 +434,7 @@ fn run_courses(which: Which) -> hooke::Result<()> {
     };
     let mut outcomes = Vec::new();
     for which in courses {
-        outcomes.push(run(&course(which)?)?);
+        outcomes.push(run(&course(which)?, gpu)?);
     }
     if outcomes.len() > 1 {
         println!("\ncourse        forward (m)  height gained (m)");

@@ -146,52 +146,64 @@ fn segment_closest(a: vec3<f32>, b: vec3<f32>, x: vec3<f32>) -> vec3<f32> {
     return a + clamp(dot(x - a, ab) / len2, 0.0, 1.0) * ab;
 }
 
-// Heightfield `ob` at x: height above the bilinear patch times the normal's z, normal from the
-// patch's gradient. Twin of `Heightfield::patch` and `Heightfield::surface`.
-fn heightfield_surface(ob: GpuObstacle, x: vec3<f32>) -> Surface {
-    let u = (x.x - ob.a.x) / ob.b.x;
-    let v = (x.y - ob.a.y) / ob.b.y;
-    if !(u >= 0.0 && u <= f32(ob.columns - 1u) && v >= 0.0 && v <= f32(ob.rows - 1u)) {
+// Heightfield obstacle `k` at x: height above the bilinear patch times the normal's z, normal
+// from the patch's gradient. Twin of `Heightfield::patch` and `Heightfield::surface`.
+fn heightfield_surface(k: u32, x: vec3<f32>) -> Surface {
+    let origin = obstacle_table[k].a.xyz;
+    let spacing = obstacle_table[k].b.xy;
+    let columns = obstacle_table[k].columns;
+    let rows = obstacle_table[k].rows;
+    let u = (x.x - origin.x) / spacing.x;
+    let v = (x.y - origin.y) / spacing.y;
+    if !(u >= 0.0 && u <= f32(columns - 1u) && v >= 0.0 && v <= f32(rows - 1u)) {
         return no_surface();
     }
-    let i = min(u32(floor(u)), ob.columns - 2u);
-    let j = min(u32(floor(v)), ob.rows - 2u);
+    let i = min(u32(floor(u)), columns - 2u);
+    let j = min(u32(floor(v)), rows - 2u);
     let s = u - f32(i);
     let t = v - f32(j);
-    let k = ob.first_height + j * ob.columns + i;
-    let h00 = heights[k];
-    let h10 = heights[k + 1u];
-    let h01 = heights[k + ob.columns];
-    let h11 = heights[k + ob.columns + 1u];
+    let first = obstacle_table[k].first_height + j * columns + i;
+    let h00 = heights[first];
+    let h10 = heights[first + 1u];
+    let h01 = heights[first + columns];
+    let h11 = heights[first + columns + 1u];
     let height = (1.0 - t) * ((1.0 - s) * h00 + s * h10) + t * ((1.0 - s) * h01 + s * h11);
-    let gx = ((1.0 - t) * (h10 - h00) + t * (h11 - h01)) / ob.b.x;
-    let gy = ((1.0 - s) * (h01 - h00) + s * (h11 - h10)) / ob.b.y;
+    let gx = ((1.0 - t) * (h10 - h00) + t * (h11 - h01)) / spacing.x;
+    let gy = ((1.0 - s) * (h01 - h00) + s * (h11 - h10)) / spacing.y;
     let normal = normalize(vec3<f32>(-gx, -gy, 1.0));
-    return Surface(true, (x.z - (ob.a.z + height)) * normal.z, normal);
+    return Surface(true, (x.z - (origin.z + height)) * normal.z, normal);
 }
 
-// Signed distance and outward normal of obstacle `ob` at x (m). Twin of `Shape::surface`.
-fn surface(ob: GpuObstacle, x: vec3<f32>) -> Surface {
+// Signed distance and outward normal of obstacle `k` at x (m). Twin of `Shape::surface`.
+// Each shape reads only its own fields of the record (member loads, not the whole record).
+fn surface(k: u32, x: vec3<f32>) -> Surface {
+    let shape = obstacle_table[k].shape;
     // An if chain: a `switch` case must be a const expression, and the tags are overrides.
-    if ob.shape == SHAPE_PLANE {
-        return Surface(true, dot(ob.a.xyz, x) - ob.a.w, ob.a.xyz);
-    } else if ob.shape == SHAPE_BOX {
-        return box_surface(ob.b.xyz, x - ob.a.xyz);
-    } else if ob.shape == SHAPE_ORIENTED_BOX {
-        let inverse = vec4<f32>(-ob.rotation.xyz, ob.rotation.w);
-        let local = box_surface(ob.b.xyz, rotate(inverse, x - ob.a.xyz));
-        return Surface(true, local.distance, rotate(ob.rotation, local.normal));
-    } else if ob.shape == SHAPE_SPHERE {
-        return sphere_surface(ob.a.xyz, ob.a.w, x);
-    } else if ob.shape == SHAPE_CAPSULE {
-        return sphere_surface(segment_closest(ob.a.xyz, ob.b.xyz, x), ob.a.w, x);
+    if shape == SHAPE_PLANE {
+        let a = obstacle_table[k].a;
+        return Surface(true, dot(a.xyz, x) - a.w, a.xyz);
+    } else if shape == SHAPE_BOX {
+        return box_surface(obstacle_table[k].b.xyz, x - obstacle_table[k].a.xyz);
+    } else if shape == SHAPE_ORIENTED_BOX {
+        let q = obstacle_table[k].rotation;
+        let inverse = vec4<f32>(-q.xyz, q.w);
+        let local = box_surface(obstacle_table[k].b.xyz,
+            rotate(inverse, x - obstacle_table[k].a.xyz));
+        return Surface(true, local.distance, rotate(q, local.normal));
+    } else if shape == SHAPE_SPHERE {
+        let a = obstacle_table[k].a;
+        return sphere_surface(a.xyz, a.w, x);
+    } else if shape == SHAPE_CAPSULE {
+        let a = obstacle_table[k].a;
+        return sphere_surface(segment_closest(a.xyz, obstacle_table[k].b.xyz, x), a.w, x);
     }
-    return heightfield_surface(ob, x);
+    return heightfield_surface(k, x);
 }
 
-// Whether x (m) is within obstacle k's bounds (where it may touch it).
-fn near(ob: GpuObstacle, x: vec3<f32>) -> bool {
-    return all(x >= ob.lo.xyz) && all(x <= ob.hi.xyz);
+// Whether x (m) is within the bounds of obstacle `k` (where it may touch it): the broad phase,
+// 32 bytes read per mass and obstacle.
+fn near(k: u32, x: vec3<f32>) -> bool {
+    return all(x >= obstacle_table[k].lo.xyz) && all(x <= obstacle_table[k].hi.xyz);
 }
 
 // What the surfaces before an obstacle leave for it, N: the net force of everything else on the
@@ -201,7 +213,7 @@ struct Before {
     touch: vec3<f32>,
 }
 
-// The force of obstacle `ob` on a mass of m kg at x (m) moving at v (m/s), given `before`;
+// The force of obstacle `k` on a mass of m kg at x (m) moving at v (m/s), given `before`;
 // `oscillated` replaces the obstacle's friction coefficients by `mu`. `found` false when it does
 // not touch. Twin of `cpu::obstacles::obstacle`.
 struct Touch {
@@ -209,13 +221,15 @@ struct Touch {
     force: Ground,
 }
 
-fn obstacle(ob: GpuObstacle, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>,
+fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>,
     before: Before) -> Touch {
     var out = Touch(false, Ground(vec3<f32>(0.0), vec3<f32>(0.0)));
-    let sf = surface(ob, x);
-    if !sf.found {
+    let sf = surface(k, x);
+    // Contact is d < 0 (penalty) or d <= 0 (restitution): read the rest of the record only then.
+    if !sf.found || sf.distance > 0.0 {
         return out;
     }
+    let ob = obstacle_table[k];
     let d = sf.distance;
     let n = sf.normal;
     let vn = dot(v, n);
@@ -265,17 +279,17 @@ fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: v
     drag: vec3<f32>, ground: Ground) -> Ground {
     var g = ground;
     var touch = g.conservative + g.dissipative;
+    // No `continue`: a loop whose control flow does not depend on the mass keeps `k` uniform
+    // across invocations, so CPU adapters read each record once per SIMD group, not per lane.
     for (var k = 0u; k < OBSTACLES; k += 1u) {
-        let ob = obstacle_table[k];
-        if !near(ob, x) {
-            continue;
-        }
-        let net = f + g.conservative + drag + g.dissipative;
-        let c = obstacle(ob, oscillated, mu, m, x, v, Before(net, touch));
-        if c.found {
-            g.conservative += c.force.conservative;
-            g.dissipative += c.force.dissipative;
-            touch += c.force.conservative + c.force.dissipative;
+        if near(k, x) {
+            let net = f + g.conservative + drag + g.dissipative;
+            let c = obstacle(k, oscillated, mu, m, x, v, Before(net, touch));
+            if c.found {
+                g.conservative += c.force.conservative;
+                g.dissipative += c.force.dissipative;
+                touch += c.force.conservative + c.force.dissipative;
+            }
         }
     }
     return g;
@@ -286,13 +300,11 @@ fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: v
 fn obstacle_energy(x: vec3<f32>) -> f32 {
     var e = 0.0;
     for (var k = 0u; k < OBSTACLES; k += 1u) {
-        let ob = obstacle_table[k];
-        if ob.contact != CONTACT_PENALTY || !near(ob, x) {
-            continue;
-        }
-        let sf = surface(ob, x);
-        if sf.found && sf.distance < 0.0 {
-            e += 0.5 * ob.stiffness * sf.distance * sf.distance;
+        if obstacle_table[k].contact == CONTACT_PENALTY && near(k, x) {
+            let sf = surface(k, x);
+            if sf.found && sf.distance < 0.0 {
+                e += 0.5 * obstacle_table[k].stiffness * sf.distance * sf.distance;
+            }
         }
     }
     return e;
