@@ -53,17 +53,19 @@ mod faces;
 mod gif;
 pub mod input;
 mod needs;
+mod obstacle_mesh;
 mod palette;
 mod pipelines;
 mod png;
 #[cfg(feature = "plot")]
 mod record;
 mod renderer;
+mod shadow_map;
 mod style;
 mod targets;
 mod view;
 
-pub use camera::{bounds, Camera, DEFAULT_AZIMUTH, DEFAULT_ELEVATION, DEFAULT_FOV_Y};
+pub use camera::{bounds, bounds_with, Camera, DEFAULT_AZIMUTH, DEFAULT_ELEVATION, DEFAULT_FOV_Y};
 pub use drawing::{Drawing, OverlayLine};
 pub use faces::{exterior_triangles, HEXAHEDRON_FACES};
 pub use gif::{FrameSchedule, GifWriter};

@@ -4,7 +4,9 @@
 //! need `VIEW_FORMATS` for its gamma view, which OpenGL lacks; see `targets.rs`). What remains:
 //! - limits, checked up front from the device's [`wgpu::Limits`] ([`check_limits`]): one
 //!   read-only storage buffer per [`BINDINGS`] entry in the vertex stage, a uniform binding the
-//!   size of [`GpuView`], and the image size ([`check_size`]);
+//!   size of [`GpuView`], a second bind group with one depth texture read by fragment shaders
+//!   (the shadow map of scenes with obstacles, at most 2048 texels a side, less where the device
+//!   allows less), one vertex buffer, and the image size ([`check_size`]);
 //! - what wgpu checks while the targets, the bind group layout and the pipelines are made (4x
 //!   multisampling of the target formats, storage buffers read by vertex shaders: downlevel flag
 //!   `VERTEX_STORAGE`): each is made in its own validation scope ([`made`]) and a failure is
@@ -47,7 +49,15 @@ pub(super) fn missing_limits(limits: &wgpu::Limits) -> Vec<(&'static str, u64, u
             size_of::<GpuView>() as u64,
             limits.max_uniform_buffer_binding_size,
         ),
-        ("max_bind_groups", 1, u64::from(limits.max_bind_groups)),
+        // Group 1: the shadow map of scenes with obstacles (`shadow_map.rs`).
+        ("max_bind_groups", 2, u64::from(limits.max_bind_groups)),
+        (
+            "max_sampled_textures_per_shader_stage",
+            1,
+            u64::from(limits.max_sampled_textures_per_shader_stage),
+        ),
+        // Obstacle triangles or plane instances.
+        ("max_vertex_buffers", 1, u64::from(limits.max_vertex_buffers)),
     ];
     needs
         .into_iter()
