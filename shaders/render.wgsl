@@ -72,8 +72,11 @@ struct GpuOverlayLine {
 // Three mass indices per triangle.
 @group(0) @binding(5) var<storage, read> triangles: array<u32>;
 @group(0) @binding(6) var<storage, read> overlay: array<GpuOverlayLine>;
-// The shadow map: depth (view.shadow_depth) of the highest occluder over each texel.
+// The shadow map: depth (view.shadow_depth) of the highest occluder over each texel, read
+// through a comparison sampler (`reference <= texel` passes: nothing above) with linear
+// filtering.
 @group(1) @binding(0) var shadow_map: texture_depth_2d;
+@group(1) @binding(1) var shadow_sampler: sampler_comparison;
 
 // `mass_flags` bit of a fixed mass (drawn as a square); Rust supplies it (`CONSTANTS`).
 override MASS_FIXED: u32;
@@ -416,31 +419,19 @@ fn map_planes_vs(@builtin(vertex_index) vi: u32, in: PlaneIn) -> @builtin(positi
 // occluder in the map lies above p, less the tolerance shadow_depth.z (a mass resting on a
 // surface sinks into it a little and still casts its shadow there). The lookup point is moved
 // 1.5 texels along n (normal offset: a sloped or vertical surface does not shadow itself), and
-// the four texels around it are blended bilinearly (soft, antialiased edges).
+// the comparison sampler blends the four texels around it bilinearly (soft, antialiased edges).
+// Outside the map nothing is in shadow.
 fn in_shadow(p: vec3<f32>, n: vec3<f32>) -> f32 {
     let a = view.shadow_area;
     let d = view.shadow_depth;
-    let texel = 2.0 * a.z / a.w;
-    let q = p + n * (1.5 * texel);
-    // Texel coordinates: x right, rows downward from +y (framebuffer convention).
+    let q = p + n * (3.0 * a.z / a.w);
+    // Texture coordinates: x right, y downward from +y (framebuffer convention).
     let uv = vec2<f32>(q.x - a.x, a.y - q.y) / (2.0 * a.z) + 0.5;
-    let f = uv * a.w - 0.5;
-    let base = floor(f);
-    let t = f - base;
-    let size = i32(a.w);
-    var s = array<f32, 4>(0.0, 0.0, 0.0, 0.0);
-    for (var k = 0; k < 4; k++) {
-        let c = vec2<i32>(base) + vec2<i32>(k % 2, k / 2);
-        if (c.x < 0 || c.y < 0 || c.x >= size || c.y >= size) {
-            continue;
-        }
-        let depth = textureLoad(shadow_map, c, 0);
-        let height = d.x - depth * d.y;
-        if (depth < 1.0 && height > q.z - d.z) {
-            s[k] = 1.0;
-        }
-    }
-    return mix(mix(s[0], s[1], t.x), mix(s[2], s[3], t.x), t.y);
+    let reference = clamp((d.x - (q.z - d.z)) / d.y, 0.0, 1.0);
+    // The fraction of the four texels whose occluder is no higher than q.z - tolerance.
+    let lit = textureSampleCompareLevel(shadow_map, shadow_sampler, uv, reference);
+    let inside = all(uv >= vec2<f32>(0.0)) && all(uv <= vec2<f32>(1.0));
+    return select(0.0, 1.0 - lit, inside);
 }
 
 @fragment
@@ -457,11 +448,14 @@ fn ground_shadowed_fs(in: GroundOut) -> @location(0) vec4<f32> {
 }
 
 // Obstacle colour lit by the light (one-sided: faces turned away get the ambient part), and
-// darkened to shadow_sizes.z of that in shadow.
+// darkened to shadow_sizes.z of that in shadow. A surface facing down is in its own shadow
+// (shadows fall straight down): said here rather than left to the map, whose texels make a
+// ragged line where a sphere's or capsule's side turns under.
 fn obstacle_color(p: vec3<f32>, n: vec3<f32>) -> vec4<f32> {
     let lambert = max(dot(n, view.light.xyz), 0.0);
     let lit = view.obstacle.rgb * (0.4 + 0.6 * lambert);
-    let shade = mix(1.0, view.shadow_sizes.z, in_shadow(p, n));
+    let under = smoothstep(-0.02, -0.15, n.z);
+    let shade = mix(1.0, view.shadow_sizes.z, max(in_shadow(p, n), under));
     return vec4<f32>(lit * shade, view.obstacle.a);
 }
 

@@ -505,7 +505,8 @@ mod tests {
 
     /// The bind group layout Rust builds from [`BINDINGS`] matches the WGSL globals of group 0:
     /// same indices, names and kinds (uniform or read-only storage), the uniform block is
-    /// `GpuView` and the overlay an array of `GpuOverlayLine`; group 1 is the shadow map alone.
+    /// `GpuView` and the overlay an array of `GpuOverlayLine`; group 1 is the shadow map and
+    /// its comparison sampler.
     #[test]
     fn render_bindings_match_wgsl_globals() {
         let module = module();
@@ -515,20 +516,19 @@ mod tests {
             .filter_map(|(_, g)| {
                 let b = g.binding.as_ref()?;
                 if b.group == 1 {
-                    // The shadow map, shadow_map.rs's map_layout: one depth texture.
-                    assert_eq!((b.binding, g.name.as_deref()), (0, Some("shadow_map")));
-                    let image = &module.types[g.ty].inner;
-                    assert!(
-                        matches!(
-                            image,
-                            naga::TypeInner::Image {
-                                dim: naga::ImageDimension::D2,
-                                arrayed: false,
-                                class: naga::ImageClass::Depth { multi: false },
-                            }
-                        ),
-                        "shadow_map is {image:?}"
-                    );
+                    // The shadow map and its sampler, shadow_map.rs's map_layout.
+                    let inner = &module.types[g.ty].inner;
+                    let expected = match b.binding {
+                        0 => naga::TypeInner::Image {
+                            dim: naga::ImageDimension::D2,
+                            arrayed: false,
+                            class: naga::ImageClass::Depth { multi: false },
+                        },
+                        _ => naga::TypeInner::Sampler { comparison: true },
+                    };
+                    let name = ["shadow_map", "shadow_sampler"].get(b.binding as usize);
+                    assert_eq!(g.name.as_ref(), name.map(|n| n.to_string()).as_ref());
+                    assert_eq!(inner, &expected, "group 1 binding {}", b.binding);
                     return None;
                 }
                 assert_eq!(b.group, 0, "{:?} is outside groups 0 and 1", g.name);

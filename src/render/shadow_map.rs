@@ -10,7 +10,7 @@
 //! surface does not shadow itself). Every receiving surface (ground, planes, obstacles) then
 //! darkens where the map holds something above it (`in_shadow` in shaders/render.wgsl: a
 //! tolerance below the receiver, a normal offset and a 2 x 2 bilinear filter, as shadow mapping
-//! usually does against self-shadowing and aliasing). It is the same light as the ground's
+//! usually does against self-shadowing and aliasing; the filter is a comparison sampler's). It is the same light as the ground's
 //! shadows: straight down.
 //!
 //! The map is made on the first draw of a scene with obstacles and kept; a renderer that never
@@ -25,20 +25,30 @@ use super::targets::DEPTH_FORMAT;
 /// `max_texture_dimension_2d`): 2048 texels over two camera distances.
 pub(super) const SHADOW_MAP_SIZE: u32 = 2048;
 
-/// The layout of bind group 1: the shadow map, read by fragment shaders with `textureLoad`.
+/// The layout of bind group 1: the shadow map and its comparison sampler, read by fragment
+/// shaders with `textureSampleCompareLevel` (`textureLoad` of a depth texture does not
+/// translate to GLSL, so it would not run on OpenGL).
 pub(super) fn map_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("hooke::render::shadow_map"),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Depth,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Depth,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
             },
-            count: None,
-        }],
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                count: None,
+            },
+        ],
     })
 }
 
@@ -72,13 +82,27 @@ impl ShadowMap {
             view_formats: &[],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        // Nothing above the receiver passes; four texels blended bilinearly.
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("hooke::render::shadow_map"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        });
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("hooke::render::shadow_map"),
             layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(&view),
-            }],
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&sampler),
+                },
+            ],
         });
         Self { view, bind_group }
     }
