@@ -331,3 +331,56 @@ fn orbit_direction(azimuth: f32, elevation: f32) -> Vec3 {
         elevation.sin(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two masses 0.2 m apart at 0.1 m height: with the ground, the box [0, 0.2] x [0, 0] x
+    /// [0, 0.1], whose largest side 0.2 m sets the neighbourhood.
+    fn points() -> Vec<DVec3> {
+        vec![DVec3::new(0.0, 0.0, 0.1), DVec3::new(0.2, 0.0, 0.1)]
+    }
+
+    #[test]
+    fn obstacles_near_the_bodies_are_framed_and_far_ones_are_not() {
+        let near = Shape::Box {
+            center: DVec3::new(0.3, 0.0, 0.05),
+            half_extents: DVec3::splat(0.05),
+        };
+        let far = Shape::Sphere {
+            center: DVec3::new(5.0, 0.0, 0.0),
+            radius: 1.0,
+        };
+        let (lo, hi) = bounds_with(&points(), true, &[near, far]).unwrap();
+        assert_eq!((lo, hi), (Vec3::new(0.0, -0.05, 0.0), Vec3::new(0.35, 0.05, 0.1)));
+        // No obstacles: exactly `bounds`.
+        assert_eq!(bounds_with(&points(), true, &[]), bounds(&points(), true));
+    }
+
+    #[test]
+    fn an_infinite_plane_adds_only_what_lies_below_the_bodies() {
+        // A slope z = 0.5 x - 0.05 (normal (-0.5, 0, 1)): under the points, z from -0.05 to
+        // 0.05; a huge tilted plane must not blow the bounds up.
+        let slope = Shape::Plane {
+            normal: DVec3::new(-0.5, 0.0, 1.0),
+            offset: -0.05 / 1.25f64.sqrt(),
+        };
+        let (lo, hi) = bounds_with(&points(), true, &[slope]).unwrap();
+        assert!((lo - Vec3::new(0.0, 0.0, -0.05)).length() < 1e-6, "{lo}");
+        assert!((hi - Vec3::new(0.2, 0.0, 0.1)).length() < 1e-6, "{hi}");
+        // A steep plane far below is cut to the neighbourhood (0.2 m around the box); a
+        // vertical one adds nothing.
+        let steep = Shape::Plane {
+            normal: DVec3::new(-1.0, 0.0, 1e-2),
+            offset: 0.0,
+        };
+        let wall = Shape::Plane {
+            normal: DVec3::X,
+            offset: 0.0,
+        };
+        let (lo, hi) = bounds_with(&points(), true, &[steep, wall]).unwrap();
+        assert!(lo.z >= -0.2 - 1e-6 && hi.z <= 0.3 + 1e-6, "{lo} {hi}");
+        assert!(lo.is_finite() && hi.is_finite());
+    }
+}

@@ -34,7 +34,8 @@ pub struct Style {
     pub highlight: Srgba,
     /// Base colour of shaded faces (solid look of voxel bodies).
     pub face: Srgba,
-    /// Base colour of obstacles ([`crate::Obstacle`]), lit by the renderer's light.
+    /// Base colour of obstacles ([`crate::Obstacle`]), lit by the renderer's
+    /// [`LIGHT`](crate::render::LIGHT).
     pub obstacle: Srgba,
     /// Brightness of an obstacle in shadow, as a fraction of its lit colour, in [0, 1].
     pub obstacle_shadow: f32,
@@ -79,7 +80,7 @@ impl Default for Style {
             highlight: [255, 196, 0, 255],
             face: [232, 196, 150, 255],
             obstacle: [150, 178, 160, 255],
-            obstacle_shadow: 0.7,
+            obstacle_shadow: 0.6,
             strain_scale: 0.02,
             line_width: 2.5,
             mass_radius: 4.0,

@@ -7,6 +7,12 @@ use glam::Vec3;
 use super::style::{linear, Style};
 use super::{Camera, Drawing};
 
+/// Direction toward the renderer's light (not normalised; the shaders get it normalised): from
+/// the front (-y), right (+x) and above. Faces and obstacles are lit by it as
+/// `colour (0.4 + 0.6 max(0, n . l))` (faces two-sided, `|n . l|`); shadows fall straight
+/// down, not along it.
+pub const LIGHT: Vec3 = Vec3::new(0.3, -0.5, 0.8);
+
 /// `GpuView::flags[0]` meaning "no mass highlighted".
 pub(super) const NO_HIGHLIGHT: u32 = u32::MAX;
 
@@ -83,7 +89,7 @@ impl GpuView {
         let spacing = s
             .grid_spacing
             .unwrap_or_else(|| 10f32.powf((distance / 30.0).log10().floor()));
-        let light = Vec3::new(0.3, -0.5, 0.8).normalize();
+        let light = LIGHT.normalize();
         Self {
             view_proj: camera.view_projection(width, height).to_cols_array_2d(),
             eye: camera.eye.extend(1.0).to_array(),
