@@ -59,7 +59,9 @@ fn render(r: &mut Renderer, model: &Model, camera: &Camera) -> RgbaImage {
 }
 
 fn pixel_at(image: &RgbaImage, camera: &Camera, p: DVec3) -> [u8; 4] {
-    let at = camera.project(p.as_vec3(), W, H).expect("in front of the camera");
+    let at = camera
+        .project(p.as_vec3(), W, H)
+        .expect("in front of the camera");
     assert!(
         at.x >= 0.0 && at.y >= 0.0 && at.x < W as f32 && at.y < H as f32,
         "{p} projects outside the image, to {at}"
@@ -305,7 +307,10 @@ fn a_scene_whose_obstacles_are_not_drawn_is_the_scene_without_obstacles() {
     let hidden = render(&mut r, &with, &camera);
     // Same code path as a scene without obstacles (ground shadows flattened onto z = 0):
     // every byte equal.
-    assert!(hidden == without, "hiding the obstacles changed other pixels");
+    assert!(
+        hidden == without,
+        "hiding the obstacles changed other pixels"
+    );
     // And the obstacle-free scene is not affected by the renderer having drawn obstacles.
     r.style_mut().show_obstacles = true;
     assert!(render(&mut r, &plain, &camera) == without);

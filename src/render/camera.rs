@@ -217,8 +217,7 @@ impl Camera {
         ground: bool,
         obstacles: &[Shape],
     ) -> Self {
-        let (min, max) =
-            bounds_with(points, ground, obstacles).unwrap_or((Vec3::ZERO, Vec3::ONE));
+        let (min, max) = bounds_with(points, ground, obstacles).unwrap_or((Vec3::ZERO, Vec3::ONE));
         Self::fit(min, max, aspect(width, height))
     }
 }
@@ -260,13 +259,19 @@ pub fn bounds_with(points: &[DVec3], ground: bool, obstacles: &[Shape]) -> Optio
                 if n.z.abs() < 1e-3 {
                     continue;
                 }
-                let corners = [(min.x, min.y), (min.x, max.y), (max.x, min.y), (max.x, max.y)];
-                let zs = corners.map(|(x, y)| {
-                    (offset - n.x * f64::from(x) - n.y * f64::from(y)) / n.z
-                });
+                let corners = [
+                    (min.x, min.y),
+                    (min.x, max.y),
+                    (max.x, min.y),
+                    (max.x, max.y),
+                ];
+                let zs =
+                    corners.map(|(x, y)| (offset - n.x * f64::from(x) - n.y * f64::from(y)) / n.z);
                 let (z0, z1) = zs
                     .iter()
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &z| (a.min(z), b.max(z)));
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &z| {
+                        (a.min(z), b.max(z))
+                    });
                 let (x0, y0) = (f64::from(min.x), f64::from(min.y));
                 let (x1, y1) = (f64::from(max.x), f64::from(max.y));
                 (DVec3::new(x0, y0, z0), DVec3::new(x1, y1, z1))
@@ -306,7 +311,9 @@ fn shape_box(shape: &Shape) -> (DVec3, DVec3) {
             let (z0, z1) = h
                 .heights
                 .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &z| (a.min(z), b.max(z)));
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &z| {
+                    (a.min(z), b.max(z))
+                });
             let lo = DVec3::new(h.origin.x, h.origin.y, h.origin.z + z0);
             let top = h.extent();
             let hi = DVec3::new(h.origin.x + top.x, h.origin.y + top.y, h.origin.z + z1);
@@ -353,7 +360,10 @@ mod tests {
             radius: 1.0,
         };
         let (lo, hi) = bounds_with(&points(), true, &[near, far]).unwrap();
-        assert_eq!((lo, hi), (Vec3::new(0.0, -0.05, 0.0), Vec3::new(0.35, 0.05, 0.1)));
+        assert_eq!(
+            (lo, hi),
+            (Vec3::new(0.0, -0.05, 0.0), Vec3::new(0.35, 0.05, 0.1))
+        );
         // No obstacles: exactly `bounds`.
         assert_eq!(bounds_with(&points(), true, &[]), bounds(&points(), true));
     }

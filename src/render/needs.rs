@@ -62,7 +62,11 @@ pub(super) fn missing_limits(limits: &wgpu::Limits) -> Vec<(&'static str, u64, u
             u64::from(limits.max_samplers_per_shader_stage),
         ),
         // Obstacle triangles or plane instances.
-        ("max_vertex_buffers", 1, u64::from(limits.max_vertex_buffers)),
+        (
+            "max_vertex_buffers",
+            1,
+            u64::from(limits.max_vertex_buffers),
+        ),
     ];
     needs
         .into_iter()

@@ -71,11 +71,7 @@ impl ObstacleMesh {
                 center,
                 half_extents,
                 rotation,
-            } => self.cuboid(
-                *center,
-                *half_extents,
-                DQuat::from_scaled_axis(*rotation),
-            ),
+            } => self.cuboid(*center, *half_extents, DQuat::from_scaled_axis(*rotation)),
             Shape::Sphere { center, radius } => self.capsule(*center, *center, *radius),
             Shape::Capsule { a, b, radius } => self.capsule(*a, *b, *radius),
             Shape::Heightfield(h) => self.heightfield(h),
@@ -133,9 +129,9 @@ impl ObstacleMesh {
         let axis = (b - a).try_normalize().unwrap_or(DVec3::Z);
         let u = axis.any_orthonormal_vector();
         let v = axis.cross(u); // (u, v, axis) right-handed: quads below wind outward
-        // Latitude rings from the pole at a (-axis) to the pole at b (+axis): those of the
-        // lower half on a, those of the upper half on b, the equator on both, so the band
-        // between the two equators is the cylinder.
+                               // Latitude rings from the pole at a (-axis) to the pole at b (+axis): those of the
+                               // lower half on a, those of the upper half on b, the equator on both, so the band
+                               // between the two equators is the cylinder.
         let half = POLE_TO_POLE / 2;
         let rings: Vec<(f64, f64, DVec3)> = (0..=POLE_TO_POLE)
             .flat_map(|k| {
@@ -207,7 +203,10 @@ impl ObstacleMesh {
         let sides: [(Vec<(usize, usize)>, DVec3); 4] = [
             ((0..h.columns).map(|i| (i, 0)).collect(), -DVec3::Y),
             ((0..h.rows).map(|j| (h.columns - 1, j)).collect(), DVec3::X),
-            ((0..h.columns).rev().map(|i| (i, h.rows - 1)).collect(), DVec3::Y),
+            (
+                (0..h.columns).rev().map(|i| (i, h.rows - 1)).collect(),
+                DVec3::Y,
+            ),
             ((0..h.rows).rev().map(|j| (0, j)).collect(), -DVec3::X),
         ];
         for (path, n) in sides {
@@ -251,7 +250,10 @@ mod tests {
                 let n = v(x.normal);
                 assert!(face.dot(n) > 0.0, "{shape:?}: triangle {t:?} winds inward");
                 let at = shape.surface(v(x.position)).unwrap();
-                assert!(at.distance.abs() < tol, "{shape:?}: vertex {x:?} off the surface");
+                assert!(
+                    at.distance.abs() < tol,
+                    "{shape:?}: vertex {x:?} off the surface"
+                );
             }
         }
         mesh.vertices.len() / 3
@@ -304,9 +306,13 @@ mod tests {
 
     #[test]
     fn heightfield_mesh_follows_the_samples_and_has_walls() {
-        let h = Heightfield::from_fn(DVec3::new(-1.0, -1.0, 0.1), DVec2::splat(0.5), 5, 4, |x, y| {
-            0.1 * x - 0.05 * y
-        });
+        let h = Heightfield::from_fn(
+            DVec3::new(-1.0, -1.0, 0.1),
+            DVec2::splat(0.5),
+            5,
+            4,
+            |x, y| 0.1 * x - 0.05 * y,
+        );
         // A planar heightfield: its bilinear surface is the plane the samples lie on.
         let shape = Shape::Heightfield(h.clone());
         let mesh = ObstacleMesh::new(&[shape]);
@@ -334,6 +340,11 @@ mod tests {
             offset: 0.5,
         }]);
         assert!(mesh.vertices.is_empty());
-        assert_eq!(mesh.planes, vec![GpuPlane { plane: [0.0, 0.6, 0.8, 0.5] }]);
+        assert_eq!(
+            mesh.planes,
+            vec![GpuPlane {
+                plane: [0.0, 0.6, 0.8, 0.5]
+            }]
+        );
     }
 }

@@ -84,11 +84,48 @@ pub(super) struct Pipelines {
     ground_shadowed: wgpu::RenderPipeline,
     planes: wgpu::RenderPipeline,
     obstacles: wgpu::RenderPipeline,
-    /// The shadow map pass (depth only, one sample): springs, masses, obstacles, planes.
-    pub(super) map_springs: wgpu::RenderPipeline,
-    pub(super) map_masses: wgpu::RenderPipeline,
-    pub(super) map_obstacles: wgpu::RenderPipeline,
-    pub(super) map_planes: wgpu::RenderPipeline,
+    /// The shadow map pass.
+    pub(super) map: MapPipelines,
+}
+
+/// The pipelines of the shadow map pass (depth only, one sample), `shadow_map.rs`.
+#[derive(Debug)]
+pub(super) struct MapPipelines {
+    pub(super) springs: wgpu::RenderPipeline,
+    pub(super) masses: wgpu::RenderPipeline,
+    pub(super) obstacles: wgpu::RenderPipeline,
+    pub(super) planes: wgpu::RenderPipeline,
+}
+
+impl MapPipelines {
+    fn new(maker: &Maker<'_>) -> Self {
+        let make = |name, vertex, fragment, buffers| {
+            maker.make(&Spec {
+                name,
+                vertex,
+                fragment,
+                buffers,
+                state: MAP,
+                target: Target::Map,
+            })
+        };
+        Self {
+            springs: make("hooke::render::map_springs", "map_springs_vs", None, &[]),
+            masses: make(
+                "hooke::render::map_masses",
+                "map_masses_vs",
+                Some("map_disc_fs"),
+                &[],
+            ),
+            obstacles: make(
+                "hooke::render::map_obstacles",
+                "map_obstacles_vs",
+                None,
+                OBSTACLES,
+            ),
+            planes: make("hooke::render::map_planes", "map_planes_vs", None, PLANES),
+        }
+    }
 }
 
 /// How one pipeline treats depth and blends its colour.
@@ -141,6 +178,10 @@ const PLANE_INSTANCES: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLay
     step_mode: wgpu::VertexStepMode::Instance,
     attributes: &wgpu::vertex_attr_array![0 => Float32x4],
 };
+
+/// The vertex buffers of obstacle and plane pipelines.
+const OBSTACLES: &[Option<wgpu::VertexBufferLayout<'static>>] = &[Some(OBSTACLE_VERTICES)];
+const PLANES: &[Option<wgpu::VertexBufferLayout<'static>>] = &[Some(PLANE_INSTANCES)];
 
 /// What a pipeline draws into.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -264,10 +305,16 @@ impl Pipelines {
                 target,
             })
         };
-        use Target::{Image, ImageShadowed, Map};
-        let (obstacles, planes) = (&[Some(OBSTACLE_VERTICES)][..], &[Some(PLANE_INSTANCES)][..]);
+        use Target::{Image, ImageShadowed};
         Self {
-            ground: make("hooke::render::ground", "ground_vs", Some("ground_fs"), OVER, Image, &[]),
+            ground: make(
+                "hooke::render::ground",
+                "ground_vs",
+                Some("ground_fs"),
+                OVER,
+                Image,
+                &[],
+            ),
             spring_shadows: make(
                 "hooke::render::spring_shadows",
                 "spring_shadows_vs",
@@ -284,10 +331,38 @@ impl Pipelines {
                 Image,
                 &[],
             ),
-            faces: make("hooke::render::faces", "faces_vs", Some("flat_fs"), SOLID, Image, &[]),
-            springs: make("hooke::render::springs", "springs_vs", Some("flat_fs"), SOLID, Image, &[]),
-            masses: make("hooke::render::masses", "masses_vs", Some("disc_fs"), SOLID, Image, &[]),
-            overlay: make("hooke::render::overlay", "overlay_vs", Some("flat_fs"), OVER, Image, &[]),
+            faces: make(
+                "hooke::render::faces",
+                "faces_vs",
+                Some("flat_fs"),
+                SOLID,
+                Image,
+                &[],
+            ),
+            springs: make(
+                "hooke::render::springs",
+                "springs_vs",
+                Some("flat_fs"),
+                SOLID,
+                Image,
+                &[],
+            ),
+            masses: make(
+                "hooke::render::masses",
+                "masses_vs",
+                Some("disc_fs"),
+                SOLID,
+                Image,
+                &[],
+            ),
+            overlay: make(
+                "hooke::render::overlay",
+                "overlay_vs",
+                Some("flat_fs"),
+                OVER,
+                Image,
+                &[],
+            ),
             ground_shadowed: make(
                 "hooke::render::ground_shadowed",
                 "ground_vs",
@@ -302,7 +377,7 @@ impl Pipelines {
                 Some("planes_fs"),
                 SOLID,
                 ImageShadowed,
-                planes,
+                PLANES,
             ),
             obstacles: make(
                 "hooke::render::obstacles",
@@ -310,26 +385,9 @@ impl Pipelines {
                 Some("obstacles_fs"),
                 SOLID,
                 ImageShadowed,
-                obstacles,
+                OBSTACLES,
             ),
-            map_springs: make("hooke::render::map_springs", "map_springs_vs", None, MAP, Map, &[]),
-            map_masses: make(
-                "hooke::render::map_masses",
-                "map_masses_vs",
-                Some("map_disc_fs"),
-                MAP,
-                Map,
-                &[],
-            ),
-            map_obstacles: make(
-                "hooke::render::map_obstacles",
-                "map_obstacles_vs",
-                None,
-                MAP,
-                Map,
-                obstacles,
-            ),
-            map_planes: make("hooke::render::map_planes", "map_planes_vs", None, MAP, Map, planes),
+            map: MapPipelines::new(&maker),
         }
     }
 
@@ -566,7 +624,13 @@ mod tests {
             layout
                 .attributes
                 .iter()
-                .map(|a| (a.shader_location, a.offset as usize, a.format.size() as usize))
+                .map(|a| {
+                    (
+                        a.shader_location,
+                        a.offset as usize,
+                        a.format.size() as usize,
+                    )
+                })
                 .collect::<Vec<_>>()
         };
         assert_eq!(
@@ -576,9 +640,15 @@ mod tests {
                 (1, offset_of!(GpuObstacleVertex, normal), 12)
             ]
         );
-        assert_eq!(at(&PLANE_INSTANCES), vec![(0, offset_of!(GpuPlane, plane), 16)]);
+        assert_eq!(
+            at(&PLANE_INSTANCES),
+            vec![(0, offset_of!(GpuPlane, plane), 16)]
+        );
         let module = module();
-        for (name, expected) in [("ObstacleIn", vec![(0, 3), (1, 3)]), ("PlaneIn", vec![(0, 4)])] {
+        for (name, expected) in [
+            ("ObstacleIn", vec![(0, 3), (1, 3)]),
+            ("PlaneIn", vec![(0, 4)]),
+        ] {
             let naga::TypeInner::Struct { members, .. } =
                 &module.types[wgsl_struct(&module, name)].inner
             else {

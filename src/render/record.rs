@@ -23,8 +23,8 @@ use std::path::PathBuf;
 use glam::{DVec3, Vec3};
 
 use super::{
-    bounds_with, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style, DEFAULT_AZIMUTH,
-    DEFAULT_ELEVATION,
+    bounds_with, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style,
+    DEFAULT_AZIMUTH, DEFAULT_ELEVATION,
 };
 use crate::cpu::CpuWorld;
 use crate::creatures::Trace;
@@ -338,7 +338,13 @@ pub fn record_with<S: Simulation>(
 
     let ground = drawing.ground();
     let aspect = width as f32 / height as f32;
-    let cameras = cameras(&shots, o.framing, o.view, (ground, drawing.obstacles()), aspect);
+    let cameras = cameras(
+        &shots,
+        o.framing,
+        o.view,
+        (ground, drawing.obstacles()),
+        aspect,
+    );
     for ((positions, rest), camera) in shots.iter().zip(&cameras) {
         drawing.set_positions(&renderer, positions)?;
         drawing.set_rest_lengths(&renderer, rest)?;

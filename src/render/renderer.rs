@@ -254,7 +254,14 @@ impl Renderer {
         };
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let map_size = map_size(&self.device);
-        let view = GpuView::new(&self.style, scene, camera, self.width, self.height, map_size);
+        let view = GpuView::new(
+            &self.style,
+            scene,
+            camera,
+            self.width,
+            self.height,
+            map_size,
+        );
         self.queue
             .write_buffer(&self.view_buffer, 0, bytemuck::bytes_of(&view));
         // In BINDINGS order.
@@ -286,10 +293,16 @@ impl Renderer {
                 label: Some("hooke::render::draw"),
             });
         let shadow_map = if shadow_mapped(scene, &self.style).is_some() {
-            let map = self.shadow_map.get_or_insert_with(|| {
-                ShadowMap::new(&self.device, &self.map_layout, map_size)
-            });
-            map.record(&mut encoder, &self.pipelines, &bind_group, scene, &self.style);
+            let map = self
+                .shadow_map
+                .get_or_insert_with(|| ShadowMap::new(&self.device, &self.map_layout, map_size));
+            map.record(
+                &mut encoder,
+                &self.pipelines,
+                &bind_group,
+                scene,
+                &self.style,
+            );
             Some(&*map)
         } else {
             None

@@ -143,21 +143,21 @@ impl ShadowMap {
         };
         pass.set_bind_group(0, drawing, &[]);
         if obstacles.plane_count > 0 {
-            pass.set_pipeline(&pipelines.map_planes);
+            pass.set_pipeline(&pipelines.map.planes);
             pass.set_vertex_buffer(0, obstacles.planes.slice(..));
             pass.draw(0..6, 0..obstacles.plane_count);
         }
         if obstacles.vertex_count > 0 {
-            pass.set_pipeline(&pipelines.map_obstacles);
+            pass.set_pipeline(&pipelines.map.obstacles);
             pass.set_vertex_buffer(0, obstacles.vertices.slice(..));
             pass.draw(0..obstacles.vertex_count, 0..1);
         }
         if style.show_springs && scene.springs > 0 {
-            pass.set_pipeline(&pipelines.map_springs);
+            pass.set_pipeline(&pipelines.map.springs);
             pass.draw(0..6, 0..scene.springs);
         }
         if style.show_masses && style.mass_radius > 0.0 && scene.masses > 0 {
-            pass.set_pipeline(&pipelines.map_masses);
+            pass.set_pipeline(&pipelines.map.masses);
             pass.draw(0..6, 0..scene.masses);
         }
     }
