@@ -5,7 +5,7 @@
 //! - limits, checked up front from the device's [`wgpu::Limits`] ([`check_limits`]): one
 //!   read-only storage buffer per [`BINDINGS`] entry in the vertex stage, a uniform binding the
 //!   size of [`GpuView`], a second bind group with one depth texture and a comparison sampler read by fragment shaders
-//!   (the shadow map of scenes with obstacles, at most 2048 texels a side, less where the device
+//!   (the shadow map of scenes with obstacles, at most 1024 texels a side, less where the device
 //!   allows less), one vertex buffer, and the image size ([`check_size`]);
 //! - what wgpu checks while the targets, the bind group layout and the pipelines are made (4x
 //!   multisampling of the target formats, storage buffers read by vertex shaders: downlevel flag

@@ -392,20 +392,18 @@ impl Pipelines {
     }
 
     /// Records the draws of `scene` in `style` into `pass` (its bind groups set: group 1, the
-    /// shadow map, when the scene's obstacles are drawn), in drawing order: the ground, then
-    /// either the spring and mass shadows flattened onto it or (scenes whose obstacles are
-    /// drawn) the planes and other obstacles, shadowed from the map; faces, springs, masses,
-    /// overlay lines. Each quad is 6 vertices (two triangles), one instance per spring, mass,
+    /// shadow map, when the scene's obstacles are drawn), in drawing order: either the ground
+    /// and the spring and mass shadows flattened onto it or (scenes whose obstacles are drawn)
+    /// the planes, the other obstacles and the ground, shadowed from the map; then faces,
+    /// springs, masses, overlay lines. Each quad is 6 vertices (two triangles), one instance per spring, mass,
     /// line or plane.
     pub(super) fn record(&self, pass: &mut wgpu::RenderPass<'_>, scene: &Drawing, style: &Style) {
         let masses = style.show_masses && style.mass_radius > 0.0 && scene.masses > 0;
         let springs = style.show_springs && scene.springs > 0;
         let ground = scene.ground && style.show_ground;
         if let Some(obstacles) = shadow_mapped(scene, style) {
-            if ground {
-                pass.set_pipeline(&self.ground_shadowed);
-                pass.draw(0..6, 0..1);
-            }
+            // Obstacles first: the ground behind them then fails the depth test before its
+            // fragment shader runs (a slope covers half the ground).
             if obstacles.plane_count > 0 {
                 pass.set_pipeline(&self.planes);
                 pass.set_vertex_buffer(0, obstacles.planes.slice(..));
@@ -415,6 +413,10 @@ impl Pipelines {
                 pass.set_pipeline(&self.obstacles);
                 pass.set_vertex_buffer(0, obstacles.vertices.slice(..));
                 pass.draw(0..obstacles.vertex_count, 0..1);
+            }
+            if ground {
+                pass.set_pipeline(&self.ground_shadowed);
+                pass.draw(0..6, 0..1);
             }
         } else if ground {
             pass.set_pipeline(&self.ground);

@@ -22,8 +22,10 @@ use super::style::Style;
 use super::targets::DEPTH_FORMAT;
 
 /// Side of the shadow map in texels on devices that allow it (else the device's
-/// `max_texture_dimension_2d`): 2048 texels over two camera distances.
-pub(super) const SHADOW_MAP_SIZE: u32 = 2048;
+/// `max_texture_dimension_2d`): 1024 texels over 1.5 camera distances, about one image pixel at
+/// the target for a 480-pixel-high image (2048 cost lavapipe a few ms more per frame for little
+/// to see).
+pub(super) const SHADOW_MAP_SIZE: u32 = 1024;
 
 /// The layout of bind group 1: the shadow map and its comparison sampler, read by fragment
 /// shaders with `textureSampleCompareLevel` (`textureLoad` of a depth texture does not

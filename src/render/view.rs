@@ -61,9 +61,9 @@ const _: () = assert!(std::mem::size_of::<GpuView>() == 64 + 21 * 16);
 
 /// Half the side of the square the shadow map covers, in units of the camera's distance from
 /// its target: the framing cameras ([`Camera::fit`]) sit about 3.5 bounding radii away, so the
-/// map holds everything they frame, and its texels (2 distances / map size) are about as fine
-/// as the image's pixels at the target.
-pub(super) const SHADOW_REACH: f32 = 1.0;
+/// map (2.6 radii each way) holds everything they frame, and its texels (1.5 distances / map
+/// size) are about as fine as the image's pixels at the target.
+pub(super) const SHADOW_REACH: f32 = 0.75;
 
 impl GpuView {
     /// The block for drawing `scene` seen by `camera` in `style`, into a `width` x `height`
