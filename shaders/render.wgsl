@@ -10,6 +10,13 @@
 // mass_shadows (the scene flattened onto z = 0, blended with `min`), faces (shaded triangles),
 // springs (screen-space quads coloured by strain), masses (discs; squares for fixed masses) and
 // overlay (extra segments such as the drag line, drawn over everything).
+//
+// A scene with obstacles draws its shadows with a shadow map instead (src/render/shadow_map.rs):
+// first a depth-only pass (map_*) renders, looking straight down, the height of the highest
+// spring, mass or obstacle over each texel of a square around the camera's target; then the
+// ground (ground_vs + ground_shadowed_fs), the planes (planes_*) and the other obstacles
+// (obstacles_*) are drawn depth-tested, each fragment darkened where something is above it
+// (`in_shadow`). Shadows fall straight down, as on the ground of a scene without obstacles.
 
 struct GpuView {
     view_proj: mat4x4<f32>,
@@ -36,6 +43,17 @@ struct GpuView {
     light: vec4<f32>,
     // x: highlighted mass index (NO_HIGHLIGHT = 0xffffffff in src/render/view.rs for none).
     flags: vec4<u32>,
+    // Base colour of obstacles.
+    obstacle: vec4<f32>,
+    // The square the shadow map covers: xy its centre (m), z its half side (m), w its side in
+    // texels.
+    shadow_area: vec4<f32>,
+    // x: height of map depth 0 (m); y: height range of depth 0..1 (m); z: how far below a
+    // receiver an occluder still shadows it (m); w: how far obstacles are lowered in the map (m).
+    shadow_depth: vec4<f32>,
+    // x: half width of a spring in the map (m); y: radius of a mass in the map (m); z: brightness
+    // of an obstacle in shadow (fraction of lit); w: camera target height (m).
+    shadow_sizes: vec4<f32>,
 }
 
 // One overlay segment: ends a and b (xyz, m) and a linear RGBA colour.
@@ -54,6 +72,11 @@ struct GpuOverlayLine {
 // Three mass indices per triangle.
 @group(0) @binding(5) var<storage, read> triangles: array<u32>;
 @group(0) @binding(6) var<storage, read> overlay: array<GpuOverlayLine>;
+// The shadow map: depth (view.shadow_depth) of the highest occluder over each texel, read
+// through a comparison sampler (`reference <= texel` passes: nothing above) with linear
+// filtering.
+@group(1) @binding(0) var shadow_map: texture_depth_2d;
+@group(1) @binding(1) var shadow_sampler: sampler_comparison;
 
 // `mass_flags` bit of a fixed mass (drawn as a square); Rust supplies it (`CONSTANTS`).
 override MASS_FIXED: u32;
@@ -295,4 +318,199 @@ fn faces_vs(@builtin(vertex_index) vi: u32) -> Flat {
     out.clip = view.view_proj * vec4<f32>(p, 1.0);
     out.color = vec4<f32>(view.face.rgb * (0.4 + 0.6 * lambert), view.face.a);
     return out;
+}
+
+// ---- Obstacles and the shadow map (scenes with obstacles only) ----
+
+// One obstacle vertex (src/render/obstacle_mesh.rs, GpuObstacleVertex).
+struct ObstacleIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+}
+
+// One plane obstacle per instance (GpuPlane): xyz unit outward normal n, w offset (n . x = w).
+struct PlaneIn {
+    @location(0) plane: vec4<f32>,
+}
+
+struct Lit {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+}
+
+struct MapDisc {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+}
+
+// Map clip position of world point p: orthographic, looking down -z; higher is nearer (depth 0
+// at height shadow_depth.x).
+fn map_clip(p: vec3<f32>) -> vec4<f32> {
+    let a = view.shadow_area;
+    let d = view.shadow_depth;
+    let z = clamp((d.x - p.z) / d.y, 0.0, 1.0);
+    return vec4<f32>((p.xy - a.xy) / a.z, z, 1.0);
+}
+
+@vertex
+fn map_springs_vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) s: u32) -> @builtin(position) vec4<f32> {
+    let ab = springs[s];
+    let a = positions[ab.x].xyz;
+    let b = positions[ab.y].xyz;
+    let half_width = view.shadow_sizes.x;
+    var dir = b.xy - a.xy;
+    let len = length(dir);
+    if (len < 1e-9) {
+        dir = vec2<f32>(1.0, 0.0);
+    } else {
+        dir = dir / len;
+    }
+    let k = quad_corner(vi);
+    var p = a;
+    if (k.x > 0.5) {
+        p = b;
+    }
+    let normal = vec2<f32>(-dir.y, dir.x);
+    let xy = p.xy + (normal * k.y + dir * (2.0 * k.x - 1.0)) * half_width;
+    return map_clip(vec3<f32>(xy, p.z));
+}
+
+@vertex
+fn map_masses_vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) m: u32) -> MapDisc {
+    let p = positions[m].xyz;
+    let k = quad_corner(vi);
+    var out: MapDisc;
+    out.uv = vec2<f32>(2.0 * k.x - 1.0, k.y);
+    out.clip = map_clip(vec3<f32>(p.xy + out.uv * view.shadow_sizes.y, p.z));
+    return out;
+}
+
+@fragment
+fn map_disc_fs(in: MapDisc) {
+    if (dot(in.uv, in.uv) > 1.0) {
+        discard;
+    }
+}
+
+// Obstacles go into the map lowered by shadow_depth.w, so that a surface never shadows itself
+// (see `in_shadow`).
+@vertex
+fn map_obstacles_vs(in: ObstacleIn) -> @builtin(position) vec4<f32> {
+    return map_clip(in.position - vec3<f32>(0.0, 0.0, view.shadow_depth.w));
+}
+
+// A plane over the whole map (a little more), at its height over each corner; a vertical plane
+// casts nothing straight down.
+@vertex
+fn map_planes_vs(@builtin(vertex_index) vi: u32, in: PlaneIn) -> @builtin(position) vec4<f32> {
+    let n = in.plane.xyz;
+    if (abs(n.z) < 1e-3) {
+        return CULLED;
+    }
+    let k = quad_corner(vi);
+    let a = view.shadow_area;
+    let xy = a.xy + vec2<f32>(2.0 * k.x - 1.0, k.y) * 1.01 * a.z;
+    let z = (in.plane.w - n.x * xy.x - n.y * xy.y) / n.z;
+    return map_clip(vec3<f32>(xy, z - view.shadow_depth.w));
+}
+
+// How much of the receiver point p (m) with outward normal n is in shadow, 0 to 1: whether an
+// occluder in the map lies above p, less the tolerance shadow_depth.z (a mass resting on a
+// surface sinks into it a little and still casts its shadow there). The lookup point is moved
+// 1.5 texels along n (normal offset: a sloped or vertical surface does not shadow itself), and
+// the comparison sampler blends the four texels around it bilinearly (soft, antialiased edges).
+// Outside the map nothing is in shadow.
+fn in_shadow(p: vec3<f32>, n: vec3<f32>) -> f32 {
+    let a = view.shadow_area;
+    let d = view.shadow_depth;
+    let q = p + n * (3.0 * a.z / a.w);
+    // Texture coordinates: x right, y downward from +y (framebuffer convention).
+    let uv = vec2<f32>(q.x - a.x, a.y - q.y) / (2.0 * a.z) + 0.5;
+    let reference = clamp((d.x - (q.z - d.z)) / d.y, 0.0, 1.0);
+    // The fraction of the four texels whose occluder is no higher than q.z - tolerance.
+    let lit = textureSampleCompareLevel(shadow_map, shadow_sampler, uv, reference);
+    let inside = all(uv >= vec2<f32>(0.0)) && all(uv <= vec2<f32>(1.0));
+    return select(0.0, 1.0 - lit, inside);
+}
+
+@fragment
+fn ground_shadowed_fs(in: GroundOut) -> @location(0) vec4<f32> {
+    let spacing = view.sizes.w;
+    let minor = grid_lines(in.world, spacing);
+    let major = grid_lines(in.world, spacing * 10.0);
+    var color = mix(view.ground, view.grid, max(0.45 * minor, major));
+    let shade = in_shadow(vec3<f32>(in.world, 0.0), vec3<f32>(0.0, 0.0, 1.0));
+    color = mix(color, min(color, view.shadow), shade);
+    let r = length(in.world - view.ground_area.xy) / view.ground_area.z;
+    let fade = 1.0 - smoothstep(0.3, 1.0, r);
+    return mix(view.background, color, fade);
+}
+
+// Obstacle colour lit by the light (one-sided: faces turned away get the ambient part), and
+// darkened to shadow_sizes.z of that in shadow. A surface facing down is in its own shadow
+// (shadows fall straight down): said here rather than left to the map, whose texels make a
+// ragged line where a sphere's or capsule's side turns under.
+fn obstacle_color(p: vec3<f32>, n: vec3<f32>) -> vec4<f32> {
+    let lambert = max(dot(n, view.light.xyz), 0.0);
+    let lit = view.obstacle.rgb * (0.4 + 0.6 * lambert);
+    let under = smoothstep(-0.02, -0.15, n.z);
+    let shade = mix(1.0, view.shadow_sizes.z, max(in_shadow(p, n), under));
+    return vec4<f32>(lit * shade, view.obstacle.a);
+}
+
+@vertex
+fn obstacles_vs(in: ObstacleIn) -> Lit {
+    var out: Lit;
+    out.clip = view.view_proj * vec4<f32>(in.position, 1.0);
+    out.world = in.position;
+    out.normal = in.normal;
+    return out;
+}
+
+@fragment
+fn obstacles_fs(in: Lit) -> @location(0) vec4<f32> {
+    return obstacle_color(in.world, normalize(in.normal));
+}
+
+// A square patch of the plane around the point of it nearest the camera's target, as large as
+// the ground's disc, faded out at its edge as the ground is.
+@vertex
+fn planes_vs(@builtin(vertex_index) vi: u32, in: PlaneIn) -> Lit {
+    let n = in.plane.xyz;
+    let target_point = vec3<f32>(view.ground_area.xy, view.shadow_sizes.w);
+    let centre = target_point - (dot(n, target_point) - in.plane.w) * n;
+    var side = vec3<f32>(0.0, 1.0, 0.0);
+    if (abs(n.y) > 0.9) {
+        side = vec3<f32>(1.0, 0.0, 0.0);
+    }
+    let u = normalize(cross(side, n));
+    let v = cross(n, u);
+    let k = quad_corner(vi);
+    let p = centre + ((2.0 * k.x - 1.0) * u + k.y * v) * view.ground_area.z;
+    var out: Lit;
+    out.clip = view.view_proj * vec4<f32>(p, 1.0);
+    out.world = p;
+    out.normal = n;
+    return out;
+}
+
+@fragment
+fn planes_fs(in: Lit) -> @location(0) vec4<f32> {
+    let n = normalize(in.normal);
+    var color = obstacle_color(in.world, n);
+    // Grid lines in the plane's own axes, as on the ground, a shade darker than the surface.
+    var side = vec3<f32>(0.0, 1.0, 0.0);
+    if (abs(n.y) > 0.9) {
+        side = vec3<f32>(1.0, 0.0, 0.0);
+    }
+    let u = normalize(cross(side, n));
+    let v = cross(n, u);
+    let in_plane = vec2<f32>(dot(in.world, u), dot(in.world, v));
+    let spacing = view.sizes.w;
+    let lines = max(0.45 * grid_lines(in_plane, spacing), grid_lines(in_plane, spacing * 10.0));
+    color = vec4<f32>(color.rgb * (1.0 - 0.25 * lines), color.a);
+    let r = length(in.world.xy - view.ground_area.xy) / view.ground_area.z;
+    let fade = 1.0 - smoothstep(0.3, 1.0, r);
+    return mix(view.background, color, fade);
 }

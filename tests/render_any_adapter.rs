@@ -1,13 +1,14 @@
 //! The renderer on any adapter wgpu offers: its gamma view holds the bytes of the image it last
-//! drew, on the adapter hooke picks and on wgpu's OpenGL backend, which lacks the downlevel flag
-//! `VIEW_FORMATS` that the renderer once needed.
+//! drew, and obstacles are drawn with their shadows, on the adapter hooke picks and on wgpu's
+//! OpenGL backend, which lacks the downlevel flag `VIEW_FORMATS` that the renderer once needed
+//! and cannot translate `textureLoad` of a depth texture to GLSL.
 //!
 //! These run on a real adapter (lavapipe on machines without a GPU). With no adapter they fail,
 //! listing what was seen; `HOOKE_SKIP_GPU_TESTS=1` marks them ignored instead. The OpenGL test
 //! is ignored unless asked for (`--include-ignored`), since it needs Mesa's OpenGL as well.
 
 use hooke::render::{Camera, Drawing, Positions, Renderer, Srgba, Style};
-use hooke::{Contact, DVec3, Mass, Model, Params, Spring, Vec3};
+use hooke::{Contact, DVec3, Friction, Mass, Model, Obstacle, Params, Shape, Spring, Vec3};
 
 const W: u32 = 160;
 const H: u32 = 120;
@@ -105,6 +106,56 @@ fn draw_and_check_gamma_view(device: &wgpu::Device, queue: &wgpu::Queue) {
     );
 }
 
+/// On `device`: a ball floating over the ground with a mass above it. The ball shows in the
+/// obstacle colour, the mass's shadow darkens the ball's top, and the ground under the ball is
+/// in its shadow.
+fn draw_and_check_obstacles(device: &wgpu::Device, queue: &wgpu::Queue) {
+    let mut r = Renderer::with_device(device.clone(), queue.clone(), W, H)
+        .unwrap_or_else(|e| panic!("renderer on {:?}: {e}", device.adapter_info()));
+    r.style_mut().grid_spacing = Some(1000.0);
+    r.style_mut().mass_radius = 8.0;
+    let style = *r.style();
+    let mut model = Model::new(Params::default());
+    model.add_obstacle(Obstacle::new(
+        Shape::Sphere {
+            center: DVec3::new(0.0, 0.0, 0.4),
+            radius: 0.2,
+        },
+        Contact::default(),
+        Friction::default(),
+    ));
+    model.add_mass(Mass::new(0.1, DVec3::new(0.05, 0.05, 0.9)));
+    let drawing = Drawing::new(&r, &model).unwrap();
+    // From above the front (57 degrees up), so that the ball's top is inside its outline.
+    let camera = Camera::orbit(Vec3::new(0.0, 0.0, 0.4), 2.0, -1.4, 1.0);
+    let image = r.render(&drawing, Positions::Uploaded, &camera).unwrap();
+    let at = |p: DVec3| {
+        let q = camera.project(p.as_vec3(), W, H).unwrap();
+        image.get_pixel(q.x as u32, q.y as u32).0
+    };
+    // The ball's top straight under the mass, and off to the side of the mass's shadow: the
+    // green obstacle colour (green above red and blue), darker in the shadow.
+    let top = DVec3::new(0.05, 0.05, 0.4 + (0.04f64 - 0.005).sqrt());
+    let (shadowed, lit) = (at(top), at(DVec3::new(-0.1, -0.1, 0.4 + 0.02f64.sqrt())));
+    for p in [shadowed, lit] {
+        assert!(
+            p[1] > p[0] && p[1] > p[2],
+            "{p:?} is not the obstacle colour"
+        );
+    }
+    assert!(
+        shadowed[1] + 10 < lit[1],
+        "no shadow on the ball: {shadowed:?} vs {lit:?}"
+    );
+    // Under the ball, on the camera's side of it (seen past the ball; off the grid lines x = 0
+    // and y = 0): the shadow colour.
+    assert_eq!(
+        at(DVec3::new(0.05, -0.12, 0.0)),
+        style.shadow,
+        "under the ball"
+    );
+}
+
 /// On the adapter hooke picks itself.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
@@ -112,6 +163,7 @@ fn the_gamma_view_holds_the_bytes_of_the_last_image() {
     let (device, queue) = hooke::gpu::request_device()
         .unwrap_or_else(|e| panic!("render tests need a GPU adapter: {e}"));
     draw_and_check_gamma_view(&device, &queue);
+    draw_and_check_obstacles(&device, &queue);
 }
 
 /// Regression: on wgpu's OpenGL backend (Mesa's llvmpipe when the Vulkan driver is missing)
@@ -125,6 +177,25 @@ fn the_gamma_view_holds_the_bytes_of_the_last_image() {
 #[cfg(target_os = "linux")]
 #[ignore = "needs Mesa's OpenGL; .ci/run runs it with --include-ignored"]
 fn the_renderer_runs_on_the_gl_backend_which_lacks_view_formats() {
+    let (device, queue) = gl_device();
+    draw_and_check_gamma_view(&device, &queue);
+}
+
+/// Regression: the first shadow map of scenes with obstacles was read with `textureLoad` of a
+/// depth texture, which naga cannot translate to GLSL: `Renderer::with_device` panicked on the
+/// OpenGL backend ("WGSL `textureLoad` from depth textures is not supported in GLSL"). It is read
+/// through a comparison sampler now.
+#[test]
+#[cfg(target_os = "linux")]
+#[ignore = "needs Mesa's OpenGL; .ci/run runs it with --include-ignored"]
+fn obstacles_and_their_shadows_are_drawn_on_the_gl_backend() {
+    let (device, queue) = gl_device();
+    draw_and_check_obstacles(&device, &queue);
+}
+
+/// A device on wgpu's OpenGL backend (Mesa's llvmpipe here), which lacks `VIEW_FORMATS`.
+#[cfg(target_os = "linux")]
+fn gl_device() -> (wgpu::Device, wgpu::Queue) {
     let (device, queue) = pollster::block_on(async {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         desc.backends = wgpu::Backends::GL;
@@ -145,5 +216,5 @@ fn the_renderer_runs_on_the_gl_backend_which_lacks_view_formats() {
         hooke::gpu::open_device(&adapter).await.expect("GL device")
     });
     assert_eq!(device.adapter_info().backend, wgpu::Backend::Gl);
-    draw_and_check_gamma_view(&device, &queue);
+    (device, queue)
 }

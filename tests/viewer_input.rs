@@ -50,7 +50,7 @@ fn keys_map_to_actions_as_in_facey() {
 fn every_viewer_scenario_has_its_own_key_and_the_help_names_them_all() {
     // The viewer said "keys 1-9" with 11 scenarios: the last two had no key.
     let count = scenarios::SCENARIOS.len();
-    assert_eq!(count, 11);
+    assert_eq!(count, 12);
     assert!(count <= SCENARIO_KEYS.len());
     let mut c = Controller::new();
     let mut labels = Vec::new();
@@ -70,8 +70,8 @@ fn every_viewer_scenario_has_its_own_key_and_the_help_names_them_all() {
     );
     // The help text the panel shows names exactly these keys, in order.
     assert_eq!(labels[..3], ["1", "2", "3"]);
-    assert_eq!(labels[9..], ["0", "-"]);
-    assert_eq!(scenario_keys_help(count), "1-9, 0, -");
+    assert_eq!(labels[9..], ["0", "-", "="]);
+    assert_eq!(scenario_keys_help(count), "1-9, 0, -, =");
     assert_eq!(scenario_keys_help(3), "1-3");
     assert_eq!(scenario_keys_help(1), "1");
     assert_eq!(scenario_keys_help(12), "1-9, 0, -, =");

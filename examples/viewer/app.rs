@@ -38,11 +38,12 @@ impl Running {
 
     /// The orbit framing the scenario's current positions in a `width` x `height` image.
     fn framing(&self, width: u32, height: u32) -> Orbit {
-        let camera = Camera::frame(
+        let camera = Camera::frame_with(
             self.world.position_slice(),
             width,
             height,
             self.scene.ground(),
+            self.scene.obstacles(),
         );
         Orbit::from_camera(&camera)
     }

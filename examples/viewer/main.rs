@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release --features viewer --example viewer`
 //!
-//! - Space: play / pause; S: one step; R: reset; 1-9, 0, -: pick a scenario (Facey's controls;
+//! - Space: play / pause; S: one step; R: reset; 1-9, 0, -, =: pick a scenario (Facey's controls;
 //!   the keys are `hooke::render::input::SCENARIO_KEYS`, the panel lists each).
 //! - Arrow keys: push the topmost mass (Lipson), relative to the screen.
 //! - Left mouse: drag the mass nearest the pointer (SDL: a spring to the pointer, drawn in

@@ -1,12 +1,12 @@
 //! The scenarios the viewer offers, each built from hooke's builders and creatures and selected
-//! by its key in `hooke::render::input::SCENARIO_KEYS` (1-9, 0, -).
+//! by its key in `hooke::render::input::SCENARIO_KEYS` (1-9, 0, -, =).
 
 use std::f64::consts::TAU;
 
 use hooke::creatures::{Creature, Inchworm, WalkingRobot, Wheel};
 use hooke::{
-    Builder, Cloth, Contact, DVec3, Friction, Model, Muscle, Params, Part, Placement, Rope,
-    SpringLaw, Voxel, VoxelBody,
+    Builder, Cloth, Contact, DVec3, Friction, Model, Muscle, Obstacle, Params, Part, Placement,
+    Rope, SpringLaw, Staircase, Voxel, VoxelBody,
 };
 
 /// A model and (for voxel bodies) the hexahedral cells of its solid look.
@@ -77,6 +77,11 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "Inchworm",
         about: "Facey: an accordion that crawls with friction oscillators.",
         build: || creature(Inchworm::default().build()),
+    },
+    Scenario {
+        name: "Stairs",
+        about: "A soft Lipson cube (k = 3 000 N/m) thrown down a staircase of five 5 cm steps (obstacles).",
+        build: stairs,
     },
 ];
 
@@ -220,4 +225,37 @@ fn cloth() -> Built {
         ..Params::default()
     };
     single_model(params, part, Vec::new())
+}
+
+fn stairs() -> Built {
+    let body = VoxelBody::from_cells([[0, 0, 0]]).with_material(0.1, 0.1, 3_000.0, 0.5);
+    // Above the top step (x from 0.8 to 1.0 m, 0.25 m high), thrown toward the bottom (-x).
+    let placement = Placement::at(DVec3::new(0.85, -0.05, 0.35))
+        .with_rotation(DVec3::new(0.2, 0.1, 0.0))
+        .with_velocity(DVec3::new(-0.8, 0.0, 0.0));
+    let (part, cells) = place(&body, &placement)?;
+    let params = Params {
+        contact: Contact::Penalty {
+            stiffness: 100_000.0,
+            damping: 20.0,
+        },
+        friction: Friction::coulomb(0.6, 0.5),
+        ..Params::default()
+    };
+    let (mut model, cells) = single_model(params, part, cells)?;
+    let steps = Staircase {
+        start: DVec3::ZERO,
+        steps: 5,
+        rise: 0.05,
+        run: 0.2,
+        width: 1.0,
+    };
+    for shape in steps.shapes()? {
+        model.add_obstacle(Obstacle::new(
+            shape,
+            model.params.contact,
+            model.params.friction,
+        ));
+    }
+    Ok((model, cells))
 }

@@ -4,7 +4,9 @@
 //! the image, x to the right and y down, in pixels; the centre of pixel `(i, j)` is at
 //! `(i + 0.5, j + 0.5)`.
 
-use glam::{DVec3, Mat4, Vec2, Vec3, Vec4Swizzles};
+use glam::{DMat3, DQuat, DVec3, Mat4, Vec2, Vec3, Vec4Swizzles};
+
+use crate::model::Shape;
 
 /// Default vertical field of view, in radians (35 degrees).
 pub const DEFAULT_FOV_Y: f32 = 35.0 * std::f32::consts::PI / 180.0;
@@ -201,7 +203,21 @@ impl Camera {
     /// at the origin.
     #[must_use]
     pub fn frame(points: &[DVec3], width: u32, height: u32, ground: bool) -> Self {
-        let (min, max) = bounds(points, ground).unwrap_or((Vec3::ZERO, Vec3::ONE));
+        Self::frame_with(points, width, height, ground, &[])
+    }
+
+    /// [`Camera::frame`] with the parts of `obstacles` near the points framed too (see
+    /// [`bounds_with`]), e.g. `Camera::frame_with(points, w, h, drawing.ground(),
+    /// drawing.obstacles())`.
+    #[must_use]
+    pub fn frame_with(
+        points: &[DVec3],
+        width: u32,
+        height: u32,
+        ground: bool,
+        obstacles: &[Shape],
+    ) -> Self {
+        let (min, max) = bounds_with(points, ground, obstacles).unwrap_or((Vec3::ZERO, Vec3::ONE));
         Self::fit(min, max, aspect(width, height))
     }
 }
@@ -224,6 +240,88 @@ pub fn bounds(points: &[DVec3], ground: bool) -> Option<(Vec3, Vec3)> {
     Some((min, max))
 }
 
+/// [`bounds`], grown to hold the parts of `obstacles` near the points: the box `B` of
+/// [`bounds`] grown on every side by its largest side is the neighbourhood, and each obstacle's
+/// bounding box, cut to it, is added. A plane (infinite) adds only the points straight below or
+/// above the corners of `B` on it (cut to the neighbourhood too, and nothing for a vertical
+/// plane), as the ground adds the points' shadows: the bounds stay near the bodies whatever the
+/// obstacles' size. `None` as [`bounds`].
+#[must_use]
+pub fn bounds_with(points: &[DVec3], ground: bool, obstacles: &[Shape]) -> Option<(Vec3, Vec3)> {
+    let (min, max) = bounds(points, ground)?;
+    let margin = (max - min).max_element();
+    let (near_min, near_max) = ((min - margin).as_dvec3(), (max + margin).as_dvec3());
+    let (mut lo, mut hi) = (min.as_dvec3(), max.as_dvec3());
+    for shape in obstacles {
+        let (a, b) = match shape {
+            Shape::Plane { normal, offset } => {
+                let n = normal.normalize();
+                if n.z.abs() < 1e-3 {
+                    continue;
+                }
+                let corners = [
+                    (min.x, min.y),
+                    (min.x, max.y),
+                    (max.x, min.y),
+                    (max.x, max.y),
+                ];
+                let zs =
+                    corners.map(|(x, y)| (offset - n.x * f64::from(x) - n.y * f64::from(y)) / n.z);
+                let (z0, z1) = zs
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &z| {
+                        (a.min(z), b.max(z))
+                    });
+                let (x0, y0) = (f64::from(min.x), f64::from(min.y));
+                let (x1, y1) = (f64::from(max.x), f64::from(max.y));
+                (DVec3::new(x0, y0, z0), DVec3::new(x1, y1, z1))
+            }
+            _ => shape_box(shape),
+        };
+        let (a, b) = (a.max(near_min), b.min(near_max));
+        if a.cmple(b).all() {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+    }
+    Some((lo.as_vec3(), hi.as_vec3()))
+}
+
+/// The axis-aligned bounding box of a bounded shape (not a plane), m.
+fn shape_box(shape: &Shape) -> (DVec3, DVec3) {
+    match shape {
+        Shape::Plane { .. } => (DVec3::NEG_INFINITY, DVec3::INFINITY),
+        Shape::Box {
+            center,
+            half_extents,
+        } => (*center - *half_extents, *center + *half_extents),
+        Shape::OrientedBox {
+            center,
+            half_extents,
+            rotation,
+        } => {
+            let m = DMat3::from_quat(DQuat::from_scaled_axis(*rotation));
+            let abs = DMat3::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs());
+            let reach = abs * *half_extents;
+            (*center - reach, *center + reach)
+        }
+        Shape::Sphere { center, radius } => (*center - *radius, *center + *radius),
+        Shape::Capsule { a, b, radius } => (a.min(*b) - *radius, a.max(*b) + *radius),
+        Shape::Heightfield(h) => {
+            let (z0, z1) = h
+                .heights
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &z| {
+                    (a.min(z), b.max(z))
+                });
+            let lo = DVec3::new(h.origin.x, h.origin.y, h.origin.z + z0);
+            let top = h.extent();
+            let hi = DVec3::new(h.origin.x + top.x, h.origin.y + top.y, h.origin.z + z1);
+            (lo, hi)
+        }
+    }
+}
+
 /// Width / height as `f32`, 1 for an empty image.
 fn aspect(width: u32, height: u32) -> f32 {
     if width == 0 || height == 0 {
@@ -239,4 +337,60 @@ fn orbit_direction(azimuth: f32, elevation: f32) -> Vec3 {
         elevation.cos() * azimuth.sin(),
         elevation.sin(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two masses 0.2 m apart at 0.1 m height: with the ground, the box [0, 0.2] x [0, 0] x
+    /// [0, 0.1], whose largest side 0.2 m sets the neighbourhood.
+    fn points() -> Vec<DVec3> {
+        vec![DVec3::new(0.0, 0.0, 0.1), DVec3::new(0.2, 0.0, 0.1)]
+    }
+
+    #[test]
+    fn obstacles_near_the_bodies_are_framed_and_far_ones_are_not() {
+        let near = Shape::Box {
+            center: DVec3::new(0.3, 0.0, 0.05),
+            half_extents: DVec3::splat(0.05),
+        };
+        let far = Shape::Sphere {
+            center: DVec3::new(5.0, 0.0, 0.0),
+            radius: 1.0,
+        };
+        let (lo, hi) = bounds_with(&points(), true, &[near, far]).unwrap();
+        assert_eq!(
+            (lo, hi),
+            (Vec3::new(0.0, -0.05, 0.0), Vec3::new(0.35, 0.05, 0.1))
+        );
+        // No obstacles: exactly `bounds`.
+        assert_eq!(bounds_with(&points(), true, &[]), bounds(&points(), true));
+    }
+
+    #[test]
+    fn an_infinite_plane_adds_only_what_lies_below_the_bodies() {
+        // A slope z = 0.5 x - 0.05 (normal (-0.5, 0, 1)): under the points, z from -0.05 to
+        // 0.05; a huge tilted plane must not blow the bounds up.
+        let slope = Shape::Plane {
+            normal: DVec3::new(-0.5, 0.0, 1.0),
+            offset: -0.05 / 1.25f64.sqrt(),
+        };
+        let (lo, hi) = bounds_with(&points(), true, &[slope]).unwrap();
+        assert!((lo - Vec3::new(0.0, 0.0, -0.05)).length() < 1e-6, "{lo}");
+        assert!((hi - Vec3::new(0.2, 0.0, 0.1)).length() < 1e-6, "{hi}");
+        // A steep plane far below is cut to the neighbourhood (0.2 m around the box); a
+        // vertical one adds nothing.
+        let steep = Shape::Plane {
+            normal: DVec3::new(-1.0, 0.0, 1e-2),
+            offset: 0.0,
+        };
+        let wall = Shape::Plane {
+            normal: DVec3::X,
+            offset: 0.0,
+        };
+        let (lo, hi) = bounds_with(&points(), true, &[steep, wall]).unwrap();
+        assert!(lo.z >= -0.2 - 1e-6 && hi.z <= 0.3 + 1e-6, "{lo} {hi}");
+        assert!(lo.is_finite() && hi.is_finite());
+    }
 }

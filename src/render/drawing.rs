@@ -4,8 +4,9 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{DVec3, Vec3};
 
+use super::obstacle_mesh::ObstacleMesh;
 use crate::error::{Error, Result};
-use crate::model::{Contact, Model, SpringLaw};
+use crate::model::{Contact, Model, Shape, SpringLaw};
 use crate::render::style::{linear, Srgba};
 use crate::render::Renderer;
 
@@ -42,10 +43,11 @@ pub struct OverlayLine {
 }
 
 /// What a [`Renderer`] draws for one model: the springs' mass indices and rest lengths, which
-/// masses are fixed, optional shaded triangles, overlay lines, the highlighted mass, whether
-/// there is a ground, and (for CPU worlds) a positions buffer.
+/// masses are fixed, the obstacles' triangles, optional shaded triangles, overlay lines, the
+/// highlighted mass, whether there is a ground, and (for CPU worlds) a positions buffer.
 ///
-/// Made once per model with [`Drawing::new`]; only topology is uploaded then. Positions come at
+/// Made once per model with [`Drawing::new`]; only topology and the (static) obstacles are
+/// uploaded then. Positions come at
 /// draw time from a [`crate::render::Positions`]: the scene's own buffer (filled by
 /// [`Drawing::set_positions`] from a [`crate::CpuWorld`]) or any GPU buffer holding
 /// `array<vec4<f32>>`, such as the GPU World's, on the same device. A scene must be drawn by a
@@ -64,10 +66,52 @@ pub struct Drawing {
     pub(crate) position_buffer: wgpu::Buffer,
     pub(crate) highlight: Option<u32>,
     pub(crate) ground: bool,
+    /// The obstacles' triangles (three vertices each) and planes, `None` without any.
+    pub(crate) obstacles: Option<ObstacleBuffers>,
+    shapes: Vec<Shape>,
     laws: Vec<SpringLaw>,
     /// Base rest lengths from the model, m (what actuators modulate).
     base_rest: Vec<f64>,
     staging: Vec<GpuPosition>,
+}
+
+/// The obstacle geometry on the device (vertex buffers, made once).
+#[derive(Debug)]
+pub(crate) struct ObstacleBuffers {
+    /// `GpuObstacleVertex` triangle list.
+    pub(crate) vertices: wgpu::Buffer,
+    pub(crate) vertex_count: u32,
+    /// `GpuPlane` instances.
+    pub(crate) planes: wgpu::Buffer,
+    pub(crate) plane_count: u32,
+}
+
+impl ObstacleBuffers {
+    fn new(device: &wgpu::Device, shapes: &[Shape]) -> Option<Self> {
+        use wgpu::util::DeviceExt;
+        if shapes.is_empty() {
+            return None;
+        }
+        let mesh = ObstacleMesh::new(shapes);
+        let buffer = |label: &str, bytes: &[u8]| {
+            let mut contents = bytes.to_vec();
+            contents.resize(bytes.len().max(MIN_BUFFER as usize), 0);
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: &contents,
+                usage: wgpu::BufferUsages::VERTEX,
+            })
+        };
+        Some(Self {
+            vertices: buffer(
+                "hooke::render::obstacle_vertices",
+                bytemuck::cast_slice(&mesh.vertices),
+            ),
+            vertex_count: mesh.vertices.len() as u32,
+            planes: buffer("hooke::render::planes", bytemuck::cast_slice(&mesh.planes)),
+            plane_count: mesh.planes.len() as u32,
+        })
+    }
 }
 
 /// Smallest buffer made, in bytes: wgpu refuses zero-sized bindings.
@@ -88,9 +132,9 @@ fn storage_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buf
 
 impl Drawing {
     /// Uploads the drawing data of `model` to `renderer`'s device: spring ends, rest lengths (the
-    /// zero-length law gets 0, so it is drawn neutral), fixed flags. The scene has a ground when
-    /// the model's contact is not [`Contact::None`]. The position buffer starts at the model's
-    /// initial positions.
+    /// zero-length law gets 0, so it is drawn neutral), fixed flags, the obstacles' triangles.
+    /// The scene has a ground when the model's contact is not [`Contact::None`]. The position
+    /// buffer starts at the model's initial positions.
     ///
     /// # Errors
     /// [`Model::validate`]'s errors: a model that cannot be simulated is not drawn either.
@@ -114,6 +158,7 @@ impl Drawing {
             .collect();
         let positions: Vec<GpuPosition> =
             model.masses.iter().map(|m| to_vec4(m.position)).collect();
+        let shapes: Vec<Shape> = model.obstacles.iter().map(|o| o.shape.clone()).collect();
         Ok(Self {
             masses: model.masses.len() as u32,
             springs: model.springs.len() as u32,
@@ -143,6 +188,8 @@ impl Drawing {
             ),
             highlight: None,
             ground: model.params.contact != Contact::None,
+            obstacles: ObstacleBuffers::new(device, &shapes),
+            shapes,
             laws,
             base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
             staging: positions,
@@ -323,6 +370,13 @@ impl Drawing {
         }
         self.highlight = mass.map(|m| m as u32);
         Ok(())
+    }
+
+    /// The shapes of the model's obstacles, in model order (drawn, and framed by
+    /// [`crate::render::Camera::frame_with`]).
+    #[must_use]
+    pub fn obstacles(&self) -> &[Shape] {
+        &self.shapes
     }
 
     /// Whether the scene has a ground plane at `z = 0` to draw.

@@ -1,5 +1,6 @@
 //! Offscreen rendering with wgpu: springs coloured by strain, masses, the ground, shaded faces,
-//! to PNG frames and GIF animations.
+//! the obstacles (shaded, with the shadows of springs, masses and obstacles on them and on the
+//! ground), to PNG frames and GIF animations.
 //!
 //! The renderer draws straight from a GPU buffer of positions laid out as `array<vec4<f32>>`
 //! (xyz in m, w unused), so a GPU World on the same device is drawn without copying its state
@@ -33,13 +34,15 @@
 //! |---|---|
 //! | `renderer.rs` | [`Renderer`]: new / with_device / resize / draw / read_image / render_* |
 //! | `drawing.rs` | [`Drawing`]: what to draw of one model (topology, rest lengths, overlay) |
-//! | `view.rs` | the uniform block (`GpuView`) filled per draw from camera and style |
+//! | `view.rs` | the uniform block (`GpuView`) filled per draw from camera and style; [`LIGHT`] |
 //! | `pipelines.rs` | bind group layout, pipelines, draw order; the naga layout tests |
 //! | `targets.rs` | colour, multisample and depth targets ([`TARGET_FORMAT`]), the gamma copy |
 //! | `needs.rs` | what the renderer needs from a device (limits, flags) and the errors naming it |
-//! | `camera.rs` | [`Camera`], [`Camera::frame`], [`bounds`] |
+//! | `camera.rs` | [`Camera`], [`Camera::frame`], [`bounds`], [`bounds_with`] (obstacles) |
 //! | `style.rs` | [`Style`], [`Srgba`] |
 //! | `faces.rs` | [`exterior_triangles`] of hexahedral cells (the solid look) |
+//! | `obstacle_mesh.rs` | the obstacles' triangles (made once per [`Drawing`]) and plane instances |
+//! | `shadow_map.rs` | shadows in scenes with obstacles: a depth map seen straight down |
 //! | `png.rs`, `gif.rs` | [`save_png`]; [`GifWriter`] (changed rectangles), [`FrameSchedule`] |
 //! | `palette.rs` | the colours of one GIF frame: exact when few, else small largest error |
 //! | `record.rs` | [`record`], [`record_cpu`]: run a world to a GIF and an energy plot |
@@ -53,17 +56,19 @@ mod faces;
 mod gif;
 pub mod input;
 mod needs;
+mod obstacle_mesh;
 mod palette;
 mod pipelines;
 mod png;
 #[cfg(feature = "plot")]
 mod record;
 mod renderer;
+mod shadow_map;
 mod style;
 mod targets;
 mod view;
 
-pub use camera::{bounds, Camera, DEFAULT_AZIMUTH, DEFAULT_ELEVATION, DEFAULT_FOV_Y};
+pub use camera::{bounds, bounds_with, Camera, DEFAULT_AZIMUTH, DEFAULT_ELEVATION, DEFAULT_FOV_Y};
 pub use drawing::{Drawing, OverlayLine};
 pub use faces::{exterior_triangles, HEXAHEDRON_FACES};
 pub use gif::{FrameSchedule, GifWriter};
@@ -75,3 +80,4 @@ pub use record::{
 pub use renderer::{Positions, Renderer};
 pub use style::{Srgba, Style};
 pub use targets::TARGET_FORMAT;
+pub use view::LIGHT;

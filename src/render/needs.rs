@@ -4,10 +4,12 @@
 //! need `VIEW_FORMATS` for its gamma view, which OpenGL lacks; see `targets.rs`). What remains:
 //! - limits, checked up front from the device's [`wgpu::Limits`] ([`check_limits`]): one
 //!   read-only storage buffer per [`BINDINGS`] entry in the vertex stage, a uniform binding the
-//!   size of [`GpuView`], and the image size ([`check_size`]);
+//!   size of [`GpuView`], a second bind group with one depth texture and a comparison sampler read by fragment shaders
+//!   (the shadow map of scenes with obstacles, at most 1024 texels a side, less where the device
+//!   allows less), one vertex buffer, and the image size ([`check_size`]);
 //! - what wgpu checks while the targets, the bind group layout and the pipelines are made (4x
 //!   multisampling of the target formats, storage buffers read by vertex shaders: downlevel flag
-//!   `VERTEX_STORAGE`): each is made in its own validation scope ([`made`]) and a failure is
+//!   `VERTEX_STORAGE`): each is made in its own error scopes ([`made`]) and a failure is
 //!   reported as [`Error::DeviceUnsupported`] naming that need, with wgpu's own message.
 
 use std::mem::size_of;
@@ -47,7 +49,24 @@ pub(super) fn missing_limits(limits: &wgpu::Limits) -> Vec<(&'static str, u64, u
             size_of::<GpuView>() as u64,
             limits.max_uniform_buffer_binding_size,
         ),
-        ("max_bind_groups", 1, u64::from(limits.max_bind_groups)),
+        // Group 1: the shadow map of scenes with obstacles (`shadow_map.rs`).
+        ("max_bind_groups", 2, u64::from(limits.max_bind_groups)),
+        (
+            "max_sampled_textures_per_shader_stage",
+            1,
+            u64::from(limits.max_sampled_textures_per_shader_stage),
+        ),
+        (
+            "max_samplers_per_shader_stage",
+            1,
+            u64::from(limits.max_samplers_per_shader_stage),
+        ),
+        // Obstacle triangles or plane instances.
+        (
+            "max_vertex_buffers",
+            1,
+            u64::from(limits.max_vertex_buffers),
+        ),
     ];
     needs
         .into_iter()
@@ -105,15 +124,20 @@ pub(super) const LAYOUT_NEEDS: &str =
 pub(super) const PIPELINES_NEED: &str = "the render pipelines of shaders/render.wgsl \
      (vertex storage reads, min blending, depth testing, multisampling)";
 
-/// Runs `make` on `device` in a validation error scope: its result, or
+/// Runs `make` on `device` in validation and internal error scopes: its result, or
 /// [`Error::DeviceUnsupported`] naming `needs` when wgpu reports an error.
 ///
 /// # Errors
 /// As above.
 pub(super) fn made<T>(device: &wgpu::Device, needs: &str, make: impl FnOnce() -> T) -> Result<T> {
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    // Internal errors too: a shader the backend cannot translate (e.g. to GLSL) is one, and
+    // outside a scope it would panic in wgpu's default handler.
+    let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let made = make();
-    match pollster::block_on(scope.pop()) {
+    let validation = pollster::block_on(validation.pop());
+    let internal = pollster::block_on(internal.pop());
+    match validation.or(internal) {
         None => Ok(made),
         Some(error) => Err(Error::DeviceUnsupported {
             task: TASK,

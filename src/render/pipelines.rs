@@ -5,7 +5,8 @@
 
 use std::mem::size_of;
 
-use super::drawing::MASS_FIXED;
+use super::drawing::{ObstacleBuffers, MASS_FIXED};
+use super::obstacle_mesh::{GpuObstacleVertex, GpuPlane};
 use super::targets::{DEPTH_FORMAT, SAMPLES, TARGET_FORMAT};
 use super::view::GpuView;
 use super::{Drawing, Style};
@@ -79,6 +80,52 @@ pub(super) struct Pipelines {
     springs: wgpu::RenderPipeline,
     masses: wgpu::RenderPipeline,
     overlay: wgpu::RenderPipeline,
+    /// Scenes with obstacles: the ground with shadows from the map, planes, other obstacles.
+    ground_shadowed: wgpu::RenderPipeline,
+    planes: wgpu::RenderPipeline,
+    obstacles: wgpu::RenderPipeline,
+    /// The shadow map pass.
+    pub(super) map: MapPipelines,
+}
+
+/// The pipelines of the shadow map pass (depth only, one sample), `shadow_map.rs`.
+#[derive(Debug)]
+pub(super) struct MapPipelines {
+    pub(super) springs: wgpu::RenderPipeline,
+    pub(super) masses: wgpu::RenderPipeline,
+    pub(super) obstacles: wgpu::RenderPipeline,
+    pub(super) planes: wgpu::RenderPipeline,
+}
+
+impl MapPipelines {
+    fn new(maker: &Maker<'_>) -> Self {
+        let make = |name, vertex, fragment, buffers| {
+            maker.make(&Spec {
+                name,
+                vertex,
+                fragment,
+                buffers,
+                state: MAP,
+                target: Target::Map,
+            })
+        };
+        Self {
+            springs: make("hooke::render::map_springs", "map_springs_vs", None, &[]),
+            masses: make(
+                "hooke::render::map_masses",
+                "map_masses_vs",
+                Some("map_disc_fs"),
+                &[],
+            ),
+            obstacles: make(
+                "hooke::render::map_obstacles",
+                "map_obstacles_vs",
+                None,
+                OBSTACLES,
+            ),
+            planes: make("hooke::render::map_planes", "map_planes_vs", None, PLANES),
+        }
+    }
 }
 
 /// How one pipeline treats depth and blends its colour.
@@ -118,86 +165,260 @@ const MIN_BLEND: wgpu::BlendComponent = wgpu::BlendComponent {
     operation: wgpu::BlendOperation::Min,
 };
 
-impl Pipelines {
-    /// Compiles shaders/render.wgsl and makes every pipeline on `layout`.
-    pub(super) fn new(device: &wgpu::Device, layout: &wgpu::BindGroupLayout) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("hooke::render"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+/// The obstacle triangle list: `GpuObstacleVertex` (position, normal), WGSL `ObstacleIn`.
+const OBSTACLE_VERTICES: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: size_of::<GpuObstacleVertex>() as u64,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+};
+
+/// One `GpuPlane` per instance, WGSL `PlaneIn`.
+const PLANE_INSTANCES: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: size_of::<GpuPlane>() as u64,
+    step_mode: wgpu::VertexStepMode::Instance,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x4],
+};
+
+/// The vertex buffers of obstacle and plane pipelines.
+const OBSTACLES: &[Option<wgpu::VertexBufferLayout<'static>>] = &[Some(OBSTACLE_VERTICES)];
+const PLANES: &[Option<wgpu::VertexBufferLayout<'static>>] = &[Some(PLANE_INSTANCES)];
+
+/// What a pipeline draws into.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// The image: [`SAMPLES`]x multisampled colour and depth; bind group 0 only.
+    Image,
+    /// The image, also reading the shadow map (bind group 1).
+    ImageShadowed,
+    /// The shadow map: depth only, one sample; bind group 0 only.
+    Map,
+}
+
+/// One pipeline to make: entry points, vertex buffers, depth and blend state, target.
+struct Spec<'a> {
+    name: &'a str,
+    vertex: &'a str,
+    fragment: Option<&'a str>,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    state: PassState,
+    target: Target,
+}
+
+/// Makes pipelines of shaders/render.wgsl.
+struct Maker<'a> {
+    device: &'a wgpu::Device,
+    module: wgpu::ShaderModule,
+    plain: wgpu::PipelineLayout,
+    shadowed: wgpu::PipelineLayout,
+}
+
+impl Maker<'_> {
+    fn make(&self, spec: &Spec<'_>) -> wgpu::RenderPipeline {
+        let compilation_options = wgpu::PipelineCompilationOptions {
+            constants: &CONSTANTS,
+            ..Default::default()
+        };
+        let map = spec.target == Target::Map;
+        let color = [Some(wgpu::ColorTargetState {
+            format: TARGET_FORMAT,
+            blend: spec.state.blend,
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let fragment = spec.fragment.map(|entry| wgpu::FragmentState {
+            module: &self.module,
+            entry_point: Some(entry),
+            compilation_options: compilation_options.clone(),
+            targets: if map { &[] } else { &color },
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("hooke::render"),
-            bind_group_layouts: &[Some(layout)],
-            immediate_size: 0,
-        });
-        let make = |name: &str, vertex: &str, fragment: &str, state: PassState| {
-            let compilation_options = wgpu::PipelineCompilationOptions {
-                constants: &CONSTANTS,
-                ..Default::default()
-            };
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(name),
-                layout: Some(&pipeline_layout),
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(spec.name),
+                layout: Some(if spec.target == Target::ImageShadowed {
+                    &self.shadowed
+                } else {
+                    &self.plain
+                }),
                 vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some(vertex),
-                    compilation_options: compilation_options.clone(),
-                    buffers: &[],
+                    module: &self.module,
+                    entry_point: Some(spec.vertex),
+                    compilation_options,
+                    buffers: spec.buffers,
                 },
                 primitive: wgpu::PrimitiveState::default(),
                 depth_stencil: Some(wgpu::DepthStencilState {
                     format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(state.depth_write),
-                    depth_compare: Some(state.depth_compare),
+                    depth_write_enabled: Some(spec.state.depth_write),
+                    depth_compare: Some(spec.state.depth_compare),
                     stencil: wgpu::StencilState::default(),
                     bias: wgpu::DepthBiasState::default(),
                 }),
                 multisample: wgpu::MultisampleState {
-                    count: SAMPLES,
+                    count: if map { 1 } else { SAMPLES },
                     ..Default::default()
                 },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fragment),
-                    compilation_options,
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: TARGET_FORMAT,
-                        blend: state.blend,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
+                fragment,
                 multiview_mask: None,
                 cache: None,
             })
+    }
+}
+
+/// The map keeps the highest occluder: nearest to its eye looking down.
+const MAP: PassState = PassState {
+    depth_write: true,
+    depth_compare: wgpu::CompareFunction::Less,
+    blend: None,
+};
+
+impl Pipelines {
+    /// Compiles shaders/render.wgsl and makes every pipeline on `layout` (group 0) and
+    /// `map_layout` (group 1, the shadow map).
+    pub(super) fn new(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        map_layout: &wgpu::BindGroupLayout,
+    ) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("hooke::render"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        });
+        let pipeline_layout = |label, groups: &[Option<&wgpu::BindGroupLayout>]| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: groups,
+                immediate_size: 0,
+            })
         };
+        let maker = Maker {
+            device,
+            module,
+            plain: pipeline_layout("hooke::render", &[Some(layout)]),
+            shadowed: pipeline_layout("hooke::render::shadowed", &[Some(layout), Some(map_layout)]),
+        };
+        let make = |name, vertex, fragment, state, target, buffers| {
+            maker.make(&Spec {
+                name,
+                vertex,
+                fragment,
+                buffers,
+                state,
+                target,
+            })
+        };
+        use Target::{Image, ImageShadowed};
         Self {
-            ground: make("hooke::render::ground", "ground_vs", "ground_fs", OVER),
+            ground: make(
+                "hooke::render::ground",
+                "ground_vs",
+                Some("ground_fs"),
+                OVER,
+                Image,
+                &[],
+            ),
             spring_shadows: make(
                 "hooke::render::spring_shadows",
                 "spring_shadows_vs",
-                "flat_fs",
+                Some("flat_fs"),
                 SHADOW,
+                Image,
+                &[],
             ),
             mass_shadows: make(
                 "hooke::render::mass_shadows",
                 "mass_shadows_vs",
-                "disc_fs",
+                Some("disc_fs"),
                 SHADOW,
+                Image,
+                &[],
             ),
-            faces: make("hooke::render::faces", "faces_vs", "flat_fs", SOLID),
-            springs: make("hooke::render::springs", "springs_vs", "flat_fs", SOLID),
-            masses: make("hooke::render::masses", "masses_vs", "disc_fs", SOLID),
-            overlay: make("hooke::render::overlay", "overlay_vs", "flat_fs", OVER),
+            faces: make(
+                "hooke::render::faces",
+                "faces_vs",
+                Some("flat_fs"),
+                SOLID,
+                Image,
+                &[],
+            ),
+            springs: make(
+                "hooke::render::springs",
+                "springs_vs",
+                Some("flat_fs"),
+                SOLID,
+                Image,
+                &[],
+            ),
+            masses: make(
+                "hooke::render::masses",
+                "masses_vs",
+                Some("disc_fs"),
+                SOLID,
+                Image,
+                &[],
+            ),
+            overlay: make(
+                "hooke::render::overlay",
+                "overlay_vs",
+                Some("flat_fs"),
+                OVER,
+                Image,
+                &[],
+            ),
+            ground_shadowed: make(
+                "hooke::render::ground_shadowed",
+                "ground_vs",
+                Some("ground_shadowed_fs"),
+                SOLID,
+                ImageShadowed,
+                &[],
+            ),
+            planes: make(
+                "hooke::render::planes",
+                "planes_vs",
+                Some("planes_fs"),
+                SOLID,
+                ImageShadowed,
+                PLANES,
+            ),
+            obstacles: make(
+                "hooke::render::obstacles",
+                "obstacles_vs",
+                Some("obstacles_fs"),
+                SOLID,
+                ImageShadowed,
+                OBSTACLES,
+            ),
+            map: MapPipelines::new(&maker),
         }
     }
 
-    /// Records the draws of `scene` in `style` into `pass` (its bind group set), in drawing
-    /// order: ground, spring and mass shadows, faces, springs, masses, overlay lines. Each
-    /// quad is 6 vertices (two triangles), one instance per spring, mass or line.
+    /// Records the draws of `scene` in `style` into `pass` (its bind groups set: group 1, the
+    /// shadow map, when the scene's obstacles are drawn), in drawing order: either the ground
+    /// and the spring and mass shadows flattened onto it or (scenes whose obstacles are drawn)
+    /// the planes, the other obstacles and the ground, shadowed from the map; then faces,
+    /// springs, masses, overlay lines. Each quad is 6 vertices (two triangles), one instance per spring, mass,
+    /// line or plane.
     pub(super) fn record(&self, pass: &mut wgpu::RenderPass<'_>, scene: &Drawing, style: &Style) {
         let masses = style.show_masses && style.mass_radius > 0.0 && scene.masses > 0;
         let springs = style.show_springs && scene.springs > 0;
-        if scene.ground && style.show_ground {
+        let ground = scene.ground && style.show_ground;
+        if let Some(obstacles) = shadow_mapped(scene, style) {
+            // Obstacles first: the ground behind them then fails the depth test before its
+            // fragment shader runs (a slope covers half the ground).
+            if obstacles.plane_count > 0 {
+                pass.set_pipeline(&self.planes);
+                pass.set_vertex_buffer(0, obstacles.planes.slice(..));
+                pass.draw(0..6, 0..obstacles.plane_count);
+            }
+            if obstacles.vertex_count > 0 {
+                pass.set_pipeline(&self.obstacles);
+                pass.set_vertex_buffer(0, obstacles.vertices.slice(..));
+                pass.draw(0..obstacles.vertex_count, 0..1);
+            }
+            if ground {
+                pass.set_pipeline(&self.ground_shadowed);
+                pass.draw(0..6, 0..1);
+            }
+        } else if ground {
             pass.set_pipeline(&self.ground);
             pass.draw(0..6, 0..1);
             if style.shadows {
@@ -228,6 +449,13 @@ impl Pipelines {
             pass.draw(0..6, 0..scene.overlay_lines);
         }
     }
+}
+
+/// The obstacles of `scene` when `style` draws them: then shadows come from the shadow map
+/// (`shadow_map.rs`) and the ground is depth-written; otherwise the scene is drawn as one
+/// without obstacles, pixel for pixel.
+pub(super) fn shadow_mapped<'a>(scene: &'a Drawing, style: &Style) -> Option<&'a ObstacleBuffers> {
+    scene.obstacles.as_ref().filter(|_| style.show_obstacles)
 }
 
 #[cfg(test)]
@@ -271,7 +499,11 @@ mod tests {
                 sizes,
                 ground_area,
                 light,
-                flags
+                flags,
+                obstacle,
+                shadow_area,
+                shadow_depth,
+                shadow_sizes
             }),
             mirror!(GpuOverlayLine { a, b, color }),
         ]
@@ -333,7 +565,8 @@ mod tests {
 
     /// The bind group layout Rust builds from [`BINDINGS`] matches the WGSL globals of group 0:
     /// same indices, names and kinds (uniform or read-only storage), the uniform block is
-    /// `GpuView` and the overlay an array of `GpuOverlayLine`.
+    /// `GpuView` and the overlay an array of `GpuOverlayLine`; group 1 is the shadow map and
+    /// its comparison sampler.
     #[test]
     fn render_bindings_match_wgsl_globals() {
         let module = module();
@@ -342,7 +575,23 @@ mod tests {
             .iter()
             .filter_map(|(_, g)| {
                 let b = g.binding.as_ref()?;
-                assert_eq!(b.group, 0, "{:?} is outside group 0", g.name);
+                if b.group == 1 {
+                    // The shadow map and its sampler, shadow_map.rs's map_layout.
+                    let inner = &module.types[g.ty].inner;
+                    let expected = match b.binding {
+                        0 => naga::TypeInner::Image {
+                            dim: naga::ImageDimension::D2,
+                            arrayed: false,
+                            class: naga::ImageClass::Depth { multi: false },
+                        },
+                        _ => naga::TypeInner::Sampler { comparison: true },
+                    };
+                    let name = ["shadow_map", "shadow_sampler"].get(b.binding as usize);
+                    assert_eq!(g.name.as_ref(), name.map(|n| n.to_string()).as_ref());
+                    assert_eq!(inner, &expected, "group 1 binding {}", b.binding);
+                    return None;
+                }
+                assert_eq!(b.group, 0, "{:?} is outside groups 0 and 1", g.name);
                 Some((b.binding, g.name.clone().unwrap_or_default(), g.space, g.ty))
             })
             .collect();
@@ -367,6 +616,60 @@ mod tests {
             panic!("overlay is not an array");
         };
         assert_eq!(base, wgsl_struct(&module, "GpuOverlayLine"));
+    }
+
+    /// The vertex buffer layouts read the obstacle mirrors at their Rust offsets, and WGSL
+    /// `ObstacleIn` / `PlaneIn` take them at the same locations as vectors of as many floats.
+    #[test]
+    fn obstacle_vertex_layouts_match_mirrors_and_wgsl() {
+        let at = |layout: &wgpu::VertexBufferLayout<'_>| {
+            layout
+                .attributes
+                .iter()
+                .map(|a| {
+                    (
+                        a.shader_location,
+                        a.offset as usize,
+                        a.format.size() as usize,
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            at(&OBSTACLE_VERTICES),
+            vec![
+                (0, offset_of!(GpuObstacleVertex, position), 12),
+                (1, offset_of!(GpuObstacleVertex, normal), 12)
+            ]
+        );
+        assert_eq!(
+            at(&PLANE_INSTANCES),
+            vec![(0, offset_of!(GpuPlane, plane), 16)]
+        );
+        let module = module();
+        for (name, expected) in [
+            ("ObstacleIn", vec![(0, 3), (1, 3)]),
+            ("PlaneIn", vec![(0, 4)]),
+        ] {
+            let naga::TypeInner::Struct { members, .. } =
+                &module.types[wgsl_struct(&module, name)].inner
+            else {
+                panic!("{name} is not a struct");
+            };
+            let wgsl: Vec<(u32, u8)> = members
+                .iter()
+                .map(|m| {
+                    let Some(naga::Binding::Location { location, .. }) = m.binding else {
+                        panic!("{name} member without a location");
+                    };
+                    let naga::TypeInner::Vector { size, .. } = module.types[m.ty].inner else {
+                        panic!("{name} member is not a vector");
+                    };
+                    (location, size as u8)
+                })
+                .collect();
+            assert_eq!(wgsl, expected, "{name}");
+        }
     }
 
     /// Every override the render shader declares is supplied by [`CONSTANTS`], and nothing

@@ -23,13 +23,13 @@ use std::path::PathBuf;
 use glam::{DVec3, Vec3};
 
 use super::{
-    bounds, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style, DEFAULT_AZIMUTH,
-    DEFAULT_ELEVATION,
+    bounds_with, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style,
+    DEFAULT_AZIMUTH, DEFAULT_ELEVATION,
 };
 use crate::cpu::CpuWorld;
 use crate::creatures::Trace;
 use crate::error::{Error, Result};
-use crate::model::Model;
+use crate::model::{Model, Shape};
 use crate::plot::EnergyPlot;
 use crate::simulation::Simulation;
 
@@ -37,8 +37,8 @@ use crate::simulation::Simulation;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Framing {
     /// One camera for the whole animation, at the default view, framing every mass at every
-    /// frame (and their shadows on the ground when the model has one): nothing leaves the
-    /// picture. The default.
+    /// frame (and their shadows on the ground when the model has one, and the obstacles near
+    /// them, see [`bounds_with`](super::bounds_with)): nothing leaves the picture. The default.
     Run,
     /// A camera that follows the scene sideways: at every frame it looks at the centre (in x and
     /// y) of the masses' bounds then, from the distance that frames the largest extent the scene
@@ -338,7 +338,13 @@ pub fn record_with<S: Simulation>(
 
     let ground = drawing.ground();
     let aspect = width as f32 / height as f32;
-    let cameras = cameras(&shots, o.framing, o.view, ground, aspect);
+    let cameras = cameras(
+        &shots,
+        o.framing,
+        o.view,
+        (ground, drawing.obstacles()),
+        aspect,
+    );
     for ((positions, rest), camera) in shots.iter().zip(&cameras) {
         drawing.set_positions(&renderer, positions)?;
         drawing.set_rest_lengths(&renderer, rest)?;
@@ -368,11 +374,14 @@ fn cameras(
     shots: &[(Vec<DVec3>, Vec<f64>)],
     framing: Framing,
     (azimuth, elevation): (f32, f32),
-    ground: bool,
+    (ground, obstacles): (bool, &[Shape]),
     aspect: f32,
 ) -> Vec<Camera> {
     let fit = |lo, hi| Camera::fit_from(lo, hi, aspect, azimuth, elevation);
-    let boxes: Vec<Option<(Vec3, Vec3)>> = shots.iter().map(|(p, _)| bounds(p, ground)).collect();
+    let boxes: Vec<Option<(Vec3, Vec3)>> = shots
+        .iter()
+        .map(|(p, _)| bounds_with(p, ground, obstacles))
+        .collect();
     let union = boxes
         .iter()
         .flatten()

@@ -6,7 +6,8 @@ use std::mem::size_of;
 
 use super::drawing::GpuPosition;
 use super::needs::{check_limits, check_size, made, targets_need, LAYOUT_NEEDS, PIPELINES_NEED};
-use super::pipelines::{bind_group_layout, Pipelines, BINDINGS};
+use super::pipelines::{bind_group_layout, shadow_mapped, Pipelines, BINDINGS};
+use super::shadow_map::{map_layout, map_size, ShadowMap};
 use super::style::{linear, Style};
 use super::targets::{Targets, DEPTH_FORMAT, SAMPLES, TARGET_FORMAT};
 use super::view::GpuView;
@@ -68,7 +69,10 @@ pub struct Renderer {
     width: u32,
     height: u32,
     layout: wgpu::BindGroupLayout,
+    map_layout: wgpu::BindGroupLayout,
     pipelines: Pipelines,
+    /// Made on the first draw of a scene with obstacles (`shadow_map.rs`).
+    shadow_map: Option<ShadowMap>,
     view_buffer: wgpu::Buffer,
     targets: Targets,
     readback: Option<wgpu::Buffer>,
@@ -120,8 +124,12 @@ impl Renderer {
         let targets = made(&device, &targets_need(), || {
             Targets::new(&device, width, height)
         })?;
-        let layout = made(&device, LAYOUT_NEEDS, || bind_group_layout(&device))?;
-        let pipelines = made(&device, PIPELINES_NEED, || Pipelines::new(&device, &layout))?;
+        let (layout, map_layout) = made(&device, LAYOUT_NEEDS, || {
+            (bind_group_layout(&device), map_layout(&device))
+        })?;
+        let pipelines = made(&device, PIPELINES_NEED, || {
+            Pipelines::new(&device, &layout, &map_layout)
+        })?;
         let view_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::render::view"),
             size: size_of::<GpuView>() as u64,
@@ -140,7 +148,9 @@ impl Renderer {
             width,
             height,
             layout,
+            map_layout,
             pipelines,
+            shadow_map: None,
             view_buffer,
             targets,
             readback: None,
@@ -228,7 +238,7 @@ impl Renderer {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] for a non-finite camera, a style with a non-positive line
-    /// width or strain scale, or a [`Positions::Buffer`] without `STORAGE` usage or smaller
+    /// width or strain scale or an obstacle shadow brightness outside [0, 1], or a [`Positions::Buffer`] without `STORAGE` usage or smaller
     /// than 16 bytes per mass; [`Error::Gpu`] for a wgpu validation error (for example a buffer
     /// from another device).
     pub fn draw(
@@ -243,7 +253,15 @@ impl Renderer {
             Positions::Buffer(buffer) => buffer,
         };
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let view = GpuView::new(&self.style, scene, camera, self.width, self.height);
+        let map_size = map_size(&self.device);
+        let view = GpuView::new(
+            &self.style,
+            scene,
+            camera,
+            self.width,
+            self.height,
+            map_size,
+        );
         self.queue
             .write_buffer(&self.view_buffer, 0, bytemuck::bytes_of(&view));
         // In BINDINGS order.
@@ -274,6 +292,21 @@ impl Renderer {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("hooke::render::draw"),
             });
+        let shadow_map = if shadow_mapped(scene, &self.style).is_some() {
+            let map = self
+                .shadow_map
+                .get_or_insert_with(|| ShadowMap::new(&self.device, &self.map_layout, map_size));
+            map.record(
+                &mut encoder,
+                &self.pipelines,
+                &bind_group,
+                scene,
+                &self.style,
+            );
+            Some(&*map)
+        } else {
+            None
+        };
         {
             let bg = linear(self.style.background);
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -305,6 +338,9 @@ impl Renderer {
                 multiview_mask: None,
             });
             pass.set_bind_group(0, &bind_group, &[]);
+            if let Some(map) = shadow_map {
+                pass.set_bind_group(1, map.bind_group(), &[]);
+            }
             self.pipelines.record(&mut pass, scene, &self.style);
         }
         self.targets.refresh_gamma(&mut encoder);
@@ -485,6 +521,13 @@ impl Renderer {
                 "style.strain_scale",
                 f64::from(s.strain_scale),
                 "must be finite and > 0",
+            );
+        }
+        if !(0.0..=1.0).contains(&s.obstacle_shadow) {
+            return bad(
+                "style.obstacle_shadow",
+                f64::from(s.obstacle_shadow),
+                "must lie in [0, 1] (brightness in shadow, fraction of lit)",
             );
         }
         if let Some(g) = s.grid_spacing {

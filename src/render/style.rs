@@ -34,6 +34,11 @@ pub struct Style {
     pub highlight: Srgba,
     /// Base colour of shaded faces (solid look of voxel bodies).
     pub face: Srgba,
+    /// Base colour of obstacles ([`crate::Obstacle`]), lit by the renderer's
+    /// [`LIGHT`](crate::render::LIGHT).
+    pub obstacle: Srgba,
+    /// Brightness of an obstacle in shadow, as a fraction of its lit colour, in [0, 1].
+    pub obstacle_shadow: f32,
     /// Strain (dimensionless, > 0) at which a spring reaches its full tension or compression
     /// colour.
     pub strain_scale: f32,
@@ -47,7 +52,8 @@ pub struct Style {
     /// Draw the ground plane `z = 0` (only for scenes that have a ground, see
     /// [`crate::render::Drawing::set_ground`]).
     pub show_ground: bool,
-    /// Draw shadows of springs and masses on the ground.
+    /// Draw shadows of springs and masses on the ground and on obstacles (in a scene with
+    /// obstacles also those of the obstacles, all cast straight down).
     pub shadows: bool,
     /// Draw the springs.
     pub show_springs: bool,
@@ -55,6 +61,8 @@ pub struct Style {
     pub show_masses: bool,
     /// Draw the scene's shaded triangles, if it has any.
     pub show_faces: bool,
+    /// Draw the model's obstacles, if it has any.
+    pub show_obstacles: bool,
 }
 
 impl Default for Style {
@@ -71,6 +79,8 @@ impl Default for Style {
             fixed_mass: [210, 120, 0, 255],
             highlight: [255, 196, 0, 255],
             face: [232, 196, 150, 255],
+            obstacle: [150, 178, 160, 255],
+            obstacle_shadow: 0.6,
             strain_scale: 0.02,
             line_width: 2.5,
             mass_radius: 4.0,
@@ -80,6 +90,7 @@ impl Default for Style {
             show_springs: true,
             show_masses: true,
             show_faces: true,
+            show_obstacles: true,
         }
     }
 }

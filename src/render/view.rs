@@ -7,6 +7,12 @@ use glam::Vec3;
 use super::style::{linear, Style};
 use super::{Camera, Drawing};
 
+/// Direction toward the renderer's light (not normalised; the shaders get it normalised): from
+/// the front (-y), right (+x) and above. Faces and obstacles are lit by it as
+/// `colour (0.4 + 0.6 max(0, n . l))` (faces two-sided, `|n . l|`); shadows fall straight
+/// down, not along it.
+pub const LIGHT: Vec3 = Vec3::new(0.3, -0.5, 0.8);
+
 /// `GpuView::flags[0]` meaning "no mass highlighted".
 pub(super) const NO_HIGHLIGHT: u32 = u32::MAX;
 
@@ -40,25 +46,50 @@ pub(super) struct GpuView {
     pub(super) light: [f32; 4],
     /// x: highlighted mass index ([`NO_HIGHLIGHT`] for none).
     pub(super) flags: [u32; 4],
+    /// Base colour of obstacles.
+    pub(super) obstacle: [f32; 4],
+    /// The square the shadow map covers: xy centre (m), z half side (m), w side in texels.
+    pub(super) shadow_area: [f32; 4],
+    /// x: height of map depth 0 (m); y: height range of depth 0..1 (m); z: how far below a
+    /// receiver an occluder still shadows it (m); w: how far obstacles are lowered in the map (m).
+    pub(super) shadow_depth: [f32; 4],
+    /// x: spring half width in the map (m); y: mass radius in the map (m); z: brightness of an
+    /// obstacle in shadow; w: camera target height (m).
+    pub(super) shadow_sizes: [f32; 4],
 }
-const _: () = assert!(std::mem::size_of::<GpuView>() == 64 + 17 * 16);
+const _: () = assert!(std::mem::size_of::<GpuView>() == 64 + 21 * 16);
+
+/// Half the side of the square the shadow map covers, in units of the camera's distance from
+/// its target: the framing cameras ([`Camera::fit`]) sit about 3.5 bounding radii away, so the
+/// map (2.6 radii each way) holds everything they frame, and its texels (1.5 distances / map
+/// size) are about as fine as the image's pixels at the target.
+pub(super) const SHADOW_REACH: f32 = 0.75;
 
 impl GpuView {
     /// The block for drawing `scene` seen by `camera` in `style`, into a `width` x `height`
-    /// image.
+    /// image, with a shadow map of `map_size` x `map_size` texels.
     pub(super) fn new(
         style: &Style,
         scene: &Drawing,
         camera: &Camera,
         width: u32,
         height: u32,
+        map_size: u32,
     ) -> Self {
         let s = style;
         let distance = camera.distance();
+        // World size (m) of one image pixel at the target.
+        let pixel = camera.pixel_size_at_unit_depth(height) * distance;
+        let reach = SHADOW_REACH * distance;
+        let texel = 2.0 * reach / map_size as f32;
+        // A mass sunk into a surface by less than its drawn radius (or 2.5 texels, more than the
+        // 1.5-texel normal offset of the lookup) still shadows it; obstacles are lowered twice
+        // that in the map, so a surface never shadows itself.
+        let tolerance = (s.mass_radius * pixel).max(2.5 * texel);
         let spacing = s
             .grid_spacing
             .unwrap_or_else(|| 10f32.powf((distance / 30.0).log10().floor()));
-        let light = Vec3::new(0.3, -0.5, 0.8).normalize();
+        let light = LIGHT.normalize();
         Self {
             view_proj: camera.view_projection(width, height).to_cols_array_2d(),
             eye: camera.eye.extend(1.0).to_array(),
@@ -88,6 +119,20 @@ impl GpuView {
             ],
             light: light.extend(0.0).to_array(),
             flags: [scene.highlight.unwrap_or(NO_HIGHLIGHT), 0, 0, 0],
+            obstacle: linear(s.obstacle),
+            shadow_area: [camera.target.x, camera.target.y, reach, map_size as f32],
+            shadow_depth: [
+                camera.target.z + 2.0 * reach,
+                4.0 * reach,
+                tolerance,
+                2.0 * tolerance,
+            ],
+            shadow_sizes: [
+                0.5 * s.line_width * pixel,
+                s.mass_radius * pixel,
+                s.obstacle_shadow,
+                camera.target.z,
+            ],
         }
     }
 }

@@ -13,12 +13,6 @@ use crate::scene_file;
 /// Runs `hooke render`.
 pub(crate) fn render(args: &RenderArgs) -> Result<(), Box<dyn Error>> {
     let (_, model) = scene_file::load(&args.scene)?;
-    if !model.obstacles.is_empty() {
-        eprintln!(
-            "note: {} obstacle(s) are simulated but not drawn yet (the renderer draws the ground only)",
-            model.obstacles.len()
-        );
-    }
     let options = options(args)?;
     if args.gpu {
         let mut world = World::new(&model)?;
