@@ -249,6 +249,7 @@ fn stairs() -> Built {
         rise: 0.05,
         run: 0.2,
         width: 1.0,
+        footing: Staircase::FOOTING,
     };
     for shape in steps.shapes()? {
         model.add_obstacle(Obstacle::new(
