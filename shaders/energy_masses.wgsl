@@ -12,9 +12,9 @@
 @group(0) @binding(4) var<storage, read> slots: array<vec4<f32>>;
 // Per workgroup: its sums, J.
 @group(0) @binding(5) var<storage, read_write> partials: array<GpuMassPartial>;
-// The obstacle table and the heightfields' samples (shared/obstacles.wgsl).
+// The obstacle table and the obstacle words (shared/obstacles.wgsl).
 @group(0) @binding(6) var<storage, read> obstacle_table: array<GpuObstacle>;
-@group(0) @binding(7) var<storage, read> heights: array<f32>;
+@group(0) @binding(7) var<storage, read> obstacle_words: array<u32>;
 
 // Mirror of `GpuMassPartial`: one workgroup's kinetic, gravitational and ground energy, and the
 // dissipated and injected work booked by its invocations' slots, J.

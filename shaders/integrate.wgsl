@@ -21,9 +21,9 @@
 @group(0) @binding(5) var<storage, read_write> status: GpuStatus;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(6) var<storage, read_write> slots: array<vec4<f32>>;
-// The obstacle table (OBSTACLES records) and the heightfields' samples (shared/obstacles.wgsl).
+// The obstacle table (OBSTACLES records) and the obstacle words (shared/obstacles.wgsl).
 @group(0) @binding(7) var<storage, read> obstacle_table: array<GpuObstacle>;
-@group(0) @binding(8) var<storage, read> heights: array<f32>;
+@group(0) @binding(8) var<storage, read> obstacle_words: array<u32>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 // Ground contact and friction for a mass m (kg) at x (m) moving at v (m/s) under the net

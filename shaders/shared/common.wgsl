@@ -34,6 +34,12 @@ override HAS_ACTUATORS: bool;
 override HAS_OSCILLATORS: bool;
 // Number of obstacles in the obstacle table (0: the contact passes skip them entirely).
 override OBSTACLES: u32;
+// The obstacles' broad-phase grid (`ObstacleGrid`): origin (m), 1 / cell side (1/m), cells.
+override GRID_ORIGIN_X: f32;
+override GRID_ORIGIN_Y: f32;
+override GRID_INVERSE_CELL: f32;
+override GRID_COLUMNS: u32;
+override GRID_ROWS: u32;
 // Bit flags and tags.
 override MASS_FIXED: u32;
 override LINK_ACTUATED: u32;

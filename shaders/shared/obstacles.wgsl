@@ -6,7 +6,9 @@
 // src/model/shape.rs and src/model/heightfield.rs.
 //
 // A kernel that includes this declares `params: GpuParams`, `obstacle_table: array<GpuObstacle>`
-// (OBSTACLES records) and `heights: array<f32>` (every heightfield's samples, one after another).
+// (OBSTACLES records) and `obstacle_words: array<u32>`: the broad-phase grid's list offsets
+// (GRID_COLUMNS * GRID_ROWS + 2 words, the last list for masses outside the grid), its lists
+// of obstacle indices, then every heightfield's samples (f32 bits), one after another.
 
 // Mirror of `GpuObstacle`: one obstacle, its contact, friction, geometry and bounds.
 struct GpuObstacle {
@@ -16,7 +18,7 @@ struct GpuObstacle {
     contact: u32,
     // FRICTION_NAIVE or not.
     friction_rule: u32,
-    // Heightfield: index of its sample (0, 0) in `heights`.
+    // Heightfield: index of its sample (0, 0) in `obstacle_words`.
     first_height: u32,
     // Penalty stiffness, N/m, and normal damping, N*s/m.
     stiffness: f32,
@@ -163,10 +165,10 @@ fn heightfield_surface(k: u32, x: vec3<f32>) -> Surface {
     let s = u - f32(i);
     let t = v - f32(j);
     let first = obstacle_table[k].first_height + j * columns + i;
-    let h00 = heights[first];
-    let h10 = heights[first + 1u];
-    let h01 = heights[first + columns];
-    let h11 = heights[first + columns + 1u];
+    let h00 = bitcast<f32>(obstacle_words[first]);
+    let h10 = bitcast<f32>(obstacle_words[first + 1u]);
+    let h01 = bitcast<f32>(obstacle_words[first + columns]);
+    let h11 = bitcast<f32>(obstacle_words[first + columns + 1u]);
     let height = (1.0 - t) * ((1.0 - s) * h00 + s * h10) + t * ((1.0 - s) * h01 + s * h11);
     let gx = ((1.0 - t) * (h10 - h00) + t * (h11 - h01)) / spacing.x;
     let gy = ((1.0 - s) * (h01 - h00) + s * (h11 - h10)) / spacing.y;
@@ -198,6 +200,18 @@ fn surface(k: u32, x: vec3<f32>) -> Surface {
         return sphere_surface(segment_closest(a.xyz, obstacle_table[k].b.xyz, x), a.w, x);
     }
     return heightfield_surface(k, x);
+}
+
+// The list of obstacles a mass at x (m) visits: (first, end) word of its grid cell's list, or
+// outside the grid the list of unbounded obstacles. Twin of `ObstacleGrid::list`.
+fn grid_list(x: vec3<f32>) -> vec2<u32> {
+    let u = floor((x.x - GRID_ORIGIN_X) * GRID_INVERSE_CELL);
+    let v = floor((x.y - GRID_ORIGIN_Y) * GRID_INVERSE_CELL);
+    var c = GRID_COLUMNS * GRID_ROWS;
+    if u >= 0.0 && u < f32(GRID_COLUMNS) && v >= 0.0 && v < f32(GRID_ROWS) {
+        c = u32(v) * GRID_COLUMNS + u32(u);
+    }
+    return vec2<u32>(obstacle_words[c], obstacle_words[c + 1u]);
 }
 
 // Whether x (m) is within the bounds of obstacle `k` (where it may touch it): the broad phase,
@@ -279,9 +293,10 @@ fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: v
     drag: vec3<f32>, ground: Ground) -> Ground {
     var g = ground;
     var touch = g.conservative + g.dissipative;
-    // No `continue`: a loop whose control flow does not depend on the mass keeps `k` uniform
-    // across invocations, so CPU adapters read each record once per SIMD group, not per lane.
-    for (var k = 0u; k < OBSTACLES; k += 1u) {
+    // The obstacles of the mass's grid cell, in model order, each tested against its bounds.
+    let list = grid_list(x);
+    for (var i = list.x; i < list.y; i += 1u) {
+        let k = obstacle_words[i];
         if near(k, x) {
             let net = f + g.conservative + drag + g.dissipative;
             let c = obstacle(k, oscillated, mu, m, x, v, Before(net, touch));
@@ -299,7 +314,9 @@ fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: v
 // `cpu::obstacles::obstacle_energy`.
 fn obstacle_energy(x: vec3<f32>) -> f32 {
     var e = 0.0;
-    for (var k = 0u; k < OBSTACLES; k += 1u) {
+    let list = grid_list(x);
+    for (var i = list.x; i < list.y; i += 1u) {
+        let k = obstacle_words[i];
         if obstacle_table[k].contact == CONTACT_PENALTY && near(k, x) {
             let sf = surface(k, x);
             if sf.found && sf.distance < 0.0 {

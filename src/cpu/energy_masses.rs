@@ -4,7 +4,7 @@
 
 use glam::DVec3;
 
-use super::obstacles::{obstacle_energy, Solid};
+use super::obstacles::{obstacle_energy, Solids};
 use crate::energy::Energy;
 use crate::model::{Contact, Params};
 
@@ -13,7 +13,7 @@ use crate::model::{Contact, Params};
 /// penalty energy of the `obstacles`.
 pub(super) fn energy_masses(
     params: &Params,
-    obstacles: &[Solid],
+    obstacles: &Solids,
     mass: &[f64],
     positions: &[DVec3],
     velocities: &[DVec3],
@@ -30,7 +30,7 @@ pub(super) fn energy_masses(
         if p.z < 0.0 {
             e.ground += 0.5 * kc * p.z * p.z;
         }
-        if !obstacles.is_empty() {
+        if !obstacles.solids.is_empty() {
             e.ground += obstacle_energy(obstacles, p);
         }
     }

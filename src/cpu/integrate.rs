@@ -9,7 +9,7 @@
 
 use glam::DVec3;
 
-use super::obstacles::Solid;
+use super::obstacles::Solids;
 use super::springs::{gather, Chunk};
 use crate::model::{
     Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Params, SpeedLimit,
@@ -39,7 +39,7 @@ pub(super) struct MassPass<'a> {
     /// The spring pass's per-chunk force buffers (WGSL `forces`).
     pub(super) chunks: &'a [Chunk],
     /// The model's obstacles, touched after the ground (`obstacles.rs`; WGSL `obstacle_table`).
-    pub(super) obstacles: &'a [Solid],
+    pub(super) obstacles: &'a Solids,
 }
 
 /// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.

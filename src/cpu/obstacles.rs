@@ -1,7 +1,8 @@
 //! Contact and friction with the model's obstacles, part of the mass pass (`integrate.rs`), CPU
 //! twin of `shaders/shared/obstacles.wgsl`: the obstacle table (`Solid`: each obstacle with the
 //! box outside which nothing touches it), and per mass, after the ground, each obstacle in model
-//! order (`obstacles`, `obstacle`), and their penalty energy (`obstacle_energy`).
+//! order (`obstacles`, `obstacle`), and their penalty energy (`obstacle_energy`). A mass visits
+//! the obstacles its cell of the broad-phase grid lists (`ObstacleGrid`).
 //!
 //! `obstacle` is the ground's rule (`MassPass::ground`) written in the obstacle's frame: the
 //! signed distance `d` and outward normal `n` of [`Shape::surface`](crate::Shape::surface) take
@@ -12,7 +13,7 @@
 use glam::DVec3;
 
 use super::integrate::{friction, Ground, MassPass};
-use crate::model::{Contact, Obstacle};
+use crate::model::{Contact, Obstacle, ObstacleGrid};
 
 /// One obstacle as the mass pass reads it (the CPU side of the device's `GpuObstacle` table).
 #[derive(Clone, Debug)]
@@ -26,27 +27,51 @@ pub(super) struct Solid {
 }
 
 impl Solid {
+    /// Whether `x` (m) is within the bounds (where the solid may touch it).
+    fn near(&self, x: DVec3) -> bool {
+        x.cmpge(self.lo).all() && x.cmple(self.hi).all()
+    }
+}
+
+/// The obstacle table and its broad-phase grid (the device's obstacle table and words).
+#[derive(Clone, Debug)]
+pub(super) struct Solids {
+    /// Each obstacle with its bounds, in model order.
+    pub(super) solids: Vec<Solid>,
+    /// Which obstacles a mass at a point may touch.
+    pub(super) grid: ObstacleGrid,
+}
+
+impl Solids {
     /// The table of `obstacles`, in model order.
-    pub(super) fn table(obstacles: &[Obstacle]) -> Vec<Self> {
-        obstacles
+    pub(super) fn new(obstacles: &[Obstacle]) -> Self {
+        let bounds: Vec<_> = obstacles.iter().map(|ob| ob.shape.bounds()).collect();
+        let solids = obstacles
             .iter()
-            .map(|ob| {
-                let (lo, hi) = ob
-                    .shape
-                    .bounds()
-                    .unwrap_or((DVec3::NEG_INFINITY, DVec3::INFINITY));
-                Self {
+            .zip(&bounds)
+            .map(|(ob, b)| {
+                let (lo, hi) = b.unwrap_or((DVec3::NEG_INFINITY, DVec3::INFINITY));
+                Solid {
                     obstacle: ob.clone(),
                     lo,
                     hi,
                 }
             })
-            .collect()
+            .collect();
+        Self {
+            solids,
+            grid: ObstacleGrid::new(&bounds),
+        }
     }
 
-    /// Whether `x` (m) is within the bounds (where the solid may touch it).
-    fn near(&self, x: DVec3) -> bool {
-        x.cmpge(self.lo).all() && x.cmple(self.hi).all()
+    /// The obstacles whose bounds hold `x` (m), in model order: the grid cell's list, each
+    /// tested against its bounds.
+    fn near(&self, x: DVec3) -> impl Iterator<Item = &Solid> {
+        self.grid
+            .list(x)
+            .iter()
+            .map(|&k| &self.solids[k as usize])
+            .filter(move |s| s.near(x))
     }
 }
 
@@ -68,12 +93,12 @@ impl MassPass<'_> {
         drag: DVec3,
         mut g: Ground,
     ) -> Ground {
-        if self.obstacles.is_empty() {
+        if self.obstacles.solids.is_empty() {
             return g;
         }
         // The contact forces so far: the ground's (its dissipative part less the air drag).
         let mut touch = g.conservative + (g.dissipative - drag);
-        for solid in self.obstacles.iter().filter(|s| s.near(x)) {
+        for solid in self.obstacles.near(x) {
             let net = f + g.conservative + g.dissipative;
             let before = Before { net, touch };
             if let Some(c) = obstacle(&solid.obstacle, oscillated, self.params.dt, m, x, v, before)
@@ -166,9 +191,9 @@ pub(super) fn obstacle(
 
 /// Energy stored in the penalty springs of the obstacles a mass at `x` (m) is inside, J:
 /// `k d^2 / 2` per penalty obstacle with `d < 0`.
-pub(super) fn obstacle_energy(obstacles: &[Solid], x: DVec3) -> f64 {
+pub(super) fn obstacle_energy(obstacles: &Solids, x: DVec3) -> f64 {
     let mut e = 0.0;
-    for solid in obstacles.iter().filter(|s| s.near(x)) {
+    for solid in obstacles.near(x) {
         if let Contact::Penalty { stiffness, .. } = solid.obstacle.contact {
             if let Some(s) = solid.obstacle.shape.surface(x).filter(|s| s.distance < 0.0) {
                 e += 0.5 * stiffness * s.distance * s.distance;
@@ -212,7 +237,7 @@ mod tests {
         assert!((c.conservative - DVec3::new(0.0, 0.0, 100.0)).length() < 1e-9);
         assert!((c.dissipative - DVec3::new(-42.0, 0.0, 5.0)).length() < 1e-9);
         assert_eq!(obstacle(&ob, None, dt, m, -x, v, alone(f)), None);
-        assert!((obstacle_energy(&Solid::table(&[ob]), x) - 0.5 * 1e4 * 1e-4).abs() < 1e-12);
+        assert!((obstacle_energy(&Solids::new(&[ob]), x) - 0.5 * 1e4 * 1e-4).abs() < 1e-12);
     }
 
     /// Static friction on a tilted plane holds the tangential force exactly.

@@ -6,7 +6,7 @@ use glam::DVec3;
 
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
-use super::obstacles::Solid;
+use super::obstacles::Solids;
 use super::springs::{gather, make_chunks, springs, Chunk};
 use super::tables::SpringArrays;
 use crate::energy::Energy;
@@ -84,7 +84,7 @@ pub struct CpuWorld {
     /// The actuators in force.
     pub(super) actuators: Vec<Actuator>,
     /// The obstacle table (each obstacle with its bounds).
-    pub(super) solids: Vec<Solid>,
+    pub(super) solids: Solids,
     /// The spring pass's chunks and their force buffers.
     pub(super) chunks: Vec<Chunk>,
     /// Scratch: the gathered spring force on each mass, N.
@@ -137,7 +137,7 @@ impl CpuWorld {
             base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
-            solids: Solid::table(&model.obstacles),
+            solids: Solids::new(&model.obstacles),
             chunks: Vec::new(),
             force: vec![DVec3::ZERO; n],
             drag: None,

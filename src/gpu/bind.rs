@@ -80,7 +80,7 @@ impl BindGroups {
                     &b.status,
                     &b.mass_slots,
                     &b.obstacles,
-                    &b.heights,
+                    &b.obstacle_words,
                 ]),
             ),
             publish: bind(
@@ -101,7 +101,7 @@ impl BindGroups {
                     &b.mass_slots,
                     &b.mass_partials,
                     &b.obstacles,
-                    &b.heights,
+                    &b.obstacle_words,
                 ]),
             ),
             bodies: bind(

@@ -34,9 +34,10 @@ pub(crate) struct Buffers {
     pub(crate) actuators: wgpu::Buffer,
     pub(crate) oscillators: wgpu::Buffer,
     pub(crate) bodies: wgpu::Buffer,
-    /// The obstacle table (`GpuObstacle` records) and the heightfields' samples (f32, m).
+    /// The obstacle table (`GpuObstacle` records) and the obstacle words (grid lists, then the
+    /// heightfields' samples).
     pub(crate) obstacles: wgpu::Buffer,
-    pub(crate) heights: wgpu::Buffer,
+    pub(crate) obstacle_words: wgpu::Buffer,
     pub(crate) positions: wgpu::Buffer,
     pub(crate) velocities: wgpu::Buffer,
     /// Position and velocity interleaved, one `GpuState` per mass (what the passes read).
@@ -144,7 +145,7 @@ impl Buffers {
             oscillators: table(device, "hooke::oscillators", &tables.oscillators),
             bodies: table(device, "hooke::bodies", &tables.bodies),
             obstacles: table(device, "hooke::obstacles", &tables.obstacles.records),
-            heights: table(device, "hooke::heights", &tables.obstacles.heights),
+            obstacle_words: table(device, "hooke::obstacle_words", &tables.obstacles.words),
             positions: scratch(
                 device,
                 "hooke::positions",
@@ -217,7 +218,7 @@ impl Buffers {
             &self.oscillators,
             &self.bodies,
             &self.obstacles,
-            &self.heights,
+            &self.obstacle_words,
             &self.positions,
             &self.velocities,
             &self.state,

@@ -1,30 +1,42 @@
 //! The model's obstacles as device records: the obstacle table (`GpuObstacle`, one per
-//! obstacle, read by `shaders/shared/obstacles.wgsl`) and the heightfields' samples, and the
-//! check that every obstacle value fits the GPU's f32. The CPU twin of the table is
-//! `cpu::obstacles::Solid`.
+//! obstacle, read by `shaders/shared/obstacles.wgsl`), the obstacle words (the broad-phase
+//! grid's lists, then the heightfields' samples), and the check that every obstacle value fits
+//! the GPU's f32. The CPU twin of the table is `cpu::obstacles::Solids`.
 
 use glam::{DQuat, DVec3};
 
 use super::layout::{self, GpuObstacle};
 use super::tables::{fits_f32, fits_f32_vec, v3};
 use crate::error::{Error, Result};
-use crate::model::{Contact, FrictionRule, Obstacle, Shape};
+use crate::model::{Contact, FrictionRule, Obstacle, ObstacleGrid, Shape};
 
-/// The device's obstacle table and the heightfields' samples (m, relative to each origin's z),
-/// one heightfield after another.
-#[derive(Clone, Debug, Default)]
+/// The device's obstacle table and obstacle words: the grid's `starts` (offsets into the words)
+/// and `items` (obstacle indices), then the heightfields' samples (f32 bits, m relative to each
+/// origin's z), one heightfield after another.
+#[derive(Clone, Debug)]
 pub(crate) struct ObstacleTable {
     pub(crate) records: Vec<GpuObstacle>,
-    pub(crate) heights: Vec<f32>,
+    pub(crate) words: Vec<u32>,
+    /// The broad-phase grid (its origin, cell and size reach the kernels as overrides).
+    pub(crate) grid: ObstacleGrid,
 }
 
 impl ObstacleTable {
     /// The table of `obstacles`, in model order.
     pub(crate) fn new(obstacles: &[Obstacle]) -> Self {
-        let mut table = Self::default();
+        let bounds: Vec<_> = obstacles.iter().map(|ob| ob.shape.bounds()).collect();
+        let grid = ObstacleGrid::new(&bounds);
+        let lists = grid.starts.len() as u32;
+        let mut words: Vec<u32> = grid.starts.iter().map(|s| s + lists).collect();
+        words.extend_from_slice(&grid.items);
+        let mut table = Self {
+            records: Vec::new(),
+            words,
+            grid,
+        };
         for ob in obstacles {
             let mut record = contact_record(ob);
-            geometry(&ob.shape, &mut record, &mut table.heights);
+            geometry(&ob.shape, &mut record, &mut table.words);
             let (lo, hi) = ob
                 .shape
                 .bounds()
@@ -85,8 +97,8 @@ fn v4(v: DVec3, w: f64) -> [f32; 4] {
     [x, y, z, w as f32]
 }
 
-/// Fills the record's shape part; a heightfield's samples go to the end of `heights`.
-fn geometry(shape: &Shape, r: &mut GpuObstacle, heights: &mut Vec<f32>) {
+/// Fills the record's shape part; a heightfield's samples go to the end of `words`.
+fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>) {
     match shape {
         Shape::Plane { normal, offset } => {
             r.shape = layout::SHAPE_PLANE;
@@ -126,8 +138,8 @@ fn geometry(shape: &Shape, r: &mut GpuObstacle, heights: &mut Vec<f32>) {
             r.b = [h.spacing.x as f32, h.spacing.y as f32, 0.0, 0.0];
             r.columns = h.columns as u32;
             r.rows = h.rows as u32;
-            r.first_height = heights.len() as u32;
-            heights.extend(h.heights.iter().map(|&z| z as f32));
+            r.first_height = words.len() as u32;
+            words.extend(h.heights.iter().map(|&z| (z as f32).to_bits()));
         }
     }
 }
@@ -258,7 +270,8 @@ mod tests {
         }
     }
 
-    /// Heightfield samples go one table after another, each record pointing at its first.
+    /// Heightfield samples go one table after another after the grid's lists, each record
+    /// pointing at its first.
     #[test]
     fn heightfields_share_one_sample_table() {
         let h = |z: f64| {
@@ -275,14 +288,17 @@ mod tests {
             .map(|s| Obstacle::new(s, Contact::default(), Friction::NONE))
             .collect();
         let t = ObstacleTable::new(&obs);
+        let first = t.records[0].first_height as usize;
+        let samples: Vec<f32> = t.words[first..]
+            .iter()
+            .map(|&w| f32::from_bits(w))
+            .collect();
         assert_eq!(
-            t.heights,
+            samples,
             [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]
         );
-        assert_eq!(
-            (t.records[0].first_height, t.records[2].first_height),
-            (0, 6)
-        );
+        assert_eq!(t.records[2].first_height as usize, first + 6);
+        assert_eq!(first, t.grid.starts.len() + t.grid.items.len());
         assert_eq!(t.records[1].lo[2], f32::NEG_INFINITY);
     }
 }

@@ -386,6 +386,11 @@ pub(crate) struct Specialization {
     pub(crate) packed_forces: bool,
     /// Obstacles in the obstacle table (0: the contact passes skip them).
     pub(crate) obstacles: u32,
+    /// The broad-phase grid: origin (m), 1 / cell side (1/m), cells along x and y.
+    pub(crate) grid_origin: [f64; 2],
+    pub(crate) grid_inverse_cell: f64,
+    pub(crate) grid_columns: u32,
+    pub(crate) grid_rows: u32,
     /// Work per invocation.
     pub(crate) granularity: Granularity,
 }
@@ -426,6 +431,11 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ("HAS_ACTUATORS", f64::from(u8::from(spec.has_actuators))),
         ("HAS_OSCILLATORS", f64::from(u8::from(spec.has_oscillators))),
         ("OBSTACLES", f64::from(spec.obstacles)),
+        ("GRID_ORIGIN_X", spec.grid_origin[0]),
+        ("GRID_ORIGIN_Y", spec.grid_origin[1]),
+        ("GRID_INVERSE_CELL", spec.grid_inverse_cell),
+        ("GRID_COLUMNS", f64::from(spec.grid_columns)),
+        ("GRID_ROWS", f64::from(spec.grid_rows)),
     ]
     .into_iter()
     .chain(overrides![

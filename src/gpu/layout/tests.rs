@@ -273,6 +273,10 @@ fn overrides_match_constants() {
         has_oscillators: true,
         packed_forces: false,
         obstacles: 2,
+        grid_origin: [0.0, 0.0],
+        grid_inverse_cell: 1.0,
+        grid_columns: 0,
+        grid_rows: 0,
         granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30),
     };
     let mut given: Vec<String> = constants(&spec)

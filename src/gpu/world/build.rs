@@ -155,6 +155,10 @@ fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Pipelines {
         has_actuators: !tables.springs.spring_actuator.is_empty(),
         has_oscillators: !tables.oscillators.is_empty(),
         obstacles: tables.obstacles.records.len() as u32,
+        grid_origin: tables.obstacles.grid.origin.to_array(),
+        grid_inverse_cell: tables.obstacles.grid.inverse_cell,
+        grid_columns: tables.obstacles.grid.columns,
+        grid_rows: tables.obstacles.grid.rows,
         packed_forces: plan.packed_forces,
         granularity: plan.granularity,
     });
