@@ -11,8 +11,9 @@
 //! 2. `integrate` (`shaders/integrate.wgsl`): each invocation takes a run of masses, decodes and
 //!    clears their spring forces, adds gravity, external, drag-spring and air-drag forces, ground
 //!    contact and Coulomb friction, contact and friction with each obstacle of the model's
-//!    obstacle table (`shaders/shared/obstacles.wgsl`; a per-mass box test skips the obstacles
-//!    a mass is not near), and updates velocity and position.
+//!    obstacle table (`shaders/shared/obstacles.wgsl`; a mass visits only the obstacles its cell
+//!    of the broad-phase grid lists, and tests their bounding boxes first), and updates velocity
+//!    and position.
 //!
 //! Both passes read and write positions and velocities interleaved (one 32-byte record per mass,
 //! one load for a spring's second mass); a `publish` dispatch at the end of each

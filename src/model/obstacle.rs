@@ -30,8 +30,10 @@ use crate::error::{Error, Result};
 ///
 /// Both backends simulate obstacles: the CPU reference ([`CpuWorld`](crate::CpuWorld)) in f64
 /// and the GPU [`World`](crate::World) in f32 (the obstacle table of
-/// `shaders/shared/obstacles.wgsl`), held together by the parity suite. Each mass first tests
-/// an obstacle's bounding box ([`Shape::bounds`]) and computes the exact distance only inside it.
+/// `shaders/shared/obstacles.wgsl`), held together by the parity suite. A grid over the
+/// obstacles' footprint (the broad phase) lists, per cell, the obstacles a mass there can touch;
+/// a mass tests only those against their bounding boxes ([`Shape::bounds`]) and computes the
+/// exact distance only inside one.
 /// A restitution surface reflects the normal velocity the surfaces before it leave, so a mass on
 /// two coincident surfaces is reflected once.
 ///
