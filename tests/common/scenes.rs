@@ -10,7 +10,7 @@ use hooke::creatures::{BreathingCube, Inchworm, Pendulum};
 use hooke::{
     Builder, Cloth, Contact, Cube, DVec2, DVec3, DutyCycle, Friction, Heightfield, ImageBody,
     Integrator, Lattice, Mass, Model, Obstacle, Params, Part, Placement, Rope, Shape, Spring,
-    SpringLaw,
+    SpringLaw, Staircase,
 };
 
 /// Panics with the builder's message: test scenes use only valid parameters.
@@ -376,7 +376,35 @@ pub fn obstacle_scenes() -> Vec<(&'static str, Model)> {
         ),
         ("inchworm on a slope", inchworm_on_slope()),
         ("every kind", every_kind()),
+        ("block across a staircase", block_on_stairs()),
     ]
+}
+
+/// A 6 x 6 x 6 lattice block (5 cm, the benchmark lattice's spacing and springs) dropped across
+/// a 4-step staircase of 1 cm x 1.2 cm steps that it spans: its bottom layer lands on every step
+/// edge and in the cells of the obstacle grid between them.
+fn block_on_stairs() -> Model {
+    let stairs = Staircase {
+        steps: 4,
+        rise: 0.01,
+        run: 0.012,
+        width: 0.2,
+        ..Staircase::default()
+    };
+    let mut model = Model::new(Params::default());
+    let lattice = Lattice {
+        z0: 0.05,
+        ..Lattice::benchmark(6)
+    };
+    model.add("block", built("lattice", lattice.build()));
+    for shape in stairs.shapes().expect("staircase") {
+        model.add_obstacle(Obstacle::new(
+            shape,
+            OBSTACLE_PENALTY,
+            Friction::coulomb(0.5, 0.4),
+        ));
+    }
+    model
 }
 
 /// `model` with its obstacles' friction removed.
