@@ -20,10 +20,13 @@ pub struct Energy {
     pub elastic: f64,
     /// Energy stored in the penalty springs of the ground, `k_c z^2 / 2` for each mass below
     /// ground, and of the obstacles, `k d^2 / 2` for each mass inside one (`d` its signed
-    /// distance, see [`Obstacle`](crate::Obstacle)).
+    /// distance, see [`Obstacle`](crate::Obstacle)), and of touching masses,
+    /// `k (r_a + r_b - d)^2 / 2` for each touching pair (see [`Collision`](crate::Collision)):
+    /// all the contact penalty energy.
     pub ground: f64,
     /// Energy removed so far by spring damping, global velocity damping, air drag, friction and
-    /// contact damping or restitution (>= 0 up to rounding).
+    /// contact damping or restitution, including the damping and friction between colliding
+    /// masses (>= 0 up to rounding).
     pub dissipated: f64,
     /// Work done so far by external forces, the drag spring, actuators and rest-length changes.
     pub injected: f64,

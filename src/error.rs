@@ -50,6 +50,22 @@ pub enum Error {
         /// The value given, in kg.
         value: f64,
     },
+    /// A mass has a negative or non-finite collision radius.
+    #[error("mass {mass} has collision radius {value} m; it must be finite and >= 0")]
+    InvalidCollisionRadius {
+        /// Index of the mass.
+        mass: usize,
+        /// The value given, in m.
+        value: f64,
+    },
+    /// The model uses a feature the GPU `World` does not run yet (the CPU reference does).
+    #[error("the GPU World cannot run this model yet: {what}. {advice}")]
+    NotOnGpu {
+        /// What the model uses, naming the first element that uses it.
+        what: String,
+        /// What to do instead.
+        advice: &'static str,
+    },
     /// A mass starts with a non-finite position or velocity.
     #[error("mass {mass} has a non-finite {quantity}: {value:?}")]
     NonFiniteInitialState {

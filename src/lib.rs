@@ -125,11 +125,12 @@ pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
 };
 pub use model::{
-    Actuator, Body, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator, FrictionRule,
+    Actuator, Body, Collision, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator, FrictionRule,
     Heightfield, Integrator, Mass, Model, Obstacle, Params, Part, Shape, Spring, SpringLaw,
-    StableDt, StableDtLimit, Surface, STANDARD_GRAVITY,
+    StableDt, StableDtLimit, Surface, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL,
+    STANDARD_GRAVITY,
 };
-pub use scene::{BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+pub use scene::{BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
 pub use simulation::{BodyState, Simulation};
 
 /// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the

@@ -103,6 +103,37 @@ pub struct BodySpec {
     /// Extra actuators; `spring` is a local spring index of this body.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actuators: Vec<Actuator>,
+    /// Collisions of this body's masses with other masses (default: none; a hand-made part may
+    /// instead set them per mass). Applied to every mass of the body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collision: Option<BodyCollision>,
+}
+
+/// How the masses of one scene body collide with other masses (see
+/// [`Collision`](crate::Collision)); in JSON, e.g. `"collision": { "radius": 0.02 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BodyCollision {
+    /// Collision radius of every mass, m (default 0: no collisions). Finite and >= 0.
+    pub radius: f64,
+    /// Collision group bits of every mass (default
+    /// [`COLLISION_GROUP_DEFAULT`](crate::COLLISION_GROUP_DEFAULT)).
+    pub group: u32,
+    /// Collision mask bits of every mass (default [`COLLISION_MASK_ALL`](crate::COLLISION_MASK_ALL)).
+    pub mask: u32,
+    /// Whether the body's masses collide with one another (default true).
+    pub self_collision: bool,
+}
+
+impl Default for BodyCollision {
+    fn default() -> Self {
+        Self {
+            radius: 0.0,
+            group: crate::COLLISION_GROUP_DEFAULT,
+            mask: crate::COLLISION_MASK_ALL,
+            self_collision: true,
+        }
+    }
 }
 
 impl BodySpec {
@@ -115,6 +146,7 @@ impl BodySpec {
             placement: Placement::IDENTITY,
             fixed: Vec::new(),
             actuators: Vec::new(),
+            collision: None,
         }
     }
 
@@ -123,6 +155,15 @@ impl BodySpec {
     pub fn named(self, name: impl Into<String>) -> Self {
         Self {
             name: Some(name.into()),
+            ..self
+        }
+    }
+
+    /// The same body with collision settings `collision` for all its masses.
+    #[must_use]
+    pub fn colliding(self, collision: BodyCollision) -> Self {
+        Self {
+            collision: Some(collision),
             ..self
         }
     }
@@ -350,6 +391,12 @@ impl Scene {
                     )));
                 }
                 part.actuators.push(*a);
+            }
+            if let Some(c) = spec.collision {
+                part = part
+                    .with_collision_radius(c.radius)
+                    .with_collision_filter(c.group, c.mask)
+                    .with_self_collision(c.self_collision);
             }
             spec.placement.apply(&mut part)?;
             let name = spec

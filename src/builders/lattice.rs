@@ -164,6 +164,7 @@ impl Lattice {
                 name: "lattice".to_string(),
                 masses: 0..part.masses.len(),
                 springs: 0..part.springs.len(),
+                self_collision: part.self_collision,
             }],
             masses: part.masses,
             springs: part.springs,
@@ -252,6 +253,7 @@ impl Builder for Lattice {
             masses,
             springs,
             actuators: Vec::new(),
+            self_collision: true,
         })
     }
 }

@@ -9,6 +9,7 @@
 
 use glam::DVec3;
 
+use super::collisions::Touch;
 use super::obstacles::Solids;
 use super::springs::{gather, Chunk};
 use crate::model::{
@@ -40,6 +41,8 @@ pub(super) struct MassPass<'a> {
     pub(super) chunks: &'a [Chunk],
     /// The model's obstacles, touched after the ground (`obstacles.rs`; WGSL `obstacle_table`).
     pub(super) obstacles: &'a Solids,
+    /// The collision pass's force on each mass (`collisions.rs`; empty when no mass collides).
+    pub(super) touch: &'a [Touch],
 }
 
 /// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.
@@ -212,7 +215,13 @@ impl MassPass<'_> {
         if let Some(d) = self.drag.filter(|d| d.mass == i) {
             applied += d.force(x0, v0);
         }
-        let conservative = spring_force + m * p.gravity + applied;
+        let mut conservative = spring_force + m * p.gravity + applied;
+        // The collision force: its penalty part with the conservative forces (ground and
+        // obstacle friction see it), its damping and friction with the dissipative ones.
+        let touch = self.touch.get(i).copied();
+        if let Some(t) = touch {
+            conservative += t.conservative;
+        }
         // Forces that only remove energy.
         let drag = -p.air_drag * v0;
         let (mut mu_s, mut mu_k) = (
@@ -226,7 +235,10 @@ impl MassPass<'_> {
         }
         let g = self.ground(mu_s, mu_k, m, x0, v0, conservative + drag, drag);
         let g = self.obstacles(oscillated, m, x0, v0, conservative, drag, g);
-        let dissipative = g.dissipative;
+        let dissipative = match touch {
+            Some(t) => g.dissipative + t.dissipative,
+            None => g.dissipative,
+        };
         let total = conservative + g.conservative + dissipative;
         let v_pre = v0 + total / m * dt;
         let v_new = v_pre * self.damping_factor;

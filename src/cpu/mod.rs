@@ -9,9 +9,13 @@
 //! One step, at time `t`:
 //! 1. `springs`: every spring's elastic and damping force, into the chunk force buffers.
 //!    Actuated rest lengths are set for time `t` first.
-//! 2. `integrate`: per mass, gravity, external, drag-spring and air-drag forces, then ground
-//!    contact and friction (`ground`), then each obstacle's (`obstacles.rs`), then the velocity
-//!    and position update.
+//! 2. `collisions` (only when a mass has a collision radius): the broad phase (`mass_grid.rs`)
+//!    and the penalty, damping and friction force between touching masses, gathered per mass in
+//!    a fixed order. No GPU twin yet.
+//! 3. `integrate`: per mass, gravity, external, drag-spring, air-drag and the collision
+//!    penalty forces, then ground contact and friction (`ground`), then each obstacle's
+//!    (`obstacles.rs`), then the collision damping and friction, then the velocity and position
+//!    update.
 //!
 //! Each GPU kernel `shaders/NAME.wgsl` has its CPU twin in `src/cpu/NAME.rs`, with the same
 //! functions in the same order, the same names and, where the types allow, the same arguments
@@ -30,10 +34,12 @@
 //! (stepping), `edits.rs` (changes between steps), and `tables.rs` (the spring table).
 
 mod bodies;
+mod collisions;
 mod edits;
 mod energy_masses;
 mod energy_springs;
 mod integrate;
+mod mass_grid;
 mod obstacles;
 mod springs;
 mod step;

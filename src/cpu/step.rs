@@ -1,6 +1,8 @@
-//! Stepping: one step is the spring pass (`springs.rs`) then the mass pass (`integrate.rs`),
+//! Stepping: one step is the spring pass (`springs.rs`), the collision pass (`collisions.rs`, when
+//! a mass has a collision radius), then the mass pass (`integrate.rs`),
 //! with actuated rest lengths set for the step's start time first.
 
+use super::collisions::State;
 use super::energy_springs::spring_energy;
 use super::integrate::{integrate, MassPass, MassState};
 use super::springs::{springs, PARALLEL_MIN_SPRINGS};
@@ -65,6 +67,15 @@ impl CpuWorld {
             &mut self.chunks,
             threads,
         );
+        if let Some(c) = &mut self.collider {
+            let state = State {
+                pos: &self.pos,
+                vel: &self.vel,
+                mass: &self.mass,
+                fixed: &self.fixed,
+            };
+            c.collide(&state, self.threads);
+        }
         let dt = self.params.dt;
         self.dissipated += self.chunks.iter().map(|c| c.dissipated).sum::<f64>() * dt;
         let pass = MassPass {
@@ -79,6 +90,7 @@ impl CpuWorld {
             oscillators: &self.oscillators,
             chunks: &self.chunks,
             obstacles: &self.solids,
+            touch: self.collider.as_ref().map_or(&[], |c| &c.touch),
         };
         let state = MassState {
             pos: &mut self.pos,

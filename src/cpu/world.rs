@@ -4,6 +4,7 @@
 
 use glam::DVec3;
 
+use super::collisions::Collider;
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
 use super::obstacles::Solids;
@@ -85,6 +86,8 @@ pub struct CpuWorld {
     pub(super) actuators: Vec<Actuator>,
     /// The obstacle table (each obstacle with its bounds).
     pub(super) solids: Solids,
+    /// The collision pass (`None` when no mass has a collision radius).
+    pub(super) collider: Option<Collider>,
     /// The spring pass's chunks and their force buffers.
     pub(super) chunks: Vec<Chunk>,
     /// Scratch: the gathered spring force on each mass, N.
@@ -138,6 +141,7 @@ impl CpuWorld {
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
             solids: Solids::new(&model.obstacles),
+            collider: Collider::new(model),
             chunks: Vec::new(),
             force: vec![DVec3::ZERO; n],
             drag: None,
@@ -300,12 +304,27 @@ impl CpuWorld {
     /// # Errors
     /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
     pub fn energy(&self) -> Result<Energy> {
-        Ok(Energy {
+        let mut e = Energy {
             dissipated: self.dissipated,
             injected: self.injected,
             elastic: energy_springs(&self.springs, &self.pos),
             ..energy_masses(&self.params, &self.solids, &self.mass, &self.pos, &self.vel)
-        })
+        };
+        if let Some(c) = &self.collider {
+            e.ground += c.energy(&self.pos, &self.fixed);
+        }
+        Ok(e)
+    }
+
+    /// Every pair of masses `[a, b]`, `a < b`, touching in the current state (closer than the sum
+    /// of their collision radii and allowed to collide: see [`Collision`](crate::Collision)), in
+    /// increasing order. Found by the same broad phase as the collision pass; empty when no mass
+    /// has a collision radius.
+    #[must_use]
+    pub fn contacts(&self) -> Vec<[usize; 2]> {
+        self.collider
+            .as_ref()
+            .map_or_else(Vec::new, |c| c.contacts(&self.pos, &self.fixed))
     }
 
     /// The net spring force (N) on every mass in the current state: elastic plus axial damping,

@@ -49,6 +49,40 @@ pub struct Mass {
     /// Optional friction oscillator (Facey inchworm) that overrides the ground friction
     /// coefficients of this mass.
     pub friction_oscillator: Option<FrictionOscillator>,
+    /// Collision radius in m (default 0: the mass does not collide with other masses). Two
+    /// colliding masses closer than the sum of their radii repel (see
+    /// [`Collision`](super::Collision)). Finite and >= 0. CPU reference only so far: the GPU
+    /// `World` refuses a model with a radius > 0 ([`Error::NotOnGpu`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub collision_radius: f64,
+    /// Collision groups this mass belongs to, a bit set (default [`COLLISION_GROUP_DEFAULT`]).
+    /// Masses `a` and `b` collide only when `group_a & mask_b != 0` and `group_b & mask_a != 0`.
+    #[serde(skip_serializing_if = "is_default_group")]
+    pub collision_group: u32,
+    /// Collision groups this mass collides with, a bit set (default [`COLLISION_MASK_ALL`]:
+    /// every group). See `collision_group`.
+    #[serde(skip_serializing_if = "is_all")]
+    pub collision_mask: u32,
+}
+
+/// The default [`Mass::collision_group`]: group 0 (bit 0).
+pub const COLLISION_GROUP_DEFAULT: u32 = 1;
+/// The default [`Mass::collision_mask`]: every group.
+pub const COLLISION_MASK_ALL: u32 = u32::MAX;
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_default_group(v: &u32) -> bool {
+    *v == COLLISION_GROUP_DEFAULT
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_all(v: &u32) -> bool {
+    *v == COLLISION_MASK_ALL
 }
 
 impl Default for Mass {
@@ -60,6 +94,9 @@ impl Default for Mass {
             fixed: false,
             external_force: DVec3::ZERO,
             friction_oscillator: None,
+            collision_radius: 0.0,
+            collision_group: COLLISION_GROUP_DEFAULT,
+            collision_mask: COLLISION_MASK_ALL,
         }
     }
 }
@@ -89,11 +126,28 @@ impl Mass {
     pub fn with_velocity(self, velocity: DVec3) -> Self {
         Self { velocity, ..self }
     }
+
+    /// The same mass with collision radius `radius` (m); 0 turns its collisions off.
+    #[must_use]
+    pub fn with_collision_radius(self, radius: f64) -> Self {
+        Self {
+            collision_radius: radius,
+            ..self
+        }
+    }
+
+    /// Whether masses `self` and `other` may collide by their groups and masks:
+    /// `group_a & mask_b != 0 && group_b & mask_a != 0` (radii aside).
+    #[must_use]
+    pub fn collides_with(&self, other: &Mass) -> bool {
+        self.collision_group & other.collision_mask != 0
+            && other.collision_group & self.collision_mask != 0
+    }
 }
 
 impl Mass {
-    /// Checks mass `index` of a model: a finite mass > 0, a finite initial state and a valid
-    /// friction oscillator.
+    /// Checks mass `index` of a model: a finite mass > 0, a finite initial state, a finite
+    /// collision radius >= 0 and a valid friction oscillator.
     pub(super) fn check(&self, index: usize) -> Result<()> {
         if !(self.mass.is_finite() && self.mass > 0.0) {
             return Err(Error::InvalidMass {
@@ -113,6 +167,12 @@ impl Mass {
                     value: v.to_array(),
                 });
             }
+        }
+        if !(self.collision_radius.is_finite() && self.collision_radius >= 0.0) {
+            return Err(Error::InvalidCollisionRadius {
+                mass: index,
+                value: self.collision_radius,
+            });
         }
         if let Some(o) = &self.friction_oscillator {
             o.check(index)?;

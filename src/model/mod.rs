@@ -8,11 +8,13 @@
 //! [`Actuator`] and [`DutyCycle`] (`actuator.rs`), [`Contact`], [`Friction`] and
 //! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
 //! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`), [`Obstacle`] (`obstacle.rs`),
-//! [`Shape`] and [`Surface`] (`shape.rs`), [`Heightfield`] (`heightfield.rs`); the [`Model`] that holds them
+//! [`Shape`] and [`Surface`] (`shape.rs`), [`Heightfield`] (`heightfield.rs`), [`Collision`]
+//! (`collision.rs`: collisions between masses); the [`Model`] that holds them
 //! and its validation live here. [`Model::stable_dt`] and [`StableDt`] (`stable_dt.rs`) estimate
 //! the largest stable time step; `speed_limit.rs` holds the blow-up bound both worlds check.
 
 mod actuator;
+mod collision;
 mod contact;
 mod drag;
 mod heightfield;
@@ -29,10 +31,11 @@ mod stable_dt;
 use serde::{Deserialize, Serialize};
 
 pub use actuator::{Actuator, DutyCycle};
+pub use collision::Collision;
 pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};
 pub use drag::DragSpring;
 pub use heightfield::Heightfield;
-pub use mass::Mass;
+pub use mass::{Mass, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle_grid::ObstacleGrid;
 pub(crate) use params::steps_for;
@@ -126,6 +129,7 @@ impl Model {
             name: name.into(),
             masses: m0..self.masses.len(),
             springs: s0..self.springs.len(),
+            self_collision: part.self_collision,
         });
         self.bodies.len() - 1
     }
@@ -165,7 +169,8 @@ impl Model {
     /// # Errors
     /// The first problem found, naming the element: [`Params::validate`]'s errors; a mass that is
     /// non-finite or <= 0 ([`Error::InvalidMass`]); a non-finite position, velocity or external
-    /// force ([`Error::NonFiniteInitialState`]); a spring naming a missing mass
+    /// force ([`Error::NonFiniteInitialState`]); a negative or non-finite collision radius
+    /// ([`Error::InvalidCollisionRadius`]); a spring naming a missing mass
     /// ([`Error::SpringMassOutOfRange`]) or joining a mass to itself ([`Error::SelfSpring`]); a
     /// negative or non-finite stiffness, damping or rest length
     /// ([`Error::InvalidSpringParameter`]); a material-law spring with rest length 0

@@ -18,6 +18,19 @@ pub struct Body {
     pub masses: Range<usize>,
     /// The body's springs (indices into the model's springs).
     pub springs: Range<usize>,
+    /// Whether masses of this body collide with one another (default true; see
+    /// [`Part::self_collision`]).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub self_collision: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_true(v: &bool) -> bool {
+    *v
 }
 
 /// Masses, springs and actuators with indices local to themselves, as a builder makes them, ready
@@ -43,7 +56,7 @@ pub struct Body {
 /// let body = model.add("dumbbell", part);
 /// assert_eq!(model.bodies[body].name, "dumbbell");
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Part {
     /// The masses.
@@ -53,6 +66,22 @@ pub struct Part {
     /// Actuators; `spring` indexes `springs`.
     #[serde(default)]
     pub actuators: Vec<Actuator>,
+    /// Whether masses of this part collide with one another when they have collision radii
+    /// (default true). Springs' own ends never collide either way. Becomes
+    /// [`Body::self_collision`].
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub self_collision: bool,
+}
+
+impl Default for Part {
+    fn default() -> Self {
+        Self {
+            masses: Vec::new(),
+            springs: Vec::new(),
+            actuators: Vec::new(),
+            self_collision: true,
+        }
+    }
 }
 
 impl Part {
@@ -113,5 +142,43 @@ impl Part {
     #[must_use]
     pub fn total_mass(&self) -> f64 {
         self.masses.iter().map(|m| m.mass).sum()
+    }
+
+    /// The same part with collision radius `radius` (m) on every mass (0 turns collisions off;
+    /// see [`Collision`](super::Collision)). Checked when the model is validated.
+    ///
+    /// ```
+    /// use hooke::{Builder, Cube};
+    ///
+    /// let cube = Cube::lipson().build()?.with_collision_radius(0.025); // m
+    /// assert!(cube.masses.iter().all(|m| m.collision_radius == 0.025));
+    /// # Ok::<(), hooke::Error>(())
+    /// ```
+    #[must_use]
+    pub fn with_collision_radius(mut self, radius: f64) -> Self {
+        for m in &mut self.masses {
+            m.collision_radius = radius;
+        }
+        self
+    }
+
+    /// The same part with collision group `group` and mask `mask` (bit sets) on every mass (see
+    /// [`Mass::collision_group`]).
+    #[must_use]
+    pub fn with_collision_filter(mut self, group: u32, mask: u32) -> Self {
+        for m in &mut self.masses {
+            m.collision_group = group;
+            m.collision_mask = mask;
+        }
+        self
+    }
+
+    /// The same part with self-collision on or off ([`Part::self_collision`]).
+    #[must_use]
+    pub fn with_self_collision(self, self_collision: bool) -> Self {
+        Self {
+            self_collision,
+            ..self
+        }
     }
 }

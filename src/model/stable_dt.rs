@@ -38,10 +38,12 @@ pub struct StableDt {
     /// `1 + sqrt(m / m_j)` times (see [`Model::stable_dt`]).
     pub spring_stiffness: f64,
     /// The penalty ground's stiffness `k_c` plus the largest penalty stiffness of the obstacles,
-    /// N/m (0 for the other contact models).
+    /// plus the collision stiffness when that mass has a collision radius, N/m (0 for the other
+    /// contact models and no collision radius).
     pub contact_stiffness: f64,
     /// Damping on that mass as the bound counts it, N*s/m: springs' axial damping (counted as
-    /// the stiffness is), the contact's normal damping and the air drag.
+    /// the stiffness is), the contact's normal damping, the collision damping when the mass
+    /// has a collision radius, and the air drag.
     pub damping: f64,
     /// The angular frequency bound at that mass, `sqrt((spring_stiffness + contact_stiffness) /
     /// mass_kg)`, rad/s.
@@ -67,8 +69,8 @@ impl StableDt {
                 format!("{below}, or soften spring {s} or raise mass {mass} ({m:.3e} kg)")
             }
             (StableDtLimit::Contact, _) => format!(
-                "{below}, or soften the ground contact (k_c = {:.3e} N/m), use \
-                 Contact::Restitution, or raise mass {mass} ({m:.3e} kg)",
+                "{below}, or soften the ground contact or the collisions (together {:.3e} \
+                 N/m), use Contact::Restitution, or raise mass {mass} ({m:.3e} kg)",
                 self.contact_stiffness
             ),
             (StableDtLimit::Damping, Some(s)) => format!(
@@ -209,7 +211,9 @@ impl Model {
     /// Restitution contact adds no stiffness. The penalty ground counts for every free mass,
     /// since any of them may touch it, and so does the stiffest (and the most damped) penalty
     /// obstacle on top of it: a mass is taken to touch the ground and one obstacle at once (a
-    /// mass wedged between several stiff obstacles can need less).
+    /// mass wedged between several stiff obstacles can need less). A mass with a collision
+    /// radius adds the collision stiffness and damping ([`Collision`](super::Collision)) once:
+    /// it is taken to touch one other mass at a time (a mass pressed by several can need less).
     ///
     /// # Explicit Euler
     /// [`Integrator::ExplicitEuler`](super::Integrator::ExplicitEuler) is never stable on an
@@ -241,8 +245,14 @@ impl Model {
             if m.fixed || m.mass.is_nan() || m.mass <= 0.0 {
                 continue;
             }
-            let omega_squared = (k + k_c) / m.mass;
-            let damping = c + c_c + p.air_drag;
+            // A colliding mass is taken to touch one other mass at a time, as for obstacles.
+            let (k_m, c_m) = if m.collision_radius > 0.0 {
+                (p.collision.stiffness, p.collision.damping)
+            } else {
+                (0.0, 0.0)
+            };
+            let omega_squared = (k + k_c + k_m) / m.mass;
+            let damping = c + c_c + c_m + p.air_drag;
             let dt = oscillator_limit(omega_squared, damping / m.mass);
             if dt < best.dt {
                 best = StableDt {
@@ -251,7 +261,7 @@ impl Model {
                     mass: Some(i),
                     mass_kg: m.mass,
                     spring_stiffness: k,
-                    contact_stiffness: k_c,
+                    contact_stiffness: k_c + k_m,
                     damping,
                     omega: omega_squared.sqrt(),
                     spring: None,
@@ -264,7 +274,7 @@ impl Model {
             let damping_term = 2.0 * best.damping / best.mass_kg;
             best.limit = if damping_term > spring_term {
                 StableDtLimit::Damping
-            } else if k_c > best.spring_stiffness {
+            } else if best.contact_stiffness > best.spring_stiffness {
                 StableDtLimit::Contact
             } else {
                 StableDtLimit::Springs

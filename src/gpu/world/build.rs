@@ -24,13 +24,15 @@ impl World {
     /// stable time step estimate ([`Model::stable_dt`]), naming the estimate and what limits it.
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects;
+    /// What [`Model::validate`] rejects; [`Error::NotOnGpu`](crate::Error::NotOnGpu) for a
+    /// model with collision radii (CPU reference only so far);
     /// [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) for a value the GPU's f32 cannot
     /// hold; [`Error::NoAdapter`](crate::Error::NoAdapter) (listing the adapters seen);
     /// [`Error::RequestDevice`](crate::Error::RequestDevice); and what [`World::with_device`]
     /// rejects.
     pub fn new(model: &Model) -> Result<Self> {
         model.validate()?;
+        model.check_gpu_supported()?;
         check_f32(model)?;
         let (device, queue) = request_device()?;
         let lost = Arc::new(Mutex::new(None));
@@ -49,7 +51,8 @@ impl World {
     /// [`open_device`](crate::gpu::open_device) does).
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
+    /// What [`Model::validate`] rejects; [`Error::NotOnGpu`](crate::Error::NotOnGpu) for a
+    /// model with collision radii; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
     /// 3.4e38, or a mass, `dt` or material rest length that rounds to zero or a subnormal);
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a bad fixed-point quantum; [`Error::Gpu`](crate::Error::Gpu) if
     /// [`AtomicWidth::Bits64`](crate::AtomicWidth::Bits64) is asked for on a device without
@@ -64,6 +67,7 @@ impl World {
         options: WorldOptions,
     ) -> Result<Self> {
         model.validate()?;
+        model.check_gpu_supported()?;
         check_f32(model)?;
         Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
     }

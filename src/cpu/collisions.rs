@@ -1,0 +1,304 @@
+//! The collision pass: penalty, damping and friction between touching masses (the model in
+//! [`Collision`]), run after the spring pass and read by the mass pass (`integrate.rs`). No GPU
+//! twin yet (the GPU `World` refuses models with collision radii).
+//!
+//! The broad phase is [`MassGrid`] (`mass_grid.rs`). Each colliding mass gathers the forces of its
+//! touching neighbours in the grid's fixed order (27 cells, each by mass index), so every bit
+//! of the sum depends only on the state, never on the number of threads. A pair's force is
+//! computed by [`pair`] with the lower index first, whichever mass asks: the higher one gets
+//! exactly its negative, so the two forces cancel bit for bit.
+
+use glam::DVec3;
+
+use super::mass_grid::MassGrid;
+use crate::model::{Collision, Model};
+
+/// A body index for masses outside every body.
+const NO_BODY: u32 = u32::MAX;
+
+/// The collision force on one mass, N, split as the mass pass books it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Touch {
+    /// The penalty part, whose energy is stored (`k (r_a + r_b - d)` along the normal), N.
+    pub(super) conservative: DVec3,
+    /// Normal damping and friction, whose work is dissipated, N.
+    pub(super) dissipative: DVec3,
+}
+
+/// The state the collision pass reads.
+#[derive(Clone, Copy)]
+pub(super) struct State<'a> {
+    /// Positions, m.
+    pub(super) pos: &'a [DVec3],
+    /// Velocities, m/s.
+    pub(super) vel: &'a [DVec3],
+    /// Masses, kg.
+    pub(super) mass: &'a [f64],
+    /// Whether each mass is fixed.
+    pub(super) fixed: &'a [bool],
+}
+
+impl State<'_> {
+    /// 1 / the mass of `i`, 1/kg; 0 for a fixed mass.
+    fn inverse_mass(&self, i: usize) -> f64 {
+        if self.fixed[i] {
+            0.0
+        } else {
+            1.0 / self.mass[i]
+        }
+    }
+}
+
+/// What the collision pass reads of the model, and its grid and output.
+#[derive(Clone, Debug)]
+pub(super) struct Collider {
+    /// The pair force parameters.
+    params: Collision,
+    /// Time step, s (friction never stops more than the relative motion of one step).
+    dt: f64,
+    /// Colliding masses (radius > 0), in increasing index.
+    members: Vec<u32>,
+    /// Collision radius of each mass, m.
+    radius: Vec<f64>,
+    /// Collision group and mask of each mass.
+    group: Vec<u32>,
+    mask: Vec<u32>,
+    /// Body of each mass ([`NO_BODY`] outside every body), and whether each body collides
+    /// with itself.
+    body: Vec<u32>,
+    self_collision: Vec<bool>,
+    /// For each mass, `joined[joined_start[i]..joined_start[i + 1]]` lists in increasing order
+    /// the colliding masses a spring joins it to.
+    joined_start: Vec<u32>,
+    joined: Vec<u32>,
+    /// The broad phase, rebuilt every step.
+    grid: MassGrid,
+    /// Cell side, m: the largest collision diameter.
+    cell: f64,
+    /// The collision force on each mass in the last pass, N.
+    pub(super) touch: Vec<Touch>,
+}
+
+impl Collider {
+    /// The collision pass of `model`, or `None` when no mass has a collision radius.
+    pub(super) fn new(model: &Model) -> Option<Self> {
+        model.first_colliding_mass()?;
+        let n = model.masses.len();
+        let radius: Vec<f64> = model.masses.iter().map(|m| m.collision_radius).collect();
+        let members: Vec<u32> = (0..n as u32)
+            .filter(|&i| radius[i as usize] > 0.0)
+            .collect();
+        let mut body = vec![NO_BODY; n];
+        for (b, range) in model.bodies.iter().enumerate() {
+            body[range.masses.clone()].fill(b as u32);
+        }
+        let (joined_start, joined) = joined(model, &radius);
+        let largest = members
+            .iter()
+            .map(|&i| radius[i as usize])
+            .fold(0.0, f64::max);
+        Some(Self {
+            params: model.params.collision,
+            dt: model.params.dt,
+            members,
+            radius,
+            group: model.masses.iter().map(|m| m.collision_group).collect(),
+            mask: model.masses.iter().map(|m| m.collision_mask).collect(),
+            body,
+            self_collision: model.bodies.iter().map(|b| b.self_collision).collect(),
+            joined_start,
+            joined,
+            grid: MassGrid::default(),
+            cell: 2.0 * largest,
+            touch: vec![Touch::default(); n],
+        })
+    }
+
+    /// Whether masses `i` and `j` (both with a radius) may touch: not both fixed, groups and
+    /// masks that let them, not the same body with self-collision off, no spring between them.
+    fn may_touch(&self, i: usize, j: usize, fixed: &[bool]) -> bool {
+        if fixed[i] && fixed[j] {
+            return false;
+        }
+        if self.group[i] & self.mask[j] == 0 || self.group[j] & self.mask[i] == 0 {
+            return false;
+        }
+        let b = self.body[i];
+        if b != NO_BODY && b == self.body[j] && !self.self_collision[b as usize] {
+            return false;
+        }
+        let list = &self.joined[self.joined_start[i] as usize..self.joined_start[i + 1] as usize];
+        list.binary_search(&(j as u32)).is_err()
+    }
+
+    /// The collision pass: rebuilds the grid at `s.pos` and sets `touch` for every mass, on up
+    /// to `threads` threads (contiguous mass ranges; the result does not depend on them).
+    pub(super) fn collide(&mut self, s: &State<'_>, threads: usize) {
+        let mut grid = std::mem::take(&mut self.grid);
+        grid.build(&self.members, s.pos, self.cell);
+        self.grid = grid;
+        let mut touch = std::mem::take(&mut self.touch);
+        let n = touch.len();
+        if threads <= 1 || self.members.len() < 4096 {
+            self.collide_range(0, &mut touch, s);
+        } else {
+            let per = n.div_ceil(threads);
+            let this = &*self;
+            std::thread::scope(|scope| {
+                for (k, part) in touch.chunks_mut(per).enumerate() {
+                    scope.spawn(move || this.collide_range(k * per, part, s));
+                }
+            });
+        }
+        self.touch = touch;
+    }
+
+    /// The collision force on masses `first..first + out.len()`, into `out`.
+    fn collide_range(&self, first: usize, out: &mut [Touch], s: &State<'_>) {
+        for (k, t) in out.iter_mut().enumerate() {
+            let i = first + k;
+            *t = Touch::default();
+            if self.radius[i] <= 0.0 {
+                continue;
+            }
+            self.grid.neighbours(i, |j| {
+                if let Some(f) = self.pair_of(i.min(j), i.max(j), s) {
+                    // `f` acts on the lower index; the higher gets its exact negative.
+                    let sign = if i < j { 1.0 } else { -1.0 };
+                    t.conservative += sign * f.conservative;
+                    t.dissipative += sign * f.dissipative;
+                }
+            });
+        }
+    }
+
+    /// The force on `a` of `b` (`a < b`), if they touch.
+    fn pair_of(&self, a: usize, b: usize, s: &State<'_>) -> Option<Touch> {
+        let reach = self.radius[a] + self.radius[b];
+        let d = s.pos[a] - s.pos[b];
+        if d.length_squared() >= reach * reach || !self.may_touch(a, b, s.fixed) {
+            return None;
+        }
+        let inverse = s.inverse_mass(a) + s.inverse_mass(b);
+        Some(pair(&self.params, self.dt, reach, d, s.vel[a] - s.vel[b], inverse))
+    }
+
+    /// Every pair `(a, b)`, `a < b`, touching at `pos` (m), in increasing order of `a` then `b`
+    /// (`fixed`: which masses are fixed).
+    pub(super) fn contacts(&self, pos: &[DVec3], fixed: &[bool]) -> Vec<[usize; 2]> {
+        let mut grid = MassGrid::default();
+        grid.build(&self.members, pos, self.cell);
+        let mut out = Vec::new();
+        for &i in &self.members {
+            let a = i as usize;
+            let start = out.len();
+            grid.neighbours(a, |b| {
+                let reach = self.radius[a] + self.radius[b];
+                if b > a
+                    && pos[a].distance_squared(pos[b]) < reach * reach
+                    && self.may_touch(a, b, fixed)
+                {
+                    out.push([a, b]);
+                }
+            });
+            out[start..].sort_unstable();
+        }
+        out
+    }
+
+    /// Penalty energy `k (r_a + r_b - d)^2 / 2` of every touching pair at `pos` (m), J, summed in
+    /// the order of [`Collider::contacts`].
+    pub(super) fn energy(&self, pos: &[DVec3], fixed: &[bool]) -> f64 {
+        let k = self.params.stiffness;
+        self.contacts(pos, fixed)
+            .iter()
+            .map(|&[a, b]| {
+                let overlap = self.radius[a] + self.radius[b] - pos[a].distance(pos[b]);
+                0.5 * k * overlap * overlap
+            })
+            .sum()
+    }
+}
+
+/// The collision force on `a` of `b` for `d = p_a - p_b` (m, `|d| < reach`), relative velocity
+/// `v = v_a - v_b` (m/s), contact distance `reach = r_a + r_b` (m) and `inverse = 1/m_a + 1/m_b`
+/// (1/kg), over a step of `dt` s (see [`Collision`] for the law). Masses at the same point have
+/// no normal and exert no force.
+pub(super) fn pair(c: &Collision, dt: f64, reach: f64, d: DVec3, v: DVec3, inverse: f64) -> Touch {
+    let dist = d.length();
+    if dist == 0.0 {
+        return Touch::default();
+    }
+    let n = d / dist;
+    let spring = c.stiffness * (reach - dist);
+    let vn = v.dot(n);
+    let normal = (spring - c.damping * vn).max(0.0);
+    let mut dissipative = (normal - spring) * n;
+    let vt = v - vn * n;
+    let speed = vt.length();
+    if c.friction > 0.0 && speed > 0.0 && inverse > 0.0 {
+        // What stops the relative tangential motion within the step: m_r |v_t| / dt.
+        let stop = speed / (inverse * dt);
+        dissipative -= (c.friction * normal).min(stop) / speed * vt;
+    }
+    Touch {
+        conservative: spring * n,
+        dissipative,
+    }
+}
+
+/// The spring neighbours of every mass among the colliding masses (`radius > 0`), as offsets and
+/// sorted lists (see [`Collider::joined`]).
+fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
+    let n = radius.len();
+    let both = |a: usize, b: usize| radius[a] > 0.0 && radius[b] > 0.0;
+    let mut start = vec![0u32; n + 1];
+    for s in &model.springs {
+        let (a, b) = (s.a as usize, s.b as usize);
+        if both(a, b) {
+            start[a + 1] += 1;
+            start[b + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut cursor = start[..n].to_vec();
+    let mut list = vec![0u32; start[n] as usize];
+    for s in &model.springs {
+        let (a, b) = (s.a as usize, s.b as usize);
+        if both(a, b) {
+            list[cursor[a] as usize] = b as u32;
+            cursor[a] += 1;
+            list[cursor[b] as usize] = a as u32;
+            cursor[b] += 1;
+        }
+    }
+    for i in 0..n {
+        list[start[i] as usize..start[i + 1] as usize].sort_unstable();
+    }
+    (start, list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Damping never pulls: a pair separating fast feels no normal force, and friction never
+    /// exceeds what stops the tangential motion in one step.
+    #[test]
+    fn damping_never_pulls_and_friction_never_reverses() {
+        let c = Collision {
+            stiffness: 1000.0,
+            damping: 100.0,
+            friction: 10.0,
+        };
+        let d = DVec3::new(0.09, 0.0, 0.0); // reach 0.1 m: overlap 0.01 m, spring 10 N
+        let separating = pair(&c, 1e-3, 0.1, d, DVec3::new(1.0, 0.0, 0.0), 20.0);
+        assert_eq!(separating.conservative + separating.dissipative, DVec3::ZERO);
+        // Sliding at 1e-3 m/s with m_r = 1/20 kg: stop = 0.05 kg * 1e-3 / 1e-3 s = 0.05 N, far
+        // below mu f_n = 100 N, so friction is exactly the stopping force.
+        let sliding = pair(&c, 1e-3, 0.1, d, DVec3::new(0.0, 1e-3, 0.0), 20.0);
+        assert!((sliding.dissipative.y + 0.05).abs() < 1e-15);
+    }
+}
