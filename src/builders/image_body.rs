@@ -123,6 +123,7 @@ impl ImageBody {
             air_drag: 0.9,
             contact: Contact::Restitution { restitution: 0.7 },
             friction: Friction::coulomb(0.6, 0.6),
+            collision: crate::Collision::default(),
         }
     }
 

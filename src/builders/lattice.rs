@@ -134,6 +134,7 @@ impl Lattice {
                 damping: 0.0,
             },
             friction: Friction::naive(0.5, 1e-6),
+            collision: crate::Collision::default(),
         }
     }
 

@@ -54,7 +54,8 @@ impl MassGrid {
         for &i in members {
             let c = self.cell_of(pos[i as usize]);
             self.cells[i as usize] = c;
-            self.starts[self.bucket(c) + 1] += 1;
+            let b = self.bucket(c);
+            self.starts[b + 1] += 1;
         }
         for b in 0..buckets {
             self.starts[b + 1] += self.starts[b];

@@ -125,7 +125,14 @@ impl CpuWorld {
         model.validate()?;
         let stable = model.stable_dt();
         warn_if_above("CpuWorld", model.params.dt, &stable);
-        let limit = SpeedLimit::of_model(model);
+        let mut limit = SpeedLimit::of_model(model);
+        let collider = Collider::new(model);
+        if let Some(c) = &collider {
+            // The penalty energy of masses that start inside one another (the model has no grid).
+            let pos: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
+            let fixed: Vec<bool> = model.masses.iter().map(|m| m.fixed).collect();
+            limit.inject(c.energy(&pos, &fixed));
+        }
         let n = model.masses.len();
         let mut w = Self {
             model: model.clone(),
@@ -141,7 +148,7 @@ impl CpuWorld {
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
             solids: Solids::new(&model.obstacles),
-            collider: Collider::new(model),
+            collider,
             chunks: Vec::new(),
             force: vec![DVec3::ZERO; n],
             drag: None,

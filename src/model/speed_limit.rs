@@ -15,8 +15,9 @@
 //!
 //! with `S = 10` (a hundredfold margin on energy) and
 //! - `E`, J: the initial mechanical energy (kinetic energy of the free masses, elastic energy at
-//!   the initial rest lengths, ground and obstacle penalty energy, and with a ground `m |g_z| z` of every mass
-//!   above it), plus for every actuator the elastic energy of one full stroke,
+//!   the initial rest lengths, ground and obstacle penalty energy, the penalty energy of masses
+//!   that start inside one another (added by `CpuWorld::new`, which has the collision grid), and
+//!   with a ground `m |g_z| z` of every mass above it), plus for every actuator the elastic energy of one full stroke,
 //!   `k_eff (2 |a| L_base)^2 / 2`, plus what the setters inject (below);
 //! - `A`, m/s^2, for the energy that driving forces add over time, which no initial budget holds:
 //!   `|g|` (free fall without a ground, sliding under a tilted gravity), plus the largest
