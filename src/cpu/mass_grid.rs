@@ -34,7 +34,11 @@ const NEIGHBOURS: [[i64; 3]; 27] = {
     let mut out = [[0; 3]; 27];
     let mut n = 0;
     while n < 27 {
-        out[n] = [(n % 3) as i64 - 1, ((n / 3) % 3) as i64 - 1, (n / 9) as i64 - 1];
+        out[n] = [
+            (n % 3) as i64 - 1,
+            ((n / 3) % 3) as i64 - 1,
+            (n / 9) as i64 - 1,
+        ];
         n += 1;
     }
     out
