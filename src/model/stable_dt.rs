@@ -9,7 +9,7 @@ use super::{Contact, Model, Spring, SpringLaw};
 pub enum StableDtLimit {
     /// The springs on the mass (their stiffness per mass).
     Springs,
-    /// The penalty ground's stiffness `k_c` on a light mass.
+    /// The penalty ground's stiffness `k_c` (plus obstacles' and collisions') on a light mass.
     Contact,
     /// Damping (springs' axial damping, contact damping, air drag) on a light mass.
     Damping,
@@ -106,7 +106,8 @@ impl fmt::Display for StableDt {
             }
             StableDtLimit::Contact => write!(
                 f,
-                "ground contact {:.1e} N/m + springs {:.1e} N/m on {m:.2e} kg",
+                "ground contact (with obstacles and collisions) {:.1e} N/m + springs {:.1e} N/m \
+                 on {m:.2e} kg",
                 self.contact_stiffness, self.spring_stiffness
             )?,
             StableDtLimit::Damping => {
