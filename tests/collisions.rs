@@ -201,13 +201,16 @@ impl Rng {
 
 /// A random cloud of 600 masses in a 0.2 m box: radii 0 to 0.02 m (one in five 0), groups and
 /// masks from 3 bits, 4 bodies (two without self-collision), and springs between random pairs.
-fn cloud(seed: u64) -> Model {
+/// Body `b` is moved `b * spread` m along x (a spread of 100 m leaves most of the grid's box
+/// empty, so the grid hashes its cells instead of numbering them densely).
+fn cloud(seed: u64, spread: f64) -> Model {
     let mut rng = Rng(seed);
     let mut model = Model::new(free_space());
     for b in 0..4 {
         let mut part = Part::new().with_self_collision(b % 2 == 0);
         for _ in 0..150 {
-            let p = DVec3::new(rng.unit(), rng.unit(), rng.unit()) * 0.2;
+            let p = DVec3::new(rng.unit(), rng.unit(), rng.unit()) * 0.2
+                + DVec3::X * spread * f64::from(b);
             let mut m = Mass::new(0.1, p);
             m.collision_radius = if rng.next().is_multiple_of(5) {
                 0.0
@@ -261,31 +264,36 @@ fn brute_force(model: &Model, pos: &[DVec3]) -> Vec<[usize; 2]> {
 }
 
 /// The grid finds exactly the pairs a brute-force check over all pairs finds, on random clouds
-/// (varied radii, groups and masks, bodies with and without self-collision, springs), before
-/// and after the masses move.
+/// (varied radii, groups and masks, bodies with and without self-collision, springs), compact
+/// (dense cell numbering) and spread out (hashed cells), before and after the masses move.
 #[test]
 fn grid_finds_the_pairs_brute_force_finds() {
-    for seed in [1, 2, 3] {
-        let model = cloud(0x9E37_79B9 + seed);
+    for (seed, spread) in [(1, 0.0), (2, 0.0), (3, 100.0), (4, 100.0)] {
+        let model = cloud(0x9E37_79B9 + seed, spread);
         let mut w = CpuWorld::new(&model).unwrap();
+        let mut pairs = 0;
         for _ in 0..3 {
             let expected = brute_force(&model, w.position_slice());
-            assert!(
-                expected.len() > 10,
-                "too few pairs to test: {}",
-                expected.len()
-            );
+            pairs += expected.len();
             assert_eq!(w.contacts(), expected, "seed {seed}");
             w.step(10).unwrap();
         }
+        assert!(pairs > 20, "seed {seed}: too few pairs to test ({pairs})");
     }
 }
 
 /// Regression: a mass exactly on a cell corner (cells are the largest diameter, 0.1 m, so a
-/// coordinate of 0.1 starts a cell) finds its neighbours in the cells below it, and they push.
+/// coordinate of 0.1 starts a cell) finds its neighbours in the cells below it, and they push;
+/// with dense cell numbering and, with a fourth mass 1 km away, hashed cells.
 #[test]
 fn mass_exactly_on_a_cell_boundary_collides() {
-    for x in [0.1, -0.1, 0.0] {
+    for (x, far) in [
+        (0.1, false),
+        (-0.1, false),
+        (0.0, false),
+        (0.1, true),
+        (-0.1, true),
+    ] {
         let mut model = Model::new(free_space());
         let mut part = Part::new();
         let at = |p: DVec3| Mass::new(0.1, p).with_collision_radius(0.05);
@@ -293,6 +301,9 @@ fn mass_exactly_on_a_cell_boundary_collides() {
         // 0.09 m below in x; 0.071 m below in y and z (0.114 m from each other: no contact).
         part.add_mass(at(DVec3::new(x - 0.09, x, x)));
         part.add_mass(at(DVec3::new(x, x - 0.05, x - 0.05)));
+        if far {
+            part.add_mass(at(DVec3::new(1000.0, 0.0, 0.0)));
+        }
         model.add("three", part);
         let mut w = CpuWorld::new(&model).unwrap();
         assert_eq!(w.contacts(), vec![[0, 1], [0, 2]], "at x = {x}");

@@ -5,7 +5,10 @@
 //!
 //! The grid is hashed: cell coordinates `(i, j, k) = floor(p / cell)` map into a table of
 //! `2^b >= 2 n` buckets (`n` colliding masses), so it needs no bounds and memory is linear in the
-//! masses whatever the extent of the scene (no scene is too large for it). Masses of different
+//! masses whatever the extent of the scene (no scene is too large for it). When the box of
+//! occupied cells has no more cells than buckets (compact scenes: lattices, piles), the "hash"
+//! is the cell's dense number in that box, x fastest, which keeps neighbours close in memory
+//! (about 3 times faster on the n = 40 lattice than a scattering hash). Masses of different
 //! cells that share a bucket are told apart by their cell coordinates, so a bucket is never
 //! visited for a cell it does not hold. Building is linear: count per bucket, prefix sum, then
 //! scatter the masses in index order, so each bucket lists its masses in increasing index and
@@ -21,6 +24,10 @@ pub(super) struct MassGrid {
     cell: f64,
     /// Bucket count minus one (the count is a power of two).
     bucket_mask: u64,
+    /// When the occupied cells' bounding box has no more cells than buckets: its lowest cell
+    /// and its size along x and y. Cells are then numbered densely (x fastest), so neighbours
+    /// along x sit in neighbouring buckets and no two cells of the box share one.
+    dense: Option<([i64; 3], i64, i64)>,
     /// Cell coordinates of each mass (meaningful for colliding masses only).
     cells: Vec<[i64; 3]>,
     /// `buckets + 1` offsets into `entries`.
@@ -28,21 +35,6 @@ pub(super) struct MassGrid {
     /// Mass indices, grouped by bucket, each bucket in increasing index.
     entries: Vec<u32>,
 }
-
-/// The 27 cell offsets a mass visits, in the fixed order of the sums: z, then y, then x.
-const NEIGHBOURS: [[i64; 3]; 27] = {
-    let mut out = [[0; 3]; 27];
-    let mut n = 0;
-    while n < 27 {
-        out[n] = [
-            (n % 3) as i64 - 1,
-            ((n / 3) % 3) as i64 - 1,
-            (n / 9) as i64 - 1,
-        ];
-        n += 1;
-    }
-    out
-};
 
 impl MassGrid {
     /// Rebuilds the grid for `members` (the colliding masses, in increasing index) at `pos` (m),
@@ -54,11 +46,26 @@ impl MassGrid {
         self.cells.resize(pos.len(), [0; 3]);
         self.starts.clear();
         self.starts.resize(buckets + 1, 0);
-        // Count per bucket (shifted by one, so the prefix sum leaves the starts in place).
+        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
         for &i in members {
             let c = self.cell_of(pos[i as usize]);
             self.cells[i as usize] = c;
-            let b = self.bucket(c);
+            for a in 0..3 {
+                lo[a] = lo[a].min(c[a]);
+                hi[a] = hi[a].max(c[a]);
+            }
+        }
+        self.dense = None;
+        let size = |a: usize| hi[a].checked_sub(lo[a]).and_then(|d| d.checked_add(1));
+        if let (Some(nx), Some(ny), Some(nz)) = (size(0), size(1), size(2)) {
+            let cells = nx.checked_mul(ny).and_then(|v| v.checked_mul(nz));
+            if cells.is_some_and(|v| v <= buckets as i64) {
+                self.dense = Some((lo, nx, ny));
+            }
+        }
+        // Count per bucket (shifted by one, so the prefix sum leaves the starts in place).
+        for &i in members {
+            let b = self.bucket(self.cells[i as usize]);
             self.starts[b + 1] += 1;
         }
         for b in 0..buckets {
@@ -82,8 +89,15 @@ impl MassGrid {
         [c.x as i64, c.y as i64, c.z as i64]
     }
 
-    /// The bucket of cell `c`.
+    /// The bucket of cell `c`: its dense number in the box (see `dense`; a neighbour outside
+    /// the box lands in some bucket and is told apart by its coordinates), or a hash.
     fn bucket(&self, c: [i64; 3]) -> usize {
+        if let Some((lo, nx, ny)) = self.dense {
+            let k = c[2].wrapping_sub(lo[2]).wrapping_mul(ny);
+            let k = k.wrapping_add(c[1].wrapping_sub(lo[1])).wrapping_mul(nx);
+            let k = k.wrapping_add(c[0].wrapping_sub(lo[0]));
+            return (k as u64 & self.bucket_mask) as usize;
+        }
         let h = (c[0] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ (c[1] as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
             ^ (c[2] as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
@@ -91,20 +105,35 @@ impl MassGrid {
     }
 
     /// Calls `visit(j)` for every colliding mass `j != i` in the 27 cells around mass `i`'s (a
-    /// member of the last build), in the fixed order of the module docs.
+    /// member of the last build), in the fixed order of the module docs. With dense numbering the
+    /// three cells of a row along x are three consecutive buckets, read as one range: the same
+    /// masses in the same order.
     pub(super) fn neighbours(&self, i: usize, mut visit: impl FnMut(usize)) {
         let c = self.cells[i];
-        for d in NEIGHBOURS {
-            let cell = [
-                c[0].wrapping_add(d[0]),
-                c[1].wrapping_add(d[1]),
-                c[2].wrapping_add(d[2]),
-            ];
-            let b = self.bucket(cell);
-            for &j in &self.entries[self.starts[b] as usize..self.starts[b + 1] as usize] {
-                let j = j as usize;
-                if j != i && self.cells[j] == cell {
-                    visit(j);
+        for row in 0..9 {
+            let (dy, dz) = ((row % 3) as i64 - 1, (row / 3) as i64 - 1);
+            let (y, z) = (c[1].wrapping_add(dy), c[2].wrapping_add(dz));
+            let first = self.bucket([c[0].wrapping_sub(1), y, z]);
+            let last = self.bucket([c[0].wrapping_add(1), y, z]);
+            if self.dense.is_some() && last == first + 2 {
+                let range = self.starts[first] as usize..self.starts[last + 1] as usize;
+                for &j in &self.entries[range] {
+                    let j = j as usize;
+                    let d = self.cells[j];
+                    if j != i && d[1] == y && d[2] == z && d[0].wrapping_sub(c[0]).abs() <= 1 {
+                        visit(j);
+                    }
+                }
+                continue;
+            }
+            for dx in -1..=1 {
+                let cell = [c[0].wrapping_add(dx), y, z];
+                let b = self.bucket(cell);
+                for &j in &self.entries[self.starts[b] as usize..self.starts[b + 1] as usize] {
+                    let j = j as usize;
+                    if j != i && self.cells[j] == cell {
+                        visit(j);
+                    }
                 }
             }
         }
@@ -134,15 +163,5 @@ mod tests {
         }
         seen.sort_unstable();
         assert_eq!(seen, members);
-    }
-
-    /// The neighbour offsets are the 27 distinct ones.
-    #[test]
-    fn neighbours_are_the_27_cells() {
-        let mut all = NEIGHBOURS.to_vec();
-        all.sort_unstable();
-        all.dedup();
-        assert_eq!(all.len(), 27);
-        assert!(all.iter().all(|d| d.iter().all(|v| (-1..=1).contains(v))));
     }
 }
