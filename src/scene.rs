@@ -18,6 +18,11 @@
 //! }
 //! ```
 //!
+//! A body may add `"collision": { "radius": 0.005, "group": 1, "mask": 4294967295,
+//! "self_collision": true }` ([`BodyCollision`]; collisions between masses, CPU reference only
+//! so far), and `params` may hold `"collision": { "stiffness", "damping", "friction" }`
+//! ([`Collision`](crate::Collision)).
+//!
 //! Every field of `params`, of a builder and of a placement may be left out; it then takes its
 //! default (for builders the seed value their docs give). Unknown fields are rejected, so a typo
 //! is an error and not a silently ignored setting. Paths of image bodies are resolved against the

@@ -8,7 +8,7 @@
 //! masses whatever the extent of the scene (no scene is too large for it). When the box of
 //! occupied cells has no more cells than buckets (compact scenes: lattices, piles), the "hash"
 //! is the cell's dense number in that box, x fastest, which keeps neighbours close in memory
-//! (about 3 times faster on the n = 40 lattice than a scattering hash). Masses of different
+//! (several times faster than a scattering hash on the n = 40 lattice). Masses of different
 //! cells that share a bucket are told apart by their cell coordinates, so a bucket is never
 //! visited for a cell it does not hold. Building is linear: count per bucket, prefix sum, then
 //! scatter the masses in index order, so each bucket lists its masses in increasing index and
