@@ -400,8 +400,8 @@ fn bodies_that_mask_each_other_out_give_the_bits_of_each_run_alone() {
     assert_ne!(q[64..], p1[..]);
 }
 
-/// The collision pass gives the same bits on 1 and 4 threads (4096 colliding masses, enough
-/// for the threaded path), and from run to run.
+/// The collision pass gives the same bits on 1 and 4 threads (4160 colliding masses, above the
+/// 4096 where it starts to use threads), and from run to run.
 #[test]
 fn collisions_are_independent_of_thread_count() {
     let run = |threads: usize| {

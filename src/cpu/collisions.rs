@@ -13,6 +13,10 @@ use glam::DVec3;
 use super::mass_grid::MassGrid;
 use crate::model::{Collision, Model};
 
+/// Below this many colliding masses the collision pass runs on one thread (spawning costs more
+/// than it saves; the result is the same either way).
+const PARALLEL_MIN_MEMBERS: usize = 4096;
+
 /// A body index for masses outside every body.
 const NO_BODY: u32 = u32::MAX;
 
@@ -139,7 +143,7 @@ impl Collider {
         self.grid = grid;
         let mut touch = std::mem::take(&mut self.touch);
         let n = touch.len();
-        if threads <= 1 || self.members.len() < 4096 {
+        if threads <= 1 || self.members.len() < PARALLEL_MIN_MEMBERS {
             self.collide_range(0, &mut touch, s);
         } else {
             let per = n.div_ceil(threads);
