@@ -45,7 +45,7 @@
 //! The worst-case linear sum in (2) is an upper bound; the observed errors are typically 10-100x
 //! smaller, which the tests print so that a drifting margin is visible.
 
-use hooke::{Contact, CpuWorld, DVec3, Energy, Model, Obstacle, Shape, SpringLaw, World};
+use hooke::{Contact, CpuWorld, DVec3, Energy, Friction, Model, Obstacle, Shape, SpringLaw, World};
 
 /// f32 unit roundoff.
 pub const U: f64 = f32::EPSILON as f64 / 2.0;
@@ -77,19 +77,8 @@ pub fn params_rounded(model: &Model) -> Model {
     p.dt = r32(p.dt);
     p.gravity = r32v(p.gravity);
     p.air_drag = r32(p.air_drag);
-    p.friction.static_coefficient = r32(p.friction.static_coefficient);
-    p.friction.kinetic_coefficient = r32(p.friction.kinetic_coefficient);
-    p.friction.rest_speed = r32(p.friction.rest_speed);
-    p.contact = match p.contact {
-        Contact::None => Contact::None,
-        Contact::Penalty { stiffness, damping } => Contact::Penalty {
-            stiffness: r32(stiffness),
-            damping: r32(damping),
-        },
-        Contact::Restitution { restitution } => Contact::Restitution {
-            restitution: r32(restitution),
-        },
-    };
+    round_friction(&mut p.friction);
+    p.contact = round_contact(p.contact);
     for mass in &mut m.masses {
         mass.mass = r32(mass.mass);
         mass.external_force = r32v(mass.external_force);
@@ -109,10 +98,9 @@ pub fn params_rounded(model: &Model) -> Model {
     m
 }
 
-/// `ob` with what the device holds in f32 rounded (its contact, friction and geometry; a plane's
-/// normal after normalising, as the device stores it).
-fn round_obstacle(ob: &mut Obstacle) {
-    ob.contact = match ob.contact {
+/// `c` with its values rounded to f32.
+fn round_contact(c: Contact) -> Contact {
+    match c {
         Contact::None => Contact::None,
         Contact::Penalty { stiffness, damping } => Contact::Penalty {
             stiffness: r32(stiffness),
@@ -121,11 +109,21 @@ fn round_obstacle(ob: &mut Obstacle) {
         Contact::Restitution { restitution } => Contact::Restitution {
             restitution: r32(restitution),
         },
-    };
-    let f = &mut ob.friction;
+    }
+}
+
+/// `f` with its coefficients and rest speed rounded to f32.
+fn round_friction(f: &mut Friction) {
     f.static_coefficient = r32(f.static_coefficient);
     f.kinetic_coefficient = r32(f.kinetic_coefficient);
     f.rest_speed = r32(f.rest_speed);
+}
+
+/// `ob` with what the device holds in f32 rounded (its contact, friction and geometry; a plane's
+/// normal after normalising, as the device stores it).
+fn round_obstacle(ob: &mut Obstacle) {
+    ob.contact = round_contact(ob.contact);
+    round_friction(&mut ob.friction);
     match &mut ob.shape {
         Shape::Plane { normal, offset } => {
             *normal = r32v(normal.normalize());
