@@ -1,5 +1,5 @@
 // hooke::energy_masses: kinetic, gravitational and ground-penalty energy of every mass (the
-// obstacles' penalty energy included), and the
+// obstacles' and the collisions' penalty energy included), and the
 // dissipated and injected work the integrate pass booked in its per-invocation slots, reduced to
 // one partial sum per workgroup in a fixed tree order (the host adds the partials in f64).
 // Invocations cover the masses exactly as in `integrate.wgsl`, so slot i belongs to invocation i.
@@ -15,6 +15,9 @@
 // The obstacle table and the obstacle words (shared/obstacles.wgsl).
 @group(0) @binding(6) var<storage, read> obstacle_table: array<GpuObstacle>;
 @group(0) @binding(7) var<storage, read> obstacle_words: array<u32>;
+// The collision pass's output (shared/collisions.wgsl): `touch[2 i].w` is the penalty energy of
+// mass i's pairs with higher-index masses, J; read only with COLLISIONS.
+@group(0) @binding(8) var<storage, read> touch: array<vec4<f32>>;
 
 // Mirror of `GpuMassPartial`: one workgroup's kinetic, gravitational and ground energy, and the
 // dissipated and injected work booked by its invocations' slots, J.
@@ -56,6 +59,9 @@ fn energy_masses(
             }
             if OBSTACLES > 0u {
                 e.z += obstacle_energy(p);
+            }
+            if COLLISIONS {
+                e.z += touch[2u * i].w;
             }
         }
         if invocation < arrayLength(&slots) {

@@ -1,7 +1,7 @@
 // hooke::integrate: MASSES_PER_INVOCATION masses per invocation (see `walk`). For each mass it
 // reads and clears the fixed-point spring force, adds gravity, external, drag-spring and air-drag
 // forces, ground contact and Coulomb (or naive) friction, then contact and friction with each
-// obstacle (shared/obstacles.wgsl), updates velocity and position, and reports masses that
+// obstacle (shared/obstacles.wgsl), the collision force (collide.wgsl), updates velocity and position, and reports masses that
 // turned non-finite or passed the blow-up speed bound (CPU twin: `ground`, `integrate_mass` and
 // `integrate` in src/cpu/integrate.rs, `obstacles` in src/cpu/obstacles.rs).
 
@@ -24,6 +24,9 @@
 // The obstacle table (OBSTACLES records) and the obstacle words (shared/obstacles.wgsl).
 @group(0) @binding(7) var<storage, read> obstacle_table: array<GpuObstacle>;
 @group(0) @binding(8) var<storage, read> obstacle_words: array<u32>;
+// The collision pass's force on each mass, two vec4 per mass (conservative, dissipative; see
+// shared/collisions.wgsl), written by `collide` before this pass; read only with COLLISIONS.
+@group(0) @binding(9) var<storage, read> touch: array<vec4<f32>>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 // Ground contact and friction for a mass m (kg) at x (m) moving at v (m/s) under the net
@@ -92,7 +95,14 @@ fn integrate_mass(i: u32) -> Integrated {
     if i == params.drag_mass {
         applied += params.drag_stiffness * (params.drag_target - x) - params.drag_damping * v;
     }
-    let conservative = spring_force + m * params.gravity + applied;
+    var conservative = spring_force + m * params.gravity + applied;
+    // The collision force: its penalty part with the conservative forces (ground and obstacle
+    // friction see it), its damping and friction with the dissipative ones.
+    var touch_dissipative = vec3<f32>(0.0);
+    if COLLISIONS {
+        conservative += touch[2u * i].xyz;
+        touch_dissipative = touch[2u * i + 1u].xyz;
+    }
     let drag = -params.air_drag * v;
     var mu_s = params.static_friction;
     var mu_k = params.kinetic_friction;
@@ -112,7 +122,7 @@ fn integrate_mass(i: u32) -> Integrated {
     if OBSTACLES > 0u {
         g = obstacles(oscillated, mu, m, x, v, conservative, drag, g);
     }
-    let dissipative = drag + g.dissipative;
+    let dissipative = drag + g.dissipative + touch_dissipative;
     let total = conservative + g.conservative + dissipative;
     let v_pre = v + total / m * dt;
     let v_new = v_pre * params.damping_factor;

@@ -58,14 +58,6 @@ pub enum Error {
         /// The value given, in m.
         value: f64,
     },
-    /// The model uses a feature the GPU `World` does not run yet (the CPU reference does).
-    #[error("the GPU World cannot run this model yet: {what}. {advice}")]
-    NotOnGpu {
-        /// What the model uses, naming the first element that uses it.
-        what: String,
-        /// What to do instead.
-        advice: &'static str,
-    },
     /// A mass starts with a non-finite position or velocity.
     #[error("mass {mass} has a non-finite {quantity}: {value:?}")]
     NonFiniteInitialState {

@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::collision_scenes;
 use common::parity::compare;
 use common::scenes;
 use hooke::{AtomicWidth, Model, WorldOptions};
@@ -126,4 +127,38 @@ fn untouched_obstacles(model: &Model, steps: u64) -> Vec<usize> {
         }
     }
     (0..touched.len()).filter(|&i| !touched[i]).collect()
+}
+
+/// Collisions between masses (issue 13): every scene of `collision_scenes` (elastic head-on
+/// cubes, damped and frictional cubes on the ground, a self-colliding rope piling up, groups,
+/// masks, self-collision off and a fixed plate, particles of three radii in a box). Each scene
+/// must really collide: pairs of masses touch in at least 10 of the samples of the CPU run (one
+/// every 10 steps), i.e. for at least about 100 steps.
+/// Collisions add no fixed point (each mass gathers its contacts in f32), so one atomic width
+/// covers them; the spring pass's widths are covered above.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn collisions_of_every_kind() {
+    for (name, model) in collision_scenes::collision_scenes() {
+        let (steps, every) = (3000, 250);
+        let mut cpu = hooke::CpuWorld::new(&model).unwrap();
+        let mut touching = 0;
+        for _ in 0..steps / 10 {
+            cpu.step(10).unwrap();
+            touching += u64::from(!cpu.contacts().is_empty());
+        }
+        assert!(
+            touching >= 10,
+            "{name}: masses touch at only {touching} of {} samples",
+            steps / 10
+        );
+        let mut gpu = common::world(&model);
+        compare(
+            &format!("collisions: {name}"),
+            &model,
+            &mut gpu,
+            steps,
+            every,
+        );
+    }
 }

@@ -34,6 +34,9 @@ override HAS_ACTUATORS: bool;
 override HAS_OSCILLATORS: bool;
 // Number of obstacles in the obstacle table (0: the contact passes skip them entirely).
 override OBSTACLES: u32;
+// Whether any mass has a collision radius (the collision kernels run, and the integrate and
+// energy passes read their output).
+override COLLISIONS: bool;
 // The obstacles' broad-phase grid (`ObstacleGrid`): origin (m), 1 / cell side (1/m), cells.
 override GRID_ORIGIN_X: f32;
 override GRID_ORIGIN_Y: f32;

@@ -259,8 +259,8 @@ pub(super) fn pair(c: &Collision, dt: f64, reach: f64, d: DVec3, v: DVec3, inver
 }
 
 /// The spring neighbours of every mass among the colliding masses (`radius > 0`), as offsets and
-/// sorted lists (see [`Collider::joined`]).
-fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
+/// sorted lists (see [`Collider::joined`]; the GPU's collider table reads the same lists).
+pub(crate) fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
     let n = radius.len();
     let both = |a: usize, b: usize| radius[a] > 0.0 && radius[b] > 0.0;
     let mut start = vec![0u32; n + 1];

@@ -48,4 +48,5 @@ mod world;
 
 pub(crate) use crate::model::steps_for;
 pub use crate::model::DragSpring;
+pub(crate) use collisions::joined as collision_exclusions;
 pub use world::CpuWorld;

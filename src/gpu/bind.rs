@@ -81,6 +81,7 @@ impl BindGroups {
                     &b.mass_slots,
                     &b.obstacles,
                     &b.obstacle_words,
+                    &b.touch,
                 ]),
             ),
             publish: bind(
@@ -102,6 +103,7 @@ impl BindGroups {
                     &b.mass_partials,
                     &b.obstacles,
                     &b.obstacle_words,
+                    &b.touch,
                 ]),
             ),
             bodies: bind(

@@ -5,6 +5,7 @@
 
 use wgpu::util::DeviceExt;
 
+use super::collisions::touch_bytes;
 use super::layout::{
     array_bytes, force_record_bytes, EnergySlot, GpuActuator, GpuBodySum, GpuMass, GpuMassPartial,
     GpuParams, GpuSpringPartial, GpuState, GpuStatus, Vec4,
@@ -38,6 +39,9 @@ pub(crate) struct Buffers {
     /// heightfields' samples).
     pub(crate) obstacles: wgpu::Buffer,
     pub(crate) obstacle_words: wgpu::Buffer,
+    /// The collision pass's force on each mass (two `vec4<f32>` per mass; a placeholder when no
+    /// mass collides).
+    pub(crate) touch: wgpu::Buffer,
     pub(crate) positions: wgpu::Buffer,
     pub(crate) velocities: wgpu::Buffer,
     /// Position and velocity interleaved, one `GpuState` per mass (what the passes read).
@@ -113,7 +117,12 @@ fn zeroed(
 
 impl Buffers {
     /// Every buffer of a World built from `tables` under `plan`.
-    pub(crate) fn new(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Self {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        plan: &Plan,
+        tables: &Tables,
+        collisions: bool,
+    ) -> Self {
         let n = tables.masses.len() as u64;
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         Self {
@@ -146,6 +155,7 @@ impl Buffers {
             bodies: table(device, "hooke::bodies", &tables.bodies),
             obstacles: table(device, "hooke::obstacles", &tables.obstacles.records),
             obstacle_words: table(device, "hooke::obstacle_words", &tables.obstacles.words),
+            touch: scratch(device, "hooke::touch", touch_bytes(n, collisions), STORAGE),
             positions: scratch(
                 device,
                 "hooke::positions",
@@ -219,6 +229,7 @@ impl Buffers {
             &self.bodies,
             &self.obstacles,
             &self.obstacle_words,
+            &self.touch,
             &self.positions,
             &self.velocities,
             &self.state,

@@ -58,6 +58,7 @@
 
 mod bind;
 mod buffers;
+mod collisions;
 mod device;
 pub mod fixed;
 pub(crate) mod layout;

@@ -23,6 +23,8 @@ pub(crate) enum Fragment {
     /// `obstacles.wgsl`: the friction rule, the obstacle table's record, each shape's distance
     /// and normal, contact with the obstacles and their penalty energy.
     Obstacles,
+    /// `collisions.wgsl`: the collision kernels' bindings, records, grid and pair force.
+    Collisions,
 }
 
 impl Fragment {
@@ -38,6 +40,7 @@ impl Fragment {
             Self::Scatter => include_str!("../../shaders/shared/scatter_words.wgsl"),
             Self::SpringPass => include_str!("../../shaders/shared/spring_pass.wgsl"),
             Self::Obstacles => include_str!("../../shaders/shared/obstacles.wgsl"),
+            Self::Collisions => include_str!("../../shaders/shared/collisions.wgsl"),
         }
     }
 }
@@ -55,8 +58,28 @@ pub(crate) struct KernelSource {
     pub(crate) stepped: bool,
 }
 
+/// A kernel of the collision pass (they share one fragment and one bind group layout).
+const fn collision_kernel(stem: &'static str, body: &'static str) -> KernelSource {
+    KernelSource {
+        stem,
+        fragments: &[Fragment::Common, Fragment::Words, Fragment::Collisions],
+        body,
+        stepped: false,
+    }
+}
+
+/// The collision pass's kernels, in the order one step dispatches them.
+pub(crate) const COLLISION_STEMS: [&str; 6] = [
+    "grid_count",
+    "grid_scan",
+    "grid_scan_blocks",
+    "grid_scatter",
+    "grid_sort",
+    "collide",
+];
+
 /// The kernels, and which shared fragments each uses.
-pub(crate) const KERNELS: [KernelSource; 6] = {
+pub(crate) const KERNELS: [KernelSource; 12] = {
     use Fragment::{Common, Obstacles, Scatter, SpringCommon, SpringPass, Words};
     [
         KernelSource {
@@ -95,6 +118,18 @@ pub(crate) const KERNELS: [KernelSource; 6] = {
             body: include_str!("../../shaders/publish.wgsl"),
             stepped: false,
         },
+        collision_kernel("grid_count", include_str!("../../shaders/grid_count.wgsl")),
+        collision_kernel("grid_scan", include_str!("../../shaders/grid_scan.wgsl")),
+        collision_kernel(
+            "grid_scan_blocks",
+            include_str!("../../shaders/grid_scan_blocks.wgsl"),
+        ),
+        collision_kernel(
+            "grid_scatter",
+            include_str!("../../shaders/grid_scatter.wgsl"),
+        ),
+        collision_kernel("grid_sort", include_str!("../../shaders/grid_sort.wgsl")),
+        collision_kernel("collide", include_str!("../../shaders/collide.wgsl")),
     ]
 };
 
@@ -154,14 +189,20 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
             Uniform, Read,
         ],
         "integrate" => &[
-            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read,
+            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read, Read,
         ],
-        "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite, Read, Read],
+        "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite, Read, Read, Read],
         "energy_springs" => &[
             Uniform, Read, Read, Read, Read, Read, Read, Read, ReadWrite, Uniform,
         ],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         "publish" => &[Uniform, Read, ReadWrite, ReadWrite],
+        // Every collision kernel: shared/collisions.wgsl's bindings.
+        "grid_count" | "grid_scan" | "grid_scan_blocks" | "grid_scatter" | "grid_sort"
+        | "collide" => &[
+            Uniform, Read, Read, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+            ReadWrite,
+        ],
         _ => unreachable!("unknown kernel layout {layout}"),
     }
 }
@@ -219,6 +260,8 @@ pub(crate) struct Pipelines {
     pub(crate) energy_springs: Kernel,
     pub(crate) bodies: Kernel,
     pub(crate) publish: Kernel,
+    /// The collision pass's kernels, in [`COLLISION_STEMS`] order, when a mass collides.
+    pub(crate) collisions: Option<Vec<Kernel>>,
     /// Group 1 of `springs` and `integrate`: the per-step uniform with a dynamic offset.
     pub(crate) step_layout: wgpu::BindGroupLayout,
 }
@@ -238,8 +281,13 @@ pub(crate) struct Compile<'a> {
 
 impl Pipelines {
     /// Compiles every kernel; `stencil` is the generated stencil variant of `springs`, if the
-    /// World runs it.
-    pub(crate) fn new(device: &wgpu::Device, compile: &Compile<'_>, stencil: Option<&str>) -> Self {
+    /// World runs it; the collision kernels when `collisions`.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        compile: &Compile<'_>,
+        stencil: Option<&str>,
+        collisions: bool,
+    ) -> Self {
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hooke::step"),
             entries: &[step_entry()],
@@ -256,6 +304,8 @@ impl Pipelines {
             energy_springs: build("energy_springs", None),
             bodies: build("bodies", None),
             publish: build("publish", None),
+            collisions: collisions
+                .then(|| COLLISION_STEMS.iter().map(|s| build(s, None)).collect()),
             step_layout,
         }
     }

@@ -289,7 +289,11 @@ impl Plan {
         Ok(())
     }
 
-    fn check_binding(&self, bytes: u64) -> Result<()> {
+    /// `bytes` fit one storage binding (and one buffer) of the device.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLimit`] naming the limit.
+    pub(crate) fn check_binding(&self, bytes: u64) -> Result<()> {
         self.check_buffer(bytes)?;
         if bytes > self.limits.max_storage_buffer_binding_size {
             return Err(Error::DeviceLimit {
@@ -299,6 +303,26 @@ impl Plan {
             });
         }
         Ok(())
+    }
+
+    /// The dispatch of `items` items, `per_group` per workgroup, within the device's
+    /// workgroups per dimension.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLimit`] naming `what` when they do not fit.
+    pub(crate) fn dispatch(
+        &self,
+        items: u64,
+        per_group: u64,
+        what: &'static str,
+    ) -> Result<Dispatch> {
+        Dispatch::new(items, per_group, self.max_dim, what)
+    }
+
+    /// Buckets of one scan block of the collision grid: `SCAN_ITEMS` per invocation of a
+    /// workgroup.
+    pub(crate) fn scan_block(&self) -> u64 {
+        super::collisions::SCAN_ITEMS * u64::from(self.granularity.workgroup_size)
     }
 
     /// Whether a stencil of `words` rest-length words per mass and `codes` slot codes fits: its

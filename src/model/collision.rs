@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Model;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::validate::non_negative;
 
 /// The pair force between two touching masses (see the module docs for when they touch).
@@ -80,7 +80,7 @@ impl Collision {
     /// Checks every field.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] naming the first field that is negative or not finite
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) naming the first field that is negative or not finite
     /// (`collision.stiffness`, `collision.damping`, `collision.friction`).
     pub fn validate(&self) -> Result<()> {
         non_negative(
@@ -106,23 +106,5 @@ impl Model {
     #[must_use]
     pub fn first_colliding_mass(&self) -> Option<usize> {
         self.masses.iter().position(|m| m.collision_radius > 0.0)
-    }
-
-    /// Refuses a model the GPU `World` cannot run yet: one with collision radii.
-    ///
-    /// # Errors
-    /// [`Error::NotOnGpu`] naming the first mass with a collision radius > 0.
-    pub(crate) fn check_gpu_supported(&self) -> Result<()> {
-        match self.first_colliding_mass() {
-            None => Ok(()),
-            Some(i) => Err(Error::NotOnGpu {
-                what: format!(
-                    "mass {i} has collision radius {} m (collisions between masses run on \
-                     the CPU reference only so far)",
-                    self.masses[i].collision_radius
-                ),
-                advice: "run it with CpuWorld, or set every collision_radius to 0",
-            }),
-        }
     }
 }

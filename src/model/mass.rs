@@ -51,8 +51,7 @@ pub struct Mass {
     pub friction_oscillator: Option<FrictionOscillator>,
     /// Collision radius in m (default 0: the mass does not collide with other masses). Two
     /// colliding masses closer than the sum of their radii repel (see
-    /// [`Collision`](super::Collision)). Finite and >= 0. CPU reference only so far: the GPU
-    /// `World` refuses a model with a radius > 0 ([`Error::NotOnGpu`]).
+    /// [`Collision`](super::Collision)). Finite and >= 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub collision_radius: f64,
     /// Collision groups this mass belongs to, a bit set (default [`COLLISION_GROUP_DEFAULT`]).

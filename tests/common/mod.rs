@@ -2,6 +2,7 @@
 //! scenes made by the builders, each a small version of a scene from the source documents (docs/SOURCES.md).
 #![allow(dead_code, unreachable_pub)]
 
+pub mod collision_scenes;
 pub mod parity;
 pub mod scenes;
 

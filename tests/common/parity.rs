@@ -79,9 +79,13 @@ pub fn params_rounded(model: &Model) -> Model {
     p.air_drag = r32(p.air_drag);
     round_friction(&mut p.friction);
     p.contact = round_contact(p.contact);
+    p.collision.stiffness = r32(p.collision.stiffness);
+    p.collision.damping = r32(p.collision.damping);
+    p.collision.friction = r32(p.collision.friction);
     for mass in &mut m.masses {
         mass.mass = r32(mass.mass);
         mass.external_force = r32v(mass.external_force);
+        mass.collision_radius = r32(mass.collision_radius);
     }
     for s in &mut m.springs {
         s.stiffness = r32(s.stiffness);
@@ -244,7 +248,50 @@ pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64
             }
         }
     }
+    let k = model.params.collision.stiffness;
+    for (overlap, _) in colliding_pairs_within(model, pos, 2.0 * tx) {
+        ground += k * (overlap.max(0.0) + 2.0 * tx) * 2.0 * tx;
+    }
     [kin, grav, elastic, ground]
+}
+
+/// Every pair of masses that may collide (radii, groups and masks, spring neighbours, bodies
+/// without self-collision, both fixed: the rules of `hooke::Collision`) closer than the sum of
+/// their radii plus `band` (m), as (overlap `r_a + r_b - d` (m, negative when apart), [a, b]).
+/// Brute force, O(n^2): the test scenes are small.
+pub fn colliding_pairs_within(model: &Model, pos: &[DVec3], band: f64) -> Vec<(f64, [usize; 2])> {
+    let ms = &model.masses;
+    let members: Vec<usize> = (0..ms.len())
+        .filter(|&i| ms[i].collision_radius > 0.0)
+        .collect();
+    if members.is_empty() {
+        return Vec::new();
+    }
+    let mut body = vec![usize::MAX; ms.len()];
+    for (b, range) in model.bodies.iter().enumerate() {
+        if !range.self_collision {
+            body[range.masses.clone()].fill(b);
+        }
+    }
+    let joined: std::collections::HashSet<(usize, usize)> = model
+        .springs
+        .iter()
+        .map(|s| (s.a.min(s.b) as usize, s.a.max(s.b) as usize))
+        .collect();
+    let mut out = Vec::new();
+    for (x, &a) in members.iter().enumerate() {
+        for &b in &members[x + 1..] {
+            let overlap = ms[a].collision_radius + ms[b].collision_radius - pos[a].distance(pos[b]);
+            let excluded = (ms[a].fixed && ms[b].fixed)
+                || !ms[a].collides_with(&ms[b])
+                || (body[a] != usize::MAX && body[a] == body[b])
+                || joined.contains(&(a, b));
+            if overlap > -band && !excluded {
+                out.push((overlap, [a, b]));
+            }
+        }
+    }
+    out
 }
 
 /// What a parity run observed, for printing.

@@ -319,6 +319,47 @@ pub(crate) struct GpuBodySum {
     pub(crate) pad0: f32,
 }
 
+/// The collision pass's uniform (`shaders/shared/collisions.wgsl`): the pair force's parameters
+/// and the grid's size.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuCollide {
+    /// Penalty stiffness, N/m.
+    pub(crate) stiffness: f32,
+    /// Normal damping, N*s/m.
+    pub(crate) damping: f32,
+    /// Coulomb coefficient.
+    pub(crate) friction: f32,
+    /// Time step, s.
+    pub(crate) dt: f32,
+    /// 1 / the grid's cell side, 1/m.
+    pub(crate) inverse_cell: f32,
+    /// Colliding masses.
+    pub(crate) members: u32,
+    /// Grid buckets: a power of two, a multiple of one scan block.
+    pub(crate) buckets: u32,
+    pub(crate) pad0: u32,
+}
+
+/// One colliding mass, as the collision pass reads it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuCollider {
+    /// Its mass index.
+    pub(crate) mass: u32,
+    /// Collision radius, m.
+    pub(crate) radius: f32,
+    /// Collision group and mask (bit sets).
+    pub(crate) group: u32,
+    pub(crate) mask: u32,
+    /// Its body when that body does not collide with itself, else [`NONE`].
+    pub(crate) body: u32,
+    /// Its spring neighbours among the colliding masses: `joined[joined_first..joined_end]`.
+    pub(crate) joined_first: u32,
+    pub(crate) joined_end: u32,
+    pub(crate) pad0: u32,
+}
+
 /// A WGSL `vec4<f32>` element: one mass of the public position (m, w = 1) and velocity (m/s,
 /// w = 0) buffers, one 4-slot word of the stencil's rest lengths (m).
 pub(crate) type Vec4 = [f32; 4];
@@ -365,6 +406,8 @@ const _: () = assert!(std::mem::size_of::<GpuState>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuMassPartial>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuSpringPartial>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBodySum>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuCollide>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuCollider>() == 32);
 const _: () = assert!(WORKGROUP_SIZE.is_power_of_two() && CPU_WORKGROUP_SIZE.is_power_of_two());
 
 /// What the pipelines of one World are specialised to (WGSL overrides).
@@ -391,6 +434,8 @@ pub(crate) struct Specialization {
     pub(crate) grid_inverse_cell: f64,
     pub(crate) grid_columns: u32,
     pub(crate) grid_rows: u32,
+    /// Whether any mass has a collision radius (the collision pass runs).
+    pub(crate) collisions: bool,
     /// Work per invocation.
     pub(crate) granularity: Granularity,
 }
@@ -436,6 +481,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ("GRID_INVERSE_CELL", spec.grid_inverse_cell),
         ("GRID_COLUMNS", f64::from(spec.grid_columns)),
         ("GRID_ROWS", f64::from(spec.grid_rows)),
+        ("COLLISIONS", f64::from(u8::from(spec.collisions))),
     ]
     .into_iter()
     .chain(overrides![

@@ -113,6 +113,10 @@ fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
             pad2 }),
         mirror!(m, GpuSpringPartial { elastic, dissipated, injected, pad0 }),
         mirror!(m, GpuBodySum { moment, mass, momentum, pad0 }),
+        mirror!(m, GpuCollide { stiffness, damping, friction, dt, inverse_cell, members, buckets,
+            pad0 }),
+        mirror!(m, GpuCollider { mass, radius, group, mask, body, joined_first, joined_end,
+            pad0 }),
     ];
     checks.iter().filter(|(_, found)| *found).map(|(name, _)| *name).collect()
 }
@@ -209,7 +213,7 @@ fn wgsl_structs_match_rust_mirrors() {
             found.extend(checked);
         }
     }
-    assert_eq!(found.len(), 15, "mirrors found in the WGSL: {found:?}");
+    assert_eq!(found.len(), 17, "mirrors found in the WGSL: {found:?}");
 }
 
 /// What a naga global binding is, as the Rust layout entry should say.
@@ -277,6 +281,7 @@ fn overrides_match_constants() {
         grid_inverse_cell: 1.0,
         grid_columns: 0,
         grid_rows: 0,
+        collisions: true,
         granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30),
     };
     let mut given: Vec<String> = constants(&spec)

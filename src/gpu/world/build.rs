@@ -8,6 +8,7 @@ use super::World;
 use crate::error::Result;
 use crate::gpu::bind::{BindGroups, SpringChunk};
 use crate::gpu::buffers::Buffers;
+use crate::gpu::collisions::{CollisionPass, CollisionTables, Shared};
 use crate::gpu::device::request_device;
 use crate::gpu::layout::{self, Specialization};
 use crate::gpu::options::WorldOptions;
@@ -24,15 +25,13 @@ impl World {
     /// stable time step estimate ([`Model::stable_dt`]), naming the estimate and what limits it.
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::NotOnGpu`](crate::Error::NotOnGpu) for a
-    /// model with collision radii (CPU reference only so far);
+    /// What [`Model::validate`] rejects;
     /// [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) for a value the GPU's f32 cannot
     /// hold; [`Error::NoAdapter`](crate::Error::NoAdapter) (listing the adapters seen);
     /// [`Error::RequestDevice`](crate::Error::RequestDevice); and what [`World::with_device`]
     /// rejects.
     pub fn new(model: &Model) -> Result<Self> {
         model.validate()?;
-        model.check_gpu_supported()?;
         check_f32(model)?;
         let (device, queue) = request_device()?;
         let lost = Arc::new(Mutex::new(None));
@@ -51,8 +50,7 @@ impl World {
     /// [`open_device`](crate::gpu::open_device) does).
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::NotOnGpu`](crate::Error::NotOnGpu) for a
-    /// model with collision radii; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
+    /// What [`Model::validate`] rejects; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
     /// 3.4e38, or a mass, `dt` or material rest length that rounds to zero or a subnormal);
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a bad fixed-point quantum; [`Error::Gpu`](crate::Error::Gpu) if
     /// [`AtomicWidth::Bits64`](crate::AtomicWidth::Bits64) is asked for on a device without
@@ -67,7 +65,6 @@ impl World {
         options: WorldOptions,
     ) -> Result<Self> {
         model.validate()?;
-        model.check_gpu_supported()?;
         check_f32(model)?;
         Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
     }
@@ -85,11 +82,23 @@ impl World {
         let limit = SpeedLimit::of_model(model);
         let plan = Plan::new(model, &DeviceCaps::of(&device), &options)?;
         let tables = Tables::new(model, &plan);
+        let collision_tables = CollisionTables::new(model, plan.scan_block());
         let chunks = plan.chunks(&tables.links.offsets)?;
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipelines = compile(&device, &plan, &tables);
-        let buffers = Buffers::new(&device, &plan, &tables);
+        let pipelines = compile(&device, &plan, &tables, collision_tables.is_some());
+        let buffers = Buffers::new(&device, &plan, &tables, collision_tables.is_some());
+        let collisions = match (&collision_tables, &pipelines.collisions) {
+            (Some(t), Some(kernels)) => {
+                let shared = Shared {
+                    masses: &buffers.masses,
+                    state: &buffers.state,
+                    touch: &buffers.touch,
+                };
+                Some(CollisionPass::new(&device, &plan, t, &kernels[0], &shared)?)
+            }
+            _ => None,
+        };
         let one_material = tables.link_materials.is_empty();
         let spring_chunks = chunks
             .iter()
@@ -115,6 +124,7 @@ impl World {
             buffers,
             groups,
             spring_chunks,
+            collisions,
             options,
             masses: model.masses.clone(),
             bodies: model.bodies.clone(),
@@ -144,7 +154,7 @@ impl World {
 }
 
 /// The pipelines of a World with `tables` under `plan`, specialised to the model.
-fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Pipelines {
+fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables, collisions: bool) -> Pipelines {
     let materials = &tables.springs.materials;
     let fixed_point = plan.fixed_point;
     let constants = layout::constants(&Specialization {
@@ -163,6 +173,7 @@ fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Pipelines {
         grid_inverse_cell: tables.obstacles.grid.inverse_cell,
         grid_columns: tables.obstacles.grid.columns,
         grid_rows: tables.obstacles.grid.rows,
+        collisions,
         packed_forces: plan.packed_forces,
         granularity: plan.granularity,
     });
@@ -178,5 +189,5 @@ fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables) -> Pipelines {
         packed: plan.packed_forces,
         constants: &constants,
     };
-    Pipelines::new(device, &compile, stencil.as_deref())
+    Pipelines::new(device, &compile, stencil.as_deref(), collisions)
 }

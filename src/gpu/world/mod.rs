@@ -16,10 +16,11 @@ use std::sync::{Arc, Mutex};
 
 use super::bind::{BindGroups, SpringChunk};
 use super::buffers::Buffers;
+use super::collisions::CollisionPass;
 use super::fixed::FixedPoint;
 use super::layout::{GpuMass, GpuParams};
 use super::options::{WorldOptions, WorldStats};
-use super::pipelines::Pipelines;
+use super::pipelines::{Pipelines, COLLISION_STEMS};
 use super::plan::Plan;
 use super::stencil::Stencil;
 use super::tables::{Links, SpringTable};
@@ -75,6 +76,8 @@ pub struct World {
     buffers: Buffers,
     groups: BindGroups,
     spring_chunks: Vec<SpringChunk>,
+    /// The collision pass, when a mass has a collision radius.
+    collisions: Option<CollisionPass>,
     options: WorldOptions,
     /// The model's masses, bodies, actuators and parameters (what `reset` returns to).
     masses: Vec<Mass>,
@@ -162,6 +165,17 @@ impl World {
         let springs = self.springs.springs.len().max(1) as f64;
         let masses = self.masses.len().max(1) as f64;
         let granularity = self.plan.granularity;
+        let collision_bytes: u64 = self
+            .collisions
+            .iter()
+            .flat_map(CollisionPass::buffers)
+            .map(wgpu::Buffer::size)
+            .sum();
+        let collision_dispatches = if self.collisions.is_some() {
+            COLLISION_STEMS.len() as u32
+        } else {
+            0
+        };
         WorldStats {
             bytes_per_spring: (b.links.size() + b.link_materials.size() + b.spring_slots.size())
                 as f64
@@ -173,10 +187,12 @@ impl World {
                 + b.masses.size()
                 + b.runs.size()
                 + b.stencil_bytes()
-                + b.mass_slots.size()) as f64
+                + b.mass_slots.size()
+                + b.touch.size()
+                + collision_bytes) as f64
                 / masses,
-            device_bytes: b.all().map(wgpu::Buffer::size).sum(),
-            dispatches_per_step: self.spring_chunks.len() as u32 + 1,
+            device_bytes: b.all().map(wgpu::Buffer::size).sum::<u64>() + collision_bytes,
+            dispatches_per_step: self.spring_chunks.len() as u32 + 1 + collision_dispatches,
             steps_per_submission: self.options.steps_per_submission.max(1),
             spring_masses_per_invocation: granularity.spring_masses_per_invocation,
             masses_per_invocation: granularity.masses_per_invocation,

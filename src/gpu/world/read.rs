@@ -75,6 +75,8 @@ impl World {
         let (p, g) = (&self.pipelines, &self.groups);
         let md = self.plan.mass_dispatch;
         pass::run_pass(&self.device, &self.queue, "hooke::energy", |pass| {
+            // The collisions' penalty energy at the current state (`touch[2 i].w`).
+            self.record_collisions(pass);
             pass.set_pipeline(&p.energy_masses.pipeline);
             pass.set_bind_group(0, &g.energy_masses, &[]);
             pass.dispatch_workgroups(md.x, md.y, 1);

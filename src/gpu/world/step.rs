@@ -96,6 +96,13 @@ impl World {
         t
     }
 
+    /// Records the collision pass, when the World has one.
+    pub(super) fn record_collisions(&self, pass: &mut wgpu::ComputePass<'_>) {
+        if let (Some(c), Some(kernels)) = (&self.collisions, &self.pipelines.collisions) {
+            c.record(kernels, pass);
+        }
+    }
+
     /// One submission of `count` steps (the uniforms written); `publish` adds the dispatch that
     /// writes the public position and velocity buffers.
     fn submit_steps(&self, count: u64, publish: bool) -> Result<()> {
@@ -109,6 +116,7 @@ impl World {
                     pass.set_bind_group(1, &self.groups.step, &[offset]);
                     pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
                 }
+                self.record_collisions(pass);
                 let d = self.plan.mass_dispatch;
                 pass.set_pipeline(&p.integrate.pipeline);
                 pass.set_bind_group(0, &self.groups.integrate, &[]);
