@@ -258,6 +258,16 @@ pub(super) fn pair(c: &Collision, dt: f64, reach: f64, d: DVec3, v: DVec3, inver
     }
 }
 
+/// Penalty energy (J) of the pairs touching in `model`'s initial state (0 without radii): part
+/// of the energy the blow-up bound starts from.
+pub(crate) fn initial_energy(model: &Model) -> f64 {
+    Collider::new(model).map_or(0.0, |c| {
+        let pos: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
+        let fixed: Vec<bool> = model.masses.iter().map(|m| m.fixed).collect();
+        c.energy(&pos, &fixed)
+    })
+}
+
 /// The spring neighbours of every mass among the colliding masses (`radius > 0`), as offsets and
 /// sorted lists (see [`Collider::joined`]; the GPU's collider table reads the same lists).
 pub(crate) fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {

@@ -48,5 +48,7 @@ mod world;
 
 pub(crate) use crate::model::steps_for;
 pub use crate::model::DragSpring;
-pub(crate) use collisions::joined as collision_exclusions;
+pub(crate) use collisions::{
+    initial_energy as initial_collision_energy, joined as collision_exclusions,
+};
 pub use world::CpuWorld;

@@ -229,7 +229,7 @@ fn initial_energy(model: &Model) -> f64 {
             .distance(model.masses[sp.b as usize].position);
         energy += sp.elastic_energy(length, rest);
     }
-    energy
+    energy + crate::cpu::initial_collision_energy(model)
 }
 
 /// What [`Error::BlowUp`] reports, apart from the model's `dt` and stable-dt estimate.
