@@ -29,7 +29,7 @@ fn grid_scan(
             running += counts[j];
         }
         if lid == WORKGROUP_SIZE - 1u {
-            grid_blocks[block] = through;
+            grid_starts[collide_params.buckets + block] = through;
         }
     }
 }

@@ -8,14 +8,16 @@ fn grid_scan_blocks(@builtin(local_invocation_index) lid: u32) {
     let per = (blocks + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
     let first = min(lid * per, blocks);
     let end = min(first + per, blocks);
+    // The blocks' totals follow the buckets' starts in `grid_starts`.
+    let base = collide_params.buckets;
     var total = 0u;
     for (var b = first; b < end; b += 1u) {
-        total += grid_blocks[b];
+        total += grid_starts[base + b];
     }
     var running = workgroup_scan(lid, total) - total;
     for (var b = first; b < end; b += 1u) {
-        let count = grid_blocks[b];
-        grid_blocks[b] = running;
+        let count = grid_starts[base + b];
+        grid_starts[base + b] = running;
         running += count;
     }
 }

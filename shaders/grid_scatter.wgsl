@@ -1,5 +1,5 @@
-// hooke::grid_scatter: each colliding mass writes its slot into its bucket, at the bucket's
-// start plus its rank from grid_count (CPU twin: the scatter loop of `MassGrid::build`, which
+// hooke::grid_scatter: each colliding mass writes its cell and slot into its bucket's entries
+// (`grid_keys`), at the bucket's start plus its rank from grid_count (CPU twin: the scatter loop of `MassGrid::build`, which
 // places masses in index order directly; grid_sort restores that order here).
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -13,5 +13,5 @@ fn grid_scatter(
         return;
     }
     let c = grid_cells[slot];
-    grid_entries[bucket_start(bucket_of(c.xyz)) + u32(c.w)] = slot;
+    grid_keys[bucket_start(bucket_of(c.xyz)) + u32(c.w)] = vec4<i32>(c.xyz, i32(slot));
 }

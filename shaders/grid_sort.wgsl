@@ -1,6 +1,7 @@
-// hooke::grid_sort: each bucket's slots sorted in increasing order (an insertion sort: buckets
-// hold about one mass each), so the order the collision pass visits them in no longer depends on
-// which invocation of grid_count counted first.
+// hooke::grid_sort: each bucket's entries sorted by slot (an insertion sort: buckets hold about
+// one mass each), so the order the collision pass visits them in no longer depends on which
+// invocation of grid_count counted first; then each entry's position and radius are copied next
+// to it (`grid_points`), so the gather reads a cell's candidates from contiguous memory.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn grid_sort(
@@ -15,12 +16,16 @@ fn grid_sort(
     let first = bucket_start(b);
     let end = bucket_start(b + 1u);
     for (var e = first + 1u; e < end; e += 1u) {
-        let slot = grid_entries[e];
+        let key = grid_keys[e];
         var at = e;
-        while at > first && grid_entries[at - 1u] > slot {
-            grid_entries[at] = grid_entries[at - 1u];
+        while at > first && grid_keys[at - 1u].w > key.w {
+            grid_keys[at] = grid_keys[at - 1u];
             at -= 1u;
         }
-        grid_entries[at] = slot;
+        grid_keys[at] = key;
+    }
+    for (var e = first; e < end; e += 1u) {
+        let c = colliders[grid_keys[e].w];
+        grid_points[e] = vec4<f32>(state_position(state[c.mass]), c.radius);
     }
 }

@@ -27,11 +27,13 @@
 @group(0) @binding(5) var<storage, read_write> grid_cells: array<vec4<i32>>;
 // Per bucket: the count (zeroed again by grid_scan once read).
 @group(0) @binding(6) var<storage, read_write> grid_counts: array<atomic<u32>>;
-// Per bucket: its start within its scan block; per scan block: its start (see `bucket_start`).
+// Per bucket its start within its scan block, then per scan block its start (`bucket_start`).
 @group(0) @binding(7) var<storage, read_write> grid_starts: array<u32>;
-@group(0) @binding(8) var<storage, read_write> grid_blocks: array<u32>;
-// Slots, grouped by bucket, each bucket in increasing slot.
-@group(0) @binding(9) var<storage, read_write> grid_entries: array<u32>;
+// Per entry (the slots grouped by bucket, each bucket in increasing slot): the slot's cell (xyz)
+// and the slot (w), and its position (xyz, m) and radius (w, m), so that the gather reads the
+// candidates of a cell from contiguous memory.
+@group(0) @binding(8) var<storage, read_write> grid_keys: array<vec4<i32>>;
+@group(0) @binding(9) var<storage, read_write> grid_points: array<vec4<f32>>;
 // Per mass (by mass index), two vec4: (conservative force (N), penalty energy of its pairs with
 // higher-index masses (J)) and (dissipative force (N), 0). Masses without a radius stay zero.
 @group(0) @binding(10) var<storage, read_write> touch: array<vec4<f32>>;
@@ -98,12 +100,13 @@ fn cell_of(p: vec3<f32>) -> vec3<i32> {
     return vec3<i32>(floor(p * collide_params.inverse_cell));
 }
 
-// The bucket of cell c.
+// The bucket of cell c: a hash of (y, z) plus x, so that the three cells of a row along x sit in
+// consecutive buckets (read as one range by `gather`) unless the row wraps around the table.
 fn bucket_of(c: vec3<i32>) -> u32 {
     let u = bitcast<vec3<u32>>(c);
-    var h = (u.x * 0x9e3779b1u) ^ (u.y * 0x85ebca77u) ^ (u.z * 0xc2b2ae3du);
+    var h = (u.y * 0x85ebca77u) ^ (u.z * 0xc2b2ae3du);
     h = h ^ (h >> 15u);
-    return h & (collide_params.buckets - 1u);
+    return (h + u.x) & (collide_params.buckets - 1u);
 }
 
 // The first entry of bucket b (the number of entries for b = buckets).
@@ -111,7 +114,7 @@ fn bucket_start(b: u32) -> u32 {
     if b >= collide_params.buckets {
         return collide_params.members;
     }
-    return grid_starts[b] + grid_blocks[b / (WORKGROUP_SIZE * SCAN_ITEMS)];
+    return grid_starts[b] + grid_starts[collide_params.buckets + b / (WORKGROUP_SIZE * SCAN_ITEMS)];
 }
 
 // The force on a mass of one touching pair, split as the integrate pass books it (N).
@@ -165,27 +168,27 @@ fn member(slot: u32) -> Member {
     return Member(c, state_position(st), state_velocity(st), inverse);
 }
 
-// Whether colliding masses a and b may touch (twin of `Collider::may_touch`): not both fixed,
-// groups and masks that let them, not one body without self-collision, no spring between them.
-fn may_touch(a: Member, b: Member) -> bool {
-    if a.inverse_mass == 0.0 && b.inverse_mass == 0.0 {
+// Whether colliders a and b may touch by their filters (twin of the filter part of
+// `Collider::may_touch`): groups and masks that let them, not one body without self-collision,
+// no spring between them (a binary search of a's sorted spring neighbours).
+fn allowed(a: GpuCollider, b: GpuCollider) -> bool {
+    if (a.group & b.mask) == 0u || (b.group & a.mask) == 0u {
         return false;
     }
-    let ca = a.collider;
-    let cb = b.collider;
-    if (ca.group & cb.mask) == 0u || (cb.group & ca.mask) == 0u {
+    if a.body != NONE && a.body == b.body {
         return false;
     }
-    if ca.body != NONE && ca.body == cb.body {
-        return false;
-    }
-    for (var e = ca.joined_first; e < ca.joined_end; e += 1u) {
-        let j = joined[e];
-        if j >= cb.mass {
-            return j != cb.mass;
+    var lo = a.joined_first;
+    var hi = a.joined_end;
+    while lo < hi {
+        let mid = (lo + hi) / 2u;
+        if joined[mid] < b.mass {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
         }
     }
-    return true;
+    return lo == a.joined_end || joined[lo] != b.mass;
 }
 
 // The collision force on one mass, and the penalty energy of its pairs with higher-index masses.
@@ -194,8 +197,8 @@ struct Gathered {
     energy: f32,
 }
 
-// The pair (me, other) if they touch: the force on `me`, computed with the lower mass index
-// first so that the two masses get exact negatives (twin of `Collider::pair_of`).
+// The pair (me, other), touching: the force on `me`, computed with the lower mass index first so
+// that the two masses get exact negatives (twin of `Collider::pair_of`).
 fn pair_on(me: Member, other: Member) -> Pair {
     var a = me;
     var b = other;
@@ -210,43 +213,105 @@ fn pair_on(me: Member, other: Member) -> Pair {
     return Pair(sign * p.conservative, sign * p.dissipative);
 }
 
+// What entry e of the grid, a candidate within reach of `me`, adds to it: nothing unless they
+// may touch.
+fn candidate(me: Member, e: u32) -> Gathered {
+    var out = Gathered(Pair(vec3<f32>(0.0), vec3<f32>(0.0)), 0.0);
+    let slot = u32(grid_keys[e].w);
+    if !allowed(me.collider, colliders[slot]) {
+        return out;
+    }
+    let other = member(slot);
+    if me.inverse_mass == 0.0 && other.inverse_mass == 0.0 {
+        return out;
+    }
+    out.touch = pair_on(me, other);
+    if me.collider.mass < other.collider.mass {
+        let d = me.x - other.x;
+        let overlap = me.collider.radius + other.collider.radius - length(d);
+        out.energy = 0.5 * collide_params.stiffness * overlap * overlap;
+    }
+    return out;
+}
+
+fn add(a: Gathered, b: Gathered) -> Gathered {
+    return Gathered(Pair(a.touch.conservative + b.touch.conservative,
+        a.touch.dissipative + b.touch.dissipative), a.energy + b.energy);
+}
+
+// Candidates within reach kept by `gather` before it evaluates them: the cheap distance test
+// runs over every entry of the 27 cells, the exclusions and the pair force only over these (on
+// SIMD hardware, lanes then take the expensive path together instead of whenever any lane
+// needs it). When full it is evaluated and emptied, so any number of contacts is handled.
+const HITS: u32 = 16u;
+
+// The entries within reach of `me`, in visiting order, and how many.
+struct Hits {
+    entries: array<u32, HITS>,
+    count: u32,
+}
+
+// Evaluates the kept candidates in order into `out`, and empties the list.
+fn flush(me: Member, hits: ptr<function, Hits>, out: ptr<function, Gathered>) {
+    for (var h = 0u; h < (*hits).count; h += 1u) {
+        *out = add(*out, candidate(me, (*hits).entries[h]));
+    }
+    (*hits).count = 0u;
+}
+
+// Keeps entry e if it is within reach of `me` (the CPU's `d^2 >= reach^2` test, on the same
+// f32 values the pair force will use).
+fn keep(me: Member, e: u32, hits: ptr<function, Hits>, out: ptr<function, Gathered>) {
+    let point = grid_points[e];
+    let reach = me.collider.radius + point.w;
+    let d = me.x - point.xyz;
+    if dot(d, d) < reach * reach {
+        (*hits).entries[(*hits).count] = e;
+        (*hits).count += 1u;
+        if (*hits).count == HITS {
+            flush(me, hits, out);
+        }
+    }
+}
+
 // Gathers the collision force on the mass of `slot`: the 27 cells around its own (z, then y,
-// then x, from -1 to 1), each cell's masses in increasing index (twin of `collide_range`).
+// then x, from -1 to 1), each cell's masses in increasing index (twin of `collide_range`). The
+// three cells of a row along x are three consecutive buckets (see `bucket_of`), read as one
+// range whose entries are those cells' masses in that order once filtered by their cell; a row
+// that wraps around the table is read cell by cell.
 fn gather(slot: u32) -> Gathered {
     var out = Gathered(Pair(vec3<f32>(0.0), vec3<f32>(0.0)), 0.0);
+    var hits = Hits(array<u32, HITS>(), 0u);
     let me = member(slot);
     let home = grid_cells[slot].xyz;
+    let last = collide_params.buckets - 1u;
     for (var dz = -1; dz <= 1; dz += 1) {
         for (var dy = -1; dy <= 1; dy += 1) {
-            for (var dx = -1; dx <= 1; dx += 1) {
-                let cell = home + vec3<i32>(dx, dy, dz);
+            let row = home + vec3<i32>(-1, dy, dz);
+            let first = bucket_of(row);
+            if first + 2u <= last {
+                let end = bucket_start(first + 3u);
+                for (var e = bucket_start(first); e < end; e += 1u) {
+                    let key = grid_keys[e];
+                    if all(key.yz == row.yz) && abs(key.x - home.x) <= 1 && u32(key.w) != slot {
+                        keep(me, e, &hits, &out);
+                    }
+                }
+                continue;
+            }
+            for (var dx = 0; dx < 3; dx += 1) {
+                let cell = row + vec3<i32>(dx, 0, 0);
                 let b = bucket_of(cell);
                 let end = bucket_start(b + 1u);
                 for (var e = bucket_start(b); e < end; e += 1u) {
-                    let other_slot = grid_entries[e];
-                    if other_slot == slot || any(grid_cells[other_slot].xyz != cell) {
-                        continue;
-                    }
-                    let c = colliders[other_slot];
-                    let reach = me.collider.radius + c.radius;
-                    let d = me.x - state_position(state[c.mass]);
-                    if dot(d, d) >= reach * reach {
-                        continue;
-                    }
-                    let other = member(other_slot);
-                    if !may_touch(me, other) {
-                        continue;
-                    }
-                    let f = pair_on(me, other);
-                    out.touch.conservative += f.conservative;
-                    out.touch.dissipative += f.dissipative;
-                    if me.collider.mass < other.collider.mass {
-                        let overlap = reach - length(d);
-                        out.energy += 0.5 * collide_params.stiffness * overlap * overlap;
+                    let key = grid_keys[e];
+                    if all(key.xyz == cell) && u32(key.w) != slot {
+                        keep(me, e, &hits, &out);
                     }
                 }
             }
         }
     }
+    flush(me, &hits, &out);
     return out;
 }

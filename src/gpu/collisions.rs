@@ -169,12 +169,12 @@ impl CollisionPass {
             init("hooke::joined", bytemuck::cast_slice(joined), usage),
             zeroed("hooke::grid_cells", array_bytes::<[i32; 4]>(members)),
             zeroed("hooke::grid_counts", array_bytes::<u32>(buckets)),
-            zeroed("hooke::grid_starts", array_bytes::<u32>(buckets)),
             zeroed(
-                "hooke::grid_blocks",
-                array_bytes::<u32>(tables.blocks(block)),
+                "hooke::grid_starts",
+                array_bytes::<u32>(buckets + tables.blocks(block)),
             ),
-            zeroed("hooke::grid_entries", array_bytes::<u32>(members)),
+            zeroed("hooke::grid_keys", array_bytes::<[i32; 4]>(members)),
+            zeroed("hooke::grid_points", array_bytes::<Vec4>(members)),
         ];
         let b = &buffers;
         let order = [
