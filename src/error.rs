@@ -58,6 +58,23 @@ pub enum Error {
         /// The value given, in m.
         value: f64,
     },
+    /// A mass's collision class is not below [`COLLISION_CLASSES`](crate::COLLISION_CLASSES).
+    #[error("mass {mass} has collision class {class}, not below {limit}", limit = crate::COLLISION_CLASSES)]
+    InvalidCollisionClass {
+        /// Index of the mass.
+        mass: usize,
+        /// The class given.
+        class: u32,
+    },
+    /// A class collision rule ([`Model::class_collisions`](crate::Model::class_collisions)) is
+    /// invalid.
+    #[error("class collision {index}: {what}")]
+    InvalidClassCollision {
+        /// Index of the rule in `Model::class_collisions`.
+        index: usize,
+        /// What is wrong with it.
+        what: String,
+    },
     /// A mass starts with a non-finite position or velocity.
     #[error("mass {mass} has a non-finite {quantity}: {value:?}")]
     NonFiniteInitialState {

@@ -125,10 +125,10 @@ pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
 };
 pub use model::{
-    Actuator, Body, Collision, Contact, DragSpring, DutyCycle, Friction, FrictionOscillator,
-    FrictionRule, Heightfield, Integrator, Mass, Model, Obstacle, Params, Part, Shape, Spring,
-    SpringLaw, StableDt, StableDtLimit, Surface, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL,
-    STANDARD_GRAVITY,
+    Actuator, Body, ClassCollision, Collision, Contact, DragSpring, DutyCycle, Friction,
+    FrictionOscillator, FrictionRule, Heightfield, Integrator, Mass, Model, Obstacle, Params, Part,
+    Shape, Spring, SpringLaw, StableDt, StableDtLimit, Surface, COLLISION_CLASSES,
+    COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL, STANDARD_GRAVITY,
 };
 pub use scene::{BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
 pub use simulation::{BodyState, Simulation};

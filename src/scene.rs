@@ -19,9 +19,10 @@
 //! ```
 //!
 //! A body may add `"collision": { "radius": 0.005, "group": 1, "mask": 4294967295,
-//! "self_collision": true }` ([`BodyCollision`]; collisions between masses, CPU reference only
-//! so far), and `params` may hold `"collision": { "stiffness", "damping", "friction" }`
-//! ([`Collision`](crate::Collision)).
+//! "self_collision": true, "class": 0 }` ([`BodyCollision`]; collisions between masses), `params`
+//! may hold `"collision": { "stiffness", "damping", "friction" }` ([`Collision`](crate::Collision)),
+//! and the scene `"class_collisions": [ { "classes": [1, 2], "stiffness": 2e4, "friction": 0.8 } ]`
+//! ([`ClassCollision`](crate::ClassCollision): the pair force between two collision classes).
 //!
 //! Every field of `params`, of a builder and of a placement may be left out; it then takes its
 //! default (for builders the seed value their docs give). Unknown fields are rejected, so a typo
@@ -80,9 +81,12 @@ pub struct Scene {
     /// Springs joining masses of different bodies (or of one body), added after all bodies.
     #[serde(default)]
     pub joints: Vec<Joint>,
-    /// Static obstacles besides the ground ([`Model::obstacles`]; CPU reference only so far).
+    /// Static obstacles besides the ground ([`Model::obstacles`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<Obstacle>,
+    /// The pair force between masses of two collision classes ([`Model::class_collisions`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class_collisions: Vec<crate::ClassCollision>,
     /// Folder that relative image paths are resolved against. Set by [`Scene::load`] to the scene
     /// file's folder; `None` means the current directory. Not saved.
     #[serde(skip)]
@@ -128,6 +132,8 @@ pub struct BodyCollision {
     pub mask: u32,
     /// Whether the body's masses collide with one another (default true).
     pub self_collision: bool,
+    /// Collision class of every mass (default 0; see [`ClassCollision`](crate::ClassCollision)).
+    pub class: u32,
 }
 
 impl Default for BodyCollision {
@@ -137,6 +143,7 @@ impl Default for BodyCollision {
             group: crate::COLLISION_GROUP_DEFAULT,
             mask: crate::COLLISION_MASK_ALL,
             self_collision: true,
+            class: 0,
         }
     }
 }
@@ -401,7 +408,8 @@ impl Scene {
                 part = part
                     .with_collision_radius(c.radius)
                     .with_collision_filter(c.group, c.mask)
-                    .with_self_collision(c.self_collision);
+                    .with_self_collision(c.self_collision)
+                    .with_collision_class(c.class);
             }
             spec.placement.apply(&mut part)?;
             let name = spec
@@ -444,6 +452,7 @@ impl Scene {
             });
         }
         model.obstacles.clone_from(&self.obstacles);
+        model.class_collisions.clone_from(&self.class_collisions);
         model.validate()?;
         Ok(model)
     }

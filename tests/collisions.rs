@@ -3,8 +3,8 @@
 //! `tests/parity.rs` (`collisions_of_every_kind`) and `tests/gpu_collisions.rs`.
 
 use hooke::{
-    BodyCollision, BodyKind, BodySpec, Builder, Collision, Contact, CpuWorld, DVec3, Error,
-    Lattice, Mass, Model, Params, Part, Placement, Scene, Spring,
+    BodyCollision, BodyKind, BodySpec, Builder, ClassCollision, Collision, Contact, CpuWorld,
+    DVec3, Error, Lattice, Mass, Model, Params, Part, Placement, Scene, Spring,
 };
 
 /// f64 unit roundoff.
@@ -512,17 +512,31 @@ fn scene_files_carry_collisions() {
             group: 2,
             mask: 5,
             self_collision: true,
+            class: 3,
         }),
     );
+    scene.class_collisions.push(ClassCollision {
+        classes: [3, 3],
+        collision: Collision {
+            stiffness: 1e3,
+            ..Collision::default()
+        },
+    });
     let json = serde_json::to_string(&scene).unwrap();
     let back: Scene = serde_json::from_str(&json).unwrap();
     assert_eq!(back, scene);
     let model = back.to_model().unwrap();
     let m = &model.masses[0];
     assert_eq!(
-        (m.collision_radius, m.collision_group, m.collision_mask),
-        (0.02, 2, 5)
+        (
+            m.collision_radius,
+            m.collision_group,
+            m.collision_mask,
+            m.collision_class
+        ),
+        (0.02, 2, 5, 3)
     );
+    assert_eq!(model.collision_between(m, m).stiffness, 1e3);
     assert!(model.bodies[0].self_collision);
     assert_eq!(model.params.collision.friction, 0.3);
     let typo = json.replace("\"self_collision\"", "\"self_colision\"");
@@ -547,4 +561,70 @@ fn overlapping_colliders_at_start_are_not_a_blow_up() {
     let v = w.velocity_slice();
     // All 11.25 J turned into kinetic energy: each mass at sqrt(11.25 / 0.01) = 33.5 m/s.
     assert!((v[1].x - 11.25f64.sqrt() * 10.0).abs() < 0.5, "{v:?}");
+}
+
+/// A class rule changes the pair force of its two classes only, on both sides of the pair: two
+/// identical head-on pairs, one in classes (1, 2) with a softer rule, bounce apart at speeds set
+/// by their own stiffness (an elastic contact of a pair returns its closing speed, but a softer
+/// one lasts longer: after a fixed short time the soft pair is still in contact, slower).
+#[test]
+fn class_collisions_set_the_pair_force_of_their_classes() {
+    let mut part = Part::new();
+    let r = 0.01;
+    for (y, classes) in [(0.0, [0, 0]), (1.0, [1, 2])] {
+        let at = DVec3::new(0.0, y, 0.0);
+        part.add_mass(
+            Mass::new(0.01, at)
+                .with_collision_radius(r)
+                .with_collision_class(classes[0]),
+        );
+        let other = Mass::new(0.01, at + DVec3::X * 0.0199).with_collision_radius(r);
+        part.add_mass(
+            other
+                .with_collision_class(classes[1])
+                .with_velocity(DVec3::X * -1.0),
+        );
+    }
+    let mut model = Model::new(Params {
+        dt: 1e-5,
+        ..free_space()
+    });
+    model.add("pairs", part);
+    model.class_collisions.push(ClassCollision {
+        classes: [2, 1],
+        collision: Collision {
+            stiffness: 1e3,
+            ..Collision::default()
+        },
+    });
+    let mut w = CpuWorld::new(&model).unwrap();
+    // Contact time pi sqrt(m_r / k): 0.7 ms at 1e5 N/m, 7 ms at 1e3 N/m (m_r = 5 g).
+    w.step(150).unwrap();
+    let v = w.velocity_slice();
+    assert!(
+        (v[1].x - 0.0).abs() < 0.05 && (v[0].x + 1.0).abs() < 0.05,
+        "stiff pair: {v:?}"
+    );
+    assert!(
+        v[3].x < -0.3 && v[2].x > -0.7,
+        "soft pair still in contact: {v:?}"
+    );
+    let bad = |classes| {
+        let mut m = model.clone();
+        m.class_collisions.push(ClassCollision {
+            classes,
+            collision: Collision::default(),
+        });
+        m.validate()
+    };
+    assert!(matches!(
+        bad([0, 16]),
+        Err(Error::InvalidClassCollision { index: 1, .. })
+    ));
+    let mut m = model.clone();
+    m.masses[3].collision_class = 99;
+    assert!(matches!(
+        m.validate(),
+        Err(Error::InvalidCollisionClass { mass: 3, class: 99 })
+    ));
 }

@@ -37,20 +37,19 @@
 // Per mass (by mass index), two vec4: (conservative force (N), penalty energy of its pairs with
 // higher-index masses (J)) and (dissipative force (N), 0). Masses without a radius stay zero.
 @group(0) @binding(10) var<storage, read_write> touch: array<vec4<f32>>;
+// The pair force of each pair of collision classes a, b at [a * COLLISION_CLASSES + b]:
+// (stiffness (N/m), damping (N*s/m), friction coefficient, 0).
+@group(0) @binding(11) var<uniform> pair_table: array<vec4<f32>, PAIR_TABLE>;
 
-// Mirror of `GpuCollide`: the pair force's parameters and the grid's size.
+// Mirror of `GpuCollide`: the time step and the grid's size.
 struct GpuCollide {
-    // N/m, N*s/m, 1, s.
-    stiffness: f32,
-    damping: f32,
-    friction: f32,
+    // s.
     dt: f32,
     // 1 / cell side, 1/m.
     inverse_cell: f32,
     // Colliding masses, and buckets (a power of two, a multiple of one scan block).
     members: u32,
     buckets: u32,
-    pad0: u32,
 }
 
 // Mirror of `GpuCollider`: one colliding mass.
@@ -64,11 +63,16 @@ struct GpuCollider {
     body: u32,
     joined_first: u32,
     joined_end: u32,
-    pad0: u32,
+    // Its collision class (below COLLISION_CLASSES).
+    collision_class: u32,
 }
 
-// Buckets per invocation of grid_scan: a scan block is WORKGROUP_SIZE * SCAN_ITEMS buckets.
+// Buckets per invocation of grid_scan: a scan block is WORKGROUP_SIZE * SCAN_ITEMS buckets
+// (Rust: `collisions::SCAN_ITEMS`; a unit test holds the two equal, as for the next two).
 const SCAN_ITEMS: u32 = 4u;
+// Collision classes (Rust: `COLLISION_CLASSES`), and entries of the pair table.
+const COLLISION_CLASSES: u32 = 16u;
+const PAIR_TABLE: u32 = 256u;
 
 // Per invocation of a workgroup scan.
 var<workgroup> scan_sums: array<u32, WORKGROUP_SIZE>;
@@ -123,26 +127,27 @@ struct Pair {
     dissipative: vec3<f32>,
 }
 
-// The force on `a` of `b` for d = p_a - p_b (m, |d| < reach), relative velocity v = v_a - v_b
-// (m/s), contact distance reach = r_a + r_b (m) and inverse = 1/m_a + 1/m_b (1/kg). Twin of
-// `pair` in src/cpu/collisions.rs.
-fn pair(reach: f32, d: vec3<f32>, v: vec3<f32>, inverse: f32) -> Pair {
+// The force on `a` of `b` under the pair force `c` (stiffness, damping, friction, 0) for
+// d = p_a - p_b (m, |d| < reach), relative velocity v = v_a - v_b (m/s), contact distance
+// reach = r_a + r_b (m) and inverse = 1/m_a + 1/m_b (1/kg). Twin of `pair` in
+// src/cpu/collisions.rs.
+fn pair(c: vec4<f32>, reach: f32, d: vec3<f32>, v: vec3<f32>, inverse: f32) -> Pair {
     var out = Pair(vec3<f32>(0.0), vec3<f32>(0.0));
     let dist = length(d);
     if dist == 0.0 {
         return out;
     }
     let n = d / dist;
-    let spring = collide_params.stiffness * (reach - dist);
+    let spring = c.x * (reach - dist);
     let vn = dot(v, n);
-    let normal = max(spring - collide_params.damping * vn, 0.0);
+    let normal = max(spring - c.y * vn, 0.0);
     out.conservative = spring * n;
     out.dissipative = (normal - spring) * n;
     let vt = v - vn * n;
     let speed = length(vt);
-    if collide_params.friction > 0.0 && speed > 0.0 && inverse > 0.0 {
+    if c.z > 0.0 && speed > 0.0 && inverse > 0.0 {
         let stop = speed / (inverse * collide_params.dt);
-        out.dissipative -= min(collide_params.friction * normal, stop) / speed * vt;
+        out.dissipative -= min(c.z * normal, stop) / speed * vt;
     }
     return out;
 }
@@ -191,6 +196,11 @@ fn allowed(a: GpuCollider, b: GpuCollider) -> bool {
     return lo == a.joined_end || joined[lo] != b.mass;
 }
 
+// The pair force between colliders a and b, by their classes.
+fn pair_of(a: GpuCollider, b: GpuCollider) -> vec4<f32> {
+    return pair_table[a.collision_class * COLLISION_CLASSES + b.collision_class];
+}
+
 // The collision force on one mass, and the penalty energy of its pairs with higher-index masses.
 struct Gathered {
     touch: Pair,
@@ -208,8 +218,8 @@ fn pair_on(me: Member, other: Member) -> Pair {
         b = me;
         sign = -1.0;
     }
-    let p = pair(a.collider.radius + b.collider.radius, a.x - b.x, a.v - b.v,
-        a.inverse_mass + b.inverse_mass);
+    let p = pair(pair_of(a.collider, b.collider), a.collider.radius + b.collider.radius,
+        a.x - b.x, a.v - b.v, a.inverse_mass + b.inverse_mass);
     return Pair(sign * p.conservative, sign * p.dissipative);
 }
 
@@ -229,7 +239,7 @@ fn candidate(me: Member, e: u32) -> Gathered {
     if me.collider.mass < other.collider.mass {
         let d = me.x - other.x;
         let overlap = me.collider.radius + other.collider.radius - length(d);
-        out.energy = 0.5 * collide_params.stiffness * overlap * overlap;
+        out.energy = 0.5 * pair_of(me.collider, other.collider).x * overlap * overlap;
     }
     return out;
 }

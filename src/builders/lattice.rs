@@ -171,6 +171,7 @@ impl Lattice {
             springs: part.springs,
             actuators: part.actuators,
             obstacles: Vec::new(),
+            class_collisions: Vec::new(),
         })
     }
 }

@@ -11,7 +11,7 @@
 use glam::DVec3;
 
 use super::mass_grid::MassGrid;
-use crate::model::{Collision, Model};
+use crate::model::{Collision, Model, COLLISION_CLASSES};
 
 /// Below this many colliding masses the collision pass runs on one thread (spawning costs more
 /// than it saves; the result is the same either way).
@@ -56,8 +56,10 @@ impl State<'_> {
 /// What the collision pass reads of the model, and its grid and output.
 #[derive(Clone, Debug)]
 pub(super) struct Collider {
-    /// The pair force parameters.
-    params: Collision,
+    /// The pair force of each pair of classes, `table[a * COLLISION_CLASSES + b]`.
+    table: Vec<Collision>,
+    /// Collision class of each mass.
+    class: Vec<u32>,
     /// Time step, s (friction never stops more than the relative motion of one step).
     dt: f64,
     /// Colliding masses (radius > 0), in increasing index.
@@ -102,7 +104,8 @@ impl Collider {
             .map(|&i| radius[i as usize])
             .fold(0.0, f64::max);
         Some(Self {
-            params: model.params.collision,
+            table: model.collision_table(),
+            class: model.masses.iter().map(|m| m.collision_class).collect(),
             dt: model.params.dt,
             members,
             radius,
@@ -185,13 +188,18 @@ impl Collider {
         }
         let inverse = s.inverse_mass(a) + s.inverse_mass(b);
         Some(pair(
-            &self.params,
+            self.collision(a, b),
             self.dt,
             reach,
             d,
             s.vel[a] - s.vel[b],
             inverse,
         ))
+    }
+
+    /// The pair force between masses `a` and `b` (by their classes).
+    fn collision(&self, a: usize, b: usize) -> &Collision {
+        &self.table[(self.class[a] * COLLISION_CLASSES + self.class[b]) as usize]
     }
 
     /// Every pair `(a, b)`, `a < b`, touching at `pos` (m), in increasing order of `a` then `b`
@@ -220,12 +228,11 @@ impl Collider {
     /// Penalty energy `k (r_a + r_b - d)^2 / 2` of every touching pair at `pos` (m), J, summed in
     /// the order of [`Collider::contacts`].
     pub(super) fn energy(&self, pos: &[DVec3], fixed: &[bool]) -> f64 {
-        let k = self.params.stiffness;
         self.contacts(pos, fixed)
             .iter()
             .map(|&[a, b]| {
                 let overlap = self.radius[a] + self.radius[b] - pos[a].distance(pos[b]);
-                0.5 * k * overlap * overlap
+                0.5 * self.collision(a, b).stiffness * overlap * overlap
             })
             .sum()
     }

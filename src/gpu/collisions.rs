@@ -30,6 +30,8 @@ const CELL_MARGIN: f64 = 1.0 + 1.0 / 32.0;
 #[derive(Clone, Debug)]
 pub(crate) struct CollisionTables {
     pub(crate) params: GpuCollide,
+    /// The pair force of each pair of classes: (stiffness (N/m), damping (N*s/m), friction, 0).
+    pub(crate) pair_table: Vec<[f32; 4]>,
     pub(crate) colliders: Vec<GpuCollider>,
     /// Spring neighbours among the colliding masses (mass indices, sorted per collider).
     pub(crate) joined: Vec<u32>,
@@ -61,24 +63,25 @@ impl CollisionTables {
                 body: body[i],
                 joined_first: starts[i],
                 joined_end: starts[i + 1],
-                pad0: 0,
+                collision_class: m.collision_class,
             })
             .collect();
         let largest = radius.iter().copied().fold(0.0, f64::max);
         let members = colliders.len() as u64;
         let buckets = (2 * members).next_power_of_two().max(block);
-        let c = model.params.collision;
+        let pair_table = model
+            .collision_table()
+            .iter()
+            .map(|c| [c.stiffness as f32, c.damping as f32, c.friction as f32, 0.0])
+            .collect();
         Some(Self {
             params: GpuCollide {
-                stiffness: c.stiffness as f32,
-                damping: c.damping as f32,
-                friction: c.friction as f32,
                 dt: model.params.dt as f32,
                 inverse_cell: (1.0 / (2.0 * largest * CELL_MARGIN)) as f32,
                 members: members as u32,
                 buckets: buckets as u32,
-                pad0: 0,
             },
+            pair_table,
             colliders,
             joined,
         })
@@ -175,6 +178,11 @@ impl CollisionPass {
             ),
             zeroed("hooke::grid_keys", array_bytes::<[i32; 4]>(members)),
             zeroed("hooke::grid_points", array_bytes::<Vec4>(members)),
+            init(
+                "hooke::pair_table",
+                bytemuck::cast_slice(&tables.pair_table),
+                wgpu::BufferUsages::UNIFORM,
+            ),
         ];
         let b = &buffers;
         let order = [
@@ -189,6 +197,7 @@ impl CollisionPass {
             &b[6],
             &b[7],
             shared.touch,
+            &b[8],
         ];
         let entries: Vec<wgpu::BindGroupEntry> = order
             .iter()

@@ -201,7 +201,7 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
         "grid_count" | "grid_scan" | "grid_scan_blocks" | "grid_scatter" | "grid_sort"
         | "collide" => &[
             Uniform, Read, Read, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
-            ReadWrite,
+            ReadWrite, Uniform,
         ],
         _ => unreachable!("unknown kernel layout {layout}"),
     }

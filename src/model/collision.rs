@@ -6,12 +6,15 @@
 //! when both radii are > 0, `d < r_a + r_b`, `group_a & mask_b != 0` and
 //! `group_b & mask_a != 0`, they are not joined by a spring, and they are not in the same body
 //! with self-collision off ([`Body::self_collision`](super::Body::self_collision)). Two fixed
-//! masses never touch (neither can move). The pair force is given in [`Collision`].
+//! masses never touch (neither can move). The pair force is given in [`Collision`]: by
+//! [`Params::collision`](super::Params::collision) for every pair, unless a
+//! [`ClassCollision`] of [`Model::class_collisions`] names the pair's two
+//! [collision classes](super::Mass::collision_class) (rubber on ice, cloth on skin).
 
 use serde::{Deserialize, Serialize};
 
 use super::Model;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::validate::non_negative;
 
 /// The pair force between two touching masses (see the module docs for when they touch).
@@ -101,7 +104,86 @@ impl Collision {
     }
 }
 
+/// Collision classes: every [`Mass::collision_class`](super::Mass::collision_class) is below this.
+pub const COLLISION_CLASSES: u32 = 16;
+
+/// The pair force between masses of two collision classes, in place of
+/// [`Params::collision`](super::Params::collision) (see [`Model::class_collisions`]).
+///
+/// In a scene file, e.g. `{ "classes": [1, 2], "stiffness": 2e4, "friction": 0.8 }` (fields
+/// left out take [`Collision::default`]'s values).
+///
+/// # Examples
+///
+/// ```
+/// use hooke::{ClassCollision, Collision, Mass, Model, Params, DVec3};
+///
+/// let mut model = Model::new(Params::default());
+/// // Class 1 (say, rubber feet) grips class 2 (say, a mat) harder than the default pair.
+/// model.class_collisions.push(ClassCollision {
+///     classes: [1, 2],
+///     collision: Collision { stiffness: 5e4, damping: 2.0, friction: 0.9 }, // N/m, N*s/m, 1
+/// });
+/// let foot = Mass::new(0.1, DVec3::ZERO).with_collision_radius(0.01).with_collision_class(1);
+/// let mat = Mass::new(0.1, DVec3::X).with_collision_radius(0.01).with_collision_class(2);
+/// assert_eq!(model.collision_between(&foot, &mat).friction, 0.9);
+/// assert_eq!(model.collision_between(&foot, &foot), Collision::default());
+/// model.validate()?;
+/// # Ok::<(), hooke::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassCollision {
+    /// The two classes (in either order; equal for pairs within one class), each below
+    /// [`COLLISION_CLASSES`].
+    pub classes: [u32; 2],
+    /// The pair force between them.
+    #[serde(flatten)]
+    pub collision: Collision,
+}
+
 impl Model {
+    /// The pair force between masses `a` and `b` (N/m, N*s/m, 1): the last
+    /// [`ClassCollision`] naming their two classes, else [`Params::collision`](super::Params::collision).
+    #[must_use]
+    pub fn collision_between(&self, a: &super::Mass, b: &super::Mass) -> Collision {
+        let pair = [a.collision_class, b.collision_class];
+        self.class_collisions
+            .iter()
+            .rev()
+            .find(|c| c.classes == pair || c.classes == [pair[1], pair[0]])
+            .map_or(self.params.collision, |c| c.collision)
+    }
+
+    /// The pair force of every pair of classes, `table[a * COLLISION_CLASSES + b]` (what both
+    /// worlds look up per pair).
+    pub(crate) fn collision_table(&self) -> Vec<Collision> {
+        let n = COLLISION_CLASSES as usize;
+        let mut table = vec![self.params.collision; n * n];
+        for c in &self.class_collisions {
+            let [a, b] = c.classes.map(|x| x as usize);
+            if a < n && b < n {
+                table[a * n + b] = c.collision;
+                table[b * n + a] = c.collision;
+            }
+        }
+        table
+    }
+
+    /// Checks every class rule: classes below [`COLLISION_CLASSES`], valid parameters.
+    pub(super) fn check_class_collisions(&self) -> Result<()> {
+        for (index, c) in self.class_collisions.iter().enumerate() {
+            let bad = |what: String| Error::InvalidClassCollision { index, what };
+            if let Some(&class) = c.classes.iter().find(|&&x| x >= COLLISION_CLASSES) {
+                return Err(bad(format!(
+                    "class {class} is not below {COLLISION_CLASSES}"
+                )));
+            }
+            c.collision.validate().map_err(|e| bad(e.to_string()))?;
+        }
+        Ok(())
+    }
+
     /// The first mass with a collision radius > 0, if any.
     #[must_use]
     pub fn first_colliding_mass(&self) -> Option<usize> {

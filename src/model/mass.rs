@@ -62,6 +62,11 @@ pub struct Mass {
     /// every group). See `collision_group`.
     #[serde(skip_serializing_if = "is_all")]
     pub collision_mask: u32,
+    /// Collision class, below [`COLLISION_CLASSES`](super::COLLISION_CLASSES) (default 0): picks
+    /// the pair force from [`Model::class_collisions`](super::Model::class_collisions) (see
+    /// [`Model::collision_between`](super::Model::collision_between)).
+    #[serde(skip_serializing_if = "is_zero_class")]
+    pub collision_class: u32,
 }
 
 /// The default [`Mass::collision_group`]: group 0 (bit 0).
@@ -75,6 +80,11 @@ fn is_zero(v: &f64) -> bool {
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero_class(v: &u32) -> bool {
+    *v == 0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_default_group(v: &u32) -> bool {
     *v == COLLISION_GROUP_DEFAULT
 }
@@ -96,6 +106,7 @@ impl Default for Mass {
             collision_radius: 0.0,
             collision_group: COLLISION_GROUP_DEFAULT,
             collision_mask: COLLISION_MASK_ALL,
+            collision_class: 0,
         }
     }
 }
@@ -131,6 +142,16 @@ impl Mass {
     pub fn with_collision_radius(self, radius: f64) -> Self {
         Self {
             collision_radius: radius,
+            ..self
+        }
+    }
+
+    /// The same mass in collision class `class` (below
+    /// [`COLLISION_CLASSES`](super::COLLISION_CLASSES)).
+    #[must_use]
+    pub fn with_collision_class(self, class: u32) -> Self {
+        Self {
+            collision_class: class,
             ..self
         }
     }
@@ -171,6 +192,12 @@ impl Mass {
             return Err(Error::InvalidCollisionRadius {
                 mass: index,
                 value: self.collision_radius,
+            });
+        }
+        if self.collision_class >= super::COLLISION_CLASSES {
+            return Err(Error::InvalidCollisionClass {
+                mass: index,
+                class: self.collision_class,
             });
         }
         if let Some(o) = &self.friction_oscillator {

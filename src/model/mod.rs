@@ -31,7 +31,7 @@ mod stable_dt;
 use serde::{Deserialize, Serialize};
 
 pub use actuator::{Actuator, DutyCycle};
-pub use collision::Collision;
+pub use collision::{ClassCollision, Collision, COLLISION_CLASSES};
 pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};
 pub use drag::DragSpring;
 pub use heightfield::Heightfield;
@@ -91,10 +91,13 @@ pub struct Model {
     pub actuators: Vec<Actuator>,
     /// Bodies, in the order they were added.
     pub bodies: Vec<Body>,
-    /// Static obstacles touched in addition to the ground (default none; CPU reference only so
-    /// far, see [`Obstacle`]).
+    /// Static obstacles touched in addition to the ground (default none, see [`Obstacle`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<Obstacle>,
+    /// The pair force between masses of two collision classes, where it differs from
+    /// [`Params::collision`] (default none; later rules win; see [`ClassCollision`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class_collisions: Vec<ClassCollision>,
 }
 
 impl Model {
@@ -194,6 +197,7 @@ impl Model {
         for (i, o) in self.obstacles.iter().enumerate() {
             o.check(i)?;
         }
+        self.check_class_collisions()?;
         for b in &self.bodies {
             if b.masses.end > n || b.springs.end > self.springs.len() {
                 return Err(Error::InvalidParameter {

@@ -162,6 +162,16 @@ impl Part {
         self
     }
 
+    /// The same part with every mass in collision class `class` (below
+    /// [`COLLISION_CLASSES`](super::COLLISION_CLASSES); see [`ClassCollision`](super::ClassCollision)).
+    #[must_use]
+    pub fn with_collision_class(mut self, class: u32) -> Self {
+        for m in &mut self.masses {
+            m.collision_class = class;
+        }
+        self
+    }
+
     /// The same part with collision group `group` and mask `mask` (bit sets) on every mass (see
     /// [`Mass::collision_group`]).
     #[must_use]

@@ -242,13 +242,16 @@ impl Model {
             omega: 0.0,
             spring: None,
         };
+        let colliding = self.colliding_classes();
         for (i, (m, &(k, c))) in self.masses.iter().zip(&rows).enumerate() {
             if m.fixed || m.mass.is_nan() || m.mass <= 0.0 {
                 continue;
             }
-            // A colliding mass is taken to touch one other mass at a time, as for obstacles.
+            // A colliding mass is taken to touch one other mass at a time, as for obstacles,
+            // with the stiffest (and most damped) pair force its class has with any class
+            // present.
             let (k_m, c_m) = if m.collision_radius > 0.0 {
-                (p.collision.stiffness, p.collision.damping)
+                self.stiffest_collision(m.collision_class, &colliding)
             } else {
                 (0.0, 0.0)
             };
@@ -344,5 +347,34 @@ fn penalty(contact: Contact) -> (f64, f64) {
     match contact {
         Contact::Penalty { stiffness, damping } => (stiffness, damping),
         Contact::None | Contact::Restitution { .. } => (0.0, 0.0),
+    }
+}
+
+impl Model {
+    /// Which collision classes some mass with a radius belongs to.
+    fn colliding_classes(&self) -> Vec<bool> {
+        let mut present = vec![false; super::COLLISION_CLASSES as usize];
+        for m in self.masses.iter().filter(|m| m.collision_radius > 0.0) {
+            if let Some(p) = present.get_mut(m.collision_class as usize) {
+                *p = true;
+            }
+        }
+        present
+    }
+
+    /// The largest stiffness (N/m) and damping (N*s/m) of the pair forces between `class` and
+    /// the classes `present`.
+    fn stiffest_collision(&self, class: u32, present: &[bool]) -> (f64, f64) {
+        let n = super::COLLISION_CLASSES as usize;
+        let table = self.collision_table();
+        let row = (class as usize).min(n - 1) * n;
+        present
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p)
+            .map(|(b, _)| table[row + b])
+            .fold((0.0f64, 0.0f64), |(k, c), x| {
+                (k.max(x.stiffness), c.max(x.damping))
+            })
     }
 }

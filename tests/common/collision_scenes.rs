@@ -3,8 +3,8 @@
 //! contacts for most of its run (checked by the tests that use them).
 
 use hooke::{
-    Builder, Collision, Contact, DVec3, Friction, Lattice, Mass, Model, Obstacle, Params, Part,
-    Placement, Rope, Shape, SpringLaw,
+    Builder, ClassCollision, Collision, Contact, DVec3, Friction, Lattice, Mass, Model, Obstacle,
+    Params, Part, Placement, Rope, Shape, SpringLaw,
 };
 
 /// A `n`^3 jelly lattice (0.01 m spacing, 0.1 kg masses, k = 1000 N/m, `damping` N*s/m) with its
@@ -120,7 +120,9 @@ fn rope_piling_on_itself() -> Model {
 }
 
 /// Three small cubes dropped onto a plate of fixed colliding masses: the second cube masks the
-/// third out, the third does not collide with itself, and the plate (fixed) pushes them all.
+/// third out, the third does not collide with itself, and the plate (fixed) pushes them all. The
+/// plate (class 1) and the first cube (class 2) meet with their own pair force (softer, more
+/// damped, grippier: a class rule).
 fn filters_and_fixed() -> Model {
     let mut model = Model::new(Params {
         dt: 1e-4,
@@ -139,8 +141,17 @@ fn filters_and_fixed() -> Model {
             plate.add_mass(Mass::new(0.1, at).fixed().with_collision_radius(0.005));
         }
     }
-    model.add("plate", plate);
-    model.add("a", jelly(2, DVec3::new(0.0, 0.0, 0.012), DVec3::ZERO, 1.0));
+    model.add("plate", plate.with_collision_class(1));
+    let a = jelly(2, DVec3::new(0.0, 0.0, 0.012), DVec3::ZERO, 1.0);
+    model.add("a", a.with_collision_class(2));
+    model.class_collisions.push(ClassCollision {
+        classes: [1, 2],
+        collision: Collision {
+            stiffness: 8e3,
+            damping: 4.0,
+            friction: 0.8,
+        },
+    });
     let b = jelly(2, DVec3::new(0.018, 0.003, 0.03), DVec3::ZERO, 1.0);
     model.add("b", b.with_collision_filter(0b01, 0b01));
     let c = jelly(2, DVec3::new(0.02, 0.0, 0.05), DVec3::ZERO, 1.0);

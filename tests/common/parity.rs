@@ -82,6 +82,11 @@ pub fn params_rounded(model: &Model) -> Model {
     p.collision.stiffness = r32(p.collision.stiffness);
     p.collision.damping = r32(p.collision.damping);
     p.collision.friction = r32(p.collision.friction);
+    for c in &mut m.class_collisions {
+        c.collision.stiffness = r32(c.collision.stiffness);
+        c.collision.damping = r32(c.collision.damping);
+        c.collision.friction = r32(c.collision.friction);
+    }
     for mass in &mut m.masses {
         mass.mass = r32(mass.mass);
         mass.external_force = r32v(mass.external_force);
@@ -248,8 +253,10 @@ pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64
             }
         }
     }
-    let k = model.params.collision.stiffness;
-    for (overlap, _) in colliding_pairs_within(model, pos, 2.0 * tx) {
+    for (overlap, [a, b]) in colliding_pairs_within(model, pos, 2.0 * tx) {
+        let k = model
+            .collision_between(&model.masses[a], &model.masses[b])
+            .stiffness;
         ground += k * (overlap.max(0.0) + 2.0 * tx) * 2.0 * tx;
     }
     [kin, grav, elastic, ground]

@@ -319,17 +319,11 @@ pub(crate) struct GpuBodySum {
     pub(crate) pad0: f32,
 }
 
-/// The collision pass's uniform (`shaders/shared/collisions.wgsl`): the pair force's parameters
-/// and the grid's size.
+/// The collision pass's uniform (`shaders/shared/collisions.wgsl`): the time step and the
+/// grid's size (the pair forces are in the pair table, one `vec4<f32>` per pair of classes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct GpuCollide {
-    /// Penalty stiffness, N/m.
-    pub(crate) stiffness: f32,
-    /// Normal damping, N*s/m.
-    pub(crate) damping: f32,
-    /// Coulomb coefficient.
-    pub(crate) friction: f32,
     /// Time step, s.
     pub(crate) dt: f32,
     /// 1 / the grid's cell side, 1/m.
@@ -338,7 +332,6 @@ pub(crate) struct GpuCollide {
     pub(crate) members: u32,
     /// Grid buckets: a power of two, a multiple of one scan block.
     pub(crate) buckets: u32,
-    pub(crate) pad0: u32,
 }
 
 /// One colliding mass, as the collision pass reads it.
@@ -357,7 +350,8 @@ pub(crate) struct GpuCollider {
     /// Its spring neighbours among the colliding masses: `joined[joined_first..joined_end]`.
     pub(crate) joined_first: u32,
     pub(crate) joined_end: u32,
-    pub(crate) pad0: u32,
+    /// Its collision class.
+    pub(crate) collision_class: u32,
 }
 
 /// A WGSL `vec4<f32>` element: one mass of the public position (m, w = 1) and velocity (m/s,
@@ -406,7 +400,7 @@ const _: () = assert!(std::mem::size_of::<GpuState>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuMassPartial>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuSpringPartial>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBodySum>() == 32);
-const _: () = assert!(std::mem::size_of::<GpuCollide>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuCollide>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuCollider>() == 32);
 const _: () = assert!(WORKGROUP_SIZE.is_power_of_two() && CPU_WORKGROUP_SIZE.is_power_of_two());
 

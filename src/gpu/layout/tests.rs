@@ -113,10 +113,9 @@ fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
             pad2 }),
         mirror!(m, GpuSpringPartial { elastic, dissipated, injected, pad0 }),
         mirror!(m, GpuBodySum { moment, mass, momentum, pad0 }),
-        mirror!(m, GpuCollide { stiffness, damping, friction, dt, inverse_cell, members, buckets,
-            pad0 }),
+        mirror!(m, GpuCollide { dt, inverse_cell, members, buckets }),
         mirror!(m, GpuCollider { mass, radius, group, mask, body, joined_first, joined_end,
-            pad0 }),
+            collision_class }),
     ];
     checks.iter().filter(|(_, found)| *found).map(|(name, _)| *name).collect()
 }
@@ -301,5 +300,26 @@ fn overrides_match_constants() {
             .collect();
         declared.sort();
         assert_eq!(declared, given);
+    }
+}
+
+/// The numbers the collision fragment keeps as WGSL `const`s (array sizes, which an `override`
+/// cannot set) are Rust's.
+#[test]
+fn collision_consts_match_rust() {
+    let wgsl = include_str!("../../../shaders/shared/collisions.wgsl");
+    let classes = crate::COLLISION_CLASSES;
+    for line in [
+        format!(
+            "const SCAN_ITEMS: u32 = {}u;",
+            crate::gpu::collisions::SCAN_ITEMS
+        ),
+        format!("const COLLISION_CLASSES: u32 = {classes}u;"),
+        format!("const PAIR_TABLE: u32 = {}u;", classes * classes),
+    ] {
+        assert!(
+            wgsl.contains(&line),
+            "shared/collisions.wgsl lacks `{line}`"
+        );
     }
 }
