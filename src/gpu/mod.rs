@@ -15,6 +15,13 @@
 //!    of the broad-phase grid lists, and tests their bounding boxes first), and updates velocity
 //!    and position.
 //!
+//! When a mass has a collision radius, a collision pass runs between the two (six dispatches,
+//! `src/gpu/collisions.rs`, `shaders/grid_*.wgsl` and `shaders/collide.wgsl`): the colliding
+//! masses are sorted into a hashed uniform grid on the device (count, prefix sum, scatter, and a
+//! sort of each bucket so that the order does not depend on the schedule), then each gathers the
+//! penalty, damping and friction forces of the masses it touches over the 27 cells around its own,
+//! in the CPU twin's order, into a buffer the integrate pass reads.
+//!
 //! Both passes read and write positions and velocities interleaved (one 32-byte record per mass,
 //! one load for a spring's second mass); a `publish` dispatch at the end of each
 //! [`World::step`] call writes them to the public [`World::position_buffer`] and
@@ -42,7 +49,7 @@
 //!   fixed point, work per invocation, dispatch sizes, limit checks, spring-table chunks).
 //! - `tables.rs`: the model turned into device records (masses, links, materials, actuators,
 //!   oscillators, bodies, parameters); `obstacles.rs`: the obstacle table and heightfield
-//!   samples.
+//!   samples; `collisions.rs`: the colliding masses' table and the collision pass.
 //! - `layout/`: the `#[repr(C)]` mirrors of the WGSL structs, the flags and tags passed as WGSL
 //!   overrides, and (`layout/tests.rs`) the naga tests that hold Rust and WGSL together.
 //! - `buffers.rs` and `bind.rs`: the device buffers, and the bind groups of each kernel.
