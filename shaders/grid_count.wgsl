@@ -13,6 +13,6 @@ fn grid_count(
         return;
     }
     let c = cell_of(state_position(state[colliders[slot].mass]));
-    let rank = atomicAdd(&grid_counts[bucket_of(c)], 1u);
+    let rank = atomicAdd(&grid_counts[bucket_of(frame(), c)], 1u);
     grid_cells[slot] = vec4<i32>(c, i32(rank));
 }

@@ -13,5 +13,5 @@ fn grid_scatter(
         return;
     }
     let c = grid_cells[slot];
-    grid_keys[bucket_start(bucket_of(c.xyz)) + u32(c.w)] = vec4<i32>(c.xyz, i32(slot));
+    grid_keys[bucket_start(bucket_of(frame(), c.xyz)) + u32(c.w)] = vec4<i32>(c.xyz, i32(slot));
 }

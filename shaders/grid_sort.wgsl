@@ -1,7 +1,8 @@
 // hooke::grid_sort: each bucket's entries sorted by slot (an insertion sort: buckets hold about
 // one mass each), so the order the collision pass visits them in no longer depends on which
 // invocation of grid_count counted first; then each entry's position and radius are copied next
-// to it (`grid_points`), so the gather reads a cell's candidates from contiguous memory.
+// to it (`grid_points`), so the gather reads a cell's candidates from contiguous memory, and each
+// slot learns its entry (`grid_cells[slot].w`).
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn grid_sort(
@@ -25,7 +26,9 @@ fn grid_sort(
         grid_keys[at] = key;
     }
     for (var e = first; e < end; e += 1u) {
-        let c = colliders[grid_keys[e].w];
+        let slot = grid_keys[e].w;
+        let c = colliders[slot];
         grid_points[e] = vec4<f32>(state_position(state[c.mass]), c.radius);
+        grid_cells[slot].w = i32(e);
     }
 }

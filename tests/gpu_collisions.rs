@@ -163,7 +163,7 @@ fn masses_with_radius_zero_never_collide_on_the_gpu() {
 /// radii keeps the two-dispatch step (the collision kernels are not even compiled).
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
-fn collision_pass_adds_six_dispatches_only_when_masses_collide() {
+fn collision_pass_adds_eight_dispatches_only_when_masses_collide() {
     let mut model = Model::new(Params {
         collision: Collision::default(),
         ..free_space()
@@ -177,6 +177,6 @@ fn collision_pass_adds_six_dispatches_only_when_masses_collide() {
     );
     let without: World = common::world(&plain);
     let (a, b) = (with.stats(), without.stats());
-    assert_eq!(a.dispatches_per_step, b.dispatches_per_step + 6);
+    assert_eq!(a.dispatches_per_step, b.dispatches_per_step + 8);
     assert!(a.device_bytes > b.device_bytes);
 }

@@ -23,9 +23,11 @@
 @group(0) @binding(3) var<storage, read> joined: array<u32>;
 // The interleaved state (see integrate.wgsl), at the start of the step.
 @group(0) @binding(4) var<storage, read> state: array<State>;
-// Per slot: its cell (xyz) and its rank in its bucket's count (w).
+// Per slot: its cell (xyz), and its rank in its bucket's count (w) until grid_sort replaces it
+// with the slot's entry in the grid.
 @group(0) @binding(5) var<storage, read_write> grid_cells: array<vec4<i32>>;
-// Per bucket: the count (zeroed again by grid_scan once read).
+// Per bucket: the count (zeroed again by grid_scan once read); then the box of occupied cells
+// (BOX_WORDS words from `buckets`, see `Frame`).
 @group(0) @binding(6) var<storage, read_write> grid_counts: array<atomic<u32>>;
 // Per bucket its start within its scan block, then per scan block its start (`bucket_start`).
 @group(0) @binding(7) var<storage, read_write> grid_starts: array<u32>;
@@ -104,9 +106,56 @@ fn cell_of(p: vec3<f32>) -> vec3<i32> {
     return vec3<i32>(floor(p * collide_params.inverse_cell));
 }
 
-// The bucket of cell c: a hash of (y, z) plus x, so that the three cells of a row along x sit in
-// consecutive buckets (read as one range by `gather`) unless the row wraps around the table.
-fn bucket_of(c: vec3<i32>) -> u32 {
+// The box words after the bucket counts: the occupied cells' lowest and highest coordinates
+// (grid_bounds, atomic min and max; coordinates stored as `order(c)` so that unsigned order is
+// signed order), then the frame grid_frame froze for this step: the box's lowest cell minus one
+// (`order`ed), whether the cells are numbered densely, and the box's size along x and y.
+const BOX_MIN: u32 = 0u;
+const BOX_MAX: u32 = 3u;
+const FRAME_LO: u32 = 6u;
+const FRAME_DENSE: u32 = 9u;
+const FRAME_NX: u32 = 10u;
+const FRAME_NY: u32 = 11u;
+const BOX_WORDS: u32 = 12u;
+
+// i32 to u32, keeping the order.
+fn order(c: i32) -> u32 {
+    return bitcast<u32>(c) ^ 0x80000000u;
+}
+
+fn unorder(u: u32) -> i32 {
+    return bitcast<i32>(u ^ 0x80000000u);
+}
+
+fn box_word(w: u32) -> u32 {
+    return atomicLoad(&grid_counts[collide_params.buckets + w]);
+}
+
+// How cells are numbered this step: densely in the box of occupied cells padded by one cell (so
+// the 27 cells around any occupied one are in it) when that box has no more cells than buckets,
+// x fastest; else hashed.
+struct Frame {
+    lo: vec3<i32>,
+    dense: bool,
+    nx: u32,
+    ny: u32,
+}
+
+fn frame() -> Frame {
+    let lo = vec3<i32>(unorder(box_word(FRAME_LO)), unorder(box_word(FRAME_LO + 1u)),
+        unorder(box_word(FRAME_LO + 2u)));
+    return Frame(lo, box_word(FRAME_DENSE) != 0u, box_word(FRAME_NX), box_word(FRAME_NY));
+}
+
+// The bucket of cell c: its number in the padded box when dense (no two cells share a bucket);
+// else a hash of (y, z) plus x, so that the three cells of a row along x still sit in
+// consecutive buckets unless the row wraps around the table. Either way a row of three cells is
+// read as one range by `gather`.
+fn bucket_of(f: Frame, c: vec3<i32>) -> u32 {
+    if f.dense {
+        let r = bitcast<vec3<u32>>(c - f.lo);
+        return (r.z * f.ny + r.y) * f.nx + r.x;
+    }
     let u = bitcast<vec3<u32>>(c);
     var h = (u.y * 0x85ebca77u) ^ (u.z * 0xc2b2ae3du);
     h = h ^ (h >> 15u);
@@ -287,18 +336,30 @@ fn keep(me: Member, e: u32, hits: ptr<function, Hits>, out: ptr<function, Gather
 // Gathers the collision force on the mass of `slot`: the 27 cells around its own (z, then y,
 // then x, from -1 to 1), each cell's masses in increasing index (twin of `collide_range`). The
 // three cells of a row along x are three consecutive buckets (see `bucket_of`), read as one
-// range whose entries are those cells' masses in that order once filtered by their cell; a row
-// that wraps around the table is read cell by cell.
+// range whose entries are those cells' masses in that order (once filtered by their cell when
+// hashed); a hashed row that wraps around the table is read cell by cell.
 fn gather(slot: u32) -> Gathered {
     var out = Gathered(Pair(vec3<f32>(0.0), vec3<f32>(0.0)), 0.0);
     var hits = Hits(array<u32, HITS>(), 0u);
     let me = member(slot);
-    let home = grid_cells[slot].xyz;
+    let mine = grid_cells[slot];
+    let home = mine.xyz;
+    let f = frame();
     let last = collide_params.buckets - 1u;
     for (var dz = -1; dz <= 1; dz += 1) {
         for (var dy = -1; dy <= 1; dy += 1) {
             let row = home + vec3<i32>(-1, dy, dz);
-            let first = bucket_of(row);
+            let first = bucket_of(f, row);
+            if f.dense {
+                // The range holds exactly the row's three cells: no cell test.
+                let end = bucket_start(first + 3u);
+                for (var e = bucket_start(first); e < end; e += 1u) {
+                    if e != u32(mine.w) {
+                        keep(me, e, &hits, &out);
+                    }
+                }
+                continue;
+            }
             if first + 2u <= last {
                 let end = bucket_start(first + 3u);
                 for (var e = bucket_start(first); e < end; e += 1u) {
@@ -311,7 +372,7 @@ fn gather(slot: u32) -> Gathered {
             }
             for (var dx = 0; dx < 3; dx += 1) {
                 let cell = row + vec3<i32>(dx, 0, 0);
-                let b = bucket_of(cell);
+                let b = bucket_of(f, cell);
                 let end = bucket_start(b + 1u);
                 for (var e = bucket_start(b); e < end; e += 1u) {
                     let key = grid_keys[e];

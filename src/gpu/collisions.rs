@@ -4,9 +4,10 @@
 //! twin is `src/cpu/mass_grid.rs` and `src/cpu/collisions.rs`.
 //!
 //! One pass, recorded after the spring pass of each step (and before `energy_masses`):
-//! `grid_count` (per colliding mass), `grid_scan` (per scan block), `grid_scan_blocks` (one
-//! workgroup), `grid_scatter` (per colliding mass), `grid_sort` (per bucket), `collide` (per
-//! colliding mass). It writes each colliding mass's force (two `vec4<f32>` per mass) to the
+//! `grid_bounds` (per colliding mass), `grid_frame` (one invocation: dense numbering in the box of
+//! occupied cells when it fits the table, else hashed), `grid_count` (per colliding mass),
+//! `grid_scan` (per scan block), `grid_scan_blocks` (one workgroup), `grid_scatter` (per
+//! colliding mass), `grid_sort` (per bucket), `collide` (per colliding mass). It writes each colliding mass's force (two `vec4<f32>` per mass) to the
 //! `touch` buffer, which the integrate pass reads.
 
 use super::layout::{array_bytes, GpuCollide, GpuCollider, Vec4, NONE};
@@ -171,7 +172,11 @@ impl CollisionPass {
             ),
             init("hooke::joined", bytemuck::cast_slice(joined), usage),
             zeroed("hooke::grid_cells", array_bytes::<[i32; 4]>(members)),
-            zeroed("hooke::grid_counts", array_bytes::<u32>(buckets)),
+            init(
+                "hooke::grid_counts",
+                bytemuck::cast_slice(&counts_init(buckets)),
+                usage,
+            ),
             zeroed(
                 "hooke::grid_starts",
                 array_bytes::<u32>(buckets + tables.blocks(block)),
@@ -232,6 +237,8 @@ impl CollisionPass {
         };
         let dispatches = [
             self.members,
+            one,
+            self.members,
             self.blocks,
             one,
             self.members,
@@ -249,6 +256,19 @@ impl CollisionPass {
     pub(crate) fn buffers(&self) -> impl Iterator<Item = &wgpu::Buffer> {
         self.buffers.iter()
     }
+}
+
+/// Words after the bucket counts holding the box of occupied cells and this step's frame (WGSL
+/// `BOX_WORDS`; see `Frame` in `shaders/shared/collisions.wgsl`).
+pub(crate) const BOX_WORDS: u64 = 12;
+
+/// The initial counts buffer: zero counts, then an empty box (lowest coordinates at the top of
+/// their order, highest at the bottom) and a zeroed frame.
+fn counts_init(buckets: u64) -> Vec<u32> {
+    let mut words = vec![0u32; (buckets + BOX_WORDS) as usize];
+    let b = buckets as usize;
+    words[b..b + 3].fill(u32::MAX);
+    words
 }
 
 /// Bytes of the `touch` buffer: two `vec4<f32>` per mass when a mass collides.

@@ -69,7 +69,9 @@ const fn collision_kernel(stem: &'static str, body: &'static str) -> KernelSourc
 }
 
 /// The collision pass's kernels, in the order one step dispatches them.
-pub(crate) const COLLISION_STEMS: [&str; 6] = [
+pub(crate) const COLLISION_STEMS: [&str; 8] = [
+    "grid_bounds",
+    "grid_frame",
     "grid_count",
     "grid_scan",
     "grid_scan_blocks",
@@ -79,7 +81,7 @@ pub(crate) const COLLISION_STEMS: [&str; 6] = [
 ];
 
 /// The kernels, and which shared fragments each uses.
-pub(crate) const KERNELS: [KernelSource; 12] = {
+pub(crate) const KERNELS: [KernelSource; 14] = {
     use Fragment::{Common, Obstacles, Scatter, SpringCommon, SpringPass, Words};
     [
         KernelSource {
@@ -118,6 +120,11 @@ pub(crate) const KERNELS: [KernelSource; 12] = {
             body: include_str!("../../shaders/publish.wgsl"),
             stepped: false,
         },
+        collision_kernel(
+            "grid_bounds",
+            include_str!("../../shaders/grid_bounds.wgsl"),
+        ),
+        collision_kernel("grid_frame", include_str!("../../shaders/grid_frame.wgsl")),
         collision_kernel("grid_count", include_str!("../../shaders/grid_count.wgsl")),
         collision_kernel("grid_scan", include_str!("../../shaders/grid_scan.wgsl")),
         collision_kernel(
@@ -198,8 +205,8 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         "publish" => &[Uniform, Read, ReadWrite, ReadWrite],
         // Every collision kernel: shared/collisions.wgsl's bindings.
-        "grid_count" | "grid_scan" | "grid_scan_blocks" | "grid_scatter" | "grid_sort"
-        | "collide" => &[
+        "grid_bounds" | "grid_frame" | "grid_count" | "grid_scan" | "grid_scan_blocks"
+        | "grid_scatter" | "grid_sort" | "collide" => &[
             Uniform, Read, Read, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
             ReadWrite, Uniform,
         ],

@@ -316,6 +316,10 @@ fn collision_consts_match_rust() {
         ),
         format!("const COLLISION_CLASSES: u32 = {classes}u;"),
         format!("const PAIR_TABLE: u32 = {}u;", classes * classes),
+        format!(
+            "const BOX_WORDS: u32 = {}u;",
+            crate::gpu::collisions::BOX_WORDS
+        ),
     ] {
         assert!(
             wgsl.contains(&line),
