@@ -15,9 +15,10 @@
 //!    of the broad-phase grid lists, and tests their bounding boxes first), and updates velocity
 //!    and position.
 //!
-//! When a mass has a collision radius, a collision pass runs between the two (six dispatches,
+//! When a mass has a collision radius, a collision pass runs between the two (eight dispatches,
 //! `src/gpu/collisions.rs`, `shaders/grid_*.wgsl` and `shaders/collide.wgsl`): the colliding
-//! masses are sorted into a hashed uniform grid on the device (count, prefix sum, scatter, and a
+//! masses are sorted into a uniform grid on the device (the box of occupied cells, numbered
+//! densely when it fits the table and hashed otherwise; count, prefix sum, scatter, and a
 //! sort of each bucket so that the order does not depend on the schedule), then each gathers the
 //! penalty, damping and friction forces of the masses it touches over the 27 cells around its own,
 //! in the CPU twin's order, into a buffer the integrate pass reads.
