@@ -209,7 +209,10 @@ fn head_on_cubes_meet_when_the_layout_says() {
         steps += 1;
         assert!(steps < 2000, "no contact after {steps} steps");
     }
-    assert!((1600..=1601).contains(&steps), "first contact at step {steps}");
+    assert!(
+        (1600..=1601).contains(&steps),
+        "first contact at step {steps}"
+    );
 }
 
 /// Each scene's dt is below its stable estimate by the factor its docs give, also with the
@@ -253,17 +256,41 @@ fn bad_scene_parameters_are_errors_naming_the_field() {
         other => panic!("expected InvalidParameter, got {other:?}"),
     };
     let cubes = HeadOnCubes::default();
-    assert_eq!(name(HeadOnCubes { gap: 0.04, ..cubes }.scene()), "head_on.gap");
+    assert_eq!(
+        name(HeadOnCubes { gap: 0.04, ..cubes }.scene()),
+        "head_on.gap"
+    );
     assert_eq!(name(HeadOnCubes { n: 1, ..cubes }.scene()), "head_on.n");
     assert_eq!(
-        name(HeadOnCubes { speed: f64::NAN, ..cubes }.scene()),
+        name(
+            HeadOnCubes {
+                speed: f64::NAN,
+                ..cubes
+            }
+            .scene()
+        ),
         "head_on.speed"
     );
     let pile = Pile::default();
     assert_eq!(name(Pile { bodies: 0, ..pile }.scene()), "pile.bodies");
-    assert_eq!(name(Pile { width: 0.15, ..pile }.scene()), "pile.width");
     assert_eq!(
-        name(Pile { wall_height: -0.1, ..pile }.scene()),
+        name(
+            Pile {
+                width: 0.15,
+                ..pile
+            }
+            .scene()
+        ),
+        "pile.width"
+    );
+    assert_eq!(
+        name(
+            Pile {
+                wall_height: -0.1,
+                ..pile
+            }
+            .scene()
+        ),
         "pile.wall_height"
     );
     let cloth = ClothOnSphere::default();
@@ -289,7 +316,10 @@ fn bad_scene_parameters_are_errors_naming_the_field() {
     );
     // The model checks what the scene passes on: here dt.
     let bad_dt = HeadOnCubes { dt: 0.0, ..cubes }.model();
-    assert!(matches!(bad_dt, Err(Error::InvalidParameter { name: "dt", .. })));
+    assert!(matches!(
+        bad_dt,
+        Err(Error::InvalidParameter { name: "dt", .. })
+    ));
 }
 
 /// `scenes/collisions_*.json` (written by `cargo run --example collisions -- --write-scenes

@@ -143,8 +143,8 @@ impl ClothOnSphere {
             );
         let turn = DVec3::new(0.0, 0.0, self.turn);
         let centre = DVec3::new(self.shift.x, self.shift.y, 2.0 * r + self.drop);
-        let placement =
-            Placement::at(centre - DQuat::from_scaled_axis(turn) * local_centre).with_rotation(turn);
+        let placement = Placement::at(centre - DQuat::from_scaled_axis(turn) * local_centre)
+            .with_rotation(turn);
         let params = Params {
             collision: self.collision,
             dt: self.dt,
@@ -180,4 +180,3 @@ impl ClothOnSphere {
         self.scene()?.to_model()
     }
 }
-

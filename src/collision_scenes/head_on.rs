@@ -89,7 +89,11 @@ impl HeadOnCubes {
     /// (`"head_on.n"`, `"head_on.gap"`, ...) for a value out of the range its docs give.
     pub fn scene(&self) -> Result<Scene> {
         at_least("head_on.n", self.n as usize, 2, "must be at least 2")?;
-        positive("head_on.spacing", self.spacing, "must be finite and > 0 (m)")?;
+        positive(
+            "head_on.spacing",
+            self.spacing,
+            "must be finite and > 0 (m)",
+        )?;
         non_negative("head_on.speed", self.speed, "must be finite and >= 0 (m/s)")?;
         require(
             self.gap.is_finite() && self.gap > self.spacing,

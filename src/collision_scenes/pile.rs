@@ -97,7 +97,11 @@ impl PileBody {
             Self::Cube(c) => (BodyKind::Cube(c), 0.5 * c.size, with(0.55 * c.size, true)),
             Self::Lattice(l) => {
                 let side = f64::from(l.n - 1) * l.spacing;
-                (BodyKind::Lattice(l), 0.5 * side, with(0.5 * l.spacing, true))
+                (
+                    BodyKind::Lattice(l),
+                    0.5 * side,
+                    with(0.5 * l.spacing, true),
+                )
             }
             Self::Blob(r) => (
                 BodyKind::Random(r),
