@@ -37,9 +37,10 @@ fn closest_unjoined(model: &Model, pos: &[DVec3]) -> f64 {
     let mut closest = f64::INFINITY;
     for a in 0..pos.len() {
         for b in a + 1..pos.len() {
-            if !joined.contains(&(a, b)) {
-                let reach = model.masses[a].collision_radius + model.masses[b].collision_radius;
-                closest = closest.min(pos[a].distance(pos[b]) / reach);
+            let reach = model.masses[a].collision_radius + model.masses[b].collision_radius;
+            let ratio = pos[a].distance(pos[b]) / reach;
+            if ratio < closest && !joined.contains(&(a, b)) {
+                closest = ratio;
             }
         }
     }

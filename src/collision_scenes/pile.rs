@@ -228,7 +228,7 @@ impl Pile {
         });
         let per_row = (self.width / CELL).floor() as u32;
         let pitch = self.width / f64::from(per_row);
-        let mut rng = SplitMix64::new(self.seed ^ 0x5EED_0F_7075);
+        let mut rng = SplitMix64::new(self.seed ^ 0x005E_ED0F_7075);
         for (k, body) in self.kinds().into_iter().enumerate() {
             let k = k as u32;
             let (i, j, layer) = (
