@@ -43,8 +43,8 @@ pub struct HeadOnCubes {
     pub spacing: f64,
     /// Mass of each point, kg (default 0.02: 4.32 kg per default cube). Finite and > 0.
     pub mass: f64,
-    /// Spring stiffness, N/m (default 200: soft, a 1 m/s impact squashes the cubes by about
-    /// 10 %). Finite and >= 0.
+    /// Spring stiffness, N/m (default 200: soft, so the cubes visibly squash and wobble). Finite
+    /// and >= 0.
     pub stiffness: f64,
     /// Axial spring damping, N*s/m (default 0). Finite and >= 0.
     pub damping: f64,
