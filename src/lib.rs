@@ -86,6 +86,8 @@
 //! - [`builders`]: parts made by builders ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`],
 //!   [`Cloth`], [`RandomStructure`], [`Lattice`]) and placed with a [`Placement`].
 //! - [`scene`]: [`Scene`] files in JSON: parameters plus bodies, turned into a [`Model`].
+//! - [`collision_scenes`]: ready-made scenes of bodies that touch (jelly cubes head-on, a pile
+//!   in a box, a cloth on a sphere), with a size knob.
 //! - [`creatures`]: walking robot, rolling wheels, inchworm and Lipson structures that do what
 //!   they claim on the CPU reference ([`creatures::Creature`]).
 //! - [`cpu`]: the CPU reference integrator [`CpuWorld`], in `f64`.
@@ -100,6 +102,7 @@
 //! - [`plot`] (feature `plot`, on by default): energy plots to PNG.
 
 pub mod builders;
+pub mod collision_scenes;
 pub mod cpu;
 pub mod creatures;
 pub mod energy;
