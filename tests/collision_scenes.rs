@@ -1,13 +1,31 @@
-//! The collision scenes of `hooke::collision_scenes` on the CPU reference (issue 13): a pile of
-//! soft bodies settles in its box without bodies passing through one another, and a cloth
-//! dropped on a ball folds onto itself without passing through itself. Small sizes (the
-//! example runs the defaults); the head-on cubes' physics is in `tests/collisions.rs`.
+//! The collision scenes of `hooke::collision_scenes` on the CPU reference and on the GPU World
+//! (issue 13): a pile of soft bodies settles in its box without bodies passing through one
+//! another, and a cloth dropped on a ball folds onto itself without passing through itself, each
+//! checked on both backends by the same code (through `Simulation`). Small sizes (the example
+//! runs the defaults); the head-on cubes' physics is in `tests/collisions.rs`.
+
+mod common;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 
 use hooke::collision_scenes::{ClothOnSphere, HeadOnCubes, Pile};
-use hooke::{Cloth, CpuWorld, DVec2, DVec3, Error, Model, Scene};
+use hooke::{Cloth, CpuWorld, DVec2, DVec3, Error, Model, Scene, Simulation};
+
+/// Pairs of masses closer than the sum of their radii at `pos` (brute force; the pairs the tests
+/// count are never joined by springs nor filtered, so this is what the worlds see).
+fn touching(model: &Model, pos: &[DVec3]) -> Vec<[usize; 2]> {
+    let mut out = Vec::new();
+    for a in 0..pos.len() {
+        for b in a + 1..pos.len() {
+            let reach = model.masses[a].collision_radius + model.masses[b].collision_radius;
+            if reach > 0.0 && pos[a].distance(pos[b]) < reach {
+                out.push([a, b]);
+            }
+        }
+    }
+    out
+}
 
 /// The smallest `d / (r_a + r_b)` over pairs of masses of different bodies at `pos`, checked
 /// over all pairs (O(n^2)), independent of the world's grid.
@@ -74,15 +92,27 @@ fn small_pile() -> Pile {
 ///   walls' thickness, far beyond the 6e-4 m a wall or the ground lets a mass in at rest.
 #[test]
 fn pile_settles_without_passing_through() {
+    let model = small_pile().model().unwrap();
+    settles(&mut CpuWorld::new(&model).unwrap(), &model);
+}
+
+/// The same pile, the same checks, on the GPU World.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn pile_settles_without_passing_through_on_the_gpu() {
+    let model = small_pile().model().unwrap();
+    settles(&mut common::world(&model), &model);
+}
+
+/// Runs the small pile `model` in `w` for 2.5 s and checks it as `pile_settles_...` says.
+fn settles(w: &mut impl Simulation, model: &Model) {
     let pile = small_pile();
-    let model = pile.model().unwrap();
     assert_eq!(model.masses.len(), 310);
-    let mut w = CpuWorld::new(&model).unwrap();
     let start = w.energy().unwrap();
     let mut closest = f64::INFINITY;
     for _ in 0..50 {
         w.step(500).unwrap(); // 0.05 s
-        closest = closest.min(closest_between_bodies(&model, w.position_slice()));
+        closest = closest.min(closest_between_bodies(model, &w.positions().unwrap()));
     }
     assert!(
         closest >= 0.5,
@@ -96,10 +126,11 @@ fn pile_settles_without_passing_through() {
         "not at rest: kinetic energy {} J after a drop of {drop} J",
         end.kinetic
     );
-    let at_rest = closest_between_bodies(&model, w.position_slice());
+    let pos = w.positions().unwrap();
+    let at_rest = closest_between_bodies(model, &pos);
     assert!(at_rest >= 0.5, "at rest: {at_rest} of the contact distance");
     let inside = 0.5 * pile.width + 0.01;
-    for (i, p) in w.position_slice().iter().enumerate() {
+    for (i, p) in pos.iter().enumerate() {
         assert!(
             p.x.abs() < inside && p.y.abs() < inside && p.z > -0.01,
             "mass {i} left the box: {p}"
@@ -107,8 +138,7 @@ fn pile_settles_without_passing_through() {
     }
     // They rest on one another, not side by side: bodies of different layers touch.
     let body = |i: usize| model.bodies.iter().position(|b| b.masses.contains(&i));
-    let between = w
-        .contacts()
+    let between = touching(model, &pos)
         .iter()
         .filter(|&&[a, b]| body(a) != body(b))
         .count();
@@ -129,16 +159,15 @@ fn small_cloth() -> ClothOnSphere {
     }
 }
 
-/// Runs `model` (the small cloth) for 2 s and returns the smallest `d / (r_a + r_b)` of
-/// unjoined pairs over samples every 0.01 s, and the world at the end.
-fn drape(model: &Model) -> (f64, CpuWorld) {
-    let mut w = CpuWorld::new(model).unwrap();
+/// Runs `model` (the small cloth) in `w` for 2 s and returns the smallest `d / (r_a + r_b)` of
+/// unjoined pairs over samples every 0.01 s, and the positions at the end (m).
+fn drape(w: &mut impl Simulation, model: &Model) -> (f64, Vec<DVec3>) {
     let mut closest = f64::INFINITY;
     for _ in 0..200 {
         w.step(100).unwrap();
-        closest = closest.min(closest_unjoined(model, w.position_slice()));
+        closest = closest.min(closest_unjoined(model, &w.positions().unwrap()));
     }
-    (closest, w)
+    (closest, w.positions().unwrap())
 }
 
 /// A cloth dropped on a ball drapes over it and folds onto itself, and its layers never pass
@@ -148,7 +177,7 @@ fn drape(model: &Model) -> (f64, CpuWorld) {
 ///   contact distance (one spacing, 0.025 m) at any sample every 0.01 s. Penalty contact keeps
 ///   them much further apart: layers meeting at the falling speed, at most sqrt(2 g 0.21 m) = 2
 ///   m/s, are stopped within 2 sqrt(6.25e-4 / 1e4) = 5e-4 m, 2 % of the contact distance.
-/// - Folded: at the end, at least four touching pairs (`CpuWorld::contacts`) are masses at
+/// - Folded: at the end, at least four touching pairs are masses at
 ///   least 4 spacings apart in the grid. In the flat cloth they are 4 contact distances
 ///   apart; for them to touch the cloth between them must either shrink to a quarter of its
 ///   length (structural springs at -75 % strain, 500 N/m x 0.019 m = 9 N against a weight of
@@ -157,15 +186,28 @@ fn drape(model: &Model) -> (f64, CpuWorld) {
 #[test]
 fn cloth_on_sphere_folds_onto_itself_without_passing_through() {
     let model = small_cloth().model().unwrap();
-    let (closest, w) = drape(&model);
+    folds_without_passing_through(&mut CpuWorld::new(&model).unwrap(), &model);
+}
+
+/// The same cloth, the same checks, on the GPU World.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn cloth_on_sphere_folds_onto_itself_without_passing_through_on_the_gpu() {
+    let model = small_cloth().model().unwrap();
+    folds_without_passing_through(&mut common::world(&model), &model);
+}
+
+/// Drapes the small cloth `model` in `w` and checks it as
+/// `cloth_on_sphere_folds_onto_itself_without_passing_through` says.
+fn folds_without_passing_through(w: &mut impl Simulation, model: &Model) {
+    let (closest, p) = drape(w, model);
     assert!(
         closest >= 0.5,
         "cloth masses came within {closest} of their contact distance"
     );
     let n = 24i64;
     let grid = |i: usize| (i as i64 % n, i as i64 / n);
-    let folds = w
-        .contacts()
+    let folds = touching(model, &p)
         .iter()
         .filter(|&&[a, b]| {
             let ((ia, ja), (ib, jb)) = (grid(a), grid(b));
@@ -174,7 +216,6 @@ fn cloth_on_sphere_folds_onto_itself_without_passing_through() {
         .count();
     assert!(folds >= 4, "only {folds} contacts across folds");
     // Draped: the middle of the cloth lies on the ball (top at 0.16 m), the edges lower.
-    let p = w.position_slice();
     let top = p.iter().map(|p| p.z).fold(f64::NEG_INFINITY, f64::max);
     assert!((0.15..0.2).contains(&top), "highest point {top} m");
     assert!(p[0].z < 0.05, "corner at {} m", p[0].z);
@@ -186,7 +227,8 @@ fn cloth_on_sphere_folds_onto_itself_without_passing_through() {
 fn cloth_without_self_collision_passes_through_itself() {
     let mut model = small_cloth().model().unwrap();
     model.bodies[0].self_collision = false;
-    let (closest, w) = drape(&model);
+    let mut w = CpuWorld::new(&model).unwrap();
+    let (closest, _) = drape(&mut w, &model);
     assert!(w.contacts().is_empty());
     assert!(closest < 0.5, "closest {closest}: it never passed through");
 }

@@ -33,6 +33,48 @@ fn collision_scenes_are_bit_identical_run_to_run() {
     }
 }
 
+/// The example scenes (small pile, small cloth on its ball, head-on cubes) end in the same bits
+/// in two runs, with their restitution surfaces as shipped.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn collision_example_scenes_are_bit_identical_run_to_run() {
+    use hooke::collision_scenes::{ClothOnSphere, HeadOnCubes, Pile};
+    let cloth = ClothOnSphere::default();
+    let cloth = ClothOnSphere {
+        cloth: hooke::Cloth {
+            nx: 12,
+            ny: 12,
+            ..cloth.cloth.clone()
+        },
+        sphere_radius: 0.06,
+        drop: 0.02,
+        ..cloth
+    };
+    let pile = Pile {
+        bodies: 12,
+        width: 0.34,
+        ..Pile::default()
+    };
+    let cubes = HeadOnCubes {
+        n: 3,
+        gap: 0.06,
+        ..HeadOnCubes::default()
+    };
+    for (name, model) in [
+        ("pile", pile.model().unwrap()),
+        ("cloth", cloth.model().unwrap()),
+        ("cubes", cubes.model().unwrap()),
+    ] {
+        let a = run(&model, 2000);
+        let b = run(&model, 2000);
+        assert!(
+            a.0 == b.0 && a.1 == b.1,
+            "{name}: state differs between two runs"
+        );
+        assert_eq!(a.2, b.2, "{name}: energy differs between two runs");
+    }
+}
+
 /// Free space, elastic collisions.
 fn free_space() -> Params {
     Params {
