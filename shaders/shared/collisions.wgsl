@@ -52,6 +52,11 @@ struct GpuCollide {
     // Colliding masses, and buckets (a power of two, a multiple of one scan block).
     members: u32,
     buckets: u32,
+    // The largest collision radius, m.
+    largest: f32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 // Mirror of `GpuCollider`: one colliding mass.
@@ -346,13 +351,24 @@ fn gather(slot: u32) -> Gathered {
     let home = mine.xyz;
     let f = frame();
     let last = collide_params.buckets - 1u;
-    for (var dz = -1; dz <= 1; dz += 1) {
-        for (var dy = -1; dy <= 1; dy += 1) {
-            let row = home + vec3<i32>(-1, dy, dz);
+    // Which neighbouring cells can hold a mass within reach (r_me + the largest radius) along
+    // each axis: the lower one only when the mass is that close to its cell's lower face, the
+    // upper likewise. A cell left out holds no mass within reach, so the sum is unchanged (the
+    // same terms in the same order). The margin (1/64 cell) covers the f32 rounding of the
+    // position in cell units below 2^17 cells from the origin (see `cell_of`).
+    let at = me.x * collide_params.inverse_cell - vec3<f32>(home);
+    let reach = (me.collider.radius + collide_params.largest) * collide_params.inverse_cell
+        + 1.0 / 64.0;
+    let lower = vec3<i32>(at < vec3<f32>(reach));
+    let upper = vec3<i32>(vec3<f32>(1.0) - at < vec3<f32>(reach));
+    for (var dz = -lower.z; dz <= upper.z; dz += 1) {
+        for (var dy = -lower.y; dy <= upper.y; dy += 1) {
+            let row = home + vec3<i32>(-lower.x, dy, dz);
+            let cells = u32(lower.x + upper.x);
             let first = bucket_of(f, row);
             if f.dense {
-                // The range holds exactly the row's three cells: no cell test.
-                let end = bucket_start(first + 3u);
+                // The range holds exactly the row's cells: no cell test.
+                let end = bucket_start(first + cells + 1u);
                 for (var e = bucket_start(first); e < end; e += 1u) {
                     if e != u32(mine.w) {
                         keep(me, e, &hits, &out);
@@ -360,17 +376,19 @@ fn gather(slot: u32) -> Gathered {
                 }
                 continue;
             }
-            if first + 2u <= last {
-                let end = bucket_start(first + 3u);
+            if first + cells <= last {
+                let end = bucket_start(first + cells + 1u);
                 for (var e = bucket_start(first); e < end; e += 1u) {
                     let key = grid_keys[e];
-                    if all(key.yz == row.yz) && abs(key.x - home.x) <= 1 && u32(key.w) != slot {
+                    let dx = key.x - row.x;
+                    if all(key.yz == row.yz) && dx >= 0 && dx <= i32(cells)
+                        && u32(key.w) != slot {
                         keep(me, e, &hits, &out);
                     }
                 }
                 continue;
             }
-            for (var dx = 0; dx < 3; dx += 1) {
+            for (var dx = 0; dx <= i32(cells); dx += 1) {
                 let cell = row + vec3<i32>(dx, 0, 0);
                 let b = bucket_of(f, cell);
                 let end = bucket_start(b + 1u);

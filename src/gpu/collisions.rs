@@ -81,6 +81,8 @@ impl CollisionTables {
                 inverse_cell: (1.0 / (2.0 * largest * CELL_MARGIN)) as f32,
                 members: members as u32,
                 buckets: buckets as u32,
+                largest: largest as f32,
+                ..GpuCollide::default()
             },
             pair_table,
             colliders,

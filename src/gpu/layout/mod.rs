@@ -332,6 +332,11 @@ pub(crate) struct GpuCollide {
     pub(crate) members: u32,
     /// Grid buckets: a power of two, a multiple of one scan block.
     pub(crate) buckets: u32,
+    /// The largest collision radius, m.
+    pub(crate) largest: f32,
+    pub(crate) pad0: u32,
+    pub(crate) pad1: u32,
+    pub(crate) pad2: u32,
 }
 
 /// One colliding mass, as the collision pass reads it.
@@ -400,7 +405,7 @@ const _: () = assert!(std::mem::size_of::<GpuState>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuMassPartial>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuSpringPartial>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBodySum>() == 32);
-const _: () = assert!(std::mem::size_of::<GpuCollide>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuCollide>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuCollider>() == 32);
 const _: () = assert!(WORKGROUP_SIZE.is_power_of_two() && CPU_WORKGROUP_SIZE.is_power_of_two());
 

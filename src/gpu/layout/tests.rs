@@ -113,7 +113,7 @@ fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
             pad2 }),
         mirror!(m, GpuSpringPartial { elastic, dissipated, injected, pad0 }),
         mirror!(m, GpuBodySum { moment, mass, momentum, pad0 }),
-        mirror!(m, GpuCollide { dt, inverse_cell, members, buckets }),
+        mirror!(m, GpuCollide { dt, inverse_cell, members, buckets, largest, pad0, pad1, pad2 }),
         mirror!(m, GpuCollider { mass, radius, group, mask, body, joined_first, joined_end,
             collision_class }),
     ];
