@@ -66,7 +66,7 @@
 //!
 //! ## Where to go next
 //! - Build bodies: [`builders`] ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`], [`Cloth`],
-//!   [`RandomStructure`], [`Lattice`], placed with a [`Placement`]), or by hand from [`Mass`]es
+//!   [`RandomStructure`], [`Lattice`], [`ParticleBed`], placed with a [`Placement`]), or by hand from [`Mass`]es
 //!   and [`Spring`]s in a [`Part`]; global settings are [`Params`].
 //! - Save and load whole setups: [`Scene`] (JSON).
 //! - Robots that move: [`creatures`] (walking robot, rolling wheels, inchworm, Lipson's
@@ -84,7 +84,8 @@
 //! - [`model`]: what a simulation is made of ([`Model`], [`Mass`], [`Spring`], [`Actuator`],
 //!   [`Params`]).
 //! - [`builders`]: parts made by builders ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`],
-//!   [`Cloth`], [`RandomStructure`], [`Lattice`]) and placed with a [`Placement`].
+//!   [`Cloth`], [`RandomStructure`], [`Lattice`], [`ParticleBed`]) and placed with a
+//!   [`Placement`].
 //! - [`scene`]: [`Scene`] files in JSON: parameters plus bodies, turned into a [`Model`].
 //! - [`creatures`]: walking robot, rolling wheels, inchworm and Lipson structures that do what
 //!   they claim on the CPU reference ([`creatures::Creature`]).
@@ -114,7 +115,7 @@ pub mod simulation;
 mod validate;
 
 pub use builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, Placement, RandomStructure, Rope,
+    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, ParticleBed, Placement, RandomStructure, Rope,
     RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
 };
 pub use cpu::CpuWorld;
