@@ -159,9 +159,10 @@ impl Collider {
 
     /// The collision force on masses `first..first + out.len()`, into `out`.
     ///
-    /// The distance test runs first on the grid's copies of the candidates' positions and radii
-    /// (consecutive in memory): `|p_i - p_j|^2 >= (r_i + r_j)^2` has the same bits whichever
-    /// mass comes first, so it rejects exactly the pairs [`Collider::pair_of`] would.
+    /// The distance test runs first, on the grid's copies of the candidates' positions and radii
+    /// (a run of consecutive slots): `|p_i - p_j|^2 >= (r_i + r_j)^2` has the same bits whichever
+    /// mass comes first, so it rejects exactly the pairs [`Collider::pair_of`] would, and the
+    /// few that pass are then checked for being `i` itself or (hashed) in another cell.
     fn collide_range(&self, first: usize, out: &mut [Touch], s: &State<'_>) {
         let grid = &self.grid;
         for (k, t) in out.iter_mut().enumerate() {
@@ -170,18 +171,26 @@ impl Collider {
             if self.radius[i] <= 0.0 {
                 continue;
             }
-            let (p, r) = (s.pos[i], self.radius[i]);
-            grid.candidates(i, |slot| {
-                let reach = r + grid.radius(slot);
-                if (p - grid.position(slot)).length_squared() >= reach * reach {
-                    return;
-                }
-                let j = grid.mass(slot);
-                if let Some(f) = self.pair_of(i.min(j), i.max(j), s) {
-                    // `f` acts on the lower index; the higher gets its exact negative.
-                    let sign = if i < j { 1.0 } else { -1.0 };
-                    t.conservative += sign * f.conservative;
-                    t.dissipative += sign * f.dissipative;
+            let (p, r, own) = (s.pos[i], self.radius[i], grid.slot(i));
+            grid.runs(i, |run, cell| {
+                let start = run.start;
+                let (pos, radius) = grid.run_data(run);
+                for (n, (q, rj)) in pos.iter().zip(radius).enumerate() {
+                    let reach = r + rj;
+                    if (p - *q).length_squared() >= reach * reach {
+                        continue;
+                    }
+                    let slot = start + n;
+                    if slot == own || !grid.in_cell(slot, cell) {
+                        continue;
+                    }
+                    let j = grid.mass(slot);
+                    if let Some(f) = self.pair_of(i.min(j), i.max(j), s) {
+                        // `f` acts on the lower index; the higher gets its exact negative.
+                        let sign = if i < j { 1.0 } else { -1.0 };
+                        t.conservative += sign * f.conservative;
+                        t.dissipative += sign * f.dissipative;
+                    }
                 }
             });
         }

@@ -21,6 +21,8 @@
 //! visit reads its candidates' data from consecutive memory (with dense numbering a row of three
 //! cells is one range). A coordinate beyond `i64` (positions past 9e18 cells) saturates.
 
+use std::ops::Range;
+
 use glam::DVec3;
 
 /// The most cells, per colliding mass, that the padded box of occupied cells may have for the
@@ -169,24 +171,15 @@ impl MassGrid {
         self.mass[k] as usize
     }
 
-    /// The position (m) of the mass in slot `k`, at the last build.
-    pub(super) fn position(&self, k: usize) -> DVec3 {
-        self.pos[k]
-    }
-
-    /// The collision radius (m) of the mass in slot `k`.
-    pub(super) fn radius(&self, k: usize) -> f64 {
-        self.radius[k]
-    }
-
-    /// Calls `visit(k)` for the slot `k` of every colliding mass other than `i` in the 27 cells
-    /// around mass `i`'s (a member of the last build), in the fixed order of the module docs.
-    /// With dense numbering the three cells of a row along x are three consecutive buckets,
-    /// read as one range: the same masses in the same order.
+    /// Calls `visit(run, cell)` for each run of consecutive slots that holds the colliding
+    /// masses of the 27 cells around mass `i`'s (a member of the last build), in the fixed order
+    /// of the module docs. With dense numbering a run is a row of three cells along x (three
+    /// consecutive buckets, the same masses in the same order as cell by cell) and every slot
+    /// in it is a neighbour (`cell` is `None`); hashed, a run is one cell's bucket, and only its
+    /// slots whose cell is `cell` are. Runs include `i`'s own slot ([`MassGrid::slot`]).
     #[inline]
-    pub(super) fn candidates(&self, i: usize, mut visit: impl FnMut(usize)) {
-        let own = self.slot(i);
-        let c = self.cells[own];
+    pub(super) fn runs(&self, i: usize, mut visit: impl FnMut(Range<usize>, Option<[i64; 3]>)) {
+        let c = self.cells[self.slot(i)];
         if let Some(dense) = &self.dense {
             let centre = dense.number(c);
             for row in 0..9 {
@@ -194,12 +187,10 @@ impl MassGrid {
                 // The row's middle cell, (x, y + dy - 1, z + dz - 1); its neighbours along x
                 // are the numbers either side (all inside the padded box).
                 let mid = centre + dz * dense.nxy + dy * dense.nx - dense.nxy - dense.nx;
-                let range = self.starts[mid - 1] as usize..self.starts[mid + 2] as usize;
-                for k in range {
-                    if k != own {
-                        visit(k);
-                    }
-                }
+                visit(
+                    self.starts[mid - 1] as usize..self.starts[mid + 2] as usize,
+                    None,
+                );
             }
             return;
         }
@@ -209,19 +200,35 @@ impl MassGrid {
             for dx in -1..=1 {
                 let cell = [c[0].wrapping_add(dx), y, z];
                 let b = self.bucket(cell);
-                for k in self.starts[b] as usize..self.starts[b + 1] as usize {
-                    if k != own && self.cells[k] == cell {
-                        visit(k);
-                    }
-                }
+                visit(
+                    self.starts[b] as usize..self.starts[b + 1] as usize,
+                    Some(cell),
+                );
             }
         }
     }
 
+    /// Whether slot `k` of a run belongs to the neighbourhood (see [`MassGrid::runs`]).
+    pub(super) fn in_cell(&self, k: usize, cell: Option<[i64; 3]>) -> bool {
+        cell.is_none_or(|c| self.cells[k] == c)
+    }
+
+    /// Positions (m) and radii (m) of the slots of `run`.
+    pub(super) fn run_data(&self, run: Range<usize>) -> (&[DVec3], &[f64]) {
+        (&self.pos[run.clone()], &self.radius[run])
+    }
+
     /// Calls `visit(j)` for every colliding mass `j != i` in the 27 cells around mass `i`'s, in
-    /// the order of [`MassGrid::candidates`].
+    /// the order of [`MassGrid::runs`].
     pub(super) fn neighbours(&self, i: usize, mut visit: impl FnMut(usize)) {
-        self.candidates(i, |k| visit(self.mass(k)));
+        let own = self.slot(i);
+        self.runs(i, |run, cell| {
+            for k in run {
+                if k != own && self.in_cell(k, cell) {
+                    visit(self.mass(k));
+                }
+            }
+        });
     }
 }
 
@@ -277,8 +284,8 @@ mod tests {
             for &i in &members {
                 let k = grid.slot(i as usize);
                 assert_eq!(grid.mass(k), i as usize);
-                assert_eq!(grid.position(k), pos[i as usize]);
-                assert_eq!(grid.radius(k), radius[i as usize]);
+                assert_eq!(grid.pos[k], pos[i as usize]);
+                assert_eq!(grid.radius[k], radius[i as usize]);
             }
         }
     }
