@@ -171,50 +171,46 @@ impl MassGrid {
         self.mass[k] as usize
     }
 
-    /// Calls `visit(run, cell)` for each run of consecutive slots that holds the colliding
-    /// masses of the 27 cells around mass `i`'s (a member of the last build), in the fixed order
-    /// of the module docs. With dense numbering a run is a row of three cells along x (three
-    /// consecutive buckets, the same masses in the same order as cell by cell) and every slot
-    /// in it is a neighbour (`cell` is `None`); hashed, a run is one cell's bucket, and only its
-    /// slots whose cell is `cell` are. Runs include `i`'s own slot ([`MassGrid::slot`]).
+    /// The runs of consecutive slots that hold the colliding masses of the 27 cells around mass
+    /// `i`'s (a member of the last build), in the fixed order of the module docs, each with the
+    /// cell its neighbours must be in: `Runs::Rows` with dense numbering, where a run is a row of
+    /// three cells along x (three consecutive buckets: the same masses in the same order as
+    /// cell by cell) and every slot in it is a neighbour; `Runs::Hashed` otherwise, where a run
+    /// is one cell's bucket and only its slots whose cell is that cell are neighbours. Runs
+    /// include `i`'s own slot ([`MassGrid::slot`]).
     #[inline]
-    pub(super) fn runs(&self, i: usize, mut visit: impl FnMut(Range<usize>, Option<[i64; 3]>)) {
+    pub(super) fn runs(&self, i: usize) -> Runs {
         let c = self.cells[self.slot(i)];
         if let Some(dense) = &self.dense {
             let centre = dense.number(c);
-            for row in 0..9 {
+            return Runs::Rows(std::array::from_fn(|row| {
                 let (dy, dz) = (row % 3, row / 3);
                 // The row's middle cell, (x, y + dy - 1, z + dz - 1); its neighbours along x
                 // are the numbers either side (all inside the padded box).
                 let mid = centre + dz * dense.nxy + dy * dense.nx - dense.nxy - dense.nx;
-                visit(
-                    self.starts[mid - 1] as usize..self.starts[mid + 2] as usize,
-                    None,
-                );
-            }
-            return;
+                self.starts[mid - 1]..self.starts[mid + 2]
+            }));
         }
-        for row in 0..9 {
-            let (dy, dz) = ((row % 3) as i64 - 1, (row / 3) as i64 - 1);
-            let (y, z) = (c[1].wrapping_add(dy), c[2].wrapping_add(dz));
-            for dx in -1..=1 {
-                let cell = [c[0].wrapping_add(dx), y, z];
-                let b = self.bucket(cell);
-                visit(
-                    self.starts[b] as usize..self.starts[b + 1] as usize,
-                    Some(cell),
-                );
-            }
-        }
+        Runs::Hashed(std::array::from_fn(|k| {
+            let (dx, dy, dz) = ((k % 3) as i64 - 1, (k / 3 % 3) as i64 - 1, (k / 9) as i64 - 1);
+            let cell = [
+                c[0].wrapping_add(dx),
+                c[1].wrapping_add(dy),
+                c[2].wrapping_add(dz),
+            ];
+            let b = self.bucket(cell);
+            (self.starts[b]..self.starts[b + 1], cell)
+        }))
     }
 
-    /// Whether slot `k` of a run belongs to the neighbourhood (see [`MassGrid::runs`]).
-    pub(super) fn in_cell(&self, k: usize, cell: Option<[i64; 3]>) -> bool {
-        cell.is_none_or(|c| self.cells[k] == c)
+    /// Whether slot `k` is in `cell`.
+    pub(super) fn in_cell(&self, k: usize, cell: [i64; 3]) -> bool {
+        self.cells[k] == cell
     }
 
     /// Positions (m) and radii (m) of the slots of `run`.
-    pub(super) fn run_data(&self, run: Range<usize>) -> (&[DVec3], &[f64]) {
+    pub(super) fn run_data(&self, run: Range<u32>) -> (&[DVec3], &[f64]) {
+        let run = run.start as usize..run.end as usize;
         (&self.pos[run.clone()], &self.radius[run])
     }
 
@@ -222,14 +218,26 @@ impl MassGrid {
     /// the order of [`MassGrid::runs`].
     pub(super) fn neighbours(&self, i: usize, mut visit: impl FnMut(usize)) {
         let own = self.slot(i);
-        self.runs(i, |run, cell| {
-            for k in run {
-                if k != own && self.in_cell(k, cell) {
+        let mut scan = |run: Range<u32>, cell: Option<[i64; 3]>| {
+            for k in run.start as usize..run.end as usize {
+                if k != own && cell.is_none_or(|c| self.in_cell(k, c)) {
                     visit(self.mass(k));
                 }
             }
-        });
+        };
+        match self.runs(i) {
+            Runs::Rows(rows) => rows.into_iter().for_each(|run| scan(run, None)),
+            Runs::Hashed(cells) => cells.into_iter().for_each(|(run, c)| scan(run, Some(c))),
+        }
     }
+}
+
+/// The runs of slots around one mass ([`MassGrid::runs`]).
+pub(super) enum Runs {
+    /// Dense numbering: the nine rows of three cells, every slot a neighbour.
+    Rows([Range<u32>; 9]),
+    /// Hashed: the 27 cells' buckets, each with the cell its neighbours are in.
+    Hashed([(Range<u32>, [i64; 3]); 27]),
 }
 
 /// The cell holding `p` (m) in a grid of cells `cell` m wide: `floor(p / cell)` on each axis.

@@ -13,7 +13,10 @@
 
 use std::ops::Range;
 
+use glam::DVec3;
+
 use super::{Collider, State, Touch};
+use crate::cpu::mass_grid::Runs;
 
 /// The force slot of an entry whose pair is computed by the other mass, or does not touch.
 const NONE: u32 = u32::MAX;
@@ -69,33 +72,65 @@ impl Collider {
         for i in first..first + count {
             if self.radius[i] > 0.0 {
                 let (p, r, own) = (s.pos[i], self.radius[i], grid.slot(i));
-                grid.runs(i, |run, cell| {
-                    let start = run.start;
-                    let (pos, radius) = grid.run_data(run);
-                    for (n, (q, rj)) in pos.iter().zip(radius).enumerate() {
-                        let reach = r + rj;
-                        if (p - *q).length_squared() >= reach * reach {
-                            continue;
+                match grid.runs(i) {
+                    Runs::Rows(rows) => {
+                        for run in rows {
+                            self.scan(i, p, r, run, |slot| slot != own, lists, s);
                         }
-                        let slot = start + n;
-                        if slot == own || !grid.in_cell(slot, cell) {
-                            continue;
-                        }
-                        let j = grid.mass(slot);
-                        let force = match (i < j).then(|| self.pair_of(i, j, s)).flatten() {
-                            Some(f) => {
-                                lists.forces.push(f);
-                                (lists.forces.len() - 1) as u32
-                            }
-                            None => NONE,
-                        };
-                        lists.other.push(j as u32);
-                        lists.slot.push(force);
                     }
-                });
+                    Runs::Hashed(cells) => {
+                        for (run, cell) in cells {
+                            let neighbour = |slot| slot != own && grid.in_cell(slot, cell);
+                            self.scan(i, p, r, run, neighbour, lists, s);
+                        }
+                    }
+                }
             }
             lists.starts.push(lists.other.len() as u32);
         }
+    }
+
+    /// The distance test of mass `i` (at `p`, m, radius `r`, m) against the slots of `run`;
+    /// lists each that passes and is a `neighbour`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn scan(
+        &self,
+        i: usize,
+        p: DVec3,
+        r: f64,
+        run: Range<u32>,
+        neighbour: impl Fn(usize) -> bool,
+        lists: &mut PairLists,
+        s: &State<'_>,
+    ) {
+        let start = run.start as usize;
+        let (pos, radius) = self.grid.run_data(run);
+        for (n, (q, rj)) in pos.iter().zip(radius).enumerate() {
+            let reach = r + rj;
+            if (p - *q).length_squared() >= reach * reach {
+                continue;
+            }
+            if neighbour(start + n) {
+                self.list(i, self.grid.mass(start + n), lists, s);
+            }
+        }
+    }
+
+    /// Lists `j` (which passed the distance test) in `i`'s entries, with the pair's force when
+    /// `i < j` and they touch. Kept out of line: the distance loop that calls it stays small
+    /// enough to be inlined into each row of the grid's walk.
+    #[inline(never)]
+    fn list(&self, i: usize, j: usize, lists: &mut PairLists, s: &State<'_>) {
+        let force = match (i < j).then(|| self.pair_of(i, j, s)).flatten() {
+            Some(f) => {
+                lists.forces.push(f);
+                (lists.forces.len() - 1) as u32
+            }
+            None => NONE,
+        };
+        lists.other.push(j as u32);
+        lists.slot.push(force);
     }
 
     /// Phase 2: the collision force on masses `first..first + out.len()`, into `out`, from the
