@@ -207,7 +207,7 @@ impl Collider {
         for &i in &self.members {
             let a = i as usize;
             let start = out.len();
-            grid.neighbours(a, |b| {
+            grid.neighbours(a, pos[a], self.radius[a], |b| {
                 let reach = self.radius[a] + self.radius[b];
                 if b > a
                     && pos[a].distance_squared(pos[b]) < reach * reach

@@ -178,17 +178,35 @@ impl MassGrid {
     /// cell by cell) and every slot in it is a neighbour; `Runs::Hashed` otherwise, where a run
     /// is one cell's bucket and only its slots whose cell is that cell are neighbours. Runs
     /// include `i`'s own slot ([`MassGrid::slot`]).
+    ///
+    /// Rows leave out the cells that no mass within reach of `i` can be in: those farther from
+    /// `p` (`i`'s position, m) than `r` (`i`'s radius, m) plus the largest radius (half a
+    /// cell). The gap from `p` to a neighbouring cell is taken a little short (by `1e-12` of
+    /// the coordinates, far more than the rounding of `floor(p / cell)` and of the cell's
+    /// corner), and a cell is left out only when its squared gap exceeds the squared reach by
+    /// `1e-9` of it (far more than the rounding of the distance test): the masses left out are
+    /// exactly some of those the distance test would reject, and the order of the others is
+    /// unchanged.
     #[inline]
-    pub(super) fn runs(&self, i: usize) -> Runs {
+    pub(super) fn runs(&self, i: usize, p: DVec3, r: f64) -> Runs {
         let c = self.cells[self.slot(i)];
         if let Some(dense) = &self.dense {
             let centre = dense.number(c);
+            let gap = Gaps::new(p, c, self.cell);
+            let reach = r + 0.5 * self.cell;
+            let far = reach * reach * (1.0 + 1e-9);
             return Runs::Rows(std::array::from_fn(|row| {
                 let (dy, dz) = (row % 3, row / 3);
                 // The row's middle cell, (x, y + dy - 1, z + dz - 1); its neighbours along x
                 // are the numbers either side (all inside the padded box).
                 let mid = centre + dz * dense.nxy + dy * dense.nx - dense.nxy - dense.nx;
-                self.starts[mid - 1]..self.starts[mid + 2]
+                let yz = gap.y[dy] + gap.z[dz];
+                if yz >= far {
+                    return 0..0;
+                }
+                let first = if yz + gap.x[0] >= far { mid } else { mid - 1 };
+                let last = if yz + gap.x[2] >= far { mid } else { mid + 1 };
+                self.starts[first]..self.starts[last + 1]
             }));
         }
         Runs::Hashed(std::array::from_fn(|k| {
@@ -214,9 +232,10 @@ impl MassGrid {
         (&self.pos[run.clone()], &self.radius[run])
     }
 
-    /// Calls `visit(j)` for every colliding mass `j != i` in the 27 cells around mass `i`'s, in
-    /// the order of [`MassGrid::runs`].
-    pub(super) fn neighbours(&self, i: usize, mut visit: impl FnMut(usize)) {
+    /// Calls `visit(j)` for every colliding mass `j != i` in the 27 cells around mass `i`'s
+    /// (at `p`, m, with radius `r`, m) that may be within reach of it, in the order of
+    /// [`MassGrid::runs`].
+    pub(super) fn neighbours(&self, i: usize, p: DVec3, r: f64, mut visit: impl FnMut(usize)) {
         let own = self.slot(i);
         let mut scan = |run: Range<u32>, cell: Option<[i64; 3]>| {
             for k in run.start as usize..run.end as usize {
@@ -225,9 +244,36 @@ impl MassGrid {
                 }
             }
         };
-        match self.runs(i) {
+        match self.runs(i, p, r) {
             Runs::Rows(rows) => rows.into_iter().for_each(|run| scan(run, None)),
             Runs::Hashed(cells) => cells.into_iter().for_each(|(run, c)| scan(run, Some(c))),
+        }
+    }
+}
+
+/// Lower bounds of the squared distance from a point to the neighbouring cells of its own,
+/// along each axis: index 0 the cell below, 1 its own (0), 2 the cell above, m^2.
+struct Gaps {
+    x: [f64; 3],
+    y: [f64; 3],
+    z: [f64; 3],
+}
+
+impl Gaps {
+    /// The gaps from `p` (m) in cell `c` of a grid of cells `cell` m wide (see
+    /// [`MassGrid::runs`] for the margin). Non-finite inputs give gaps that leave nothing out.
+    fn new(p: DVec3, c: [i64; 3], cell: f64) -> Self {
+        let along = |v: f64, c: i64| {
+            let low = c as f64 * cell;
+            let margin = 1e-12 * (v.abs() + low.abs() + cell);
+            let below = (v - low - margin).max(0.0);
+            let above = (low + cell - v - margin).max(0.0);
+            [below * below, 0.0, above * above]
+        };
+        Self {
+            x: along(p.x, c[0]),
+            y: along(p.y, c[1]),
+            z: along(p.z, c[2]),
         }
     }
 }

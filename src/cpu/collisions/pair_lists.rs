@@ -72,7 +72,7 @@ impl Collider {
         for i in first..first + count {
             if self.radius[i] > 0.0 {
                 let (p, r, own) = (s.pos[i], self.radius[i], grid.slot(i));
-                match grid.runs(i) {
+                match grid.runs(i, p, r) {
                     Runs::Rows(rows) => {
                         for run in rows {
                             self.scan(i, p, r, run, |slot| slot != own, lists, s);
