@@ -20,6 +20,10 @@ mod pair_lists;
 /// than it saves; the result is the same either way).
 const PARALLEL_MIN_MEMBERS: usize = 4096;
 
+/// Spring partners a mass may have for [`Collider::may_touch`] to compare them all rather than
+/// search them (the benchmark lattice has up to 13 of higher index, a cloth 6).
+const SHORT_JOINED_LIST: usize = 32;
+
 /// A body index for masses outside every body.
 const NO_BODY: u32 = u32::MAX;
 
@@ -74,8 +78,9 @@ pub(super) struct Collider {
     /// with itself.
     body: Vec<u32>,
     self_collision: Vec<bool>,
-    /// For each mass, `joined[joined_start[i]..joined_start[i + 1]]` lists in increasing order
-    /// the colliding masses a spring joins it to.
+    /// For each mass `i`, `joined[joined_start[i]..joined_start[i + 1]]` lists in increasing
+    /// order the colliding masses of higher index that a spring joins it to (a pair is always
+    /// asked about with its lower index first).
     joined_start: Vec<u32>,
     joined: Vec<u32>,
     /// The broad phase, rebuilt every step.
@@ -124,9 +129,10 @@ impl Collider {
         })
     }
 
-    /// Whether masses `i` and `j` (both with a radius) may touch: not both fixed, groups and
-    /// masks that let them, not the same body with self-collision off, no spring between them.
+    /// Whether masses `i < j` (both with a radius) may touch: not both fixed, groups and masks
+    /// that let them, not the same body with self-collision off, no spring between them.
     fn may_touch(&self, i: usize, j: usize, fixed: &[bool]) -> bool {
+        debug_assert!(i < j, "pairs are asked about lower index first ({i}, {j})");
         if fixed[i] && fixed[j] {
             return false;
         }
@@ -138,7 +144,14 @@ impl Collider {
             return false;
         }
         let list = &self.joined[self.joined_start[i] as usize..self.joined_start[i + 1] as usize];
-        list.binary_search(&(j as u32)).is_err()
+        let j = j as u32;
+        if list.len() <= SHORT_JOINED_LIST {
+            // Every entry compared, without a branch (vectorised); a binary search's chain of
+            // dependent loads costs more on short lists.
+            !list.iter().fold(false, |found, &k| found | (k == j))
+        } else {
+            list.binary_search(&j).is_err()
+        }
     }
 
     /// The collision pass: rebuilds the grid at `s.pos` and sets `touch` for every mass, on up
@@ -262,17 +275,16 @@ pub(super) fn pair(c: &Collision, dt: f64, reach: f64, d: DVec3, v: DVec3, inver
     }
 }
 
-/// The spring neighbours of every mass among the colliding masses (`radius > 0`), as offsets and
-/// sorted lists (see [`Collider::joined`]).
+/// The spring neighbours of higher index of every mass, among the colliding masses
+/// (`radius > 0`), as offsets and sorted lists (see [`Collider::joined`]).
 fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
     let n = radius.len();
     let both = |a: usize, b: usize| radius[a] > 0.0 && radius[b] > 0.0;
     let mut start = vec![0u32; n + 1];
     for s in &model.springs {
-        let (a, b) = (s.a as usize, s.b as usize);
+        let (a, b) = (s.a.min(s.b) as usize, s.a.max(s.b) as usize);
         if both(a, b) {
             start[a + 1] += 1;
-            start[b + 1] += 1;
         }
     }
     for i in 0..n {
@@ -281,12 +293,10 @@ fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
     let mut cursor = start[..n].to_vec();
     let mut list = vec![0u32; start[n] as usize];
     for s in &model.springs {
-        let (a, b) = (s.a as usize, s.b as usize);
+        let (a, b) = (s.a.min(s.b) as usize, s.a.max(s.b) as usize);
         if both(a, b) {
             list[cursor[a] as usize] = b as u32;
             cursor[a] += 1;
-            list[cursor[b] as usize] = a as u32;
-            cursor[b] += 1;
         }
     }
     for i in 0..n {
