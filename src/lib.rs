@@ -115,8 +115,8 @@ pub mod simulation;
 mod validate;
 
 pub use builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, ParticleBed, Placement, RandomStructure, Rope,
-    RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
+    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, ParticleBed, Placement, RandomStructure,
+    Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
 };
 pub use cpu::CpuWorld;
 pub use energy::Energy;

@@ -175,7 +175,11 @@ impl ParticleBed {
             self.jitter,
             "must be in [0, 1] (a fraction of the free gap)",
         )?;
-        positive("particle_bed.mass", self.mass, "must be finite and > 0 (kg)")
+        positive(
+            "particle_bed.mass",
+            self.mass,
+            "must be finite and > 0 (kg)",
+        )
     }
 }
 

@@ -210,7 +210,11 @@ impl MassGrid {
             }));
         }
         Runs::Hashed(std::array::from_fn(|k| {
-            let (dx, dy, dz) = ((k % 3) as i64 - 1, (k / 3 % 3) as i64 - 1, (k / 9) as i64 - 1);
+            let (dx, dy, dz) = (
+                (k % 3) as i64 - 1,
+                (k / 3 % 3) as i64 - 1,
+                (k / 9) as i64 - 1,
+            );
             let cell = [
                 c[0].wrapping_add(dx),
                 c[1].wrapping_add(dy),
@@ -349,8 +353,23 @@ mod tests {
     #[test]
     fn cell_of_is_the_floor() {
         let values = [
-            0.0, -0.0, 0.3, -0.3, 1.0, -1.0, 2.9999999999999996, -2.9999999999999996, 4.5e15,
-            -4.5e15, 9.1e18, -9.1e18, 1e300, -1e300, f64::INFINITY, f64::NEG_INFINITY, f64::NAN,
+            0.0,
+            -0.0,
+            0.3,
+            -0.3,
+            1.0,
+            -1.0,
+            2.9999999999999996,
+            -2.9999999999999996,
+            4.5e15,
+            -4.5e15,
+            9.1e18,
+            -9.1e18,
+            1e300,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
         ];
         for v in values {
             let expected = v.floor() as i64;

@@ -147,7 +147,9 @@ impl Collider {
                 } else {
                     let other = lists[j / per].force_on_lower(j, i);
                     debug_assert!(
-                        lists[j / per].entries(j).any(|x| lists[j / per].other[x] as usize == i),
+                        lists[j / per]
+                            .entries(j)
+                            .any(|x| lists[j / per].other[x] as usize == i),
                         "mass {j} did not list {i}, which listed it"
                     );
                     other

@@ -57,7 +57,10 @@ fn reference(c: &Collider, s: &State<'_>) -> Vec<Touch> {
     };
     let mut cells: BTreeMap<[i64; 3], Vec<usize>> = BTreeMap::new();
     for &i in &c.members {
-        cells.entry(cell_of(s.pos[i as usize])).or_default().push(i as usize);
+        cells
+            .entry(cell_of(s.pos[i as usize]))
+            .or_default()
+            .push(i as usize);
     }
     let mut out = vec![Touch::default(); s.pos.len()];
     for &i in &c.members {
@@ -70,8 +73,7 @@ fn reference(c: &Collider, s: &State<'_>) -> Vec<Touch> {
                 let (a, b) = (i.min(j), i.max(j));
                 let reach = c.radius[a] + c.radius[b];
                 let d = s.pos[a] - s.pos[b];
-                if j == i || d.length_squared() >= reach * reach || !c.may_touch(a, b, s.fixed)
-                {
+                if j == i || d.length_squared() >= reach * reach || !c.may_touch(a, b, s.fixed) {
                     continue;
                 }
                 let inverse = s.inverse_mass(a) + s.inverse_mass(b);
@@ -94,7 +96,11 @@ fn aligned(seed: u64) -> Model {
     let mut unit = move || rng.next_f64();
     let mut part = Part::new();
     for k in 0..12 * 12 * 12 {
-        let corner = DVec3::new(f64::from(k % 12), f64::from(k / 12 % 12), f64::from(k / 144));
+        let corner = DVec3::new(
+            f64::from(k % 12),
+            f64::from(k / 12 % 12),
+            f64::from(k / 144),
+        );
         let mut p = corner * 0.01;
         if unit() < 0.25 {
             p += (DVec3::new(unit(), unit(), unit()) - 0.5) * (0.02 / 3.0);
