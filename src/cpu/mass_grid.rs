@@ -283,6 +283,9 @@ impl Gaps {
 }
 
 /// The runs of slots around one mass ([`MassGrid::runs`]).
+// A value on the stack of the pass's loop, made and used once per mass: boxing the hashed
+// variant would allocate per mass.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Runs {
     /// Dense numbering: the nine rows of three cells, every slot a neighbour.
     Rows([Range<u32>; 9]),
