@@ -6,7 +6,9 @@
 //! touching neighbours in the grid's fixed order (27 cells, each by mass index), so every bit
 //! of the sum depends only on the state, never on the number of threads. A pair's force is
 //! computed by [`pair`] with the lower index first, whichever mass asks: the higher one gets
-//! exactly its negative, so the two forces cancel bit for bit.
+//! exactly its negative, so the two forces cancel bit for bit. On the CPU the pass runs in two
+//! phases so that each pair is computed once (`collisions/pair_lists.rs`: `find`, then
+//! `gather`); a one-phase twin that computes each pair from both masses gives the same bits.
 
 use glam::DVec3;
 
