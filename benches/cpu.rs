@@ -1,7 +1,11 @@
 //! CPU reference throughput: full steps (springs, integrate, ground with friction) of the
 //! the benchmark scene falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
-//! lattice) where overhead dominates, and the cost of obstacles (0 to 64 on the n = 40 lattice).
+//! lattice) where overhead dominates, the cost of obstacles (0 to 64 on the n = 40 lattice) and
+//! of collisions between masses (`cpu_collisions`: the lattice at n = 40 with every mass
+//! colliding and beds of 10^5 to 10^6 loose particles, as mass-updates per second of the
+//! collision pass alone, of the spring pass alone, of the whole step, and of the same step with
+//! every collision radius 0).
 //!
 //! `cargo bench --bench cpu` runs it in full; with `CI` set the sizes shrink so that CI's quick
 //! pass (`cargo bench -- --test`) only proves the benchmark still runs.
@@ -77,5 +81,39 @@ fn obstacles(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small, obstacles);
+/// The cost of collisions between masses (see benches/common/mod.rs for the scenes), as
+/// mass-updates per second: `pass` is the collision pass alone (broad phase and pair forces, a
+/// hidden hook of `CpuWorld`), `springs` the spring pass alone (the comparison the issue asks
+/// for), `step` the whole step, `step_no_radius` the same scene with every radius 0 (no
+/// collision pass).
+fn collisions(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cpu_collisions");
+    group.sample_size(10);
+    for scene in common::collision_scenes(quick()) {
+        let masses = scene.model.masses.len() as u64;
+        group.throughput(Throughput::Elements(masses));
+        let mut world = CpuWorld::new(&scene.model).expect("world");
+        world.step(scene.warm_up).expect("step");
+        group.bench_function(BenchmarkId::new("pass", &scene.name), |b| {
+            b.iter(|| world.bench_collision_pass());
+        });
+        if !scene.model.springs.is_empty() {
+            group.bench_function(BenchmarkId::new("springs", &scene.name), |b| {
+                b.iter(|| world.bench_spring_pass());
+            });
+        }
+        group.bench_function(BenchmarkId::new("step", &scene.name), |b| {
+            b.iter(|| world.step(1).expect("step"));
+        });
+        drop(world);
+        let mut world = CpuWorld::new(&common::without_collisions(&scene.model)).expect("world");
+        world.step(scene.warm_up).expect("step");
+        group.bench_function(BenchmarkId::new("step_no_radius", &scene.name), |b| {
+            b.iter(|| world.step(1).expect("step"));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small, obstacles, collisions);
 criterion_main!(benches);

@@ -2,7 +2,9 @@
 //! falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
 //! lattice) where dispatch and submission overhead dominate, and the cost of obstacles
-//! (mass-updates per second of the n = 40 lattice with 0 to 64 obstacles).
+//! (mass-updates per second of the n = 40 lattice with 0 to 64 obstacles), and of collisions
+//! between masses (`gpu_collisions`: the scenes of `cpu_collisions`, whole steps with and without
+//! collision radii; the collision pass costs the difference).
 //!
 //! Every timed call is `World::step`, which submits the steps and waits for the GPU to finish (it
 //! reads the 16-byte status word back), so the timings are GPU work, not only submission.
@@ -127,5 +129,30 @@ fn obstacles(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small, obstacles);
+/// The cost of collisions between masses, the scenes of `cpu_collisions` (benches/common/mod.rs),
+/// as mass-updates per second: `step` the whole step, `step_no_radius` the same scene with every
+/// collision radius 0. The collision pass is not reachable alone on the GPU, so its cost is the
+/// difference.
+fn collisions(c: &mut Criterion) {
+    let (device, queue) = device();
+    let mut group = c.benchmark_group("gpu_collisions");
+    group.sample_size(10);
+    for scene in common::collision_scenes(quick()) {
+        let masses = scene.model.masses.len() as u64;
+        group.throughput(Throughput::Elements(masses * STEPS_PER_CALL));
+        let plain = common::without_collisions(&scene.model);
+        for (label, model) in [("step", &scene.model), ("step_no_radius", &plain)] {
+            let options = WorldOptions::default();
+            let mut world = World::with_device(device.clone(), queue.clone(), model, options)
+                .unwrap_or_else(|e| panic!("world: {e}"));
+            world.step(scene.warm_up).expect("step");
+            group.bench_function(BenchmarkId::new(label, &scene.name), |b| {
+                b.iter(|| world.step(STEPS_PER_CALL).expect("step"));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small, obstacles, collisions);
 criterion_main!(benches);

@@ -12,6 +12,18 @@
 //! asks for 32-bit atomics, `--links` (`HOOKE_LINKS=1`) runs the link variant of the spring pass
 //! instead of the default (the stencil variant on CPU adapters, see `hooke::SpringPass`),
 //! `--gpu-only` (`HOOKE_GPU_ONLY=1`) skips the CPU reference. `--help` lists them.
+//!
+//! Collisions between masses (issue 13): `--collisions` times, instead, each lattice size with
+//! every mass colliding (radius half the spacing, spring neighbours excluded) and, with `--beds
+//! 100000,300000,1000000`, beds of loose particles (`ParticleBed::benchmark`, after 100 steps of
+//! settling): mass-updates per second of the whole step with and without collision radii on
+//! both backends, and of the CPU collision pass and spring pass alone, ending with a table of
+//! ns per mass against size (flat when the cost is linear in the masses). A backend that refuses
+//! collision radii says so and the run goes on.
+
+// In a folder of its own: `examples/collisions.rs` is another example.
+#[path = "throughput/collisions.rs"]
+mod collisions;
 
 use std::time::Instant;
 
@@ -48,6 +60,28 @@ struct Args {
     /// Skip the CPU reference.
     #[arg(long, env = "HOOKE_GPU_ONLY")]
     gpu_only: bool,
+    /// Time collisions between masses: the lattices with every mass colliding, and the beds.
+    #[arg(long)]
+    collisions: bool,
+    /// Particle counts of the beds timed with --collisions, comma-separated.
+    #[arg(long, value_parser = counts, default_value = "")]
+    beds: Counts,
+}
+
+/// A comma-separated list of particle counts (possibly empty).
+#[derive(Clone, Debug)]
+struct Counts(Vec<u32>);
+
+/// Parses `100000,300000`: each at least 1.
+fn counts(text: &str) -> Result<Counts, String> {
+    text.split(',')
+        .filter(|x| !x.trim().is_empty())
+        .map(|x| match x.trim().parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("{x:?} is not a particle count (an integer >= 1)")),
+        })
+        .collect::<Result<_, _>>()
+        .map(Counts)
 }
 
 /// A comma-separated list of lattice sizes.
@@ -72,6 +106,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (sizes, steps, gpu_only) = (args.sizes.0.clone(), args.steps, args.gpu_only);
     let options = options_of(&args);
     let (device, queue) = hooke::gpu::request_device()?;
+    if args.collisions {
+        return collisions::run(&args, &device, &queue, options);
+    }
     let mut rows = Vec::new();
     for &n in &sizes {
         let model = Lattice::benchmark(n).model()?;

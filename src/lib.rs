@@ -66,7 +66,7 @@
 //!
 //! ## Where to go next
 //! - Build bodies: [`builders`] ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`], [`Cloth`],
-//!   [`RandomStructure`], [`Lattice`], placed with a [`Placement`]), or by hand from [`Mass`]es
+//!   [`RandomStructure`], [`Lattice`], [`ParticleBed`], placed with a [`Placement`]), or by hand from [`Mass`]es
 //!   and [`Spring`]s in a [`Part`]; global settings are [`Params`].
 //! - Save and load whole setups: [`Scene`] (JSON).
 //! - Robots that move: [`creatures`] (walking robot, rolling wheels, inchworm, Lipson's
@@ -84,7 +84,8 @@
 //! - [`model`]: what a simulation is made of ([`Model`], [`Mass`], [`Spring`], [`Actuator`],
 //!   [`Params`]).
 //! - [`builders`]: parts made by builders ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`],
-//!   [`Cloth`], [`RandomStructure`], [`Lattice`]) and placed with a [`Placement`].
+//!   [`Cloth`], [`RandomStructure`], [`Lattice`], [`ParticleBed`]) and placed with a
+//!   [`Placement`].
 //! - [`scene`]: [`Scene`] files in JSON: parameters plus bodies, turned into a [`Model`].
 //! - [`collision_scenes`]: ready-made scenes of bodies that touch (jelly cubes head-on, a pile
 //!   in a box, a cloth on a sphere), with a size knob.
@@ -117,8 +118,8 @@ pub mod simulation;
 mod validate;
 
 pub use builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, Placement, RandomStructure, Rope,
-    RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
+    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, ParticleBed, Placement, RandomStructure,
+    Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
 };
 pub use cpu::CpuWorld;
 pub use energy::Energy;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use hooke::builders::SplitMix64;
 use hooke::{
     Builder, Cloth, CpuWorld, Cube, DVec3, Error, ImageBody, Lattice, Mass, Model, Muscle, Part,
-    Placement, RandomStructure, Rope, Spring, SpringLaw, Voxel, VoxelBody,
+    ParticleBed, Placement, RandomStructure, Rope, Spring, SpringLaw, Voxel, VoxelBody,
 };
 use image::{DynamicImage, GrayImage, Luma};
 
@@ -838,4 +838,89 @@ fn three_cubes_docs_state_the_72_springs_it_builds() {
         source.contains(&said),
         "the docs of three_cubes lack '{said}'"
     );
+}
+
+/// A bed's particles fill `columns x columns` layers in index order (x fastest), stay within
+/// half the free gap of their grid points with the largest jitter, and none overlap another at
+/// the start (checked on every pair: at least twice the radius apart, the grid's guarantee).
+#[test]
+fn particle_bed_fills_its_grid_and_no_particles_overlap() {
+    let bed = ParticleBed {
+        count: 230,
+        columns: 5,
+        radius: 0.004,
+        spacing: 0.01,
+        jitter: 1.0,
+        mass: 0.02,
+        seed: 7,
+    };
+    let part = bed.build().unwrap();
+    assert_eq!((part.masses.len(), part.springs.len()), (230, 0));
+    let half_gap = (bed.spacing - 2.0 * bed.radius) / 2.0;
+    for (i, m) in part.masses.iter().enumerate() {
+        let grid = DVec3::new(
+            (i % 5) as f64 + 0.5,
+            (i / 5 % 5) as f64 + 0.5,
+            (i / 25) as f64 + 0.5,
+        ) * bed.spacing;
+        let off = (m.position - grid).abs();
+        // The offset is at most half the gap, give or take the rounding of the grid point.
+        assert!(off.max_element() <= half_gap + 1e-15, "particle {i}: {off}");
+        assert_eq!((m.collision_radius, m.mass), (bed.radius, bed.mass));
+    }
+    for a in 0..part.masses.len() {
+        for b in a + 1..part.masses.len() {
+            let d = part.masses[a].position.distance(part.masses[b].position);
+            assert!(d >= 2.0 * bed.radius - 1e-15, "{a} and {b} are {d} m apart");
+        }
+    }
+    // The top layer is partial: 230 = 9 full layers of 25 and 5 more.
+    assert!(part.masses[229].position.z > 9.0 * bed.spacing);
+    // The same seed gives the same bed, another seed another one.
+    assert_eq!(bed.build().unwrap().masses, part.masses);
+    let other = ParticleBed { seed: 8, ..bed }.build().unwrap();
+    assert_ne!(other.masses[0].position, part.masses[0].position);
+}
+
+/// Bad bed parameters are errors naming the field; a pitch below the diameter names both.
+#[test]
+fn particle_bed_rejects_bad_parameters_naming_the_field() {
+    let bed = ParticleBed::default();
+    for (bad, name) in [
+        (ParticleBed { count: 0, ..bed }, "particle_bed.count"),
+        (ParticleBed { columns: 0, ..bed }, "particle_bed.columns"),
+        (ParticleBed { radius: 0.0, ..bed }, "particle_bed.radius"),
+        (
+            ParticleBed {
+                spacing: f64::NAN,
+                ..bed
+            },
+            "particle_bed.spacing",
+        ),
+        (ParticleBed { jitter: 1.5, ..bed }, "particle_bed.jitter"),
+        (
+            ParticleBed {
+                jitter: f64::NAN,
+                ..bed
+            },
+            "particle_bed.jitter",
+        ),
+        (ParticleBed { mass: -1.0, ..bed }, "particle_bed.mass"),
+    ] {
+        match bad.build() {
+            Err(Error::InvalidParameter { name: n, .. }) => assert_eq!(n, name),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    let tight = ParticleBed {
+        spacing: 0.009,
+        ..bed
+    };
+    match tight.build() {
+        Err(e @ Error::InvalidBuilder { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("0.009") && text.contains("0.005"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
 }

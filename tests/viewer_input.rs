@@ -2,11 +2,11 @@
 //! topmost mass (Lipson), picking the mass nearest the mouse and dragging it (SDL).
 
 use hooke::render::input::{
-    pick_mass, scenario_key, scenario_keys_help, topmost, Action, Controller, Key, Orbit,
-    SCENARIO_KEYS,
+    pick_mass, scenario_key, scenario_keys_help, throw_velocity, topmost, Action, Controller, Key,
+    Orbit, ThrowScene, SCENARIO_KEYS,
 };
 use hooke::render::Camera;
-use hooke::{DVec3, Vec3};
+use hooke::{CpuWorld, DVec3, Mass, Model, Params, Part, Vec3, STANDARD_GRAVITY};
 
 /// The viewer's scenario table (examples/viewer/scenarios.rs: plain hooke builders, no window),
 /// so the key table is tested against the scenarios the viewer really offers.
@@ -50,7 +50,7 @@ fn keys_map_to_actions_as_in_facey() {
 fn every_viewer_scenario_has_its_own_key_and_the_help_names_them_all() {
     // The viewer said "keys 1-9" with 11 scenarios: the last two had no key.
     let count = scenarios::SCENARIOS.len();
-    assert_eq!(count, 12);
+    assert_eq!(count, 13);
     assert!(count <= SCENARIO_KEYS.len());
     let mut c = Controller::new();
     let mut labels = Vec::new();
@@ -70,14 +70,23 @@ fn every_viewer_scenario_has_its_own_key_and_the_help_names_them_all() {
     );
     // The help text the panel shows names exactly these keys, in order.
     assert_eq!(labels[..3], ["1", "2", "3"]);
-    assert_eq!(labels[9..], ["0", "-", "="]);
-    assert_eq!(scenario_keys_help(count), "1-9, 0, -, =");
+    assert_eq!(labels[9..], ["0", "-", "=", "F1"]);
+    assert_eq!(scenario_keys_help(count), "1-9, 0, -, =, F1");
     assert_eq!(scenario_keys_help(3), "1-3");
     assert_eq!(scenario_keys_help(1), "1");
     assert_eq!(scenario_keys_help(12), "1-9, 0, -, =");
-    assert_eq!(scenario_keys_help(99), scenario_keys_help(12));
+    assert_eq!(scenario_keys_help(99), scenario_keys_help(16));
+    assert_eq!(scenario_keys_help(16), "1-9, 0, -, =, F1, F2, F3, F4");
     // Keys that select nothing: no other key is a scenario key.
-    for key in [Key::Space, Key::S, Key::R, Key::Left, Key::Digit(10)] {
+    for key in [
+        Key::Space,
+        Key::S,
+        Key::R,
+        Key::T,
+        Key::Left,
+        Key::Digit(10),
+        Key::Function(5),
+    ] {
         assert_eq!(key.scenario(), None, "{key:?}");
     }
 }
@@ -217,4 +226,158 @@ fn an_orbit_reproduces_its_camera_and_turns_and_zooms() {
     assert!((orbit.distance - 1.0).abs() < 1e-5);
     orbit.zoom(f32::NAN);
     assert!((orbit.distance - 1.0).abs() < 1e-5);
+}
+
+/// Three one-mass bodies on the x axis at x = 0, 1 and 3 m (the first two of 1 kg, the third of
+/// 2 kg), and their centres.
+fn three_bodies() -> (Model, Vec<DVec3>) {
+    let mut model = Model::new(Params::default());
+    for (i, x) in [0.0, 1.0, 3.0].into_iter().enumerate() {
+        let mut part = Part::new();
+        part.add_mass(Mass::new(1.0 + (i / 2) as f64, DVec3::new(x, 0.0, 1.0)));
+        model.add(format!("body {i}"), part);
+    }
+    let centres = model.masses.iter().map(|m| m.position).collect();
+    (model, centres)
+}
+
+#[test]
+fn t_throws_the_picked_body_at_the_nearest_other_body() {
+    let (model, centres) = three_bodies();
+    let scene = ThrowScene {
+        bodies: &model.bodies,
+        centres: &centres,
+        fallback: DVec3::new(0.0, 5.0, 0.0),
+        gravity: STANDARD_GRAVITY,
+    };
+    let mut c = Controller::new();
+    assert_eq!(c.key_pressed(Key::T), Some(Action::Throw));
+    // Nothing picked: the first body, at the nearest other (body 1, 1 m away).
+    let (body, v) = c.throw(&scene).unwrap();
+    assert_eq!(body, 0);
+    assert_eq!(
+        v,
+        throw_velocity(centres[0], centres[1], c.throw_speed, scene.gravity).unwrap()
+    );
+    // Grab the third body's mass with the mouse: it is picked, and stays picked when let go.
+    let camera = Camera::look_at(Vec3::new(1.5, -6.0, 1.0), Vec3::new(1.5, 0.0, 1.0));
+    let at = camera.project(centres[2].as_vec3(), W, H).unwrap();
+    assert_eq!(
+        c.mouse_pressed(at, &camera, W, H, &centres),
+        Some(Action::Grab(2))
+    );
+    assert_eq!(c.mouse_released(), Some(Action::Release));
+    assert_eq!(c.picked(), Some(2));
+    let (body, v) = c.throw(&scene).unwrap();
+    assert_eq!(body, 2);
+    // Its nearest other body is body 1 (2 m away): a ballistic flight of 2 m / throw_speed
+    // seconds that ends there, rounding aside (a few ulps of metres).
+    let flight = 2.0 / c.throw_speed;
+    let end = centres[2] + v * flight + 0.5 * STANDARD_GRAVITY * flight * flight;
+    assert!(end.distance(centres[1]) < 1e-12, "{end}");
+    assert!(
+        v.x < 0.0 && v.z > 0.0,
+        "thrown back along -x and up against gravity: {v}"
+    );
+    // Another scenario forgets the pick.
+    c.key_pressed(Key::Digit(2));
+    assert_eq!(c.picked(), None);
+}
+
+#[test]
+fn a_lone_body_is_thrown_at_the_camera_target_and_degenerate_throws_are_none() {
+    let (model, centres) = three_bodies();
+    let lone = ThrowScene {
+        bodies: &model.bodies[..1],
+        centres: &centres[..1],
+        fallback: DVec3::new(0.0, 3.0, 1.0),
+        gravity: DVec3::ZERO,
+    };
+    let c = Controller::new();
+    let (body, v) = c.throw(&lone).unwrap();
+    assert_eq!(body, 0);
+    // No gravity: straight at the target at the throw speed.
+    assert!(
+        (v - DVec3::new(0.0, c.throw_speed, 0.0)).length() < 1e-12,
+        "{v}"
+    );
+    // Already at the target, no bodies, a speed of 0: nothing to throw.
+    let there = ThrowScene {
+        fallback: centres[0],
+        ..lone
+    };
+    assert_eq!(c.throw(&there), None);
+    let empty = ThrowScene {
+        bodies: &[],
+        centres: &[],
+        ..lone
+    };
+    assert_eq!(c.throw(&empty), None);
+    assert_eq!(
+        throw_velocity(DVec3::ZERO, DVec3::X, 0.0, DVec3::ZERO),
+        None
+    );
+    assert_eq!(
+        throw_velocity(DVec3::ZERO, DVec3::X, f64::NAN, DVec3::ZERO),
+        None
+    );
+}
+
+/// The viewer's collision scenario, thrown as T throws it: the cubes meet, push each other
+/// apart (the thrown one does not pass through), and the throw's kinetic energy is booked as
+/// injected work.
+#[test]
+fn a_throw_in_the_colliding_cubes_scenario_makes_the_cubes_collide() {
+    let scenario = scenarios::SCENARIOS
+        .iter()
+        .find(|s| s.name == "Colliding cubes")
+        .unwrap();
+    let (model, _) = (scenario.build)().unwrap();
+    let mut world = CpuWorld::new(&model).unwrap();
+    world.step_for(0.05).unwrap(); // settle on the ground
+    let c = Controller::new();
+    let centres: Vec<DVec3> = world
+        .bodies()
+        .unwrap()
+        .iter()
+        .map(|b| b.centre_of_mass)
+        .collect();
+    let scene = ThrowScene {
+        bodies: world.bodies_of_model(),
+        centres: &centres,
+        fallback: DVec3::ZERO,
+        gravity: world.params().gravity,
+    };
+    let (body, v) = c.throw(&scene).unwrap();
+    assert_eq!(body, 0);
+    let before = world.energy().unwrap().injected;
+    world.set_body_velocity(body, v).unwrap();
+    let kinetic: f64 = model.bodies[0]
+        .masses
+        .clone()
+        .map(|i| 0.5 * model.masses[i].mass * v.length_squared())
+        .sum();
+    // The cube was nearly at rest: the injected work is the throw's kinetic energy, less the
+    // little the settling cube had (well under 1 %).
+    let injected = world.energy().unwrap().injected - before;
+    assert!(
+        (injected - kinetic).abs() < 0.01 * kinetic,
+        "{injected} J vs {kinetic} J"
+    );
+    let right = model.bodies[1].masses.clone();
+    let mut touched = false;
+    for _ in 0..100 {
+        world.step_for(0.01).unwrap();
+        touched |= world
+            .contacts()
+            .iter()
+            .any(|&[a, b]| right.contains(&b) && !right.contains(&a));
+        let c = world.bodies().unwrap();
+        // The thrown (left) cube never gets past the right one's centre.
+        assert!(c[0].centre_of_mass.x < c[1].centre_of_mass.x);
+    }
+    assert!(touched, "the thrown cube never touched the other");
+    // The right cube was pushed along +x (by about half a metre by a throw at 3 m/s).
+    let pushed = world.bodies().unwrap()[1].centre_of_mass.x - centres[1].x;
+    assert!(pushed > 0.1, "the right cube moved {pushed} m");
 }

@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use eframe::egui;
 use eframe::egui_wgpu::wgpu;
-use hooke::render::input::{Action, Controller, Orbit};
+use hooke::render::input::{Action, Controller, Orbit, ThrowScene};
 use hooke::render::{Camera, Drawing, Renderer};
-use hooke::{CpuWorld, Energy};
+use hooke::{CpuWorld, DVec3, Energy};
 
 use crate::scenarios::SCENARIOS;
 
@@ -127,10 +127,29 @@ impl Viewer {
                 Ok(())
             }
             Action::Release => world.set_drag(None),
+            Action::Throw => self.throw(),
         };
         if let Err(e) = result {
             self.fail(e);
         }
+    }
+
+    /// Throws the picked body (the first if none is picked) at the nearest other body, or at
+    /// the point the camera looks at when there is no other, and plays.
+    fn throw(&mut self) -> hooke::Result<()> {
+        let world = &mut self.running.world;
+        let centres: Vec<DVec3> = world.bodies()?.iter().map(|b| b.centre_of_mass).collect();
+        let scene = ThrowScene {
+            bodies: world.bodies_of_model(),
+            centres: &centres,
+            fallback: self.orbit.target.as_dvec3(),
+            gravity: world.params().gravity,
+        };
+        if let Some((body, velocity)) = self.controller.throw(&scene) {
+            world.set_body_velocity(body, velocity)?;
+            self.controller.set_playing(true);
+        }
+        Ok(())
     }
 
     pub(crate) fn fail(&mut self, e: hooke::Error) {

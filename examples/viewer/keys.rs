@@ -52,6 +52,11 @@ fn map_key(key: egui::Key) -> Option<Key> {
         egui::Key::Num0 => Key::Digit(0),
         egui::Key::Minus => Key::Minus,
         egui::Key::Equals => Key::Equals,
+        egui::Key::F1 => Key::Function(1),
+        egui::Key::F2 => Key::Function(2),
+        egui::Key::F3 => Key::Function(3),
+        egui::Key::F4 => Key::Function(4),
+        egui::Key::T => Key::T,
         _ => return None,
     })
 }

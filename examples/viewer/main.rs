@@ -2,11 +2,14 @@
 //!
 //! `cargo run --release --features viewer --example viewer`
 //!
-//! - Space: play / pause; S: one step; R: reset; 1-9, 0, -, =: pick a scenario (Facey's controls;
+//! - Space: play / pause; S: one step; R: reset; 1-9, 0, -, =, F1: pick a scenario (Facey's controls;
 //!   the keys are `hooke::render::input::SCENARIO_KEYS`, the panel lists each).
 //! - Arrow keys: push the topmost mass (Lipson), relative to the screen.
 //! - Left mouse: drag the mass nearest the pointer (SDL: a spring to the pointer, drawn in
 //!   yellow). Right mouse: turn the camera; wheel: zoom.
+//! - T: throw the body of the last mass dragged (the first body if none) at the nearest other
+//!   body, or at the point the camera looks at (`hooke::render::input::Controller::throw`); try
+//!   it in "Colliding cubes", whose bodies carry collision radii.
 //!
 //! Springs are coloured by strain: red compressed, blue stretched. The side panel shows the
 //! energy terms live. The window and UI are winit and egui through eframe (its wgpu renderer);

@@ -70,6 +70,11 @@ impl Viewer {
                 .logarithmic(true)
                 .text("nudge N"),
         );
+        ui.add(
+            egui::Slider::new(&mut self.controller.throw_speed, 0.2..=5.0)
+                .logarithmic(true)
+                .text("throw m/s (T)"),
+        );
         ui.separator();
         let w = &self.running.world;
         ui.label(format!("t = {:.3} s   step {}", w.time(), w.steps()));
@@ -98,6 +103,9 @@ impl Viewer {
         ui.separator();
         ui.small(
             "Arrows push the topmost mass. Left-drag pulls a mass; right-drag turns; wheel zooms.",
+        );
+        ui.small(
+            "T throws the body of the last mass dragged (else the first) at the nearest other.",
         );
         ui.small("Red: compressed. Blue: stretched.");
         if let Some(m) = &self.message {

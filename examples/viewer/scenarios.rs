@@ -5,8 +5,8 @@ use std::f64::consts::TAU;
 
 use hooke::creatures::{Creature, Inchworm, WalkingRobot, Wheel};
 use hooke::{
-    Builder, Cloth, Contact, DVec3, Friction, Model, Muscle, Obstacle, Params, Part, Placement,
-    Rope, SpringLaw, Staircase, Voxel, VoxelBody,
+    Builder, Cloth, Collision, Contact, DVec3, Friction, Model, Muscle, Obstacle, Params, Part,
+    Placement, Rope, SpringLaw, Staircase, Voxel, VoxelBody,
 };
 
 /// A model and (for voxel bodies) the hexahedral cells of its solid look.
@@ -82,6 +82,11 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "Stairs",
         about: "A soft Lipson cube (k = 3 000 N/m) thrown down a staircase of five 5 cm steps (obstacles).",
         build: stairs,
+    },
+    Scenario {
+        name: "Colliding cubes",
+        about: "Two soft 2 x 2 x 2 voxel cubes whose masses collide (5 cm radius): press T to throw one at the other.",
+        build: colliding_cubes,
     },
 ];
 
@@ -259,4 +264,34 @@ fn stairs() -> Built {
         ));
     }
     Ok((model, cells))
+}
+
+/// Two soft cubes of 2 x 2 x 2 voxels (0.2 m, 27 masses of 0.1 kg, k = 5 000 N/m) resting 0.4 m
+/// apart, every mass colliding with a radius of half the 0.1 m spacing (spring neighbours never
+/// collide), damped collisions with friction: T throws one at the other.
+fn colliding_cubes() -> Built {
+    let cells = (0..8).map(|k| [k % 2, k / 2 % 2, k / 4]);
+    let body = VoxelBody::from_cells(cells).with_material(0.1, 0.1, 5_000.0, 2.0);
+    let params = Params {
+        contact: Contact::Penalty {
+            stiffness: 100_000.0,
+            damping: 20.0,
+        },
+        friction: Friction::coulomb(0.6, 0.5),
+        collision: Collision {
+            stiffness: 20_000.0,
+            damping: 5.0,
+            friction: 0.3,
+        },
+        ..Params::default()
+    };
+    let mut model = Model::new(params);
+    let mut all_cells = Vec::new();
+    for (name, x) in [("left", -0.5), ("right", 0.3)] {
+        let (part, cells) = place(&body, &Placement::at(DVec3::new(x, -0.1, 0.0)))?;
+        let first = model.masses.len() as u32;
+        all_cells.extend(cells.iter().map(|c| c.map(|i| i + first)));
+        model.add(name, part.with_collision_radius(0.05));
+    }
+    Ok((model, all_cells))
 }

@@ -18,8 +18,8 @@
 // `GpuMass` records, read as `Record`s (see shared/words_*.wgsl).
 @group(0) @binding(1) var<storage, read> mass_table: array<Record>;
 @group(0) @binding(2) var<storage, read> colliders: array<GpuCollider>;
-// The spring neighbours of each colliding mass among the colliding masses: mass indices,
-// `joined[c.joined_first..c.joined_end]` in increasing order for collider `c`.
+// The spring neighbours of higher index of each colliding mass among the colliding masses:
+// mass indices, `joined[c.joined_first..c.joined_end]` in increasing order for collider `c`.
 @group(0) @binding(3) var<storage, read> joined: array<u32>;
 // The interleaved state (see integrate.wgsl), at the start of the step.
 @group(0) @binding(4) var<storage, read> state: array<State>;
@@ -229,7 +229,8 @@ fn member(slot: u32) -> Member {
 
 // Whether colliders a and b may touch by their filters (twin of the filter part of
 // `Collider::may_touch`): groups and masks that let them, not one body without self-collision,
-// no spring between them (a binary search of a's sorted spring neighbours).
+// no spring between them (a binary search of the lower-index mass's sorted spring neighbours
+// of higher index).
 fn allowed(a: GpuCollider, b: GpuCollider) -> bool {
     if (a.group & b.mask) == 0u || (b.group & a.mask) == 0u {
         return false;
@@ -237,17 +238,23 @@ fn allowed(a: GpuCollider, b: GpuCollider) -> bool {
     if a.body != NONE && a.body == b.body {
         return false;
     }
-    var lo = a.joined_first;
-    var hi = a.joined_end;
+    var low = a;
+    var high = b.mass;
+    if b.mass < a.mass {
+        low = b;
+        high = a.mass;
+    }
+    var lo = low.joined_first;
+    var hi = low.joined_end;
     while lo < hi {
         let mid = (lo + hi) / 2u;
-        if joined[mid] < b.mass {
+        if joined[mid] < high {
             lo = mid + 1u;
         } else {
             hi = mid;
         }
     }
-    return lo == a.joined_end || joined[lo] != b.mass;
+    return lo == low.joined_end || joined[lo] != high;
 }
 
 // The pair force between colliders a and b, by their classes.

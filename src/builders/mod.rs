@@ -15,6 +15,7 @@
 //! | [`Cloth`] | a 2D grid with structural, shear and bending springs | 001 |
 //! | [`RandomStructure`] | a random connected structure, every mass joined to at least three others | 000 |
 //! | [`Lattice`] | the benchmark lattice of the benchmark scene (13 forward neighbours, sorted springs) | bench |
+//! | [`ParticleBed`] | loose colliding particles on a jittered grid, no springs (piles, the collision benchmark's beds) | issue 13 |
 //!
 //! Hand-made masses and springs mix freely with builders, either in one [`Part`] or in the
 //! [`Model`](crate::Model):
@@ -50,6 +51,7 @@ mod chain;
 mod cube;
 mod image_body;
 mod lattice;
+mod particle_bed;
 mod random;
 mod terrain;
 mod voxel;
@@ -58,6 +60,7 @@ pub use chain::{Cloth, Rope};
 pub use cube::Cube;
 pub use image_body::ImageBody;
 pub use lattice::Lattice;
+pub use particle_bed::ParticleBed;
 pub use random::{RandomStructure, SplitMix64};
 pub use terrain::{RoughGround, Slope, Staircase};
 pub use voxel::{Muscle, Voxel, VoxelBody, VoxelPart};

@@ -1,21 +1,30 @@
 //! The collision pass: penalty, damping and friction between touching masses (the model in
-//! [`Collision`]), run after the spring pass and read by the mass pass (`integrate.rs`). No GPU
-//! twin yet (the GPU `World` refuses models with collision radii).
+//! [`Collision`]), run after the spring pass and read by the mass pass (`integrate.rs`). GPU
+//! twin: `shaders/shared/collisions.wgsl` and `shaders/collide.wgsl`.
 //!
 //! The broad phase is [`MassGrid`] (`mass_grid.rs`). Each colliding mass gathers the forces of its
 //! touching neighbours in the grid's fixed order (27 cells, each by mass index), so every bit
 //! of the sum depends only on the state, never on the number of threads. A pair's force is
 //! computed by [`pair`] with the lower index first, whichever mass asks: the higher one gets
-//! exactly its negative, so the two forces cancel bit for bit.
+//! exactly its negative, so the two forces cancel bit for bit. On the CPU the pass runs in two
+//! phases so that each pair is computed once (`collisions/pair_lists.rs`: `find`, then
+//! `gather`); a one-phase twin that computes each pair from both masses gives the same bits.
 
 use glam::DVec3;
 
 use super::mass_grid::MassGrid;
 use crate::model::{Collision, Model, COLLISION_CLASSES};
+use pair_lists::PairLists;
+
+mod pair_lists;
 
 /// Below this many colliding masses the collision pass runs on one thread (spawning costs more
 /// than it saves; the result is the same either way).
 const PARALLEL_MIN_MEMBERS: usize = 4096;
+
+/// Spring partners a mass may have for [`Collider::may_touch`] to compare them all rather than
+/// search them (the benchmark lattice has up to 13 of higher index, a cloth 6).
+const SHORT_JOINED_LIST: usize = 32;
 
 /// A body index for masses outside every body.
 const NO_BODY: u32 = u32::MAX;
@@ -73,8 +82,9 @@ pub(super) struct Collider {
     /// with itself.
     body: Vec<u32>,
     self_collision: Vec<bool>,
-    /// For each mass, `joined[joined_start[i]..joined_start[i + 1]]` lists in increasing order
-    /// the colliding masses a spring joins it to.
+    /// For each mass `i`, `joined[joined_start[i]..joined_start[i + 1]]` lists in increasing
+    /// order the colliding masses of higher index that a spring joins it to (a pair is always
+    /// asked about with its lower index first).
     joined_start: Vec<u32>,
     joined: Vec<u32>,
     /// The broad phase, rebuilt every step.
@@ -83,6 +93,8 @@ pub(super) struct Collider {
     cell: f64,
     /// The collision force on each mass in the last pass, N.
     pub(super) touch: Vec<Touch>,
+    /// What the first phase of the last pass found, per range of masses (kept for its memory).
+    lists: Vec<PairLists>,
 }
 
 impl Collider {
@@ -118,12 +130,14 @@ impl Collider {
             grid: MassGrid::default(),
             cell: 2.0 * largest,
             touch: vec![Touch::default(); n],
+            lists: Vec::new(),
         })
     }
 
-    /// Whether masses `i` and `j` (both with a radius) may touch: not both fixed, groups and
-    /// masks that let them, not the same body with self-collision off, no spring between them.
+    /// Whether masses `i < j` (both with a radius) may touch: not both fixed, groups and masks
+    /// that let them, not the same body with self-collision off, no spring between them.
     fn may_touch(&self, i: usize, j: usize, fixed: &[bool]) -> bool {
+        debug_assert!(i < j, "pairs are asked about lower index first ({i}, {j})");
         if fixed[i] && fixed[j] {
             return false;
         }
@@ -135,48 +149,53 @@ impl Collider {
             return false;
         }
         let list = &self.joined[self.joined_start[i] as usize..self.joined_start[i + 1] as usize];
-        list.binary_search(&(j as u32)).is_err()
+        let j = j as u32;
+        if list.len() <= SHORT_JOINED_LIST {
+            // Every entry compared, without a branch (vectorised); a binary search's chain of
+            // dependent loads costs more on short lists.
+            !list.iter().fold(false, |found, &k| found | (k == j))
+        } else {
+            list.binary_search(&j).is_err()
+        }
     }
 
     /// The collision pass: rebuilds the grid at `s.pos` and sets `touch` for every mass, on up
-    /// to `threads` threads (contiguous mass ranges; the result does not depend on them).
+    /// to `threads` threads (contiguous mass ranges; the result does not depend on them). Each
+    /// touching pair's force is computed once (`pair_lists.rs`: find, then gather).
     pub(super) fn collide(&mut self, s: &State<'_>, threads: usize) {
         let mut grid = std::mem::take(&mut self.grid);
-        grid.build(&self.members, s.pos, self.cell);
+        grid.build(&self.members, s.pos, &self.radius, self.cell);
         self.grid = grid;
         let mut touch = std::mem::take(&mut self.touch);
+        let mut lists = std::mem::take(&mut self.lists);
         let n = touch.len();
-        if threads <= 1 || self.members.len() < PARALLEL_MIN_MEMBERS {
-            self.collide_range(0, &mut touch, s);
+        let threads = if self.members.len() < PARALLEL_MIN_MEMBERS {
+            1
         } else {
-            let per = n.div_ceil(threads);
+            threads.max(1)
+        };
+        let per = n.div_ceil(threads);
+        lists.resize_with(n.div_ceil(per), PairLists::default);
+        if lists.len() == 1 {
+            self.find(0, n, &mut lists[0], s);
+            self.gather(0, &mut touch, &lists, per);
+        } else {
             let this = &*self;
             std::thread::scope(|scope| {
+                for (k, list) in lists.iter_mut().enumerate() {
+                    let first = k * per;
+                    scope.spawn(move || this.find(first, per.min(n - first), list, s));
+                }
+            });
+            let lists = &lists;
+            std::thread::scope(|scope| {
                 for (k, part) in touch.chunks_mut(per).enumerate() {
-                    scope.spawn(move || this.collide_range(k * per, part, s));
+                    scope.spawn(move || this.gather(k * per, part, lists, per));
                 }
             });
         }
         self.touch = touch;
-    }
-
-    /// The collision force on masses `first..first + out.len()`, into `out`.
-    fn collide_range(&self, first: usize, out: &mut [Touch], s: &State<'_>) {
-        for (k, t) in out.iter_mut().enumerate() {
-            let i = first + k;
-            *t = Touch::default();
-            if self.radius[i] <= 0.0 {
-                continue;
-            }
-            self.grid.neighbours(i, |j| {
-                if let Some(f) = self.pair_of(i.min(j), i.max(j), s) {
-                    // `f` acts on the lower index; the higher gets its exact negative.
-                    let sign = if i < j { 1.0 } else { -1.0 };
-                    t.conservative += sign * f.conservative;
-                    t.dissipative += sign * f.dissipative;
-                }
-            });
-        }
+        self.lists = lists;
     }
 
     /// The force on `a` of `b` (`a < b`), if they touch.
@@ -206,12 +225,12 @@ impl Collider {
     /// (`fixed`: which masses are fixed).
     pub(super) fn contacts(&self, pos: &[DVec3], fixed: &[bool]) -> Vec<[usize; 2]> {
         let mut grid = MassGrid::default();
-        grid.build(&self.members, pos, self.cell);
+        grid.build(&self.members, pos, &self.radius, self.cell);
         let mut out = Vec::new();
         for &i in &self.members {
             let a = i as usize;
             let start = out.len();
-            grid.neighbours(a, |b| {
+            grid.neighbours(a, pos[a], self.radius[a], |b| {
                 let reach = self.radius[a] + self.radius[b];
                 if b > a
                     && pos[a].distance_squared(pos[b]) < reach * reach
@@ -275,17 +294,17 @@ pub(crate) fn initial_energy(model: &Model) -> f64 {
     })
 }
 
-/// The spring neighbours of every mass among the colliding masses (`radius > 0`), as offsets and
-/// sorted lists (see [`Collider::joined`]; the GPU's collider table reads the same lists).
+/// The spring neighbours of higher index of every mass, among the colliding masses
+/// (`radius > 0`), as offsets and sorted lists (see [`Collider::joined`]; the GPU's collider
+/// table reads the same lists, and searches the lower-index mass's list of a pair).
 pub(crate) fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
     let n = radius.len();
     let both = |a: usize, b: usize| radius[a] > 0.0 && radius[b] > 0.0;
     let mut start = vec![0u32; n + 1];
     for s in &model.springs {
-        let (a, b) = (s.a as usize, s.b as usize);
+        let (a, b) = (s.a.min(s.b) as usize, s.a.max(s.b) as usize);
         if both(a, b) {
             start[a + 1] += 1;
-            start[b + 1] += 1;
         }
     }
     for i in 0..n {
@@ -294,12 +313,10 @@ pub(crate) fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
     let mut cursor = start[..n].to_vec();
     let mut list = vec![0u32; start[n] as usize];
     for s in &model.springs {
-        let (a, b) = (s.a as usize, s.b as usize);
+        let (a, b) = (s.a.min(s.b) as usize, s.a.max(s.b) as usize);
         if both(a, b) {
             list[cursor[a] as usize] = b as u32;
             cursor[a] += 1;
-            list[cursor[b] as usize] = a as u32;
-            cursor[b] += 1;
         }
     }
     for i in 0..n {
@@ -309,27 +326,4 @@ pub(crate) fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Damping never pulls: a pair separating fast feels no normal force, and friction never
-    /// exceeds what stops the tangential motion in one step.
-    #[test]
-    fn damping_never_pulls_and_friction_never_reverses() {
-        let c = Collision {
-            stiffness: 1000.0,
-            damping: 100.0,
-            friction: 10.0,
-        };
-        let d = DVec3::new(0.09, 0.0, 0.0); // reach 0.1 m: overlap 0.01 m, spring 10 N
-        let separating = pair(&c, 1e-3, 0.1, d, DVec3::new(1.0, 0.0, 0.0), 20.0);
-        assert_eq!(
-            separating.conservative + separating.dissipative,
-            DVec3::ZERO
-        );
-        // Sliding at 1e-3 m/s with m_r = 1/20 kg: stop = 0.05 kg * 1e-3 / 1e-3 s = 0.05 N, far
-        // below mu f_n = 100 N, so friction is exactly the stopping force.
-        let sliding = pair(&c, 1e-3, 0.1, d, DVec3::new(0.0, 1e-3, 0.0), 20.0);
-        assert!((sliding.dissipative.y + 0.05).abs() < 1e-15);
-    }
-}
+mod tests;

@@ -123,6 +123,41 @@ impl CpuWorld {
         Ok(())
     }
 
+    /// Runs the collision pass alone (broad phase and pair forces) on the current state, without
+    /// stepping; does nothing when no mass has a collision radius. For the benchmarks
+    /// (`benches/cpu.rs`), which time it apart from the step; not part of the API.
+    #[doc(hidden)]
+    pub fn bench_collision_pass(&mut self) {
+        if let Some(c) = &mut self.collider {
+            let state = State {
+                pos: &self.pos,
+                vel: &self.vel,
+                mass: &self.mass,
+                fixed: &self.fixed,
+            };
+            c.collide(&state, self.threads);
+        }
+    }
+
+    /// Runs the spring pass alone on the current state, on the threads a step would use, without
+    /// stepping. For the benchmarks (`benches/cpu.rs`), which compare the collision pass with
+    /// it; not part of the API.
+    #[doc(hidden)]
+    pub fn bench_spring_pass(&mut self) {
+        let threads = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.threads
+        } else {
+            1
+        };
+        springs(
+            &self.springs,
+            &self.pos,
+            &self.vel,
+            &mut self.chunks,
+            threads,
+        );
+    }
+
     /// The error of a stopped world.
     fn failure_error(&self, failure: Failure) -> Error {
         match failure {

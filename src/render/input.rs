@@ -1,6 +1,7 @@
 //! Interactive input, apart from any window system: keys and mouse to simulation actions, the
 //! arrow-key nudge of the topmost mass (Lipson), picking the mass nearest the mouse and
-//! dragging it with a [`DragSpring`] (SDL), and an orbiting camera.
+//! dragging it with a [`DragSpring`] (SDL), throwing the picked body at another
+//! ([`Controller::throw`]), and an orbiting camera.
 //!
 //! A viewer translates its window events into [`Key`]s and pixel positions, feeds them to a
 //! [`Controller`], and applies what comes back ([`Action`]s, force updates, the drag spring) to
@@ -11,6 +12,7 @@ use std::collections::BTreeSet;
 use glam::{DVec3, Vec2, Vec3};
 
 use crate::cpu::DragSpring;
+use crate::model::Body;
 use crate::render::Camera;
 
 /// Keys the viewer reacts to.
@@ -36,12 +38,16 @@ pub enum Key {
     Minus,
     /// The equals key, right of minus: the twelfth scenario.
     Equals,
+    /// A function key F1-F12 (`Function(1)` is F1); F1-F4 select scenarios 13-16.
+    Function(u8),
+    /// T: throw the picked body at another ([`Action::Throw`]).
+    T,
 }
 
 /// The keys that select scenarios, in scenario order: the number row from 1 to 9, then 0, minus
-/// and equals (scenario `i` is selected by `SCENARIO_KEYS[i]`). A viewer with fewer scenarios
-/// uses the first ones; [`scenario_keys_help`] names them.
-pub const SCENARIO_KEYS: [Key; 12] = [
+/// and equals, then F1 to F4 (scenario `i` is selected by `SCENARIO_KEYS[i]`). A viewer with
+/// fewer scenarios uses the first ones; [`scenario_keys_help`] names them.
+pub const SCENARIO_KEYS: [Key; 16] = [
     Key::Digit(1),
     Key::Digit(2),
     Key::Digit(3),
@@ -54,11 +60,15 @@ pub const SCENARIO_KEYS: [Key; 12] = [
     Key::Digit(0),
     Key::Minus,
     Key::Equals,
+    Key::Function(1),
+    Key::Function(2),
+    Key::Function(3),
+    Key::Function(4),
 ];
 
 impl Key {
     /// What is written on the key: `"Space"`, `"S"`, `"R"`, `"Left"`, ..., the digit, `"-"`,
-    /// `"="`.
+    /// `"="`, `"F1"`, ..., `"T"`.
     #[must_use]
     pub fn label(self) -> String {
         match self {
@@ -72,6 +82,8 @@ impl Key {
             Key::Digit(d) => d.to_string(),
             Key::Minus => "-".into(),
             Key::Equals => "=".into(),
+            Key::Function(n) => format!("F{n}"),
+            Key::T => "T".into(),
         }
     }
 
@@ -89,8 +101,8 @@ pub fn scenario_key(index: usize) -> Option<Key> {
 }
 
 /// The keys of the first `count` scenarios, for help text: runs of digits as ranges, e.g.
-/// `"1-9, 0, -"` for 11 scenarios, `"1-3"` for 3; `count` above [`SCENARIO_KEYS`]'s length is
-/// cut to it (the rest have no key).
+/// `"1-9, 0, -"` for 11 scenarios, `"1-3"` for 3, `"1-9, 0, -, =, F1"` for 13; `count` above
+/// [`SCENARIO_KEYS`]'s length is cut to it (the rest have no key).
 #[must_use]
 pub fn scenario_keys_help(count: usize) -> String {
     let keys = &SCENARIO_KEYS[..count.min(SCENARIO_KEYS.len())];
@@ -116,10 +128,13 @@ pub enum Action {
     Reset,
     /// Switch to scenario number `0`-based.
     SelectScenario(usize),
-    /// The mouse grabbed this mass; it is now dragged.
+    /// The mouse grabbed this mass; it is now dragged (and picked, for [`Action::Throw`]).
     Grab(usize),
     /// The dragged mass was let go: remove the drag spring.
     Release,
+    /// Throw the picked body at another: [`Controller::throw`] gives the body and the velocity
+    /// to set on each of its free masses.
+    Throw,
 }
 
 /// A mass being dragged: which one, and the point where it was grabbed, which fixes the depth
@@ -145,24 +160,30 @@ pub struct Controller {
     pub drag_damping: f64,
     /// How far from the mouse (pixels) a mass may be and still be grabbed.
     pub pick_radius: f32,
+    /// Speed of a throw, m/s: the distance to the target over the flight time.
+    pub throw_speed: f64,
     playing: bool,
     held: BTreeSet<Key>,
     nudged: Option<usize>,
     drag: Option<Drag>,
+    picked: Option<usize>,
 }
 
 impl Default for Controller {
-    /// Nudge 2 N, drag spring 200 N/m with 2 N*s/m damping, pick radius 30 px, paused.
+    /// Nudge 2 N, drag spring 200 N/m with 2 N*s/m damping, pick radius 30 px, throws at
+    /// 3 m/s, paused, nothing picked.
     fn default() -> Self {
         Self {
             nudge_force: 2.0,
             drag_stiffness: 200.0,
             drag_damping: 2.0,
             pick_radius: 30.0,
+            throw_speed: 3.0,
             playing: false,
             held: BTreeSet::new(),
             nudged: None,
             drag: None,
+            picked: None,
         }
     }
 }
@@ -191,9 +212,17 @@ impl Controller {
         self.drag.as_ref()
     }
 
+    /// The last mass the mouse grabbed (still picked after it is let go, until another
+    /// scenario is selected): its body is the one [`Controller::throw`] throws.
+    #[must_use]
+    pub fn picked(&self) -> Option<usize> {
+        self.picked
+    }
+
     /// A key went down. Returns the action to take, if any. Space toggles play, S pauses and
     /// asks for one step, R resets (and lets go of a dragged mass), the [`SCENARIO_KEYS`] select
-    /// a scenario; arrows are held (see [`Controller::nudge`]) and return nothing.
+    /// a scenario (and forget the picked mass), T throws the picked body; arrows are held (see
+    /// [`Controller::nudge`]) and return nothing.
     pub fn key_pressed(&mut self, key: Key) -> Option<Action> {
         match key {
             Key::Space => {
@@ -208,11 +237,13 @@ impl Controller {
                 self.drag = None;
                 Some(Action::Reset)
             }
-            Key::Digit(_) | Key::Minus | Key::Equals => {
+            Key::Digit(_) | Key::Minus | Key::Equals | Key::Function(_) => {
                 let scenario = key.scenario()?;
                 self.drag = None;
+                self.picked = None;
                 Some(Action::SelectScenario(scenario))
             }
+            Key::T => Some(Action::Throw),
             Key::Left | Key::Right | Key::Up | Key::Down => {
                 self.held.insert(key);
                 None
@@ -292,6 +323,7 @@ impl Controller {
         positions: &[DVec3],
     ) -> Option<Action> {
         let mass = pick_mass(camera, width, height, cursor, positions, self.pick_radius)?;
+        self.picked = Some(mass);
         self.drag = Some(Drag {
             mass,
             anchor: positions[mass].as_vec3(),
@@ -325,6 +357,66 @@ impl Controller {
             damping: self.drag_damping,
         })
     }
+}
+
+/// What [`Controller::throw`] reads of the world: its bodies, their centres of mass (m, one per
+/// body), the point to aim at when there is no other body (m, e.g. the camera's target) and
+/// gravity (m/s^2).
+#[derive(Clone, Copy, Debug)]
+pub struct ThrowScene<'a> {
+    /// The model's bodies.
+    pub bodies: &'a [Body],
+    /// Centre of mass of each body, m.
+    pub centres: &'a [DVec3],
+    /// Where to aim when the world has one body, m.
+    pub fallback: DVec3,
+    /// Gravity, m/s^2.
+    pub gravity: DVec3,
+}
+
+impl Controller {
+    /// The throw [`Action::Throw`] asks for: the body to throw and the velocity (m/s) to give
+    /// each of its free masses. The body is the picked mass's ([`Controller::picked`]), or the
+    /// first body when nothing is picked (or the picked mass is in no body); it is aimed at the
+    /// centre of mass of the nearest other body, or at `scene.fallback` when there is none, by
+    /// [`throw_velocity`] at [`Controller::throw_speed`]. `None` when the world has no body, or
+    /// the body is already at its target.
+    #[must_use]
+    pub fn throw(&self, scene: &ThrowScene<'_>) -> Option<(usize, DVec3)> {
+        let picked = self
+            .picked
+            .and_then(|m| scene.bodies.iter().position(|b| b.masses.contains(&m)));
+        let body = picked.or((!scene.bodies.is_empty()).then_some(0))?;
+        let from = *scene.centres.get(body)?;
+        let nearest = (0..scene.centres.len().min(scene.bodies.len()))
+            .filter(|&b| b != body)
+            .min_by(|&a, &b| {
+                let (da, db) = (
+                    from.distance(scene.centres[a]),
+                    from.distance(scene.centres[b]),
+                );
+                da.total_cmp(&db)
+            });
+        let to = nearest.map_or(scene.fallback, |b| scene.centres[b]);
+        Some((
+            body,
+            throw_velocity(from, to, self.throw_speed, scene.gravity)?,
+        ))
+    }
+}
+
+/// The velocity (m/s) that carries a point from `from` to `to` (m) under `gravity` (m/s^2) in
+/// `|to - from| / speed` seconds (`speed` in m/s): `v = d / T - gravity T / 2` for `d = to -
+/// from`, so that `from + v T + gravity T^2 / 2 = to`. `None` when the points coincide, or for
+/// a speed that is not finite and > 0 or non-finite points.
+#[must_use]
+pub fn throw_velocity(from: DVec3, to: DVec3, speed: f64, gravity: DVec3) -> Option<DVec3> {
+    let d = to - from;
+    let flight = d.length() / speed;
+    if !(flight.is_finite() && flight > 0.0 && gravity.is_finite()) {
+        return None;
+    }
+    Some(d / flight - gravity * (flight / 2.0))
 }
 
 /// The mass with the largest z (the lowest index among equals), or `None` if there are no
