@@ -77,7 +77,14 @@ fn reference(c: &Collider, s: &State<'_>) -> Vec<Touch> {
                     continue;
                 }
                 let inverse = s.inverse_mass(a) + s.inverse_mass(b);
-                let f = pair(c.collision(a, b), c.dt, reach, d, s.vel[a] - s.vel[b], inverse);
+                let f = pair(
+                    c.collision(a, b),
+                    c.dt,
+                    reach,
+                    d,
+                    s.vel[a] - s.vel[b],
+                    inverse,
+                );
                 let sign = if i < j { 1.0 } else { -1.0 };
                 t.conservative += sign * f.conservative;
                 t.dissipative += sign * f.dissipative;
