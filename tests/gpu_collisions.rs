@@ -222,3 +222,39 @@ fn collision_pass_adds_eight_dispatches_only_when_masses_collide() {
     assert_eq!(a.dispatches_per_step, b.dispatches_per_step + 8);
     assert!(a.device_bytes > b.device_bytes);
 }
+
+/// `World::contacts` lists the pairs `CpuWorld::contacts` lists for the same state: overlapping
+/// pairs (one at the origin, one 35 m away), a pair joined by a spring and a pair of fixed masses
+/// (both excluded), and a pair whose masks exclude each other; then, after `set_fixed` frees one
+/// of the fixed pair, that pair too.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn gpu_contacts_are_the_cpu_contacts() {
+    let r = 0.01;
+    let mut part = Part::new();
+    let mut pair = |at: DVec3, fixed: bool, masks: [u32; 2]| {
+        let mut ids = [0u32; 2];
+        for (k, dx) in [0.0, 1.5 * r].into_iter().enumerate() {
+            let mut m = Mass::new(0.01, at + DVec3::X * dx).with_collision_radius(r);
+            m.fixed = fixed;
+            m.collision_mask = masks[k];
+            m.collision_group = 1 << k;
+            ids[k] = part.add_mass(m);
+        }
+        ids
+    };
+    pair(DVec3::ZERO, false, [u32::MAX; 2]);
+    pair(DVec3::new(20.0, -20.0, 20.0), false, [u32::MAX; 2]);
+    let joined = pair(DVec3::new(1.0, 0.0, 0.0), false, [u32::MAX; 2]);
+    let fixed = pair(DVec3::new(2.0, 0.0, 0.0), true, [u32::MAX; 2]);
+    pair(DVec3::new(3.0, 0.0, 0.0), false, [1, 1]);
+    part.add_spring(hooke::Spring::hooke(joined[0], joined[1], 100.0, 1.5 * r));
+    let mut model = Model::new(free_space());
+    model.add("pairs", part);
+    let cpu = hooke::CpuWorld::new(&model).unwrap();
+    let mut gpu = common::world(&model);
+    assert_eq!(gpu.contacts().unwrap(), cpu.contacts());
+    assert_eq!(gpu.contacts().unwrap(), vec![[0, 1], [2, 3]]);
+    gpu.set_fixed(fixed[1] as usize, false).unwrap();
+    assert_eq!(gpu.contacts().unwrap(), vec![[0, 1], [2, 3], [6, 7]]);
+}

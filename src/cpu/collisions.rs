@@ -64,7 +64,7 @@ impl State<'_> {
 
 /// What the collision pass reads of the model, and its grid and output.
 #[derive(Clone, Debug)]
-pub(super) struct Collider {
+pub(crate) struct Collider {
     /// The pair force of each pair of classes, `table[a * COLLISION_CLASSES + b]`.
     table: Vec<Collision>,
     /// Collision class of each mass.
@@ -99,7 +99,7 @@ pub(super) struct Collider {
 
 impl Collider {
     /// The collision pass of `model`, or `None` when no mass has a collision radius.
-    pub(super) fn new(model: &Model) -> Option<Self> {
+    pub(crate) fn new(model: &Model) -> Option<Self> {
         model.first_colliding_mass()?;
         let n = model.masses.len();
         let radius: Vec<f64> = model.masses.iter().map(|m| m.collision_radius).collect();
@@ -223,7 +223,7 @@ impl Collider {
 
     /// Every pair `(a, b)`, `a < b`, touching at `pos` (m), in increasing order of `a` then `b`
     /// (`fixed`: which masses are fixed).
-    pub(super) fn contacts(&self, pos: &[DVec3], fixed: &[bool]) -> Vec<[usize; 2]> {
+    pub(crate) fn contacts(&self, pos: &[DVec3], fixed: &[bool]) -> Vec<[usize; 2]> {
         let mut grid = MassGrid::default();
         grid.build(&self.members, pos, &self.radius, self.cell);
         let mut out = Vec::new();

@@ -49,6 +49,6 @@ mod world;
 pub(crate) use crate::model::steps_for;
 pub use crate::model::DragSpring;
 pub(crate) use collisions::{
-    initial_energy as initial_collision_energy, joined as collision_exclusions,
+    initial_energy as initial_collision_energy, joined as collision_exclusions, Collider,
 };
 pub use world::CpuWorld;

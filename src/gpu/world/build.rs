@@ -125,6 +125,7 @@ impl World {
             groups,
             spring_chunks,
             collisions,
+            contact_finder: crate::cpu::Collider::new(model),
             options,
             masses: model.masses.clone(),
             bodies: model.bodies.clone(),

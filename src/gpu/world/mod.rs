@@ -78,6 +78,8 @@ pub struct World {
     spring_chunks: Vec<SpringChunk>,
     /// The collision pass, when a mass has a collision radius.
     collisions: Option<CollisionPass>,
+    /// The CPU twin's broad phase and exclusions, for [`World::contacts`].
+    contact_finder: Option<crate::cpu::Collider>,
     options: WorldOptions,
     /// The model's masses, bodies, actuators and parameters (what `reset` returns to).
     masses: Vec<Mass>,

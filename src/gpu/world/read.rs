@@ -57,6 +57,27 @@ impl World {
         self.read_vec3s(&self.buffers.positions)
     }
 
+    /// Every pair of masses `[a, b]`, `a < b`, touching in the current state (closer than the sum
+    /// of their collision radii and allowed to collide: see [`Collision`](crate::Collision)), in
+    /// increasing order; empty when no mass has a collision radius. Reads the positions back
+    /// (16 bytes per mass) and finds the pairs on the host with the CPU reference's broad phase,
+    /// as [`CpuWorld::contacts`](crate::CpuWorld::contacts) does.
+    ///
+    /// # Errors
+    /// As [`World::positions`].
+    pub fn contacts(&self) -> Result<Vec<[usize; 2]>> {
+        let Some(finder) = &self.contact_finder else {
+            return Ok(Vec::new());
+        };
+        let pos = self.positions()?;
+        let fixed: Vec<bool> = self
+            .gpu_masses
+            .iter()
+            .map(|m| m.flags & crate::gpu::layout::MASS_FIXED != 0)
+            .collect();
+        Ok(finder.contacts(&pos, &fixed))
+    }
+
     /// Velocities of all masses in m/s, read back from the GPU.
     ///
     /// # Errors
