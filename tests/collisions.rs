@@ -2,9 +2,12 @@
 //! exclusions, energy booking, validation and scene files. The GPU twin is held to these by
 //! `tests/parity.rs` (`collisions_of_every_kind`) and `tests/gpu_collisions.rs`.
 
+mod common;
+
+use common::collision_scenes;
 use hooke::{
     BodyCollision, BodyKind, BodySpec, Builder, ClassCollision, Collision, Contact, CpuWorld,
-    DVec3, Error, Lattice, Mass, Model, Params, Part, Placement, Scene, Spring,
+    DVec3, Error, Lattice, Mass, Model, Params, Part, Scene, Spring,
 };
 
 /// f64 unit roundoff.
@@ -19,24 +22,11 @@ fn free_space() -> Params {
     }
 }
 
-/// A jelly cube: a 4 x 4 x 4 lattice (0.01 m spacing, 0.1 kg masses, k = 1000 N/m, undamped)
-/// with its lowest corner at `corner`, moving at `velocity`, every mass of collision radius
-/// 0.005 m (half the spacing: lattice neighbours are joined by springs anyway).
+/// An undamped 4 x 4 x 4 jelly cube (`collision_scenes::jelly`: 0.01 m spacing, 0.1 kg masses,
+/// k = 1000 N/m, collision radius 0.005 m) with its lowest corner at `corner`, moving at
+/// `velocity`.
 fn jelly(corner: DVec3, velocity: DVec3) -> Part {
-    let lattice = Lattice {
-        n: 4,
-        spacing: 0.01,
-        z0: 0.0,
-        mass: 0.1,
-        stiffness: 1000.0,
-        damping: 0.0,
-    };
-    let mut part = lattice
-        .build_at(&Placement::at(corner))
-        .expect("valid lattice")
-        .with_collision_radius(0.005);
-    part.set_velocity(velocity);
-    part
+    collision_scenes::jelly(4, corner, velocity, 0.0)
 }
 
 /// Two jelly cubes 0.02 m apart along x (faces 0.01 m apart beyond contact), closing at 1 m/s.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::collision_scenes::{collision_scenes, jelly};
+use common::collision_scenes::{collision_scenes, jelly, small_example_scenes};
 use hooke::{Collision, Contact, DVec3, Mass, Model, Params, Part, World};
 
 /// Final positions and velocities of `model` after `steps` steps on the GPU, and its energy.
@@ -38,33 +38,7 @@ fn collision_scenes_are_bit_identical_run_to_run() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn collision_example_scenes_are_bit_identical_run_to_run() {
-    use hooke::collision_scenes::{ClothOnSphere, HeadOnCubes, Pile};
-    let cloth = ClothOnSphere::default();
-    let cloth = ClothOnSphere {
-        cloth: hooke::Cloth {
-            nx: 12,
-            ny: 12,
-            ..cloth.cloth.clone()
-        },
-        sphere_radius: 0.06,
-        drop: 0.02,
-        ..cloth
-    };
-    let pile = Pile {
-        bodies: 12,
-        width: 0.34,
-        ..Pile::default()
-    };
-    let cubes = HeadOnCubes {
-        n: 3,
-        gap: 0.06,
-        ..HeadOnCubes::default()
-    };
-    for (name, model) in [
-        ("pile", pile.model().unwrap()),
-        ("cloth", cloth.model().unwrap()),
-        ("cubes", cubes.model().unwrap()),
-    ] {
+    for (name, model) in small_example_scenes() {
         let a = run(&model, 2000);
         let b = run(&model, 2000);
         assert!(

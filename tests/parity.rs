@@ -170,46 +170,21 @@ fn collisions_of_every_kind() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn collision_example_scenes() {
-    use hooke::collision_scenes::{ClothOnSphere, HeadOnCubes, Pile};
-    let cubes = HeadOnCubes {
-        n: 3,
-        gap: 0.06,
-        ..HeadOnCubes::default()
-    };
-    let pile = Pile {
-        bodies: 12,
-        width: 0.34,
-        ..Pile::default()
-    };
-    let cloth = ClothOnSphere::default();
-    let cloth = ClothOnSphere {
-        cloth: hooke::Cloth {
-            nx: 12,
-            ny: 12,
-            ..cloth.cloth.clone()
-        },
-        sphere_radius: 0.06,
-        drop: 0.02,
-        ..cloth
-    };
     // The cloth scene's ground and ball are restitution surfaces with friction; on a curved
     // surface that pairing parts CPU and GPU beyond the linear bound whatever the collisions do
     // (the finding written in tests/common/scenes.rs, issue 12), so here both are penalty
     // surfaces (5000 N/m, lightly damped) with the same friction.
-    let mut draped = cloth.model().unwrap();
     let penalty = hooke::Contact::Penalty {
         stiffness: 5e3,
         damping: 0.5,
     };
-    draped.params.contact = penalty;
-    for ob in &mut draped.obstacles {
-        ob.contact = penalty;
-    }
-    for (name, model) in [
-        ("head-on cubes", cubes.model().unwrap()),
-        ("pile", pile.model().unwrap()),
-        ("cloth on sphere (penalty surfaces)", draped),
-    ] {
+    for (name, mut model) in collision_scenes::small_example_scenes() {
+        if name == "cloth on sphere" {
+            model.params.contact = penalty;
+            for ob in &mut model.obstacles {
+                ob.contact = penalty;
+            }
+        }
         let mut gpu = common::world(&model);
         compare(
             &format!("collision example: {name}"),

@@ -55,27 +55,9 @@ impl CpuWorld {
             self.actuate();
             self.injected += self.actuated_energy() - before;
         }
-        let threads = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
-            self.threads
-        } else {
-            1
-        };
-        springs(
-            &self.springs,
-            &self.pos,
-            &self.vel,
-            &mut self.chunks,
-            threads,
-        );
-        if let Some(c) = &mut self.collider {
-            let state = State {
-                pos: &self.pos,
-                vel: &self.vel,
-                mass: &self.mass,
-                fixed: &self.fixed,
-            };
-            c.collide(&state, self.threads);
-        }
+        let threads = self.spring_threads();
+        self.spring_pass();
+        self.collision_pass();
         let dt = self.params.dt;
         self.dissipated += self.chunks.iter().map(|c| c.dissipated).sum::<f64>() * dt;
         let pass = MassPass {
@@ -128,6 +110,40 @@ impl CpuWorld {
     /// (`benches/cpu.rs`), which time it apart from the step; not part of the API.
     #[doc(hidden)]
     pub fn bench_collision_pass(&mut self) {
+        self.collision_pass();
+    }
+
+    /// Runs the spring pass alone on the current state, on the threads a step would use, without
+    /// stepping. For the benchmarks (`benches/cpu.rs`), which compare the collision pass with
+    /// it; not part of the API.
+    #[doc(hidden)]
+    pub fn bench_spring_pass(&mut self) {
+        self.spring_pass();
+    }
+
+    /// Threads of the spring and mass passes: one below `PARALLEL_MIN_SPRINGS` springs.
+    fn spring_threads(&self) -> usize {
+        if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.threads
+        } else {
+            1
+        }
+    }
+
+    /// The spring pass on the current state, into the chunks' force buffers.
+    fn spring_pass(&mut self) {
+        let threads = self.spring_threads();
+        springs(
+            &self.springs,
+            &self.pos,
+            &self.vel,
+            &mut self.chunks,
+            threads,
+        );
+    }
+
+    /// The collision pass on the current state, when a mass has a collision radius.
+    fn collision_pass(&mut self) {
         if let Some(c) = &mut self.collider {
             let state = State {
                 pos: &self.pos,
@@ -137,25 +153,6 @@ impl CpuWorld {
             };
             c.collide(&state, self.threads);
         }
-    }
-
-    /// Runs the spring pass alone on the current state, on the threads a step would use, without
-    /// stepping. For the benchmarks (`benches/cpu.rs`), which compare the collision pass with
-    /// it; not part of the API.
-    #[doc(hidden)]
-    pub fn bench_spring_pass(&mut self) {
-        let threads = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
-            self.threads
-        } else {
-            1
-        };
-        springs(
-            &self.springs,
-            &self.pos,
-            &self.vel,
-            &mut self.chunks,
-            threads,
-        );
     }
 
     /// The error of a stopped world.

@@ -233,3 +233,36 @@ pub fn collision_scenes() -> Vec<(&'static str, Model)> {
         ("particles in a box", particles_in_a_box()),
     ]
 }
+
+/// The example scenes of `hooke::collision_scenes` at small sizes, as shipped otherwise: head-on
+/// cubes of 3^3 closing over a 0.02 m gap, the 12-body pile in its 0.34 m box, a 12 x 12 cloth
+/// dropped 0.02 m onto a 0.06 m ball.
+pub fn small_example_scenes() -> [(&'static str, Model); 3] {
+    use hooke::collision_scenes::{ClothOnSphere, HeadOnCubes, Pile};
+    let cubes = HeadOnCubes {
+        n: 3,
+        gap: 0.06,
+        ..HeadOnCubes::default()
+    };
+    let pile = Pile {
+        bodies: 12,
+        width: 0.34,
+        ..Pile::default()
+    };
+    let cloth = ClothOnSphere::default();
+    let cloth = ClothOnSphere {
+        cloth: hooke::Cloth {
+            nx: 12,
+            ny: 12,
+            ..cloth.cloth.clone()
+        },
+        sphere_radius: 0.06,
+        drop: 0.02,
+        ..cloth
+    };
+    [
+        ("head-on cubes", cubes.model().expect("valid cubes")),
+        ("pile", pile.model().expect("valid pile")),
+        ("cloth on sphere", cloth.model().expect("valid cloth")),
+    ]
+}
