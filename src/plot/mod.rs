@@ -1,6 +1,7 @@
 //! Energy plots to PNG (Lipson, tip 4: "plot the total energy of the cube as a function of
 //! time ... the sum should be nearly constant. If it is not constant, you have some bug"), and
-//! benchmark cost curves ([`CostPlot`]: ns per spring update against springs).
+//! benchmark cost curves ([`CostPlot`]: ns per spring update against springs) and evolution runs
+//! ([`FitnessPlot`]: best and mean fitness per generation).
 //!
 //! Drawn with [`plotters`] on its bitmap backend; text uses the bundled DejaVu Sans font
 //! (`assets/fonts`, Bitstream Vera licence), so no system font libraries are needed.
@@ -27,8 +28,10 @@ use crate::energy::Energy;
 use crate::error::{Error, Result};
 
 mod envelope;
+mod fitness;
 
 pub use envelope::{Envelope, EnvelopeBin};
+pub use fitness::{FitnessPlot, GenerationFitness};
 
 /// The bundled font (DejaVu Sans; licence in assets/fonts/DejaVuSans-LICENSE.txt).
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
