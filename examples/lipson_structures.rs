@@ -55,7 +55,7 @@ fn stem(creature: &Creature) -> String {
 fn record(
     creature: &Creature,
     options: &RecordOptions,
-    each: impl FnMut(&CpuWorld, usize) -> hooke::Result<()>,
+    each: impl FnMut(&mut CpuWorld, usize) -> hooke::Result<()>,
 ) -> hooke::Result<(RecordingSummary, CpuWorld)> {
     let mut world = creature.world()?;
     let summary = record_cpu_with(&mut world, options, each)?;

@@ -160,7 +160,8 @@ pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<Recor
 }
 
 /// [`record_cpu`], calling `each(world, sample)` after every sample of the trace (sample 0 at
-/// the start), for measurements of your own.
+/// the start), for measurements of your own or to act on the world (forces, commands: a
+/// controller called every `sample_time`).
 ///
 /// # Errors
 /// Those of [`record`]; whatever `each` returns (the run stops there and the GIF is left
@@ -168,7 +169,7 @@ pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<Recor
 pub fn record_cpu_with(
     world: &mut CpuWorld,
     options: &RecordOptions,
-    each: impl FnMut(&CpuWorld, usize) -> Result<()>,
+    each: impl FnMut(&mut CpuWorld, usize) -> Result<()>,
 ) -> Result<RecordingSummary> {
     let model = world.model().clone();
     record_with(world, &model, options, each)
@@ -230,7 +231,8 @@ pub fn record<S: Simulation>(
 }
 
 /// [`record`], calling `each(world, sample)` after every sample of the trace (sample 0 at the
-/// start), for measurements of your own.
+/// start), for measurements of your own or to act on the world (forces, commands: a controller
+/// called every `sample_time`).
 ///
 /// # Errors
 /// Those of [`record`]; whatever `each` returns (the run stops there and the GIF is left
@@ -239,7 +241,7 @@ pub fn record_with<S: Simulation>(
     world: &mut S,
     model: &Model,
     options: &RecordOptions,
-    mut each: impl FnMut(&S, usize) -> Result<()>,
+    mut each: impl FnMut(&mut S, usize) -> Result<()>,
 ) -> Result<RecordingSummary> {
     let o = options;
     let dt = world.dt();
