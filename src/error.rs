@@ -260,7 +260,7 @@ pub enum Error {
         value: f64,
     },
     /// The GPU force accumulator would overflow its fixed-point range.
-    #[error("fixed-point force overflow at step {step}: the force of spring {spring} (first mass {mass}) passed the per-spring bound, so a mass's sum could pass the {limit_newtons} N it holds. {advice}")]
+    #[error("fixed-point force overflow at step {step}: a force of more than {limit_newtons} N reached one mass (spring {spring}, at mass {mass}). {advice}")]
     FixedPointOverflow {
         /// The step at which it was detected.
         step: u64,

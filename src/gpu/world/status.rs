@@ -129,7 +129,7 @@ impl World {
             mass: self.springs.springs[spring as usize].a as usize,
             limit_newtons: fp.mass_range,
             advice: format!(
-                "The per-spring bound is {:.6e} N \
+                "Spring {spring} exerted a force component above the per-spring bound of {:.6e} N \
                  ({}-bit atomics, quantum {:.3e} N, up to {} springs per mass). Set \
                  WorldOptions::fixed_point = FixedPointScale::Quantum(q) with q larger than {:.3e} \
                  N for more range{}, or check the model for a spring that explodes (dt too large \
