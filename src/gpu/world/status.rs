@@ -125,6 +125,8 @@ impl World {
         let fp = self.plan.fixed_point;
         Error::FixedPointOverflow {
             step,
+            spring: spring as usize,
+            mass: self.springs.springs[spring as usize].a as usize,
             limit_newtons: fp.mass_range,
             advice: format!(
                 "Spring {spring} exerted a force component above the per-spring bound of {:.6e} N \
