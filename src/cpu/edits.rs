@@ -153,6 +153,7 @@ impl CpuWorld {
         actuator.check(index, self.model.springs.len())?;
         check_same_kind(index, &self.actuators[index], &actuator)?;
         self.actuators[index] = actuator;
+        self.find_actuated_springs();
         let s = actuator.spring as usize;
         let spring = Spring {
             rest_length: self.base_rest[s],
@@ -179,6 +180,15 @@ impl CpuWorld {
             SpringLaw::ZeroLength => 0.0,
             SpringLaw::Hooke | SpringLaw::Material => rest,
         };
+    }
+
+    /// Lists the springs the actuators drive, each once (a spring named by two actuators must
+    /// have its muscle work booked once).
+    pub(super) fn find_actuated_springs(&mut self) {
+        let mut springs: Vec<usize> = self.actuators.iter().map(|a| a.spring as usize).collect();
+        springs.sort_unstable();
+        springs.dedup();
+        self.actuated_springs = springs;
     }
 
     /// Rewrites the rest length of every actuated spring for the current time (commanded ones

@@ -13,8 +13,8 @@ use super::tables::SpringArrays;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{
-    command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model, Params,
-    SpeedLimit, SpringLaw, StableDt,
+    command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model,
+    Params, SpeedLimit, SpringLaw, StableDt,
 };
 
 /// Why a [`CpuWorld`] stopped.
@@ -84,6 +84,8 @@ pub struct CpuWorld {
     pub(super) law: Vec<SpringLaw>,
     /// The actuators in force.
     pub(super) actuators: Vec<Actuator>,
+    /// The springs the actuators drive, each once, in increasing order.
+    pub(super) actuated_springs: Vec<usize>,
     /// The command slot of each actuator (`None` for a sine one); see `commands.rs`.
     pub(super) command_slot: Vec<Option<usize>>,
     /// The command of each commanded actuator (relative rest-length change), 0 after a reset.
@@ -151,6 +153,7 @@ impl CpuWorld {
             base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
+            actuated_springs: Vec::new(),
             command_slot: command_slots(&model.actuators),
             commands: Vec::new(),
             solids: Solids::new(&model.obstacles),
@@ -191,6 +194,7 @@ impl CpuWorld {
         self.base_rest = m.springs.iter().map(|s| s.rest_length).collect();
         self.actuators = m.actuators.clone();
         self.commands = vec![0.0; self.commanded_count()];
+        self.find_actuated_springs();
         for s in 0..self.base_rest.len() {
             self.set_effective(s, self.base_rest[s]);
         }

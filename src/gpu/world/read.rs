@@ -317,7 +317,8 @@ impl World {
             .collect();
         for (i, a) in self.actuators.iter().enumerate() {
             let s = a.spring as usize;
-            rest[s] = a.rest_length_with(rest[s], self.time, self.command(i));
+            // From the base each time: a spring named by several actuators follows the last.
+            rest[s] = a.rest_length_with(self.base_rest(s), self.time, self.command(i));
         }
         for (r, &law) in rest.iter_mut().zip(&self.springs.laws) {
             if law == LAW_ZERO_LENGTH {
