@@ -23,7 +23,7 @@
 // helpers: shared/spring_pass.wgsl.
 
 // Rest lengths of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
-@group(0) @binding(11) var<storage, read> stencil: array<Words>;
+@group(0) @binding(12) var<storage, read> stencil: array<Words>;
 
 //@ constants
 

@@ -125,6 +125,15 @@ pub enum Error {
         /// What is wrong with it, naming the field and value.
         reason: String,
     },
+    /// A command for a commanded actuator is not finite
+    /// ([`Simulation::set_commands`](crate::Simulation::set_commands)).
+    #[error("command {command} = {value}: must be finite (a relative rest-length change)")]
+    InvalidCommand {
+        /// Index of the command (the `command`-th commanded actuator, in actuator order).
+        command: usize,
+        /// The value given.
+        value: f64,
+    },
     /// A global or builder parameter is out of its allowed range.
     #[error("parameter {name} = {value}: {expected}")]
     InvalidParameter {
@@ -178,7 +187,8 @@ pub enum Error {
         #[source]
         source: image::ImageError,
     },
-    /// A slice or buffer given to the renderer does not match the model's size.
+    /// A slice or buffer does not match the model's size (given to the renderer, or commands
+    /// for [`Simulation::set_commands`](crate::Simulation::set_commands)).
     #[error("{what}: expected {expected}, got {got}")]
     LengthMismatch {
         /// What was given (`"positions"`, `"rest lengths"`, ...).

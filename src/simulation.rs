@@ -97,7 +97,8 @@ pub trait Simulation {
     fn step_for(&mut self, duration: f64) -> Result<u64>;
 
     /// Returns to the model's initial state: positions, velocities, time 0, energy counters 0, no
-    /// drag spring, and the model's external forces, fixed flags, rest lengths and actuators.
+    /// drag spring, and the model's external forces, fixed flags, rest lengths and actuators;
+    /// commands 0.
     fn reset(&mut self);
 
     /// Simulated time, s.
@@ -206,6 +207,23 @@ pub trait Simulation {
     /// [`crate::Error::IndexOutOfRange`] for a missing actuator;
     /// [`crate::Error::InvalidParameter`] for a bad actuator.
     fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()>;
+
+    /// Number of commanded actuators ([`Actuator::commanded`]): how many commands
+    /// [`Simulation::set_commands`] takes.
+    fn commanded_count(&self) -> usize;
+
+    /// Sets the command of every commanded actuator, one value per commanded actuator in
+    /// actuator order: a relative rest-length change (dimensionless), clamped to the actuator's
+    /// `[-|amplitude|, |amplitude|]`, so its spring's rest length is
+    /// `L_base (1 + clamp(command, -|amplitude|, |amplitude|))`, m. In force from the next step
+    /// (whose start books the change of elastic energy as injected work); 0 until set and after
+    /// [`Simulation::reset`]. On the GPU one upload of all commands (rounded to f32).
+    ///
+    /// # Errors
+    /// [`crate::Error::LengthMismatch`] unless `commands.len()` is
+    /// [`Simulation::commanded_count`]; [`crate::Error::InvalidCommand`] naming the first
+    /// non-finite command.
+    fn set_commands(&mut self, commands: &[f64]) -> Result<()>;
 }
 
 /// Implements [`Simulation`] for a type whose own methods have the trait's names and signatures,
@@ -281,6 +299,12 @@ macro_rules! delegate_simulation {
             }
             fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
                 <$ty>::set_actuator(self, index, actuator)
+            }
+            fn commanded_count(&self) -> usize {
+                <$ty>::commanded_count(self)
+            }
+            fn set_commands(&mut self, commands: &[f64]) -> Result<()> {
+                <$ty>::set_commands(self, commands)
             }
         }
     };

@@ -130,6 +130,7 @@ fn actuated_rest_lengths_are_reported_at_the_current_time_on_both_backends() {
         omega: 30.0,
         phase: 0.0,
         duty: None,
+        commanded: false,
     };
     model.actuators.push(actuator);
     let base = model.springs[0].rest_length;
@@ -159,6 +160,7 @@ fn set_actuator_rejects_a_bad_actuator_by_index_on_both_backends() {
         omega: 20.0,
         phase: 0.0,
         duty: None,
+        commanded: false,
     };
     model.actuators.extend([good, good]);
     let mut cpu = CpuWorld::new(&model).unwrap();

@@ -480,6 +480,7 @@ fn actuator_rest_length_and_duty_cycle() {
         omega: 10.0,
         phase: 0.25,
         duty: None,
+        commanded: false,
     };
     assert!((a.rest_length(0.5, 0.0) - 0.6).abs() < 1e-15); // sin(pi/2) = 1
     let d = Actuator {
@@ -513,6 +514,7 @@ fn actuator_rest_length_and_duty_cycle() {
             omega: 20.0,
             phase: 0.0,
             duty: None,
+            commanded: false,
         });
     }
     model.add("breathing", part);
@@ -644,6 +646,7 @@ fn nan_duty_offset_error_prints_the_offset() {
             rest: 0.25,
             offset: f64::NAN,
         }),
+        commanded: false,
     });
     let text = m.validate().unwrap_err().to_string();
     assert!(text.contains("duty.offset NaN"), "{text}");
@@ -705,6 +708,7 @@ fn bad_models_are_rejected() {
                     omega: 1.0,
                     phase: 0.0,
                     duty: None,
+                    commanded: false,
                 })
             }),
             "names spring 9",
@@ -717,6 +721,7 @@ fn bad_models_are_rejected() {
                     omega: 1.0,
                     phase: 0.0,
                     duty: None,
+                    commanded: false,
                 })
             }),
             "amplitude",

@@ -347,6 +347,7 @@ fn setters_match_the_cpu() {
         omega: 9.0,
         phase: 0.25,
         duty: None,
+        commanded: false,
     };
     compare_with_edits("setters", &model, &mut gpu, 3000, 250, |done, w| {
         macro_rules! apply {
@@ -529,7 +530,8 @@ fn bad_input_is_rejected() {
                 amplitude: 1.5,
                 omega: 1.0,
                 phase: 0.0,
-                duty: None
+                duty: None,
+                commanded: false,
             }
         ),
         Err(Error::InvalidActuator { .. })
@@ -798,6 +800,7 @@ fn mixed_lattice() -> Model {
         omega: 30.0,
         phase: 0.0,
         duty: None,
+        commanded: false,
     });
     model
 }

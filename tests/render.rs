@@ -500,6 +500,7 @@ fn strain_colours_follow_the_muscles_of_a_gpu_world() {
         omega: std::f64::consts::TAU,
         phase: 0.0,
         duty: None,
+        commanded: false,
     });
     let mut world =
         hooke::World::with_device(device.clone(), queue.clone(), &model, Default::default())

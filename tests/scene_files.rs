@@ -134,6 +134,7 @@ fn everything(image: &Path) -> Scene {
         omega: 3.0,
         phase: 0.0,
         duty: None,
+        commanded: false,
     }];
     scene.push(hand);
     scene.joints.push(Joint {

@@ -30,6 +30,8 @@ override MATERIAL_STIFFNESS: f32;
 override MATERIAL_DAMPING: f32;
 override MATERIAL_LAW: u32;
 override HAS_ACTUATORS: bool;
+// Whether any actuator is commanded: without, the spring pass never reads the commands buffer.
+override HAS_COMMANDS: bool;
 // Without friction oscillators the integrate pass compiles their branch out.
 override HAS_OSCILLATORS: bool;
 // Number of obstacles in the obstacle table (0: the contact passes skip them entirely).
@@ -150,6 +152,8 @@ struct GpuActuator {
     duty_active: f32,
     duty_rest: f32,
     duty_offset: f32,
+    // Index into `commands` of a commanded actuator, NONE for a sine one.
+    command: u32,
     // The rest length (m) set by the last step, for energy booking.
     current: f32,
 }
@@ -216,6 +220,13 @@ fn actuated_rest(act: GpuActuator, t: f32) -> f32 {
         tau = cycles * act.duty_active + min(within, act.duty_active);
     }
     return act.base * (1.0 + act.amplitude * sin(act.omega * tau + act.phase));
+}
+
+// Rest length of a commanded actuator's spring for command c (relative rest-length change):
+// L_base (1 + clamp(c, -|a|, |a|)), as `Actuator::rest_length_with`.
+fn commanded_rest(act: GpuActuator, c: f32) -> f32 {
+    let a = abs(act.amplitude);
+    return act.base * (1.0 + clamp(c, -a, a));
 }
 
 // Effective Hooke stiffness (N/m) and rest length (m) of a spring: every law folds into

@@ -23,6 +23,9 @@
 // Per invocation running (dissipated, compensation, injected, compensation), J.
 @group(0) @binding(9) var<storage, read_write> slots: array<vec4<f32>>;
 @group(0) @binding(10) var<uniform> chunk: GpuChunk;
+// The command of each commanded actuator (relative rest-length change), written by the host in
+// one upload per `World::set_commands`; read only when HAS_COMMANDS.
+@group(0) @binding(11) var<storage, read> commands: array<f32>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 // A spring's force on its second mass `b` in fixed point (its first mass gets -q), and the damping
@@ -63,8 +66,8 @@ struct LinkSpring {
 }
 
 // The spring at index `i` of the bound chunk of the link table, from mass a (position pa, m;
-// velocity va, m/s). An actuated spring's rest length is evaluated at the step's time and
-// recorded in its actuator's `current`.
+// velocity va, m/s). An actuated spring's rest length is evaluated at the step's time (for a
+// commanded actuator, from its command) and recorded in its actuator's `current`.
 fn link_spring(i: u32, pa: vec3<f32>, va: vec3<f32>) -> LinkSpring {
     let link = words_link(links[i]);
     let b = link_mass(link);
@@ -76,7 +79,11 @@ fn link_spring(i: u32, pa: vec3<f32>, va: vec3<f32>) -> LinkSpring {
     var injected = 0.0;
     if is_actuated(link) {
         let act = actuator_table[link.rest];
-        rest = actuated_rest(act, step.time);
+        if HAS_COMMANDS && act.command != NONE {
+            rest = commanded_rest(act, commands[act.command]);
+        } else {
+            rest = actuated_rest(act, step.time);
+        }
         if TRACK_ENERGY {
             // Work done by the muscle: the change of elastic energy at fixed positions.
             let before = effective(mat, act.current);

@@ -57,6 +57,10 @@ pub struct Muscle {
     /// Optional active/rest duty cycle (Facey).
     #[serde(default)]
     pub duty: Option<DutyCycle>,
+    /// Driven by a command from outside instead of the sine: the actuators made are
+    /// [`Actuator::commanded`] ones (omega, phase and duty ignored). Defaults to `false`.
+    #[serde(default)]
+    pub commanded: bool,
 }
 
 impl Muscle {
@@ -69,6 +73,21 @@ impl Muscle {
             omega,
             phase,
             duty: None,
+            commanded: false,
+        }
+    }
+
+    /// A commanded muscle: its springs' rest lengths follow the commands set with
+    /// [`Simulation::set_commands`](crate::Simulation::set_commands), clamped to
+    /// `[-|amplitude|, |amplitude|]` (relative; `|amplitude| < 1`).
+    #[must_use]
+    pub fn commanded(amplitude: f64) -> Self {
+        Self {
+            amplitude,
+            omega: 0.0,
+            phase: 0.0,
+            duty: None,
+            commanded: true,
         }
     }
 
@@ -81,6 +100,7 @@ impl Muscle {
             omega: self.omega,
             phase: self.phase,
             duty: self.duty,
+            commanded: self.commanded,
         }
     }
 }

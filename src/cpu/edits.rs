@@ -6,7 +6,7 @@ use glam::DVec3;
 use super::energy_springs::{energy_springs, spring_energy};
 use super::CpuWorld;
 use crate::error::{Error, Result};
-use crate::model::{Actuator, DragSpring, Spring, SpringLaw};
+use crate::model::{check_same_kind, Actuator, DragSpring, Spring, SpringLaw};
 
 impl CpuWorld {
     /// Sets the constant external force on mass `mass` to `force` (N) from the next step on.
@@ -141,15 +141,19 @@ impl CpuWorld {
         Ok(())
     }
 
-    /// Replaces actuator `index` (its `spring` must name an existing spring).
+    /// Replaces actuator `index` (its `spring` must name an existing spring; a commanded actuator
+    /// stays commanded and a sine one sine, since the commands are laid out when the world is
+    /// built).
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a missing actuator; [`Error::InvalidActuator`] as
-    /// [`Model::validate`](crate::Model::validate) checks actuators.
+    /// [`Model::validate`](crate::Model::validate) checks actuators, or for a change of kind.
     pub fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
         self.check_index("actuator", index, self.actuators.len())?;
         actuator.check(index, self.model.springs.len())?;
+        check_same_kind(index, &self.actuators[index], &actuator)?;
         self.actuators[index] = actuator;
+        self.find_actuated_springs();
         let s = actuator.spring as usize;
         let spring = Spring {
             rest_length: self.base_rest[s],
@@ -178,13 +182,21 @@ impl CpuWorld {
         };
     }
 
-    /// Rewrites the rest length of every actuated spring for the current time.
+    /// Lists the springs the actuators drive, each once (a spring named by two actuators must
+    /// have its muscle work booked once).
+    pub(super) fn find_actuated_springs(&mut self) {
+        let mut springs: Vec<usize> = self.actuators.iter().map(|a| a.spring as usize).collect();
+        springs.sort_unstable();
+        springs.dedup();
+        self.actuated_springs = springs;
+    }
+
+    /// Rewrites the rest length of every actuated spring for the current time (commanded ones
+    /// for the commands in force).
     pub(super) fn actuate(&mut self) {
         for i in 0..self.actuators.len() {
-            let a = self.actuators[i];
-            let s = a.spring as usize;
-            let rest = a.rest_length(self.base_rest[s], self.time);
-            self.set_effective(s, rest);
+            let rest = self.actuated_rest(i);
+            self.set_effective(self.actuators[i].spring as usize, rest);
         }
     }
 }

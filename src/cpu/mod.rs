@@ -31,10 +31,12 @@
 //! | `bodies.wgsl` | `bodies.rs` |
 //!
 //! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
-//! (stepping), `edits.rs` (changes between steps), and `tables.rs` (the spring table).
+//! (stepping), `edits.rs` (changes between steps), `commands.rs` (the commanded actuators'
+//! commands) and `tables.rs` (the spring table).
 
 mod bodies;
 mod collisions;
+mod commands;
 mod edits;
 mod energy_masses;
 mod energy_springs;

@@ -163,10 +163,11 @@ impl CpuWorld {
         }
     }
 
+    /// Elastic energy of the actuated springs, J: each once, however many actuators name it.
     fn actuated_energy(&self) -> f64 {
-        self.actuators
+        self.actuated_springs
             .iter()
-            .map(|a| spring_energy(&self.springs, &self.pos, a.spring as usize))
+            .map(|&s| spring_energy(&self.springs, &self.pos, s))
             .sum()
     }
 }

@@ -13,8 +13,8 @@ use super::tables::SpringArrays;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{
-    warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model, Params,
-    SpeedLimit, SpringLaw, StableDt,
+    command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model,
+    Params, SpeedLimit, SpringLaw, StableDt,
 };
 
 /// Why a [`CpuWorld`] stopped.
@@ -84,6 +84,12 @@ pub struct CpuWorld {
     pub(super) law: Vec<SpringLaw>,
     /// The actuators in force.
     pub(super) actuators: Vec<Actuator>,
+    /// The springs the actuators drive, each once, in increasing order.
+    pub(super) actuated_springs: Vec<usize>,
+    /// The command slot of each actuator (`None` for a sine one); see `commands.rs`.
+    pub(super) command_slot: Vec<Option<usize>>,
+    /// The command of each commanded actuator (relative rest-length change), 0 after a reset.
+    pub(super) commands: Vec<f64>,
     /// The obstacle table (each obstacle with its bounds).
     pub(super) solids: Solids,
     /// The collision pass (`None` when no mass has a collision radius).
@@ -147,6 +153,9 @@ impl CpuWorld {
             base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
+            actuated_springs: Vec::new(),
+            command_slot: command_slots(&model.actuators),
+            commands: Vec::new(),
             solids: Solids::new(&model.obstacles),
             collider,
             chunks: Vec::new(),
@@ -191,6 +200,8 @@ impl CpuWorld {
         self.external = m.masses.iter().map(|m| m.external_force).collect();
         self.base_rest = m.springs.iter().map(|s| s.rest_length).collect();
         self.actuators = m.actuators.clone();
+        self.commands = vec![0.0; self.commanded_count()];
+        self.find_actuated_springs();
         for s in 0..self.base_rest.len() {
             self.set_effective(s, self.base_rest[s]);
         }
@@ -294,20 +305,18 @@ impl CpuWorld {
     }
 
     /// Rest length of every spring at the current time [`CpuWorld::time`], m: actuated springs
-    /// evaluated at that time, zero-length springs 0. (The next step's spring pass uses exactly
+    /// evaluated at that time (commanded ones with the commands in force), zero-length springs 0. (The next step's spring pass uses exactly
     /// these: it evaluates the actuators at the time the step starts.)
     ///
     /// # Errors
     /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
     pub fn rest_lengths(&self) -> Result<Vec<f64>> {
         let mut rest = self.springs.rest.clone();
-        for a in &self.actuators {
+        for (i, a) in self.actuators.iter().enumerate() {
             let s = a.spring as usize;
             rest[s] = match self.law[s] {
                 SpringLaw::ZeroLength => 0.0,
-                SpringLaw::Hooke | SpringLaw::Material => {
-                    a.rest_length(self.base_rest[s], self.time)
-                }
+                SpringLaw::Hooke | SpringLaw::Material => self.actuated_rest(i),
             };
         }
         Ok(rest)

@@ -314,6 +314,7 @@ impl Deformation {
             omega: self.omega,
             phase: self.phase + ec.atan2(es) / TAU,
             duty: self.duty,
+            commanded: false,
         })
     }
 

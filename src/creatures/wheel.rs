@@ -275,6 +275,7 @@ impl Wheel {
                 omega,
                 phase: 0.5,
                 duty: Some(*duty),
+                commanded: false,
             }
             .rest_length(1.0, 0.0);
             for l in 0..2 {
@@ -305,5 +306,6 @@ fn kick_actuator(part: &mut Part, s: u32, kick: f64, omega: f64, duty: DutyCycle
         // sin(omega tau + pi) = -sin(omega tau): contract first, then extend.
         phase: 0.5,
         duty: Some(duty),
+        commanded: false,
     });
 }

@@ -186,6 +186,7 @@ impl SpringChunk {
             b.status.as_entire_binding(),
             slots.clone(),
             uniform.as_entire_binding(),
+            b.commands.as_entire_binding(),
         ];
         if let Some(s) = &b.stencil {
             springs.push(s.rests.as_entire_binding());

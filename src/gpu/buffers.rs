@@ -33,6 +33,9 @@ pub(crate) struct Buffers {
     pub(crate) stencil: Option<StencilBuffers>,
     pub(crate) materials: wgpu::Buffer,
     pub(crate) actuators: wgpu::Buffer,
+    /// One f32 command per commanded actuator (a placeholder when there is none); written whole
+    /// by `World::set_commands` and `reset`.
+    pub(crate) commands: wgpu::Buffer,
     pub(crate) oscillators: wgpu::Buffer,
     pub(crate) bodies: wgpu::Buffer,
     /// The obstacle table (`GpuObstacle` records) and the obstacle words (grid lists, then the
@@ -151,6 +154,12 @@ impl Buffers {
                 array_bytes::<GpuActuator>(tables.actuators as u64),
                 STORAGE,
             ),
+            commands: state(
+                device,
+                "hooke::commands",
+                array_bytes::<f32>(tables.commands as u64),
+                STORAGE,
+            ),
             oscillators: table(device, "hooke::oscillators", &tables.oscillators),
             bodies: table(device, "hooke::bodies", &tables.bodies),
             obstacles: table(device, "hooke::obstacles", &tables.obstacles.records),
@@ -225,6 +234,7 @@ impl Buffers {
             &self.runs,
             &self.materials,
             &self.actuators,
+            &self.commands,
             &self.oscillators,
             &self.bodies,
             &self.obstacles,

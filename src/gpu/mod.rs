@@ -6,7 +6,7 @@
 //!    its springs are already sorted by `a`, as every builder emits them). Each invocation takes
 //!    [`WorldStats::spring_masses_per_invocation`] masses and walks their springs: it computes
 //!    each spring's elastic and damping force (actuated rest lengths evaluated from the step's
-//!    time), adds it to `b` with integer atomic adds in [fixed point](fixed), so sums are exact and
+//!    time, or from the `commands` buffer for commanded actuators), adds it to `b` with integer atomic adds in [fixed point](fixed), so sums are exact and
 //!    order-free, and sums the `a` side in registers, added once per mass.
 //! 2. `integrate` (`shaders/integrate.wgsl`): each invocation takes a run of masses, decodes and
 //!    clears their spring forces, adds gravity, external, drag-spring and air-drag forces, ground
@@ -32,7 +32,7 @@
 //!
 //! The pipelines are specialised to the model with WGSL overrides: a model whose springs share one
 //! material has it compiled in, and a model without actuators has the actuator branch compiled
-//! out.
+//! out (without commanded actuators, the read of the commands buffer).
 //!
 //! Dissipated and injected energy are added by each invocation to its own running (compensated)
 //! slot: no workgroup barrier in the step, and each slot is written by one invocation in a fixed

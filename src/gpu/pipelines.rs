@@ -188,12 +188,12 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
     match layout {
         "springs" => &[
             Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
-            Uniform,
+            Uniform, Read,
         ],
         // The stencil variant adds its table of rest lengths.
         "springs_stencil" => &[
             Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
-            Uniform, Read,
+            Uniform, Read, Read,
         ],
         "integrate" => &[
             Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read, Read,

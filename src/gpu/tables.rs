@@ -233,6 +233,8 @@ pub(crate) struct Tables {
     pub(crate) obstacles: ObstacleTable,
     /// Entries of the actuator table (the model's actuators; `reset` writes them).
     pub(crate) actuators: usize,
+    /// Commanded actuators: entries of the commands buffer.
+    pub(crate) commands: usize,
 }
 
 /// Logs which variant of the spring pass runs and why (`info`).
@@ -300,6 +302,7 @@ impl Tables {
             bodies,
             obstacles: ObstacleTable::new(&model.obstacles),
             actuators: model.actuators.len(),
+            commands: model.actuators.iter().filter(|a| a.commanded).count(),
         }
     }
 }
@@ -333,8 +336,15 @@ fn mass_table(masses: &[Mass]) -> (Vec<GpuMass>, Vec<GpuOscillator>) {
 }
 
 /// The device-side actuator for `a` driving a spring of base length `base` (m), with its booked
-/// rest length evaluated at time `time` (s).
-pub(crate) fn gpu_actuator(a: &Actuator, base: f64, time: f64) -> GpuActuator {
+/// rest length evaluated at time `time` (s); a commanded actuator reads command slot `slot`,
+/// whose value is `command`.
+pub(crate) fn gpu_actuator(
+    a: &Actuator,
+    base: f64,
+    time: f64,
+    slot: Option<usize>,
+    command: f64,
+) -> GpuActuator {
     let (active, rest, offset) = match &a.duty {
         Some(d) => (d.active as f32, d.rest as f32, d.offset as f32),
         None => (0.0, 0.0, 0.0),
@@ -347,7 +357,8 @@ pub(crate) fn gpu_actuator(a: &Actuator, base: f64, time: f64) -> GpuActuator {
         duty_active: active,
         duty_rest: rest,
         duty_offset: offset,
-        current: a.rest_length(base, time) as f32,
+        command: slot.map_or(layout::NONE, |c| c as u32),
+        current: a.rest_length_with(base, time, command) as f32,
     }
 }
 

@@ -35,6 +35,12 @@ impl DutyCycle {
 /// A muscle: drives the rest length of one spring as
 /// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))` (the source documents (docs/SOURCES.md)), where `L_base`
 /// is the spring's `rest_length` and `tau` is `t`, or the duty-cycle clock when `duty` is set.
+///
+/// A *commanded* actuator (`commanded: true`, made by [`Actuator::commanded`]) is driven from
+/// outside instead: `L0 = L_base (1 + clamp(c, -|amplitude|, |amplitude|))`, where `c` is its
+/// command (a relative rest-length change, dimensionless), set for all commanded actuators at once
+/// with [`Simulation::set_commands`](crate::Simulation::set_commands) (0 until set, and after a
+/// reset). `omega`, `phase` and `duty` are then ignored (they must still be finite).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Actuator {
@@ -51,12 +57,45 @@ pub struct Actuator {
     /// Optional active/rest duty cycle.
     #[serde(default)]
     pub duty: Option<DutyCycle>,
+    /// Driven by a command from outside instead of the sine (see the type's docs). Defaults to
+    /// `false` in scene files.
+    #[serde(default)]
+    pub commanded: bool,
 }
 
 impl Actuator {
-    /// Rest length in m at time `t` (s) for base length `base` (m).
+    /// A commanded actuator on spring `spring` whose command is clamped to `[-|amplitude|,
+    /// |amplitude|]` (relative rest-length change; `|amplitude| < 1`): rest length
+    /// `L_base (1 + clamp(command, -|amplitude|, |amplitude|))`, m. `omega`, `phase` are 0 and
+    /// `duty` is `None` (ignored).
+    #[must_use]
+    pub fn commanded(spring: u32, amplitude: f64) -> Self {
+        Self {
+            spring,
+            amplitude,
+            omega: 0.0,
+            phase: 0.0,
+            duty: None,
+            commanded: true,
+        }
+    }
+
+    /// Rest length in m at time `t` (s) for base length `base` (m), with command 0 for a
+    /// commanded actuator (its rest length is then `base`); see [`Actuator::rest_length_with`].
     #[must_use]
     pub fn rest_length(&self, base: f64, t: f64) -> f64 {
+        self.rest_length_with(base, t, 0.0)
+    }
+
+    /// Rest length in m for base length `base` (m): at time `t` (s) for a sine actuator, with
+    /// command `command` (relative rest-length change, clamped to `[-|amplitude|, |amplitude|]`)
+    /// for a commanded one. Each ignores the other argument.
+    #[must_use]
+    pub fn rest_length_with(&self, base: f64, t: f64, command: f64) -> f64 {
+        if self.commanded {
+            let a = self.amplitude.abs();
+            return base * (1.0 + command.clamp(-a, a));
+        }
         let tau = match &self.duty {
             Some(d) => d.clock(t),
             None => t,
@@ -68,7 +107,8 @@ impl Actuator {
 
 impl Actuator {
     /// Checks actuator `index` of a model with `springs` springs: its spring exists, its values
-    /// are finite, `|amplitude| < 1`, and its duty cycle (if any) is valid.
+    /// are finite, `|amplitude| < 1`, and its duty cycle (if any) is valid (a commanded actuator
+    /// ignores omega, phase and duty, but they must be valid all the same).
     pub(crate) fn check(&self, index: usize, springs: usize) -> Result<()> {
         let bad = |reason: String| Error::InvalidActuator {
             actuator: index,
@@ -108,4 +148,60 @@ impl Actuator {
         }
         Ok(())
     }
+}
+
+/// The command slot of each actuator of `actuators`: the number of commanded actuators before
+/// it for a commanded one (commands are given in actuator order), `None` for a sine one.
+pub(crate) fn command_slots(actuators: &[Actuator]) -> Vec<Option<usize>> {
+    let mut next = 0;
+    actuators
+        .iter()
+        .map(|a| {
+            a.commanded.then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+/// Checks `commands` for `expected` commanded actuators: one finite value each.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] for a wrong length; [`Error::InvalidCommand`] naming the first
+/// non-finite command.
+pub(crate) fn check_commands(commands: &[f64], expected: usize) -> Result<()> {
+    if commands.len() != expected {
+        return Err(Error::LengthMismatch {
+            what: "commands (one per commanded actuator)",
+            expected,
+            got: commands.len(),
+        });
+    }
+    match commands.iter().position(|c| !c.is_finite()) {
+        Some(command) => Err(Error::InvalidCommand {
+            command,
+            value: commands[command],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks that `new`, replacing actuator `index` (`old`), keeps its kind: the command slots are
+/// fixed when a world is built.
+///
+/// # Errors
+/// [`Error::InvalidActuator`] when one is commanded and the other not.
+pub(crate) fn check_same_kind(index: usize, old: &Actuator, new: &Actuator) -> Result<()> {
+    if old.commanded == new.commanded {
+        return Ok(());
+    }
+    Err(Error::InvalidActuator {
+        actuator: index,
+        reason: format!(
+            "commanded = {}, but it was {}: a world cannot turn a sine actuator into a \
+             commanded one or back (the commands are laid out when it is built); build a new world",
+            new.commanded, old.commanded
+        ),
+    })
 }

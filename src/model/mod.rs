@@ -30,6 +30,7 @@ mod stable_dt;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use actuator::{check_commands, check_same_kind, command_slots};
 pub use actuator::{Actuator, DutyCycle};
 pub use collision::{ClassCollision, Collision, COLLISION_CLASSES};
 pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};

@@ -181,6 +181,8 @@ pub(crate) struct GpuActuator {
     pub(crate) duty_rest: f32,
     /// Duty-cycle offset, s.
     pub(crate) duty_offset: f32,
+    /// Index into the `commands` buffer for a commanded actuator ([`NONE`] for a sine one).
+    pub(crate) command: u32,
     /// Rest length set by the last step, m.
     pub(crate) current: f32,
 }
@@ -396,7 +398,7 @@ const _: () = assert!(std::mem::size_of::<GpuMass>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuLink>() == 8);
 const _: () = assert!(std::mem::size_of::<GpuMaterial>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuChunk>() == 16);
-const _: () = assert!(std::mem::size_of::<GpuActuator>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuActuator>() == 36);
 const _: () = assert!(std::mem::size_of::<GpuOscillator>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBody>() == 8);
 const _: () = assert!(std::mem::size_of::<GpuObstacle>() == 128);
@@ -422,6 +424,8 @@ pub(crate) struct Specialization {
     pub(crate) uniform_material: Option<GpuMaterial>,
     /// Whether any spring is driven by an actuator.
     pub(crate) has_actuators: bool,
+    /// Whether any actuator is commanded (reads the `commands` buffer).
+    pub(crate) has_commands: bool,
     /// Whether any mass has a friction oscillator.
     pub(crate) has_oscillators: bool,
     /// Whether 32-bit force sums are packed in 64-bit atomics.
@@ -473,6 +477,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ("MATERIAL_DAMPING", f64::from(material.damping)),
         ("MATERIAL_LAW", f64::from(material.law)),
         ("HAS_ACTUATORS", f64::from(u8::from(spec.has_actuators))),
+        ("HAS_COMMANDS", f64::from(u8::from(spec.has_commands))),
         ("HAS_OSCILLATORS", f64::from(u8::from(spec.has_oscillators))),
         ("OBSTACLES", f64::from(spec.obstacles)),
         ("GRID_ORIGIN_X", spec.grid_origin[0]),

@@ -82,7 +82,7 @@ fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
         mirror!(m, GpuMaterial { stiffness, damping, law, pad0 }),
         mirror!(m, GpuChunk { first, first_mass, end_mass, pad0 }),
         mirror!(m, GpuActuator { base, amplitude, omega, phase, duty_active, duty_rest,
-            duty_offset, current }),
+            duty_offset, command, current }),
         mirror!(m, GpuOscillator { min, max, omega, phase }),
         mirror!(m, GpuBody { first, count }),
         mirror!(
@@ -273,6 +273,7 @@ fn overrides_match_constants() {
         track_energy: true,
         uniform_material: None,
         has_actuators: true,
+        has_commands: true,
         has_oscillators: true,
         packed_forces: false,
         obstacles: 2,

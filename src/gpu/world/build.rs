@@ -137,6 +137,8 @@ impl World {
             gpu_masses: tables.masses,
             params: gpu_params(&model.params, None, counts),
             actuators: model.actuators.clone(),
+            command_slot: crate::model::command_slots(&model.actuators),
+            commands: vec![0.0; tables.commands],
             rest_changed: HashMap::new(),
             drag: None,
             time: 0.0,
@@ -168,6 +170,7 @@ fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables, collisions: bool
             None
         },
         has_actuators: !tables.springs.spring_actuator.is_empty(),
+        has_commands: tables.commands > 0,
         has_oscillators: !tables.oscillators.is_empty(),
         obstacles: tables.obstacles.records.len() as u32,
         grid_origin: tables.obstacles.grid.origin.to_array(),

@@ -11,7 +11,7 @@ use crate::gpu::layout::{self, array_bytes, GpuActuator, GpuLink, GpuMass, GpuSt
 use crate::gpu::tables::{
     fits_f32, fits_f32_vec, gpu_actuator, gpu_params, mass_flags, v3, Counts,
 };
-use crate::model::{Actuator, Spring, SpringLaw};
+use crate::model::{check_same_kind, Actuator, Spring, SpringLaw};
 
 impl World {
     fn check_index(what: &'static str, index: usize, len: usize) -> Result<()> {
@@ -149,7 +149,14 @@ impl World {
             .rest_length(&old, rest_length, driver.as_ref(), masses);
         if let Some(&act) = self.springs.spring_actuator.get(&(spring as u32)) {
             self.rest_changed.insert(spring, rest_length);
-            let entry = gpu_actuator(&self.actuators[act as usize], rest_length, self.time);
+            let (i, slot) = (act as usize, self.command_slot[act as usize]);
+            let entry = gpu_actuator(
+                &self.actuators[i],
+                rest_length,
+                self.time,
+                slot,
+                self.command(i),
+            );
             self.write_actuator(act as usize, &entry);
             return Ok(());
         }
@@ -229,12 +236,13 @@ impl World {
         }
     }
 
-    /// Replaces actuator `index` (a 28-byte write). Its `spring` must be the spring it already
+    /// Replaces actuator `index` (a 32-byte write). Its `spring` must be the spring it already
     /// drives. The change in elastic energy is booked as injected work by the next step.
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a missing actuator; [`Error::InvalidActuator`] for
-    /// non-finite values, `|amplitude| >= 1`, a bad duty cycle, or a different spring.
+    /// non-finite values, `|amplitude| >= 1`, a bad duty cycle, a different spring, or a change
+    /// between sine and commanded (the commands are laid out when the World is built).
     pub fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
         Self::check_index("actuator", index, self.actuators.len())?;
         let old = self.actuators[index];
@@ -249,13 +257,15 @@ impl World {
             });
         }
         actuator.check(index, self.spring_count())?;
+        check_same_kind(index, &old, &actuator)?;
         let s = actuator.spring as usize;
         fits_f32(|| format!("actuator {index}"), "omega", actuator.omega)?;
         self.limit
             .actuator(&self.model_spring(s), &actuator, self.spring_masses(s));
         self.actuators[index] = actuator;
         let base = self.base_rest(actuator.spring as usize);
-        let entry = gpu_actuator(&actuator, base, self.time);
+        let (slot, command) = (self.command_slot[index], self.command(index));
+        let entry = gpu_actuator(&actuator, base, self.time, slot, command);
         self.write_actuator(index, &entry);
         Ok(())
     }

@@ -2,9 +2,10 @@
 //! own, one `impl World` block each: `build.rs` (a World from a model), `reset.rs` (the initial
 //! state, the only writer of it), `step.rs` (the step passes), `status.rs` (what the step
 //! kernels report: non-finite state, fixed-point overflow, device loss), `read.rs` (readback and
-//! reductions) and `edit.rs` (setters).
+//! reductions), `edit.rs` (setters) and `commands.rs` (the commanded actuators' commands).
 
 mod build;
+mod commands;
 mod edit;
 mod read;
 mod reset;
@@ -96,6 +97,10 @@ pub struct World {
     params: GpuParams,
     /// The actuators in force.
     actuators: Vec<Actuator>,
+    /// The command slot of each actuator (`None` for a sine one); see `commands.rs`.
+    command_slot: Vec<Option<usize>>,
+    /// The commands as last written to the device (relative rest-length changes).
+    commands: Vec<f64>,
     /// Rest lengths changed by `set_rest_length`, m.
     rest_changed: HashMap<usize, f64>,
     drag: Option<DragSpring>,

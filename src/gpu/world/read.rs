@@ -305,7 +305,7 @@ impl World {
     }
 
     /// Rest length of every spring at the current time [`World::time`], m, evaluated on the host
-    /// in f64 from the base rest lengths and actuators in force (the spring pass evaluates the
+    /// in f64 from the base rest lengths, actuators and commands in force (the spring pass evaluates the
     /// same actuators in f32 at the start of each step, so the two agree to f32 rounding);
     /// zero-length springs report 0. No device readback.
     ///
@@ -315,9 +315,10 @@ impl World {
         let mut rest: Vec<f64> = (0..self.springs.springs.len())
             .map(|s| self.base_rest(s))
             .collect();
-        for a in &self.actuators {
+        for (i, a) in self.actuators.iter().enumerate() {
             let s = a.spring as usize;
-            rest[s] = a.rest_length(rest[s], self.time);
+            // From the base each time: a spring named by several actuators follows the last.
+            rest[s] = a.rest_length_with(self.base_rest(s), self.time, self.command(i));
         }
         for (r, &law) in rest.iter_mut().zip(&self.springs.laws) {
             if law == LAW_ZERO_LENGTH {

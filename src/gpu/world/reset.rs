@@ -7,13 +7,15 @@ use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
 
 impl World {
     /// Returns to the initial state of the model: positions, velocities, time 0, energy counters
-    /// 0, no drag spring, the model's external forces, fixed flags, rest lengths and actuators.
-    /// Clears a stopped World's error.
+    /// 0, no drag spring, the model's external forces, fixed flags, rest lengths and actuators,
+    /// commands 0. Clears a stopped World's error.
     pub fn reset(&mut self) {
         self.write_initial_state();
         self.write_initial_masses();
         self.restore_rest_lengths();
         self.actuators = self.model_actuators.clone();
+        self.commands.fill(0.0);
+        self.write_commands();
         if !self.actuators.is_empty() {
             let table = self.actuator_table(0.0);
             self.queue
@@ -130,7 +132,11 @@ impl World {
     pub(super) fn actuator_table(&self, time: f64) -> Vec<GpuActuator> {
         self.actuators
             .iter()
-            .map(|a| gpu_actuator(a, self.base_rest(a.spring as usize), time))
+            .enumerate()
+            .map(|(i, a)| {
+                let base = self.base_rest(a.spring as usize);
+                gpu_actuator(a, base, time, self.command_slot[i], self.command(i))
+            })
             .collect()
     }
 

@@ -1,0 +1,50 @@
+//! The commands of the commanded actuators ([`Actuator::commanded`](crate::Actuator::commanded)):
+//! one f32 per commanded actuator in the `commands` buffer, uploaded whole in one
+//! `queue.write_buffer` per call; the spring pass reads them at the start of each step.
+
+use super::World;
+use crate::error::Result;
+use crate::model::check_commands;
+
+impl World {
+    /// Number of commanded actuators (those with [`Actuator::commanded`](crate::Actuator)
+    /// set): the length [`World::set_commands`] expects.
+    #[must_use]
+    pub fn commanded_count(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Sets the command of every commanded actuator, in actuator order, as
+    /// [`CpuWorld::set_commands`](crate::CpuWorld::set_commands): a relative rest-length change,
+    /// clamped on the device to the actuator's `[-|amplitude|, |amplitude|]`, in force from the
+    /// next step (which books the change of elastic energy as injected work). One upload of the
+    /// whole commands buffer (4 bytes per commanded actuator), no readback; the values are
+    /// rounded to f32. Commands are 0 until set and after [`World::reset`].
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`](crate::Error::LengthMismatch) unless there is exactly one
+    /// command per commanded actuator ([`World::commanded_count`]);
+    /// [`Error::InvalidCommand`](crate::Error::InvalidCommand) naming the first non-finite one.
+    /// Nothing is changed on an error.
+    pub fn set_commands(&mut self, commands: &[f64]) -> Result<()> {
+        check_commands(commands, self.commands.len())?;
+        self.commands.copy_from_slice(commands);
+        self.write_commands();
+        Ok(())
+    }
+
+    /// Uploads the host's commands, whole, in one write (nothing without commanded actuators).
+    pub(super) fn write_commands(&self) {
+        if self.commands.is_empty() {
+            return;
+        }
+        let values: Vec<f32> = self.commands.iter().map(|&c| c as f32).collect();
+        self.queue
+            .write_buffer(&self.buffers.commands, 0, bytemuck::cast_slice(&values));
+    }
+
+    /// The command of actuator `i` (0 for a sine actuator), as last set.
+    pub(super) fn command(&self, i: usize) -> f64 {
+        self.command_slot[i].map_or(0.0, |c| self.commands[c])
+    }
+}
