@@ -18,15 +18,15 @@ impl VoxelGenome {
     /// [`GenomeSettings::soft_stiffness`] and [`GenomeSettings::stiff_stiffness`]; a muscle is
     /// soft material whose 28 springs are driven by a sine of relative amplitude
     /// [`GenomeSettings::muscle_amplitude`], frequency [`GenomeSettings::muscle_frequency`] and
-    /// phase `p / phases` of a cycle. A spring shared by voxels of different materials gets the
+    /// phase `p / phases` of a cycle (with [`GenomeSettings::commanded`], a commanded actuator of
+    /// that amplitude instead, its value set by a controller). A spring shared by voxels of different materials gets the
     /// stiffer one ([`Voxel::stiffness`]) and is driven by the first muscle voxel that has it (in
     /// cell order), as in [`VoxelBody`].
     ///
     /// # Errors
     /// [`GenomeSettings::validate`]'s errors naming the field; [`VoxelGenome::check`]'s;
     /// [`crate::Error::InvalidBuilder`] (builder `"genome"`) for a genome with no filled cell or
-    /// a muscle phase not below [`GenomeSettings::phases`], and while commanded muscles
-    /// ([`GenomeSettings::commanded`]) are not available in this build.
+    /// a muscle phase not below [`GenomeSettings::phases`].
     pub fn part(&self, settings: &GenomeSettings) -> Result<Part> {
         settings.validate()?;
         self.check()?;
@@ -39,13 +39,6 @@ impl VoxelGenome {
                     )));
                 }
             }
-        }
-        if settings.commanded {
-            return Err(invalid(
-                "commanded muscles (GenomeSettings::commanded) need commanded actuators, which \
-                 this build does not have yet"
-                    .to_string(),
-            ));
         }
         let keep = self.largest_component();
         if keep.is_empty() {
@@ -131,11 +124,16 @@ fn voxel(cell: [i32; 3], material: VoxelMaterial, s: &GenomeSettings) -> Voxel {
     match material {
         VoxelMaterial::Stiff => v.with_stiffness(s.stiff_stiffness),
         VoxelMaterial::Muscle { phase } => {
-            v.with_stiffness(s.soft_stiffness).with_muscle(Muscle::new(
-                s.muscle_amplitude,
-                std::f64::consts::TAU * s.muscle_frequency,
-                f64::from(phase) / f64::from(s.phases),
-            ))
+            let muscle = if s.commanded {
+                Muscle::commanded(s.muscle_amplitude)
+            } else {
+                Muscle::new(
+                    s.muscle_amplitude,
+                    std::f64::consts::TAU * s.muscle_frequency,
+                    f64::from(phase) / f64::from(s.phases),
+                )
+            };
+            v.with_stiffness(s.soft_stiffness).with_muscle(muscle)
         }
         VoxelMaterial::Soft | VoxelMaterial::Empty => v.with_stiffness(s.soft_stiffness),
     }
