@@ -114,6 +114,7 @@ pub mod model;
 pub mod plot;
 pub mod render;
 pub mod scene;
+pub mod sensors;
 pub mod simulation;
 mod validate;
 
@@ -135,6 +136,8 @@ pub use model::{
     COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL, STANDARD_GRAVITY,
 };
 pub use scene::{BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+pub use glam::DMat3;
+pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
 
 /// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the
@@ -149,6 +152,7 @@ pub mod prelude {
         Friction, Integrator, Mass, Model, Params, Part, Scene, Simulation, Spring, SpringLaw,
         World, WorldOptions,
     };
+    pub use crate::{BodyReading, ContactReading, DMat3, Readings, SensorSpec, SpringReading};
 }
 
 /// The README's code, compiled and run as a doctest so it cannot rot.

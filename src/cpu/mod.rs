@@ -41,6 +41,7 @@ mod energy_springs;
 mod integrate;
 mod mass_grid;
 mod obstacles;
+mod sense;
 mod springs;
 mod step;
 mod tables;

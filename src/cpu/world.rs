@@ -12,6 +12,7 @@ use super::springs::{gather, make_chunks, springs, Chunk};
 use super::tables::SpringArrays;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
+use crate::sensors::ContactReading;
 use crate::model::{
     warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model, Params,
     SpeedLimit, SpringLaw, StableDt,
@@ -92,6 +93,9 @@ pub struct CpuWorld {
     pub(super) chunks: Vec<Chunk>,
     /// Scratch: the gathered spring force on each mass, N.
     pub(super) force: Vec<DVec3>,
+    /// Each mass's contact in the last step, once a sensor asked for contacts (empty before:
+    /// not recorded; see `sense.rs`).
+    pub(super) contacts: Vec<ContactReading>,
     /// The drag spring, if any.
     pub(super) drag: Option<DragSpring>,
     /// Simulation time, s.
@@ -151,6 +155,7 @@ impl CpuWorld {
             collider,
             chunks: Vec::new(),
             force: vec![DVec3::ZERO; n],
+            contacts: Vec::new(),
             drag: None,
             time: 0.0,
             steps: 0,
@@ -187,6 +192,7 @@ impl CpuWorld {
         for s in 0..self.base_rest.len() {
             self.set_effective(s, self.base_rest[s]);
         }
+        self.contacts.fill(ContactReading::default());
         self.drag = None;
         self.time = 0.0;
         self.steps = 0;
