@@ -125,6 +125,7 @@ pub use builders::{
 pub use cpu::CpuWorld;
 pub use energy::Energy;
 pub use error::{Error, Result};
+pub use glam::DMat3;
 pub use glam::{DVec2, DVec3, Vec3};
 pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
@@ -136,7 +137,6 @@ pub use model::{
     COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL, STANDARD_GRAVITY,
 };
 pub use scene::{BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
-pub use glam::DMat3;
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
 

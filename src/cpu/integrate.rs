@@ -12,10 +12,10 @@ use glam::DVec3;
 use super::collisions::Touch;
 use super::obstacles::Solids;
 use super::springs::{gather, Chunk};
-use crate::sensors::ContactReading;
 use crate::model::{
     Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Params, SpeedLimit,
 };
+use crate::sensors::ContactReading;
 
 /// What the mass pass reads (the CPU side of the WGSL's bindings).
 #[derive(Clone, Copy)]

@@ -5,9 +5,7 @@ use glam::DVec3;
 
 use super::CpuWorld;
 use crate::error::Result;
-use crate::sensors::{
-    check, BodySums, ContactReading, Readings, SensorSpec, SpringReading,
-};
+use crate::sensors::{check, BodySums, ContactReading, Readings, SensorSpec, SpringReading};
 
 impl CpuWorld {
     /// Reads what `spec` asks for (see [`crate::sensors`]). The first call that asks for

@@ -12,11 +12,11 @@ use super::springs::{gather, make_chunks, springs, Chunk};
 use super::tables::SpringArrays;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
-use crate::sensors::ContactReading;
 use crate::model::{
     warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model, Params,
     SpeedLimit, SpringLaw, StableDt,
 };
+use crate::sensors::ContactReading;
 
 /// Why a [`CpuWorld`] stopped.
 #[derive(Clone, Copy, Debug)]

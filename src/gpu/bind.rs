@@ -64,7 +64,11 @@ fn whole<'a>(buffers: &[&'a wgpu::Buffer]) -> Vec<wgpu::BindingResource<'a>> {
 }
 
 /// The bind group of `integrate` (rebuilt when a sensor turns the contact recording on).
-pub(crate) fn integrate_group(device: &wgpu::Device, kernel: &Kernel, b: &Buffers) -> wgpu::BindGroup {
+pub(crate) fn integrate_group(
+    device: &wgpu::Device,
+    kernel: &Kernel,
+    b: &Buffers,
+) -> wgpu::BindGroup {
     bind(
         device,
         kernel,

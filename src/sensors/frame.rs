@@ -7,8 +7,8 @@ use glam::{DMat3, DQuat, DVec3};
 use super::{BodyReading, INERTIA_CUTOFF, ORIENTATION_ITERATIONS};
 
 /// A body's sums relative to its reference point (its first mass), as both backends reduce
-/// them: `r = x - reference`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// them: `r = x - reference`. The default is all zeros (not glam's identity matrices).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct BodySums {
     /// The reference point `p`, m.
     pub(crate) reference: DVec3,
@@ -24,6 +24,20 @@ pub(crate) struct BodySums {
     pub(crate) second: DMat3,
     /// `sum m r (X - C)^T`, kg m^2 (X the model position, C the model's centre of mass).
     pub(crate) shape: DMat3,
+}
+
+impl Default for BodySums {
+    fn default() -> Self {
+        Self {
+            reference: DVec3::ZERO,
+            mass: 0.0,
+            moment: DVec3::ZERO,
+            momentum: DVec3::ZERO,
+            angular: DVec3::ZERO,
+            second: DMat3::ZERO,
+            shape: DMat3::ZERO,
+        }
+    }
 }
 
 /// `a b^T`.
@@ -148,12 +162,7 @@ fn refine(mut q: DQuat, a: DMat3) -> DQuat {
 /// depend on the scale, and the iteration's `eps` is then relative). The identity for a zero or
 /// non-finite `a`.
 pub(crate) fn rotation(a: DMat3) -> DMat3 {
-    let norm = a
-        .to_cols_array()
-        .iter()
-        .map(|x| x * x)
-        .sum::<f64>()
-        .sqrt();
+    let norm = a.to_cols_array().iter().map(|x| x * x).sum::<f64>().sqrt();
     if !(norm > 0.0 && norm.is_finite()) {
         return DMat3::IDENTITY;
     }
@@ -215,6 +224,28 @@ mod tests {
             }
         }
         assert_eq!(rotation(DMat3::ZERO), DMat3::IDENTITY);
+    }
+
+    /// A cube spinning at w about its centre reads w (the sums start from zero matrices).
+    #[test]
+    fn spinning_cube_sums_read_its_angular_velocity() {
+        let w = DVec3::new(0.5, -1.0, 1.5);
+        let mut s = BodySums::default();
+        for i in 0..8 {
+            let x = 0.1
+                * DVec3::new(
+                    f64::from(i & 1) - 0.5,
+                    f64::from((i >> 1) & 1) - 0.5,
+                    f64::from((i >> 2) & 1) - 0.5,
+                );
+            if i == 0 {
+                s.reference = x;
+            }
+            s.add(0.1, x - s.reference, w.cross(x), x);
+        }
+        let r = s.reading(true);
+        assert!((r.angular_velocity.unwrap() - w).length() < 1e-12);
+        assert!(r.centre.length() < 1e-15);
     }
 
     /// The pseudo-inverse of a straight rope's inertia (zero along the rope) gives the

@@ -24,13 +24,17 @@ impl World {
     /// [`crate::Error::IndexOutOfRange`] naming the first body, mass or spring of `spec` out of
     /// range; GPU errors as [`World::energy`].
     pub fn sense(&mut self, spec: &SensorSpec) -> Result<Readings> {
-        check(spec, self.bodies.len(), self.masses.len(), self.springs.springs.len())?;
+        check(
+            spec,
+            self.bodies.len(),
+            self.masses.len(),
+            self.springs.springs.len(),
+        )?;
         self.check_alive()?;
         if !spec.contacts.is_empty() && !self.sense_state.contacts {
             self.record_contacts()?;
         }
-        if spec.orientation && !spec.bodies.is_empty() && self.sense_state.model_offsets.is_none()
-        {
+        if spec.orientation && !spec.bodies.is_empty() && self.sense_state.model_offsets.is_none() {
             self.upload_model_offsets();
         }
         self.prepare_request(spec)?;
@@ -105,7 +109,11 @@ impl World {
             masses: &b.masses,
             positions: &b.positions,
             velocities: &b.velocities,
-            model_offsets: self.sense_state.model_offsets.as_ref().unwrap_or(&b.contacts),
+            model_offsets: self
+                .sense_state
+                .model_offsets
+                .as_ref()
+                .unwrap_or(&b.contacts),
             contacts: &b.contacts,
         };
         let request = SenseRequest::new(
