@@ -478,3 +478,27 @@ fn sense_names_an_out_of_range_body_mass_or_spring() {
     let r = gpu.sense(&SensorSpec::default()).unwrap();
     assert_eq!(r, Readings::default());
 }
+
+/// Recording contacts (compiled into `integrate` on the GPU, written by the CPU mass pass) does
+/// not change a bit of the trajectory, on either backend.
+#[test]
+fn recording_contacts_leaves_the_trajectory_bit_identical() {
+    let model = tumbling();
+    let spec = SensorSpec {
+        contacts: vec![0, 5],
+        ..SensorSpec::default()
+    };
+    let mut plain = common::world(&model);
+    let mut sensed = common::world(&model);
+    sensed.sense(&spec).unwrap();
+    plain.step(100).unwrap();
+    sensed.step(100).unwrap();
+    assert_eq!(plain.positions().unwrap(), sensed.positions().unwrap());
+    assert_eq!(plain.velocities().unwrap(), sensed.velocities().unwrap());
+    let mut plain = CpuWorld::new(&model).unwrap();
+    let mut sensed = CpuWorld::new(&model).unwrap();
+    sensed.sense(&spec).unwrap();
+    plain.step(100).unwrap();
+    sensed.step(100).unwrap();
+    assert_eq!(plain.position_slice(), sensed.position_slice());
+}
