@@ -393,6 +393,12 @@ fn cpu_and_gpu_sensors_agree_on_a_tumbling_body() {
         cw.distance(gw) <= tol_w,
         "angular velocity {cw} vs {gw}, tol {tol_w:e}"
     );
+    println!(
+        "observed / tolerance: centre {:.2e}, orientation {:.2e}, angular velocity {:.2e}",
+        cb.centre.distance(gb.centre) / tol_c,
+        angle / tol_r,
+        cw.distance(gw) / tol_w
+    );
     let (k, damping) = (1e5, 50.0);
     let mut touching = 0;
     for (i, (cc, gc)) in c.contacts.iter().zip(&g.contacts).enumerate() {
