@@ -27,12 +27,15 @@
 // The collision pass's force on each mass, two vec4 per mass (conservative, dissipative; see
 // shared/collisions.wgsl), written by `collide` before this pass; read only with COLLISIONS.
 @group(0) @binding(9) var<storage, read> touch: array<vec4<f32>>;
+// Each mass's contact over the step for the sensors: (normal force N, 1 if touching else 0);
+// written only with CONTACTS (else a placeholder).
+@group(0) @binding(10) var<storage, read_write> contacts: array<vec4<f32>>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 // Ground contact and friction for a mass m (kg) at x (m) moving at v (m/s) under the net
 // non-ground force f (N). Twin of `cpu::ground`.
 fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>) -> Ground {
-    var out = Ground(vec3<f32>(0.0), vec3<f32>(0.0));
+    var out = no_ground();
     let dt = params.dt;
     var normal = 0.0;
     if params.contact == CONTACT_PENALTY {
@@ -43,6 +46,7 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
         normal = max(spring - params.contact_damping * v.z, 0.0);
         out.conservative.z = spring;
         out.dissipative.z = normal - spring;
+        out.normal.z = normal;
     } else if params.contact == CONTACT_RESTITUTION {
         if x.z > 0.0 {
             return out;
@@ -53,9 +57,11 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
             impulse = -m * (1.0 + params.restitution) * v.z / dt;
         }
         out.dissipative.z = normal + impulse;
+        out.normal.z = normal + impulse;
     } else {
         return out;
     }
+    out.touching = true;
     let ft = vec3<f32>(f.x, f.y, 0.0);
     let vt = vec3<f32>(v.x, v.y, 0.0);
     out.dissipative += friction(params.friction_rule, params.rest_speed, mu_s, mu_k, normal, m, vt,
@@ -84,6 +90,9 @@ fn integrate_mass(i: u32) -> Integrated {
     let record = mass_table[i];
     let props = words_mass(record_lo(record), record_hi(record));
     if (props.flags & MASS_FIXED) != 0u {
+        if CONTACTS {
+            contacts[i] = vec4<f32>(0.0);
+        }
         return Integrated(energy, false);
     }
     let m = props.mass;
@@ -121,6 +130,9 @@ fn integrate_mass(i: u32) -> Integrated {
     var g = ground(mu_s, mu_k, m, x, v, conservative + drag);
     if OBSTACLES > 0u {
         g = obstacles(oscillated, mu, m, x, v, conservative, drag, g);
+    }
+    if CONTACTS {
+        contacts[i] = vec4<f32>(g.normal, select(0.0, 1.0, g.touching));
     }
     let dissipative = drag + g.dissipative + touch_dissipative;
     let total = conservative + g.conservative + dissipative;

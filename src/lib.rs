@@ -116,6 +116,7 @@ pub mod plot;
 pub mod population;
 pub mod render;
 pub mod scene;
+pub mod sensors;
 pub mod simulation;
 mod validate;
 
@@ -126,6 +127,7 @@ pub use builders::{
 pub use cpu::CpuWorld;
 pub use energy::Energy;
 pub use error::{Error, Result};
+pub use glam::DMat3;
 pub use glam::{DVec2, DVec3, Vec3};
 pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
@@ -137,6 +139,7 @@ pub use model::{
     COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL, STANDARD_GRAVITY,
 };
 pub use scene::{BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
 
 /// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the
@@ -151,6 +154,7 @@ pub mod prelude {
         Friction, Integrator, Mass, Model, Params, Part, Scene, Simulation, Spring, SpringLaw,
         World, WorldOptions,
     };
+    pub use crate::{BodyReading, ContactReading, DMat3, Readings, SensorSpec, SpringReading};
 }
 
 /// The README's code, compiled and run as a doctest so it cannot rot.

@@ -28,6 +28,7 @@ use glam::DVec3;
 use crate::energy::Energy;
 use crate::error::Result;
 use crate::model::{Actuator, Body, DragSpring};
+use crate::sensors::{Readings, SensorSpec};
 
 /// Centre of mass and mean velocity of one body ([`Simulation::bodies`]): on the GPU from a
 /// reduction, on the CPU summed in mass order.
@@ -224,6 +225,14 @@ pub trait Simulation {
     /// [`Simulation::commanded_count`]; [`crate::Error::InvalidCommand`] naming the first
     /// non-finite command.
     fn set_commands(&mut self, commands: &[f64]) -> Result<()>;
+
+    /// Reads the sensors `spec` asks for, in one batched call (on the GPU one or two dispatches
+    /// and one readback): see [`crate::sensors`] for what each reading means.
+    ///
+    /// # Errors
+    /// [`crate::Error::IndexOutOfRange`] naming the first body, mass or spring of `spec` out of
+    /// range; as [`Simulation::positions`].
+    fn sense(&mut self, spec: &SensorSpec) -> Result<Readings>;
 }
 
 /// Implements [`Simulation`] for a type whose own methods have the trait's names and signatures,
@@ -305,6 +314,9 @@ macro_rules! delegate_simulation {
             }
             fn set_commands(&mut self, commands: &[f64]) -> Result<()> {
                 <$ty>::set_commands(self, commands)
+            }
+            fn sense(&mut self, spec: &SensorSpec) -> Result<Readings> {
+                <$ty>::sense(self, spec)
             }
         }
     };

@@ -39,6 +39,11 @@ override OBSTACLES: u32;
 // Whether any mass has a collision radius (the collision kernels run, and the integrate and
 // energy passes read their output).
 override COLLISIONS: bool;
+// Whether `integrate` records each mass's contact for the sensors (turned on, and the pipeline
+// rebuilt, the first time a sensor asks for contacts).
+override CONTACTS: bool;
+// f32 words of one body's sums in the sensor kernels' output (shared/sense.wgsl).
+override SENSE_BODY_WORDS: u32;
 // The obstacles' broad-phase grid (`ObstacleGrid`): origin (m), 1 / cell side (1/m), cells.
 override GRID_ORIGIN_X: f32;
 override GRID_ORIGIN_Y: f32;

@@ -61,6 +61,14 @@ struct Ground {
     conservative: vec3<f32>,
     // Everything else: contact damping, restitution, friction.
     dissipative: vec3<f32>,
+    // The normal force alone (the contact without friction), N: what the sensors read.
+    normal: vec3<f32>,
+    // Whether a surface touched the mass.
+    touching: bool,
+}
+
+fn no_ground() -> Ground {
+    return Ground(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0), false);
 }
 
 // The friction force (N) of a surface pressing with normal force `normal` (N) on a mass of m kg
@@ -237,7 +245,7 @@ struct Touch {
 
 fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>,
     before: Before) -> Touch {
-    var out = Touch(false, Ground(vec3<f32>(0.0), vec3<f32>(0.0)));
+    var out = Touch(false, no_ground());
     let sf = surface(k, x);
     // Contact is d < 0 (penalty) or d <= 0 (restitution): read the rest of the record only then.
     if !sf.found || sf.distance > 0.0 {
@@ -258,6 +266,7 @@ fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32
         normal = max(spring - ob.damping * vn, 0.0);
         out.force.conservative = spring * n;
         out.force.dissipative = (normal - spring) * n;
+        out.force.normal = normal * n;
     } else if ob.contact == CONTACT_RESTITUTION {
         if d > 0.0 {
             return out;
@@ -269,6 +278,7 @@ fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32
             impulse = -m * (1.0 + ob.restitution) * u / params.dt;
         }
         out.force.dissipative = (normal + impulse) * n;
+        out.force.normal = out.force.dissipative;
     } else {
         return out;
     }
@@ -303,6 +313,8 @@ fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: v
             if c.found {
                 g.conservative += c.force.conservative;
                 g.dissipative += c.force.dissipative;
+                g.normal += c.force.normal;
+                g.touching = true;
                 touch += c.force.conservative + c.force.dissipative;
             }
         }

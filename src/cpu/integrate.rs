@@ -15,6 +15,7 @@ use super::springs::{gather, Chunk};
 use crate::model::{
     Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Params, SpeedLimit,
 };
+use crate::sensors::ContactReading;
 
 /// What the mass pass reads (the CPU side of the WGSL's bindings).
 #[derive(Clone, Copy)]
@@ -53,6 +54,8 @@ pub(super) struct MassState<'a> {
     pub(super) vel: &'a mut [DVec3],
     /// Scratch for the gathered spring force of each mass, N.
     pub(super) force: &'a mut [DVec3],
+    /// Where each mass's contact is recorded (empty: not recorded).
+    pub(super) contacts: &'a mut [ContactReading],
     /// Index of `pos[0]` in the model.
     pub(super) first: usize,
 }
@@ -75,6 +78,10 @@ pub(super) struct Ground {
     pub(super) conservative: DVec3,
     /// `drag` plus everything else: contact damping, restitution, friction, N.
     pub(super) dissipative: DVec3,
+    /// The surfaces' normal force (the contact without friction), N: what the sensors read.
+    pub(super) normal: DVec3,
+    /// Whether a surface touched the mass.
+    pub(super) touching: bool,
 }
 
 impl MassPass<'_> {
@@ -99,6 +106,8 @@ impl MassPass<'_> {
         let mut out = Ground {
             conservative: DVec3::ZERO,
             dissipative: drag,
+            normal: DVec3::ZERO,
+            touching: false,
         };
         let dt = self.params.dt;
         let normal = match self.params.contact {
@@ -111,6 +120,7 @@ impl MassPass<'_> {
                 let n = (spring - damping * v.z).max(0.0);
                 out.conservative.z += spring;
                 out.dissipative.z += n - spring;
+                out.normal.z = n;
                 n
             }
             Contact::Restitution { restitution } => {
@@ -126,9 +136,11 @@ impl MassPass<'_> {
                     0.0
                 };
                 out.dissipative.z += n + impulse;
+                out.normal.z = n + impulse;
                 n
             }
         };
+        out.touching = true;
         let ft = DVec3::new(f.x, f.y, 0.0);
         let vt = DVec3::new(v.x, v.y, 0.0);
         out.dissipative += friction(&self.params.friction, mu_s, mu_k, normal, m, dt, vt, ft);
@@ -189,6 +201,8 @@ pub(super) struct Integrated {
     /// Whether the new position or velocity is not finite, or the new speed is over the
     /// blow-up bound (see `SpeedLimit`).
     pub(super) bad: bool,
+    /// The surfaces' contact with the mass (what the sensors read).
+    pub(super) contact: ContactReading,
 }
 
 impl MassPass<'_> {
@@ -259,6 +273,10 @@ impl MassPass<'_> {
             damped: 0.5 * m * (v_pre.length_squared() - v_new.length_squared()),
             injected: applied.dot(work),
             bad: !(x_new.is_finite() && v_new.is_finite()) || over,
+            contact: ContactReading {
+                touching: g.touching,
+                normal_force: g.normal,
+            },
         }
     }
 }
@@ -272,6 +290,9 @@ pub(super) fn integrate(pass: &MassPass<'_>, state: MassState<'_>, threads: usiz
     }
     let per = n.div_ceil(threads);
     let outcomes: Vec<MassOutcome> = std::thread::scope(|scope| {
+        // Unrecorded contacts: an empty slice per range.
+        let recorded = !state.contacts.is_empty();
+        let mut contacts = state.contacts.chunks_mut(per);
         let handles: Vec<_> = state
             .pos
             .chunks_mut(per)
@@ -279,10 +300,16 @@ pub(super) fn integrate(pass: &MassPass<'_>, state: MassState<'_>, threads: usiz
             .zip(state.force.chunks_mut(per))
             .enumerate()
             .map(|(i, ((pos, vel), force))| {
+                let contacts = if recorded {
+                    contacts.next().unwrap_or_default()
+                } else {
+                    Default::default()
+                };
                 let st = MassState {
                     pos,
                     vel,
                     force,
+                    contacts,
                     first: i * per,
                 };
                 scope.spawn(move || integrate_range(pass, st))
@@ -314,6 +341,9 @@ fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
         out.injected += r.injected;
         if r.bad && out.first_bad.is_none() {
             out.first_bad = Some(i);
+        }
+        if let Some(c) = state.contacts.get_mut(j) {
+            *c = r.contact;
         }
     }
     out

@@ -29,10 +29,11 @@
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
 //! | `energy_masses.wgsl` | `energy_masses.rs` |
 //! | `bodies.wgsl` | `bodies.rs` |
+//! | `sense_bodies.wgsl`, `sense_gather.wgsl` | `sense.rs` (the contacts recorded by `integrate.rs`) |
 //!
 //! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
 //! (stepping), `edits.rs` (changes between steps), `commands.rs` (the commanded actuators'
-//! commands) and `tables.rs` (the spring table).
+//! commands), `sense.rs` (the sensors) and `tables.rs` (the spring table).
 
 mod bodies;
 mod collisions;
@@ -43,6 +44,7 @@ mod energy_springs;
 mod integrate;
 mod mass_grid;
 mod obstacles;
+mod sense;
 mod springs;
 mod step;
 mod tables;

@@ -105,6 +105,8 @@ impl MassPass<'_> {
             {
                 g.conservative += c.conservative;
                 g.dissipative += c.dissipative;
+                g.normal += c.normal;
+                g.touching = true;
                 touch += c.conservative + c.dissipative;
             }
         }
@@ -146,6 +148,8 @@ pub(super) fn obstacle(
     let mut out = Ground {
         conservative: DVec3::ZERO,
         dissipative: DVec3::ZERO,
+        normal: DVec3::ZERO,
+        touching: true,
     };
     let normal = match ob.contact {
         Contact::None => return None,
@@ -157,6 +161,7 @@ pub(super) fn obstacle(
             let normal = (spring - damping * vn).max(0.0);
             out.conservative = spring * n;
             out.dissipative = (normal - spring) * n;
+            out.normal = normal * n;
             normal
         }
         Contact::Restitution { restitution } => {
@@ -173,6 +178,7 @@ pub(super) fn obstacle(
                 0.0
             };
             out.dissipative = (normal + impulse) * n;
+            out.normal = out.dissipative;
             normal
         }
     };

@@ -78,6 +78,7 @@ impl CpuWorld {
             pos: &mut self.pos,
             vel: &mut self.vel,
             force: &mut self.force,
+            contacts: &mut self.contacts,
             first: 0,
         };
         let outcome = integrate(&pass, state, threads);

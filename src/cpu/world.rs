@@ -16,6 +16,7 @@ use crate::model::{
     command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model,
     Params, SpeedLimit, SpringLaw, StableDt,
 };
+use crate::sensors::ContactReading;
 
 /// Why a [`CpuWorld`] stopped.
 #[derive(Clone, Copy, Debug)]
@@ -98,6 +99,9 @@ pub struct CpuWorld {
     pub(super) chunks: Vec<Chunk>,
     /// Scratch: the gathered spring force on each mass, N.
     pub(super) force: Vec<DVec3>,
+    /// Each mass's contact in the last step, once a sensor asked for contacts (empty before:
+    /// not recorded; see `sense.rs`).
+    pub(super) contacts: Vec<ContactReading>,
     /// The drag spring, if any.
     pub(super) drag: Option<DragSpring>,
     /// Simulation time, s.
@@ -160,6 +164,7 @@ impl CpuWorld {
             collider,
             chunks: Vec::new(),
             force: vec![DVec3::ZERO; n],
+            contacts: Vec::new(),
             drag: None,
             time: 0.0,
             steps: 0,
@@ -205,6 +210,7 @@ impl CpuWorld {
         for s in 0..self.base_rest.len() {
             self.set_effective(s, self.base_rest[s]);
         }
+        self.contacts.fill(ContactReading::default());
         self.drag = None;
         self.time = 0.0;
         self.steps = 0;

@@ -63,27 +63,37 @@ fn whole<'a>(buffers: &[&'a wgpu::Buffer]) -> Vec<wgpu::BindingResource<'a>> {
     buffers.iter().map(|b| b.as_entire_binding()).collect()
 }
 
+/// The bind group of `integrate` (rebuilt when a sensor turns the contact recording on).
+pub(crate) fn integrate_group(
+    device: &wgpu::Device,
+    kernel: &Kernel,
+    b: &Buffers,
+) -> wgpu::BindGroup {
+    bind(
+        device,
+        kernel,
+        "hooke::integrate",
+        whole(&[
+            &b.params,
+            &b.masses,
+            &b.oscillators,
+            &b.state,
+            &b.forces,
+            &b.status,
+            &b.mass_slots,
+            &b.obstacles,
+            &b.obstacle_words,
+            &b.touch,
+            &b.contacts,
+        ]),
+    )
+}
+
 impl BindGroups {
     pub(crate) fn new(device: &wgpu::Device, pipelines: &Pipelines, b: &Buffers) -> Self {
         let p = pipelines;
         Self {
-            integrate: bind(
-                device,
-                &p.integrate,
-                "hooke::integrate",
-                whole(&[
-                    &b.params,
-                    &b.masses,
-                    &b.oscillators,
-                    &b.state,
-                    &b.forces,
-                    &b.status,
-                    &b.mass_slots,
-                    &b.obstacles,
-                    &b.obstacle_words,
-                    &b.touch,
-                ]),
-            ),
+            integrate: integrate_group(device, &p.integrate, b),
             publish: bind(
                 device,
                 &p.publish,

@@ -45,6 +45,10 @@ pub(crate) struct Buffers {
     /// The collision pass's force on each mass (two `vec4<f32>` per mass; a placeholder when no
     /// mass collides).
     pub(crate) touch: wgpu::Buffer,
+    /// Each mass's contact for the sensors (one `vec4<f32>` per mass, written by `integrate`
+    /// with `CONTACTS`; a placeholder until a sensor asks for contacts: see
+    /// [`World::sense`](super::World::sense)).
+    pub(crate) contacts: wgpu::Buffer,
     pub(crate) positions: wgpu::Buffer,
     pub(crate) velocities: wgpu::Buffer,
     /// Position and velocity interleaved, one `GpuState` per mass (what the passes read).
@@ -165,6 +169,7 @@ impl Buffers {
             obstacles: table(device, "hooke::obstacles", &tables.obstacles.records),
             obstacle_words: table(device, "hooke::obstacle_words", &tables.obstacles.words),
             touch: scratch(device, "hooke::touch", touch_bytes(n, collisions), STORAGE),
+            contacts: scratch(device, "hooke::contacts", array_bytes::<Vec4>(1), STORAGE),
             positions: scratch(
                 device,
                 "hooke::positions",
@@ -240,6 +245,7 @@ impl Buffers {
             &self.obstacles,
             &self.obstacle_words,
             &self.touch,
+            &self.contacts,
             &self.positions,
             &self.velocities,
             &self.state,

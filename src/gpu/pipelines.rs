@@ -25,6 +25,8 @@ pub(crate) enum Fragment {
     Obstacles,
     /// `collisions.wgsl`: the collision kernels' bindings, records, grid and pair force.
     Collisions,
+    /// `sense.wgsl`: the sensor kernels' bindings and layout.
+    Sense,
 }
 
 impl Fragment {
@@ -41,6 +43,7 @@ impl Fragment {
             Self::SpringPass => include_str!("../../shaders/shared/spring_pass.wgsl"),
             Self::Obstacles => include_str!("../../shaders/shared/obstacles.wgsl"),
             Self::Collisions => include_str!("../../shaders/shared/collisions.wgsl"),
+            Self::Sense => include_str!("../../shaders/shared/sense.wgsl"),
         }
     }
 }
@@ -81,8 +84,8 @@ pub(crate) const COLLISION_STEMS: [&str; 8] = [
 ];
 
 /// The kernels, and which shared fragments each uses.
-pub(crate) const KERNELS: [KernelSource; 14] = {
-    use Fragment::{Common, Obstacles, Scatter, SpringCommon, SpringPass, Words};
+pub(crate) const KERNELS: [KernelSource; 16] = {
+    use Fragment::{Common, Obstacles, Scatter, Sense, SpringCommon, SpringPass, Words};
     [
         KernelSource {
             stem: "springs",
@@ -137,6 +140,18 @@ pub(crate) const KERNELS: [KernelSource; 14] = {
         ),
         collision_kernel("grid_sort", include_str!("../../shaders/grid_sort.wgsl")),
         collision_kernel("collide", include_str!("../../shaders/collide.wgsl")),
+        KernelSource {
+            stem: "sense_bodies",
+            fragments: &[Common, Sense],
+            body: include_str!("../../shaders/sense_bodies.wgsl"),
+            stepped: false,
+        },
+        KernelSource {
+            stem: "sense_gather",
+            fragments: &[Common, Sense],
+            body: include_str!("../../shaders/sense_gather.wgsl"),
+            stepped: false,
+        },
     ]
 };
 
@@ -197,6 +212,7 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
         ],
         "integrate" => &[
             Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read, Read,
+            ReadWrite,
         ],
         "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite, Read, Read, Read],
         "energy_springs" => &[
@@ -204,6 +220,8 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
         ],
         "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
         "publish" => &[Uniform, Read, ReadWrite, ReadWrite],
+        // Both sensor kernels: shared/sense.wgsl's bindings.
+        "sense_bodies" | "sense_gather" => &[Read, Read, Read, Read, Read, Read, ReadWrite],
         // Every collision kernel: shared/collisions.wgsl's bindings.
         "grid_bounds" | "grid_frame" | "grid_count" | "grid_scan" | "grid_scan_blocks"
         | "grid_scatter" | "grid_sort" | "collide" => &[
@@ -319,7 +337,7 @@ impl Pipelines {
 }
 
 /// The pipeline of `kernel` with `body` as its own file, bound as `layout` (see [`bindings`]).
-fn build_kernel(
+pub(crate) fn build_kernel(
     device: &wgpu::Device,
     compile: &Compile<'_>,
     step_layout: &wgpu::BindGroupLayout,

@@ -54,6 +54,9 @@ pub(crate) const INTEGRATOR_SEMI_IMPLICIT: u32 = 0;
 pub(crate) const INTEGRATOR_EXPLICIT: u32 = 1;
 /// "No index" (no drag spring, no oscillator).
 pub(crate) const NONE: u32 = u32::MAX;
+/// f32 words one body's sensor sums take in the sensor kernels' output (`shared/sense.wgsl`):
+/// eight sums of four words and the reference point.
+pub(crate) const SENSE_BODY_WORDS: u32 = 36;
 
 /// Global parameters (uniform). Mirror of WGSL `GpuParams`.
 #[repr(C)]
@@ -439,6 +442,8 @@ pub(crate) struct Specialization {
     pub(crate) grid_rows: u32,
     /// Whether any mass has a collision radius (the collision pass runs).
     pub(crate) collisions: bool,
+    /// Whether `integrate` records each mass's contact for the sensors.
+    pub(crate) contacts: bool,
     /// Work per invocation.
     pub(crate) granularity: Granularity,
 }
@@ -486,6 +491,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         ("GRID_COLUMNS", f64::from(spec.grid_columns)),
         ("GRID_ROWS", f64::from(spec.grid_rows)),
         ("COLLISIONS", f64::from(u8::from(spec.collisions))),
+        ("CONTACTS", f64::from(u8::from(spec.contacts))),
     ]
     .into_iter()
     .chain(overrides![
@@ -507,6 +513,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         SHAPE_HEIGHTFIELD,
         BLOW_UP_FLOOR_SPEED,
         INTEGRATOR_SEMI_IMPLICIT,
+        SENSE_BODY_WORDS,
         NONE,
     ])
     .collect()

@@ -282,6 +282,7 @@ fn overrides_match_constants() {
         grid_columns: 0,
         grid_rows: 0,
         collisions: true,
+        contacts: true,
         granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 30),
     };
     let mut given: Vec<String> = constants(&spec)

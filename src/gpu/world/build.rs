@@ -15,6 +15,7 @@ use crate::gpu::options::WorldOptions;
 use crate::gpu::pass::gpu_error;
 use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL};
 use crate::gpu::plan::{DeviceCaps, Plan};
+use crate::gpu::sense::SenseState;
 use crate::gpu::tables::{check_f32, gpu_params, Counts, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
 
@@ -86,7 +87,8 @@ impl World {
         let chunks = plan.chunks(&tables.links.offsets)?;
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipelines = compile(&device, &plan, &tables, collision_tables.is_some());
+        let (pipelines, specialization) =
+            compile(&device, &plan, &tables, collision_tables.is_some());
         let buffers = Buffers::new(&device, &plan, &tables, collision_tables.is_some());
         let collisions = match (&collision_tables, &pipelines.collisions) {
             (Some(t), Some(kernels)) => {
@@ -121,6 +123,8 @@ impl World {
             queue,
             plan,
             pipelines,
+            specialization,
+            sense_state: SenseState::default(),
             buffers,
             groups,
             spring_chunks,
@@ -157,10 +161,15 @@ impl World {
 }
 
 /// The pipelines of a World with `tables` under `plan`, specialised to the model.
-fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables, collisions: bool) -> Pipelines {
+fn compile(
+    device: &wgpu::Device,
+    plan: &Plan,
+    tables: &Tables,
+    collisions: bool,
+) -> (Pipelines, Specialization) {
     let materials = &tables.springs.materials;
     let fixed_point = plan.fixed_point;
-    let constants = layout::constants(&Specialization {
+    let specialization = Specialization {
         fixed_scale: 1.0 / fixed_point.quantum,
         spring_force_limit: fixed_point.spring_limit,
         track_energy: plan.track_energy,
@@ -178,9 +187,11 @@ fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables, collisions: bool
         grid_columns: tables.obstacles.grid.columns,
         grid_rows: tables.obstacles.grid.rows,
         collisions,
+        contacts: false,
         packed_forces: plan.packed_forces,
         granularity: plan.granularity,
-    });
+    };
+    let constants = layout::constants(&specialization);
     let links = tables.springs.springs.len() as u32;
     let stencil = tables
         .stencil
@@ -193,5 +204,8 @@ fn compile(device: &wgpu::Device, plan: &Plan, tables: &Tables, collisions: bool
         packed: plan.packed_forces,
         constants: &constants,
     };
-    Pipelines::new(device, &compile, stencil.as_deref(), collisions)
+    (
+        Pipelines::new(device, &compile, stencil.as_deref(), collisions),
+        specialization,
+    )
 }

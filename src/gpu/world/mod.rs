@@ -9,6 +9,7 @@ mod commands;
 mod edit;
 mod read;
 mod reset;
+mod sense;
 mod status;
 mod step;
 
@@ -19,10 +20,11 @@ use super::bind::{BindGroups, SpringChunk};
 use super::buffers::Buffers;
 use super::collisions::CollisionPass;
 use super::fixed::FixedPoint;
-use super::layout::{GpuMass, GpuParams};
+use super::layout::{GpuMass, GpuParams, Specialization};
 use super::options::{WorldOptions, WorldStats};
 use super::pipelines::{Pipelines, COLLISION_STEMS};
 use super::plan::Plan;
+use super::sense::SenseState;
 use super::stencil::Stencil;
 use super::tables::{Links, SpringTable};
 use crate::cpu::DragSpring;
@@ -74,6 +76,10 @@ pub struct World {
     adapter_info: wgpu::AdapterInfo,
     plan: Plan,
     pipelines: Pipelines,
+    /// What the pipelines are specialised to (the sensors compile against it).
+    specialization: Specialization,
+    /// The sensors' kernels, tables and contact recording, made on first use.
+    sense_state: SenseState,
     buffers: Buffers,
     groups: BindGroups,
     spring_chunks: Vec<SpringChunk>,

@@ -37,7 +37,7 @@ impl World {
             &self.device,
             &self.queue,
             "hooke::reset",
-            &[&b.forces, &b.spring_slots, &b.mass_slots],
+            &[&b.forces, &b.spring_slots, &b.mass_slots, &b.contacts],
         );
         self.time = 0.0;
         self.steps = 0;

@@ -1,0 +1,180 @@
+//! The sensors' device side: the two sensor kernels (`sense_bodies`, `sense_gather`, compiled the
+//! first time a World senses), the request table of the last [`SensorSpec`] (uploaded only when
+//! the spec changes), the output buffer, and decoding it. Layout in `shaders/shared/sense.wgsl`.
+
+use glam::{DMat3, DVec3, Vec3};
+use wgpu::util::DeviceExt;
+
+use super::layout::SENSE_BODY_WORDS;
+use super::pipelines::Kernel;
+use super::plan::{Dispatch, Plan};
+use crate::sensors::{BodySums, ContactReading, SensorSpec};
+
+/// The buffers one sense call binds besides its own tables.
+pub(crate) struct SenseInputs<'a> {
+    pub(crate) masses: &'a wgpu::Buffer,
+    pub(crate) positions: &'a wgpu::Buffer,
+    pub(crate) velocities: &'a wgpu::Buffer,
+    pub(crate) model_offsets: &'a wgpu::Buffer,
+    pub(crate) contacts: &'a wgpu::Buffer,
+}
+
+/// The request of one [`SensorSpec`] on the device: its table, output and bind group.
+#[derive(Debug)]
+pub(crate) struct SenseRequest {
+    /// The spec this request was built for.
+    pub(crate) spec: SensorSpec,
+    /// Output bytes (what one call reads back).
+    pub(crate) out_bytes: u64,
+    pub(crate) out: wgpu::Buffer,
+    pub(crate) group: wgpu::BindGroup,
+    /// Workgroups of `sense_bodies` (one per body) and of `sense_gather`.
+    pub(crate) bodies: Option<Dispatch>,
+    pub(crate) gather: Option<Dispatch>,
+}
+
+/// What a World keeps for its sensors, all made on first use.
+#[derive(Debug, Default)]
+pub(crate) struct SenseState {
+    /// The kernels and the last request.
+    pub(crate) pass: Option<SensePass>,
+    /// Each mass's model position less its body's model centre of mass (`vec4<f32>`, m).
+    pub(crate) model_offsets: Option<wgpu::Buffer>,
+    /// Whether `integrate` records contacts (compiled with `CONTACTS`).
+    pub(crate) contacts: bool,
+}
+
+/// The sensor kernels and the cached request.
+#[derive(Debug)]
+pub(crate) struct SensePass {
+    pub(crate) bodies: Kernel,
+    pub(crate) gather: Kernel,
+    /// The last request (rebuilt when the spec or a bound buffer changes).
+    pub(crate) request: Option<SenseRequest>,
+}
+
+/// The request table's u32 words for `spec`: header (B, C, S, orientation), per body (first mass,
+/// count), per contact its mass, per spring its two masses. `body_range(b)` and
+/// `spring_ends(s)` look the model up.
+pub(crate) fn request_words(
+    spec: &SensorSpec,
+    body_range: impl Fn(usize) -> (u32, u32),
+    spring_ends: impl Fn(usize) -> [u32; 2],
+) -> Vec<u32> {
+    let mut words = vec![
+        spec.bodies.len() as u32,
+        spec.contacts.len() as u32,
+        spec.springs.len() as u32,
+        u32::from(spec.orientation),
+    ];
+    for &b in &spec.bodies {
+        let (first, count) = body_range(b);
+        words.extend([first, count]);
+    }
+    words.extend(spec.contacts.iter().map(|&m| m as u32));
+    for &s in &spec.springs {
+        words.extend(spring_ends(s));
+    }
+    words
+}
+
+/// Output words of `spec`.
+pub(crate) fn out_words(spec: &SensorSpec) -> u64 {
+    u64::from(SENSE_BODY_WORDS) * spec.bodies.len() as u64
+        + 4 * spec.contacts.len() as u64
+        + spec.springs.len() as u64
+}
+
+impl SenseRequest {
+    /// Uploads `words` (the request table of `spec`) and binds it with `inputs` and a new output.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        kernel: &Kernel,
+        spec: &SensorSpec,
+        words: &[u32],
+        inputs: &SenseInputs<'_>,
+        plan: &Plan,
+    ) -> crate::Result<Self> {
+        let requests = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("hooke::sense_requests"),
+            contents: bytemuck::cast_slice(words),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let out_bytes = 4 * out_words(spec);
+        let out = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("hooke::sense_out"),
+            size: out_bytes.max(16),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let resources = [
+            &requests,
+            inputs.masses,
+            inputs.positions,
+            inputs.velocities,
+            inputs.model_offsets,
+            inputs.contacts,
+            &out,
+        ];
+        let entries: Vec<wgpu::BindGroupEntry> = resources
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("hooke::sense"),
+            layout: &kernel.layout,
+            entries: &entries,
+        });
+        let items = (spec.contacts.len() + spec.springs.len()) as u64;
+        Ok(Self {
+            spec: spec.clone(),
+            out_bytes,
+            out,
+            group,
+            bodies: if spec.bodies.is_empty() {
+                None
+            } else {
+                Some(plan.dispatch(spec.bodies.len() as u64, 1, "sense_bodies workgroups")?)
+            },
+            gather: if items == 0 {
+                None
+            } else {
+                let per = u64::from(plan.granularity.workgroup_size);
+                Some(plan.dispatch(items, per, "sense_gather workgroups")?)
+            },
+        })
+    }
+}
+
+/// The sums of one body from its `SENSE_BODY_WORDS` output words.
+pub(crate) fn body_sums(w: &[f32]) -> BodySums {
+    let v = |k: usize| Vec3::new(w[4 * k], w[4 * k + 1], w[4 * k + 2]).as_dvec3();
+    let d = v(3);
+    let o = v(4);
+    BodySums {
+        reference: v(8),
+        mass: f64::from(w[3]),
+        moment: v(0),
+        momentum: v(1),
+        angular: v(2),
+        second: DMat3::from_cols(
+            DVec3::new(d.x, o.x, o.y),
+            DVec3::new(o.x, d.y, o.z),
+            DVec3::new(o.y, o.z, d.z),
+        ),
+        // Rows 5, 6, 7 are the rows of m r (X - C)^T.
+        shape: DMat3::from_cols(v(5), v(6), v(7)).transpose(),
+    }
+}
+
+/// A contact from its 4 output words.
+pub(crate) fn contact(w: &[f32]) -> ContactReading {
+    ContactReading {
+        touching: w[3] != 0.0,
+        normal_force: Vec3::new(w[0], w[1], w[2]).as_dvec3(),
+    }
+}
