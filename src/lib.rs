@@ -105,6 +105,7 @@
 
 pub mod builders;
 pub mod collision_scenes;
+pub mod control;
 pub mod cpu;
 pub mod creatures;
 pub mod energy;
@@ -124,6 +125,7 @@ pub use builders::{
     Builder, Cloth, Cube, ImageBody, Lattice, Muscle, ParticleBed, Placement, RandomStructure,
     Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
 };
+pub use control::{ControlLoop, ControlRun, Controller};
 pub use cpu::CpuWorld;
 pub use energy::Energy;
 pub use error::{Error, Result};
@@ -155,6 +157,7 @@ pub mod prelude {
         World, WorldOptions,
     };
     pub use crate::{BodyReading, ContactReading, DMat3, Readings, SensorSpec, SpringReading};
+    pub use crate::{ControlLoop, Controller};
 }
 
 /// The README's code, compiled and run as a doctest so it cannot rot.

@@ -42,11 +42,13 @@ use crate::error::{Error, Result};
 use crate::model::{Actuator, DutyCycle, Model, Params, Part};
 use crate::validate::{non_negative, positive};
 
+mod commanded_walker;
 mod inchworm;
 mod lipson;
 mod walker;
 mod wheel;
 
+pub use commanded_walker::{CommandedWalker, Leg};
 pub use inchworm::Inchworm;
 pub use lipson::{BreathingCube, DroppedStructure, Pendulum, StructureKind};
 pub use walker::WalkingRobot;
