@@ -28,7 +28,12 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
                 Err(format!("the genome builds no robot: {e}"))
             }
             (_, Err(e)) => {
-                return Err(format!("robots[{i}] (id {:?}): scene: {e}", robot.id).into())
+                return Err(format!(
+                    "{}: robots[{i}] (id {:?}): scene: {e}",
+                    args.population.display(),
+                    robot.id
+                )
+                .into())
             }
         });
     }
