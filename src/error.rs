@@ -260,10 +260,16 @@ pub enum Error {
         value: f64,
     },
     /// The GPU force accumulator would overflow its fixed-point range.
-    #[error("fixed-point force overflow at step {step}: a force of more than {limit_newtons} N reached one mass. {advice}")]
+    #[error("fixed-point force overflow at step {step}: the force of spring {spring} (first mass {mass}) passed the per-spring bound, so a mass's sum could pass the {limit_newtons} N it holds. {advice}")]
     FixedPointOverflow {
         /// The step at which it was detected.
         step: u64,
+        /// The spring (model index) whose force passed the bound: the lowest code the spring
+        /// pass reported.
+        spring: usize,
+        /// That spring's first mass `a` (model index): the mass whose body failed, for callers
+        /// that map failures to bodies (populations).
+        mass: usize,
         /// The largest force the encoding can hold per mass, in N.
         limit_newtons: f64,
         /// What to change.

@@ -97,6 +97,7 @@
 //! - [`simulation`]: the [`Simulation`] trait, one API over both.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
 //! - [`error`]: the one [`Error`] type.
+//! - [`population`]: voxel genomes, many robots in one World, per-robot fitness and failures.
 //! - [`render`]: offscreen wgpu rendering (strain-coloured springs, masses, ground, shaded faces)
 //!   to PNG and GIF, drawing from GPU position buffers or CPU positions; [`render::input`] holds
 //!   the interactive viewer's input handling.
@@ -112,6 +113,7 @@ pub mod gpu;
 pub mod model;
 #[cfg(feature = "plot")]
 pub mod plot;
+pub mod population;
 pub mod render;
 pub mod scene;
 pub mod simulation;

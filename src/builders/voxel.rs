@@ -96,13 +96,31 @@ pub struct Voxel {
     /// voxels is driven by the first of them in the list.
     #[serde(default)]
     pub muscle: Option<Muscle>,
+    /// Stiffness of this voxel's springs in N/m (default `None`: the body's
+    /// [`VoxelBody::stiffness`]); finite and >= 0. A spring shared by voxels of different
+    /// stiffness gets the largest of them (the stiffer material wins on a shared edge or face).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stiffness: Option<f64>,
 }
 
 impl Voxel {
     /// A passive voxel at `cell`.
     #[must_use]
     pub fn new(cell: [i32; 3]) -> Self {
-        Self { cell, muscle: None }
+        Self {
+            cell,
+            muscle: None,
+            stiffness: None,
+        }
+    }
+
+    /// The same voxel with its own spring stiffness `stiffness` (N/m).
+    #[must_use]
+    pub fn with_stiffness(self, stiffness: f64) -> Self {
+        Self {
+            stiffness: Some(stiffness),
+            ..self
+        }
     }
 
     /// The same voxel driven by `muscle`.
@@ -155,7 +173,8 @@ pub struct VoxelBody {
     pub voxel_size: f64,
     /// Mass of each corner in kg (default 0.1). Finite and > 0.
     pub corner_mass: f64,
-    /// Stiffness of every spring in N/m (default 10 000). Finite and >= 0.
+    /// Stiffness of every spring in N/m (default 10 000), unless a voxel sets its own
+    /// ([`Voxel::stiffness`]). Finite and >= 0.
     pub stiffness: f64,
     /// Axial damping of every spring in N*s/m (default 0). Finite and >= 0.
     pub damping: f64,
@@ -324,6 +343,14 @@ impl VoxelBody {
             if let Some(m) = &voxel.muscle {
                 check_muscle(v, m)?;
             }
+            if let Some(k) = voxel.stiffness {
+                if !(k.is_finite() && k >= 0.0) {
+                    return Err(invalid(
+                        "voxels",
+                        format!("voxel {v} has stiffness {k} N/m; it must be finite and >= 0"),
+                    ));
+                }
+            }
         }
         fits_u32("voxels", self.voxels.len() * 8)?;
 
@@ -343,17 +370,20 @@ impl VoxelBody {
                     part.add_mass(Mass::new(self.corner_mass, p))
                 })
             });
+            let k = voxel.stiffness.unwrap_or(self.stiffness);
             let springs = CORNER_PAIRS.map(|(x, y)| {
                 let (a, b) = (corners[x].min(corners[y]), corners[x].max(corners[y]));
-                *spring_index.entry((a, b)).or_insert_with(|| {
+                let s = *spring_index.entry((a, b)).or_insert_with(|| {
                     let rest = part.masses[a as usize]
                         .position
                         .distance(part.masses[b as usize].position);
                     actuated.push(false);
-                    part.add_spring(
-                        Spring::hooke(a, b, self.stiffness, rest).with_damping(self.damping),
-                    )
-                })
+                    part.add_spring(Spring::hooke(a, b, k, rest).with_damping(self.damping))
+                });
+                // A shared spring takes the stiffer of its voxels' materials.
+                let spring = &mut part.springs[s as usize];
+                spring.stiffness = spring.stiffness.max(k);
+                s
             });
             if let Some(m) = &voxel.muscle {
                 for s in springs {

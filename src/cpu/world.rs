@@ -170,6 +170,13 @@ impl CpuWorld {
         Ok(w)
     }
 
+    /// Replaces the blow-up bound, now and after every reset (a population pins it so that it
+    /// does not depend on the other robots; see [`crate::population`]).
+    pub(crate) fn pin_speed_limit(&mut self, limit: SpeedLimit) {
+        self.limit = limit;
+        self.initial_limit = limit;
+    }
+
     /// Returns to the initial state of the model: positions, velocities, time 0, energy counters
     /// 0, no drag spring, the model's external forces, fixed flags and rest lengths.
     pub fn reset(&mut self) {

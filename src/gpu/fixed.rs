@@ -54,6 +54,18 @@ pub enum FixedPointScale {
     Auto,
     /// This quantum in N (finite and > 0), rounded to the nearest power of two.
     Quantum(f64),
+    /// The automatic rule with a force scale `force` (N, finite and > 0) and a largest incidence
+    /// `max_incidence` given by the caller instead of estimated from the model, so that the
+    /// quantum and the per-spring overflow bound do not depend on what else the model holds
+    /// (a population evaluated in batches, [`crate::population`]). Building a World fails with
+    /// [`Error::InvalidParameter`] when more than `max_incidence` springs meet at one of its
+    /// masses (the sums could then wrap).
+    Pinned {
+        /// The force scale `F` of the automatic rule, N.
+        force: f64,
+        /// The largest number of springs meeting at one mass the bound allows for.
+        max_incidence: u32,
+    },
 }
 
 /// The fixed-point encoding in force for a World.
@@ -102,7 +114,30 @@ impl FixedPoint {
             incidence[s.a as usize] += 1;
             incidence[s.b as usize] += 1;
         }
-        let max_incidence = incidence.iter().copied().max().unwrap_or(0).max(1);
+        let mut max_incidence = incidence.iter().copied().max().unwrap_or(0).max(1);
+        let mut force = None;
+        if let FixedPointScale::Pinned {
+            force: f,
+            max_incidence: pinned,
+        } = scale
+        {
+            if !(f.is_finite() && f > 0.0) {
+                return Err(Error::InvalidParameter {
+                    name: "fixed_point force",
+                    value: f,
+                    expected: "must be finite and > 0 N",
+                });
+            }
+            if pinned < max_incidence {
+                return Err(Error::InvalidParameter {
+                    name: "fixed_point max_incidence",
+                    value: f64::from(pinned),
+                    expected: "must be at least the number of springs meeting at any one mass",
+                });
+            }
+            max_incidence = pinned;
+            force = Some(f);
+        }
         let range = if bits == 64 {
             i64::MAX as f64
         } else {
@@ -119,8 +154,8 @@ impl FixedPoint {
                 }
                 (-q.log2()).round()
             }
-            FixedPointScale::Auto => {
-                let f = force_scale(model);
+            FixedPointScale::Auto | FixedPointScale::Pinned { .. } => {
+                let f = force.unwrap_or_else(|| force_scale(model));
                 if bits == 64 {
                     (2f64.powi(40) / f).log2().floor()
                 } else {

@@ -102,6 +102,19 @@ impl SpeedLimit {
         limit
     }
 
+    /// A bound that does not depend on the model: `E = energy` J and `A = growth` m/s^2 for
+    /// every mass, the lightest taken as 1 kg (populations pin it so that no robot's bound
+    /// depends on the others').
+    pub(crate) fn pinned(energy: f64, growth: f64) -> Self {
+        Self {
+            energy,
+            gravity: growth,
+            force: 0.0,
+            drive: 0.0,
+            lightest: 1.0,
+        }
+    }
+
     /// `S^2 E`, J: what the GPU's step uniform carries.
     pub(crate) fn scaled_energy(&self) -> f64 {
         BLOW_UP_FACTOR * BLOW_UP_FACTOR * self.energy

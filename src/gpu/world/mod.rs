@@ -116,6 +116,13 @@ pub struct World {
 }
 
 impl World {
+    /// Replaces the blow-up bound, now and after every reset (a population pins it so that it
+    /// does not depend on the other robots; see [`crate::population`]).
+    pub(crate) fn pin_speed_limit(&mut self, limit: crate::model::SpeedLimit) {
+        self.limit = limit;
+        self.initial_limit = limit;
+    }
+
     /// The adapter this World runs on (name, backend, device type).
     #[must_use]
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {

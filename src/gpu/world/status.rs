@@ -125,9 +125,11 @@ impl World {
         let fp = self.plan.fixed_point;
         Error::FixedPointOverflow {
             step,
+            spring: spring as usize,
+            mass: self.springs.springs[spring as usize].a as usize,
             limit_newtons: fp.mass_range,
             advice: format!(
-                "Spring {spring} exerted a force component above the per-spring bound of {:.6e} N \
+                "The per-spring bound is {:.6e} N \
                  ({}-bit atomics, quantum {:.3e} N, up to {} springs per mass). Set \
                  WorldOptions::fixed_point = FixedPointScale::Quantum(q) with q larger than {:.3e} \
                  N for more range{}, or check the model for a spring that explodes (dt too large \

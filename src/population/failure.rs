@@ -1,0 +1,120 @@
+//! [`RobotFailure`]: why one robot of a population stopped, told in the robot's own terms (its
+//! own mass numbering, its own steps), so the report does not depend on the other robots.
+
+use std::fmt;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+
+/// What went wrong with a robot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// A mass's position or velocity turned non-finite.
+    NonFinite,
+    /// A mass moved faster than any stable run of the robot can (its own blow-up bound, see
+    /// [`Evaluation`](super::Evaluation)): `dt` too large for its springs.
+    BlowUp,
+    /// A spring force passed the GPU's fixed-point bound ([`Error::FixedPointOverflow`]).
+    FixedPointOverflow,
+    /// The fitness function returned a value that is not finite.
+    Fitness,
+}
+
+/// Why one robot of a population was stopped. Its robot was frozen (every mass fixed) and the
+/// evaluation rerun without it; the other robots' results are not affected.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RobotFailure {
+    /// What happened.
+    pub kind: FailureKind,
+    /// The step (counted from 1) after which it was seen.
+    pub step: u64,
+    /// Simulation time when it was seen, s: the end of that step (for a fixed-point overflow,
+    /// whose step is not integrated, its start).
+    pub time: f64,
+    /// The mass, numbered within the robot's own part (`None` for [`FailureKind::Fitness`]).
+    pub mass: Option<usize>,
+    /// For a blow-up, the mass's speed and the robot's bound, m/s; otherwise `None`.
+    pub speed: Option<[f64; 2]>,
+}
+
+impl fmt::Display for RobotFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = format!("at step {} (t = {} s)", self.step, self.time);
+        let mass = self.mass.map_or(String::new(), |m| format!("mass {m} "));
+        match self.kind {
+            FailureKind::NonFinite => write!(f, "{mass}became non-finite {at}"),
+            FailureKind::BlowUp => {
+                let [v, limit] = self.speed.unwrap_or([f64::NAN; 2]);
+                write!(
+                    f,
+                    "blew up {at}: {mass}moves at {v:.3e} m/s, above the {limit:.3e} m/s no \
+                     stable run of this robot reaches (dt too large for its springs?)"
+                )
+            }
+            FailureKind::FixedPointOverflow => write!(
+                f,
+                "a spring at {mass}passed the GPU's fixed-point force bound {at} (raise \
+                 Evaluation::fixed_point_force, or the robot exploded)"
+            ),
+            FailureKind::Fitness => write!(f, "its fitness is not finite"),
+        }
+    }
+}
+
+impl RobotFailure {
+    /// The failure a world error reports, with the failing mass's model index, or `None` for an
+    /// error that is not about one mass (device errors and the like).
+    /// `time` is the world's time once stopped, s.
+    pub(super) fn of_error(e: &Error, time: f64) -> Option<(usize, Self)> {
+        let (mass, kind, step) = match *e {
+            Error::NonFinite { mass, step, .. } => (mass, FailureKind::NonFinite, step),
+            // The world's own bound is pinned far above any robot's (see evaluate.rs): it only
+            // catches runs that explode within one control period.
+            Error::BlowUp { mass, step, .. } => (mass, FailureKind::BlowUp, step),
+            Error::FixedPointOverflow { mass, step, .. } => {
+                (mass, FailureKind::FixedPointOverflow, step)
+            }
+            _ => return None,
+        };
+        Some((
+            mass,
+            Self {
+                kind,
+                step,
+                time,
+                mass: Some(mass),
+                speed: None,
+            },
+        ))
+    }
+
+    /// The failure of a robot whose mass `mass` (robot numbering) has position `x` and velocity
+    /// `v` after step `step` ending at `time`, against the speed bound `limit` (m/s), if any.
+    pub(super) fn of_state(
+        mass: usize,
+        x: DVec3,
+        v: DVec3,
+        limit: f64,
+        step: u64,
+        time: f64,
+    ) -> Option<Self> {
+        let failure = |kind, speed| Self {
+            kind,
+            step,
+            time,
+            mass: Some(mass),
+            speed,
+        };
+        if !(x.is_finite() && v.is_finite()) {
+            Some(failure(FailureKind::NonFinite, None))
+        } else if v.length() > limit {
+            Some(failure(FailureKind::BlowUp, Some([v.length(), limit])))
+        } else {
+            None
+        }
+    }
+}
