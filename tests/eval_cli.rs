@@ -61,7 +61,7 @@ fn population(duration: f64) -> Value {
             "duration": duration,
             "params": { "dt": 0.001,
                         "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } },
-            "fitness": { "type": "distance", "direction": [1.0, 0.0, 0.0] }
+            "fitness": { "distance": { "direction": [1.0, 0.0, 0.0] } }
         },
         "robots": [
             { "id": "walker", "genome": genome([2, 1, 2], &[m(0), m(2), s.clone(), t.clone()]) },

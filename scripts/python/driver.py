@@ -93,7 +93,7 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     robots = [{"id": f"r{i}", "genome": random_genome(rng)} for i in range(args.robots)]
-    evaluation = {"duration": args.duration, "fitness": {"type": "distance"}}
+    evaluation = {"duration": args.duration, "fitness": {"distance": {"direction": [1, 0, 0]}}}
     try:
         results = evaluate(robots, evaluation, args.workers, args.hooke, args.backend)
     except EvalError as e:

@@ -62,42 +62,57 @@ and renamed, so a reader never sees half a file).";
 
 /// `hooke eval --help`, the file formats.
 const EVAL_FORMATS: &str = "\
-POPULATION.json (unknown fields are errors; lengths in m, times in s):
+POPULATION.json (unknown fields are errors; SI units: m, kg, s, N):
   {
     \"evaluation\": {
-      \"duration\": 2.0,                 simulated time per robot, s (required)
-      \"params\": { \"dt\": 0.0005 },     Params as in scene files (default: Params::default)
-      \"fitness\": { \"type\": \"distance\", \"direction\": [1, 0, 0] },
-                                         distance the centre of mass moves along a horizontal
-                                         direction, start to end, m (the default)
-      \"obstacles\": [ ... ],            obstacles as in scene files (default none)
+      \"duration\": 2.0,
+          simulated time, s (required)
+      \"params\": { \"dt\": 0.0005, \"friction\": { ... } },
+          world parameters as in scene files (default: hooke::Params::default())
+      \"fitness\": { \"distance\": { \"direction\": [1, 0, 0] } },
+          distance the centre of mass moves along a horizontal direction, start to end, m
+          (the default)
+      \"obstacles\": [ { \"shape\": { \"type\": \"sphere\", ... } } ],
+          obstacles as in scene files (default none)
       \"terrain\": [ { \"type\": \"slope\", \"angle\": 0.1, \"point\": [1, 0, 0] } ],
-                                         slope, staircase, rough_ground: obstacles with the
-                                         ground's contact and friction (default none)
-      \"genome\": { ... },               GenomeSettings of the genomes (default: their default)
-      \"backend\": \"auto\"                auto | gpu | cpu (default auto; --backend overrides)
+          slope, staircase or rough_ground (fields as hooke::Slope, Staircase, RoughGround),
+          added as obstacles with the ground's contact and friction (default none)
+      \"genome\": { \"voxel_size\": 0.1, \"muscle_frequency\": 2.0, ... },
+          hooke::population::GenomeSettings (default: its defaults)
+      \"fixed_point_force\": 10000, \"max_incidence\": 26,
+          GPU fixed-point encoding, pinned so results do not depend on the batch (defaults)
+      \"backend\": \"auto\"
+          auto, gpu or cpu (default auto; --backend overrides it)
     },
-    \"robots\": [                        at least one; ids unique
-      { \"id\": \"a\", \"genome\": { \"size\": [2, 2, 2], \"cells\": [ ... ] } },
-      { \"id\": \"b\", \"scene\": \"robots/b.json\" },   relative to POPULATION.json's folder
+    \"robots\": [
+      { \"id\": \"a\", \"genome\": { \"size\": [2, 1, 2],
+                                \"cells\": [\"soft\", \"stiff\", \"empty\", { \"muscle\": { \"phase\": 1 } }] } },
+      { \"id\": \"b\", \"scene\": \"robots/b.json\" },
       { \"id\": \"c\", \"scene\": { \"bodies\": [ ... ] } }
     ]
   }
-A scene robot is all the bodies and joints of its scene, as one robot; the scene's params, \
-obstacles and class collisions are not used (the evaluation's apply to every robot).
+robots: at least one, ids unique, each with exactly one of genome and scene. A genome's cells run \
+x fastest, then y, then z; a genome whose cells leave no robot is reported as that robot's \
+failure. A scene is a file path (relative to POPULATION.json's folder) or a scene inline; all \
+its bodies and joints make one robot, and its params, obstacles and class collisions are not \
+used (the evaluation's apply to every robot). Robots start at the same place and never touch \
+each other.
 
 results.json:
   {
     \"hooke\": \"0.1.0\", \"backend\": \"cpu\", \"adapter\": null,
-    \"input\": \"fnv1a64:...\", \"robots_in_input\": 3, \"share\": [0, 3],
+    \"input\": \"fnv1a64:...\", \"robots_in_input\": 3, \"share\": [0, 2],
     \"results\": [
       { \"index\": 0, \"id\": \"a\", \"fitness\": 0.0123, \"failure\": null, \"wall_time_s\": 0.8 },
-      { \"index\": 1, \"id\": \"b\", \"fitness\": null, \"failure\": \"blew up ...\", \"wall_time_s\": 0.8 }
+      { \"index\": 1, \"id\": \"b\", \"fitness\": null, \"failure\": \"blew up at ...\",
+        \"wall_time_s\": 0.8 }
     ]
   }
-index is the robot's position in POPULATION.json's robots; input is a digest of that file (merge \
-checks that all shares come from the same one); wall_time_s is the wall time of the World the \
-robot ran in (shared by the robots of one share).
+index is the robot's position in POPULATION.json's robots, from 0; input a digest of that file \
+(hooke merge checks that all shares come from the same one); share the positions covered, \
+[first, end); adapter the GPU adapter (null on the CPU); wall_time_s the wall time of the World \
+the robot ran in (shared by the robots of one share). Fitness values are written in shortest \
+round-trip form: reading them back gives the same bits.
 
 Cluster use: a Slurm job array runs `hooke eval pop.json --split $SLURM_ARRAY_TASK_ID/$N --out \
 r_$SLURM_ARRAY_TASK_ID.json` (--array=0-$((N-1))), then `hooke merge r_*.json --out all.json`; \

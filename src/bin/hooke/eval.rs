@@ -4,10 +4,8 @@ use std::error::Error;
 use std::ops::Range;
 use std::time::Instant;
 
-use hooke::Part;
-
 use crate::args::{Backend, EvalArgs};
-use crate::population_file::PopulationFile;
+use crate::population_file::{PopulationFile, RobotBody};
 use crate::results_file::{Results, RobotEntry};
 
 /// Runs `hooke eval`.
@@ -15,18 +13,15 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
     let file = PopulationFile::load(&args.population)?;
     let total = file.robots.len();
     let share = share(total, args.split, args.range)?;
-    let obstacles = file.evaluation.all_obstacles()?;
+    let evaluation = file.evaluation.evaluation()?;
     // Scene robots that cannot be read or built are bad input; a genome that builds no robot
     // (no voxel left, say) is that robot's failure, as a search produces such genomes.
-    let mut parts: Vec<Result<Part, String>> = Vec::with_capacity(share.len());
+    let mut parts = Vec::with_capacity(share.len());
     for i in share.clone() {
         let robot = &file.robots[i];
-        let part = robot.part(&file.evaluation.genome, &file.base_dir);
-        parts.push(match (&robot.body, part) {
+        let part = match (&robot.body, robot.part(&file.evaluation.genome, &file.base_dir)) {
             (_, Ok(p)) => Ok(p),
-            (crate::population_file::RobotBody::Genome(_), Err(e)) => {
-                Err(format!("the genome builds no robot: {e}"))
-            }
+            (RobotBody::Genome(_), Err(e)) => Err(format!("the genome builds no robot: {e}")),
             (_, Err(e)) => {
                 return Err(format!(
                     "{}: robots[{i}] (id {:?}): scene: {e}",
@@ -35,7 +30,8 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
                 )
                 .into())
             }
-        });
+        };
+        parts.push((robot.id.clone(), part));
     }
     let backend = args
         .backend
@@ -50,7 +46,7 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
         runner.describe()
     );
     let started = Instant::now();
-    let outcomes = runner.evaluate(&file.evaluation, &obstacles, &parts)?;
+    let outcomes = runner.evaluate(&evaluation, parts)?;
     let wall = started.elapsed().as_secs_f64();
     let results = Results {
         hooke: env!("CARGO_PKG_VERSION").to_owned(),

@@ -2,15 +2,16 @@
 
 use std::error::Error;
 
-use hooke::{Obstacle, Part};
+use hooke::population::{Evaluation, Population, RobotResult, Tick};
+use hooke::{CpuWorld, Part};
 
 use crate::args::Backend;
-use crate::population_file::EvaluationSpec;
 
 /// Per robot: fitness or `None`, failure reason or `None`.
 pub(crate) type Outcome = (Option<f64>, Option<String>);
 
 /// A backend, ready to run batches.
+#[derive(Debug)]
 pub(crate) enum Runner {
     /// The CPU reference, on `threads` threads (all cores when `None`).
     Cpu {
@@ -76,20 +77,53 @@ impl Runner {
         }
     }
 
-    /// Runs the robots that were built (`Ok` parts) in one World and returns one outcome per
-    /// entry of `parts`; a part that could not be built is reported as failed with its reason.
+    /// Runs the robots that were built (`Ok` parts, named by their ids) in one World and
+    /// returns one outcome per entry of `parts`; a part that could not be built is reported as
+    /// failed with its reason.
     pub(crate) fn evaluate(
         &self,
-        spec: &EvaluationSpec,
-        obstacles: &[Obstacle],
-        parts: &[Result<Part, String>],
+        eval: &Evaluation,
+        parts: Vec<(String, Result<Part, String>)>,
     ) -> Result<Vec<Outcome>, Box<dyn Error>> {
-        let _ = (spec, obstacles);
-        Ok(parts
-            .iter()
-            .map(|p| match p {
-                Ok(_) => (None, Some("not evaluated: population library missing".to_owned())),
-                Err(e) => (None, Some(e.clone())),
+        let mut population = Population::new();
+        let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(parts.len());
+        for (id, part) in parts {
+            match part {
+                Ok(part) => {
+                    population.push(id, part);
+                    outcomes.push(None);
+                }
+                Err(reason) => outcomes.push(Some((None, Some(reason)))),
+            }
+        }
+        let results: Vec<RobotResult> = match self {
+            Self::Cpu { threads } => {
+                let threads = threads.map(|t| t as usize);
+                population.evaluate_with::<CpuWorld, _>(eval, |world, _: &Tick<'_>| {
+                    if let Some(t) = threads {
+                        world.set_threads(t);
+                    }
+                    Ok(())
+                })?
+            }
+            Self::Gpu { device, queue, .. } => population.evaluate_gpu_on(device, queue, eval)?,
+        };
+        if results.len() != population.robots.len() {
+            return Err(format!(
+                "the evaluation returned {} results for {} robots",
+                results.len(),
+                population.robots.len()
+            )
+            .into());
+        }
+        let mut results = results.into_iter();
+        Ok(outcomes
+            .into_iter()
+            .map(|o| {
+                o.unwrap_or_else(|| {
+                    let r = results.next().expect("one result per robot of the population");
+                    (r.fitness, r.failure.map(|f| f.to_string()))
+                })
             })
             .collect())
     }

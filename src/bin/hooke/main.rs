@@ -13,7 +13,6 @@
 mod args;
 mod eval;
 mod eval_run;
-mod genome;
 mod info;
 mod merge;
 mod population_file;

@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use hooke::{DVec3, Obstacle, Params, Part, RoughGround, Scene, Slope, Staircase};
+use hooke::population::{Evaluation, Fitness, GenomeSettings, VoxelGenome, VoxelMaterial};
+use hooke::{Obstacle, Params, Part, RoughGround, Scene, Slope, Staircase};
 use serde::Deserialize;
 
 use crate::args::Backend;
-use crate::genome::{GenomeSettings, VoxelGenome};
 
 /// The whole file, checked: settings and robots.
 #[derive(Debug)]
@@ -31,7 +31,8 @@ struct Raw {
     robots: Vec<serde_json::Value>,
 }
 
-/// `evaluation`: how every robot of the batch is run and scored.
+/// `evaluation`: how every robot of the batch is run and scored. The fields of
+/// [`Evaluation`] (with `duration` required), plus terrain, genome settings and backend.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct EvaluationSpec {
@@ -40,9 +41,10 @@ pub(crate) struct EvaluationSpec {
     /// Global parameters of the World (as in scene files; default [`Params::default`]).
     #[serde(default)]
     pub(crate) params: Params,
-    /// How a robot is scored (default: distance along +x).
+    /// How a robot is scored (default: distance along +x), as [`Fitness`] reads from JSON:
+    /// `{ "distance": { "direction": [1, 0, 0] } }`.
     #[serde(default)]
-    pub(crate) fitness: FitnessSpec,
+    pub(crate) fitness: Fitness,
     /// Obstacles besides the ground, shared by every robot (as in scene files).
     #[serde(default)]
     pub(crate) obstacles: Vec<Obstacle>,
@@ -52,31 +54,15 @@ pub(crate) struct EvaluationSpec {
     /// Settings of the genomes (materials, muscles).
     #[serde(default)]
     pub(crate) genome: GenomeSettings,
+    /// GPU: the force scale of the fixed-point encoding, N ([`Evaluation::fixed_point_force`]).
+    #[serde(default)]
+    pub(crate) fixed_point_force: Option<f64>,
+    /// GPU: the most springs that may meet at one mass ([`Evaluation::max_incidence`]).
+    #[serde(default)]
+    pub(crate) max_incidence: Option<u32>,
     /// The backend to use (`--backend` overrides it; default auto).
     #[serde(default)]
     pub(crate) backend: Option<Backend>,
-}
-
-/// `evaluation.fitness`.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub(crate) enum FitnessSpec {
-    /// Distance the centre of mass moves along a horizontal `direction`, start to end, m.
-    Distance {
-        /// Horizontal direction (z = 0, not zero; any length: it is normalised).
-        #[serde(default = "plus_x")]
-        direction: DVec3,
-    },
-}
-
-fn plus_x() -> DVec3 {
-    DVec3::X
-}
-
-impl Default for FitnessSpec {
-    fn default() -> Self {
-        Self::Distance { direction: DVec3::X }
-    }
 }
 
 /// One entry of `evaluation.terrain`; in JSON the kind is the `"type"` field.
@@ -146,7 +132,7 @@ impl PopulationFile {
         let mut robots = Vec::with_capacity(raw.robots.len());
         let mut seen: HashMap<String, usize> = HashMap::new();
         for (i, value) in raw.robots.into_iter().enumerate() {
-            let robot = robot(i, value)?;
+            let robot = robot(i, value, &evaluation.genome)?;
             if let Some(first) = seen.insert(robot.id.clone(), i) {
                 return Err(format!(
                     "robots[{i}]: id {:?} is also the id of robots[{first}]; ids must be unique",
@@ -164,8 +150,13 @@ impl PopulationFile {
     }
 }
 
-/// Checks robot `i` of the file.
-fn robot(i: usize, value: serde_json::Value) -> Result<RobotSpec, String> {
+/// Checks robot `i` of the file; a genome's size, cell count and muscle phases (against
+/// `settings`) too.
+fn robot(
+    i: usize,
+    value: serde_json::Value,
+    settings: &GenomeSettings,
+) -> Result<RobotSpec, String> {
     // Name the robot by its id when it has one, even if the rest is wrong.
     let id = value
         .get("id")
@@ -180,7 +171,23 @@ fn robot(i: usize, value: serde_json::Value) -> Result<RobotSpec, String> {
         return Err(format!("{name}: `id` is empty"));
     }
     let body = match (raw.genome, raw.scene) {
-        (Some(g), None) => RobotBody::Genome(g),
+        (Some(g), None) => {
+            g.check().map_err(|e| format!("{name}: genome: {e}"))?;
+            let high_phase = g.cells.iter().enumerate().find_map(|(cell, c)| match c {
+                VoxelMaterial::Muscle { phase } if *phase >= settings.phases => {
+                    Some((cell, *phase))
+                }
+                _ => None,
+            });
+            if let Some((cell, phase)) = high_phase {
+                return Err(format!(
+                    "{name}: genome: cell {cell} is a muscle of phase {phase}, but \
+                     evaluation.genome.phases is {}",
+                    settings.phases
+                ));
+            }
+            RobotBody::Genome(g)
+        }
         (None, Some(serde_json::Value::String(path))) => RobotBody::SceneFile(path.into()),
         (None, Some(scene @ serde_json::Value::Object(_))) => RobotBody::Scene(Box::new(
             serde_json::from_value(scene).map_err(|e| format!("{name}: scene: {e}"))?,
@@ -205,7 +212,8 @@ fn robot(i: usize, value: serde_json::Value) -> Result<RobotSpec, String> {
 }
 
 impl EvaluationSpec {
-    /// The checks serde does not make: duration, fitness direction, terrain shapes.
+    /// The checks serde does not make: duration, fitness direction, terrain shapes, genome
+    /// settings, and the evaluation as [`Evaluation::check`] sees it.
     fn check(&self) -> Result<(), String> {
         if !(self.duration.is_finite() && self.duration > 0.0) {
             return Err(format!(
@@ -213,19 +221,46 @@ impl EvaluationSpec {
                 self.duration
             ));
         }
-        let FitnessSpec::Distance { direction } = self.fitness;
-        if !direction.is_finite() || direction.z != 0.0 || direction.length_squared() == 0.0 {
-            return Err(format!(
-                "evaluation.fitness.direction: {direction} is not a horizontal direction \
-                 (finite, z = 0, not zero)"
-            ));
+        if let Fitness::Distance { direction } = self.fitness {
+            if !direction.is_finite() || direction.z != 0.0 || direction.length_squared() == 0.0 {
+                return Err(format!(
+                    "evaluation.fitness.distance.direction: {direction} is not a horizontal \
+                     direction (finite, z = 0, not zero)"
+                ));
+            }
         }
-        self.all_obstacles().map(|_| ())
+        self.genome
+            .validate()
+            .map_err(|e| format!("evaluation.genome: {e}"))?;
+        if self.genome.commanded {
+            return Err("evaluation.genome.commanded: hooke eval runs no controller, so \
+                        commanded muscles would never move; use sine muscles (false)"
+                .to_owned());
+        }
+        self.evaluation()?
+            .check()
+            .map_err(|e| format!("evaluation: {e}"))
+    }
+
+    /// The library's [`Evaluation`]: these settings with the terrain among the obstacles.
+    pub(crate) fn evaluation(&self) -> Result<Evaluation, String> {
+        let defaults = Evaluation::default();
+        Ok(Evaluation {
+            duration: self.duration,
+            params: self.params,
+            obstacles: self.all_obstacles()?,
+            fitness: self.fitness.clone(),
+            fixed_point_force: self
+                .fixed_point_force
+                .unwrap_or(defaults.fixed_point_force),
+            max_incidence: self.max_incidence.unwrap_or(defaults.max_incidence),
+            ..defaults
+        })
     }
 
     /// The obstacles, then the terrain's shapes as obstacles with the ground's contact and
     /// friction.
-    pub(crate) fn all_obstacles(&self) -> Result<Vec<Obstacle>, String> {
+    fn all_obstacles(&self) -> Result<Vec<Obstacle>, String> {
         let mut obstacles = self.obstacles.clone();
         for (i, t) in self.terrain.iter().enumerate() {
             let shapes = match t {
