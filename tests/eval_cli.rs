@@ -145,7 +145,7 @@ fn shares_equal_whole(dir: &Path, pop: &str, backend: &str, shares: usize) -> Va
 #[test]
 fn split_evaluators_in_parallel_equal_one_evaluator_on_cpu() {
     let dir = scratch("split_cpu");
-    let pop = write(&dir.join("population.json"), &population(0.3));
+    let pop = write(&dir.join("population.json"), &population(1.0));
     let whole = shares_equal_whole(&dir, &pop, "cpu", 3);
     assert_eq!(whole["backend"], "cpu");
     assert_eq!(whole["adapter"], Value::Null);
@@ -192,7 +192,7 @@ fn a_robot_that_blows_up_is_reported_and_the_exit_status_is_zero() {
     assert!(unstable["fitness"].is_null(), "{unstable}");
     let reason = unstable["failure"].as_str().unwrap();
     assert!(
-        reason.contains("blow") || reason.contains("non-finite"),
+        reason.contains("blew up") || reason.contains("non-finite"),
         "the reason says what happened: {reason}"
     );
 }
@@ -347,4 +347,71 @@ fn split_evaluators_in_parallel_equal_one_evaluator_on_gpu() {
         .map(|e| e.1)
         .collect();
     assert_eq!(failures, ["unstable"]);
+}
+
+#[test]
+fn eval_gives_the_library_fitness_with_the_file_settings() {
+    use hooke::population::{Evaluation, Fitness, GenomeSettings, Population, VoxelGenome};
+    use hooke::{CpuWorld, DVec3, Obstacle, Params, Slope};
+
+    // Every setting away from its default, so a setting the command dropped would show: a slope
+    // ahead, a diagonal direction, other genome materials and muscles, friction and dt.
+    let dir = scratch("library");
+    let mut pop = population(0.5);
+    let settings = json!({ "voxel_size": 0.05, "muscle_frequency": 3.0, "muscle_amplitude": 0.3,
+                           "soft_stiffness": 2000.0, "phases": 4 });
+    let slope = json!({ "type": "slope", "angle": 0.2, "point": [0.05, 0.0, 0.0] });
+    pop["evaluation"]["genome"] = settings.clone();
+    pop["evaluation"]["terrain"] = json!([slope]);
+    pop["evaluation"]["fitness"] = json!({ "distance": { "direction": [1.0, 1.0, 0.0] } });
+    let robots: Vec<Value> = pop["robots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r.get("genome").is_some())
+        .cloned()
+        .collect();
+    pop["robots"] = json!(robots);
+    let path = write(&dir.join("population.json"), &pop);
+    let out = dir.join("results.json");
+    ok(&hooke(&["eval", &path, "--backend", "cpu", "--out", out.to_str().unwrap()]));
+    let cli = read(&out);
+
+    let params: Params = serde_json::from_value(pop["evaluation"]["params"].clone()).unwrap();
+    let settings: GenomeSettings = serde_json::from_value(settings).unwrap();
+    let mut population = Population::new();
+    for r in &robots {
+        let genome: VoxelGenome = serde_json::from_value(r["genome"].clone()).unwrap();
+        population.push(r["id"].as_str().unwrap(), genome.part(&settings).unwrap());
+    }
+    let shape = Slope {
+        angle: 0.2,
+        point: DVec3::new(0.05, 0.0, 0.0),
+    }
+    .shape()
+    .unwrap();
+    let eval = Evaluation {
+        duration: 0.5,
+        params,
+        obstacles: vec![Obstacle::new(shape, params.contact, params.friction)],
+        fitness: Fitness::Distance {
+            direction: DVec3::new(1.0, 1.0, 0.0),
+        },
+        ..Evaluation::default()
+    };
+    let library = population.evaluate::<CpuWorld>(&eval).unwrap();
+    let cli_fitness: Vec<Option<u64>> = comparable(&cli).into_iter().map(|e| e.2).collect();
+    let lib_fitness: Vec<Option<u64>> = library
+        .iter()
+        .map(|r| r.fitness.map(f64::to_bits))
+        .collect();
+    assert_eq!(cli_fitness, lib_fitness);
+    assert!(lib_fitness.iter().all(Option::is_some), "{library:?}");
+    // And the settings mattered: on flat ground along +x the walker scores differently.
+    pop["evaluation"]["terrain"] = json!([]);
+    pop["evaluation"]["fitness"] = json!({ "distance": { "direction": [1.0, 0.0, 0.0] } });
+    let flat = write(&dir.join("flat.json"), &pop);
+    let flat_out = dir.join("flat_results.json");
+    ok(&hooke(&["eval", &flat, "--backend", "cpu", "--out", flat_out.to_str().unwrap()]));
+    assert_ne!(comparable(&read(&flat_out))[0].2, cli_fitness[0]);
 }
