@@ -88,18 +88,23 @@ def main():
     parser.add_argument("--robots", type=int, default=8, help="robots to evaluate")
     parser.add_argument("--workers", type=int, default=2, help="parallel hooke processes")
     parser.add_argument("--backend", default="cpu", choices=["auto", "gpu", "cpu"])
-    parser.add_argument("--duration", type=float, default=0.5, help="simulated s per robot")
+    parser.add_argument("--duration", type=float, default=2.0, help="simulated s per robot")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     robots = [{"id": f"r{i}", "genome": random_genome(rng)} for i in range(args.robots)]
-    evaluation = {"duration": args.duration, "fitness": {"distance": {"direction": [1, 0, 0]}}}
+    evaluation = {
+        "duration": args.duration,  # s
+        # Without friction nothing walks (hooke's default ground is frictionless).
+        "params": {"friction": {"static_coefficient": 1.0, "kinetic_coefficient": 0.8}},
+        "fitness": {"distance": {"direction": [1, 0, 0]}},  # m along +x
+    }
     try:
         results = evaluate(robots, evaluation, args.workers, args.hooke, args.backend)
     except EvalError as e:
         sys.exit(str(e))
     for r in results:
-        shown = "-" if r["fitness"] is None else f"{r['fitness']:+.4f} m"
+        shown = "-" if r["fitness"] is None else f"{r['fitness'] * 1000:+.2f} mm"
         print(f"{r['id']:>6} {shown:>12}  {r['failure'] or ''}")
 
 
