@@ -110,7 +110,12 @@ fn shares_equal_whole(dir: &Path, pop: &str, backend: &str, shares: usize) -> Va
         whole.to_str().unwrap(),
     ]));
     let outs: Vec<String> = (0..shares)
-        .map(|k| dir.join(format!("share_{k}.json")).to_str().unwrap().to_owned())
+        .map(|k| {
+            dir.join(format!("share_{k}.json"))
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect();
     // Every share's evaluator at once, as a job array on one machine would run them.
     let children: Vec<_> = outs
@@ -136,7 +141,14 @@ fn shares_equal_whole(dir: &Path, pop: &str, backend: &str, shares: usize) -> Va
     ok(&hooke(&args));
     let (whole, merged) = (read(&whole), read(&merged));
     assert_eq!(comparable(&merged), comparable(&whole));
-    for key in ["backend", "adapter", "input", "hooke", "robots_in_input", "share"] {
+    for key in [
+        "backend",
+        "adapter",
+        "input",
+        "hooke",
+        "robots_in_input",
+        "share",
+    ] {
         assert_eq!(merged[key], whole[key], "{key}");
     }
     whole
@@ -186,8 +198,14 @@ fn a_robot_that_blows_up_is_reported_and_the_exit_status_is_zero() {
     assert_eq!(results["share"], json!([2, 4]));
     let cube = &results["results"][0];
     let unstable = &results["results"][1];
-    assert_eq!((cube["id"].as_str(), cube["index"].as_u64()), (Some("cube"), Some(2)));
-    assert!(cube["fitness"].is_f64() && cube["failure"].is_null(), "{cube}");
+    assert_eq!(
+        (cube["id"].as_str(), cube["index"].as_u64()),
+        (Some("cube"), Some(2))
+    );
+    assert!(
+        cube["fitness"].is_f64() && cube["failure"].is_null(),
+        "{cube}"
+    );
     assert_eq!(unstable["id"], "unstable");
     assert!(unstable["fitness"].is_null(), "{unstable}");
     let reason = unstable["failure"].as_str().unwrap();
@@ -202,7 +220,14 @@ fn reruns_overwrite_with_the_same_results() {
     let dir = scratch("rerun");
     let pop = write(&dir.join("population.json"), &population(0.1));
     let out = dir.join("results.json");
-    let args = ["eval", &pop, "--backend", "cpu", "--out", out.to_str().unwrap()];
+    let args = [
+        "eval",
+        &pop,
+        "--backend",
+        "cpu",
+        "--out",
+        out.to_str().unwrap(),
+    ];
     ok(&hooke(&args));
     let first = read(&out);
     ok(&hooke(&args));
@@ -228,13 +253,23 @@ fn reruns_overwrite_with_the_same_results() {
 fn refused(dir: &Path, name: &str, population: &Value, words: &[&str]) {
     let pop = write(&dir.join(format!("{name}.json")), population);
     let out = dir.join(format!("{name}_results.json"));
-    let run = hooke(&["eval", &pop, "--backend", "cpu", "--out", out.to_str().unwrap()]);
+    let run = hooke(&[
+        "eval",
+        &pop,
+        "--backend",
+        "cpu",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let message = stderr(&run);
     assert!(!run.status.success(), "{name} was accepted");
     for w in words {
         assert!(message.contains(w), "{name}: {w:?} not in {message}");
     }
-    assert!(!out.exists(), "{name}: no results are written for bad input");
+    assert!(
+        !out.exists(),
+        "{name}: no results are written for bad input"
+    );
 }
 
 #[test]
@@ -323,9 +358,17 @@ fn merge_refuses_shares_that_do_not_fit_together() {
     let merged = merged.to_str().unwrap();
     // A missing share, then the same share twice.
     let run = hooke(&["merge", &a, "--out", merged]);
-    assert!(!run.status.success() && stderr(&run).contains("--partial"), "{}", stderr(&run));
+    assert!(
+        !run.status.success() && stderr(&run).contains("--partial"),
+        "{}",
+        stderr(&run)
+    );
     let run = hooke(&["merge", &a, &a, &b, "--out", merged]);
-    assert!(!run.status.success() && stderr(&run).contains("both"), "{}", stderr(&run));
+    assert!(
+        !run.status.success() && stderr(&run).contains("both"),
+        "{}",
+        stderr(&run)
+    );
     ok(&hooke(&["merge", &a, "--partial", "--out", merged]));
     ok(&hooke(&["merge", &b, &a, "--out", merged]));
 }
@@ -374,7 +417,14 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
     pop["robots"] = json!(robots);
     let path = write(&dir.join("population.json"), &pop);
     let out = dir.join("results.json");
-    ok(&hooke(&["eval", &path, "--backend", "cpu", "--out", out.to_str().unwrap()]));
+    ok(&hooke(&[
+        "eval",
+        &path,
+        "--backend",
+        "cpu",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
     let cli = read(&out);
 
     let params: Params = serde_json::from_value(pop["evaluation"]["params"].clone()).unwrap();
@@ -412,6 +462,13 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
     pop["evaluation"]["fitness"] = json!({ "distance": { "direction": [1.0, 0.0, 0.0] } });
     let flat = write(&dir.join("flat.json"), &pop);
     let flat_out = dir.join("flat_results.json");
-    ok(&hooke(&["eval", &flat, "--backend", "cpu", "--out", flat_out.to_str().unwrap()]));
+    ok(&hooke(&[
+        "eval",
+        &flat,
+        "--backend",
+        "cpu",
+        "--out",
+        flat_out.to_str().unwrap(),
+    ]));
     assert_ne!(comparable(&read(&flat_out))[0].2, cli_fitness[0]);
 }

@@ -186,7 +186,9 @@ pub(crate) struct InfoArgs {
 }
 
 /// Which simulation runs the robots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Backend {
     /// The GPU World when an adapter exists, else the CPU reference.
@@ -245,10 +247,7 @@ pub(crate) fn split(text: &str) -> Result<(usize, usize), String> {
     let bad = |why: &str| {
         format!("{text:?} is not a share K/N ({why}; K counts from 0: 0/4, 1/4, 2/4, 3/4)")
     };
-    let (k, n) = text
-        .trim()
-        .split_once('/')
-        .ok_or_else(|| bad("no '/'"))?;
+    let (k, n) = text.trim().split_once('/').ok_or_else(|| bad("no '/'"))?;
     let (Ok(k), Ok(n)) = (k.trim().parse::<usize>(), n.trim().parse::<usize>()) else {
         return Err(bad("K and N must be whole numbers"));
     };

@@ -19,9 +19,12 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
     let mut parts = Vec::with_capacity(share.len());
     for i in share.clone() {
         let robot = &file.robots[i];
-        let part = match (&robot.body, robot.part(&file.evaluation.genome, &file.base_dir)) {
+        let part = match (
+            &robot.body,
+            robot.part(&file.evaluation.genome, &file.base_dir),
+        ) {
             (_, Ok(p)) => Ok(p),
-            (RobotBody::Genome(_), Err(e)) => Err(format!("the genome builds no robot: {e}")),
+            (RobotBody::Genome(_), Err(e)) => Err(format!("builds no robot: {e}")),
             (_, Err(e)) => {
                 return Err(format!(
                     "{}: robots[{i}] (id {:?}): scene: {e}",

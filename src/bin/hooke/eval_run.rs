@@ -121,7 +121,9 @@ impl Runner {
             .into_iter()
             .map(|o| {
                 o.unwrap_or_else(|| {
-                    let r = results.next().expect("one result per robot of the population");
+                    let r = results
+                        .next()
+                        .expect("one result per robot of the population");
                     (r.fitness, r.failure.map(|f| f.to_string()))
                 })
             })

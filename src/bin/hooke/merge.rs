@@ -141,8 +141,14 @@ mod tests {
     #[test]
     fn shares_merge_in_input_order() {
         let files = vec![
-            ("b".to_owned(), share(2, vec![entry(2, "r2"), entry(3, "r3")])),
-            ("a".to_owned(), share(0, vec![entry(0, "r0"), entry(1, "r1")])),
+            (
+                "b".to_owned(),
+                share(2, vec![entry(2, "r2"), entry(3, "r3")]),
+            ),
+            (
+                "a".to_owned(),
+                share(0, vec![entry(0, "r0"), entry(1, "r1")]),
+            ),
         ];
         let merged = merge_results(&files, false).unwrap();
         let order: Vec<usize> = merged.results.iter().map(|e| e.index).collect();
@@ -153,12 +159,21 @@ mod tests {
     #[test]
     fn duplicate_ids_and_missing_robots_are_errors() {
         let dup = vec![
-            ("a".to_owned(), share(0, vec![entry(0, "r0"), entry(1, "r1")])),
-            ("b".to_owned(), share(2, vec![entry(2, "r0"), entry(3, "r3")])),
+            (
+                "a".to_owned(),
+                share(0, vec![entry(0, "r0"), entry(1, "r1")]),
+            ),
+            (
+                "b".to_owned(),
+                share(2, vec![entry(2, "r0"), entry(3, "r3")]),
+            ),
         ];
         let e = merge_results(&dup, false).unwrap_err();
         assert!(e.contains("\"r0\"") && e.contains("unique"), "{e}");
-        let gap = vec![("a".to_owned(), share(0, vec![entry(0, "r0"), entry(3, "r3")]))];
+        let gap = vec![(
+            "a".to_owned(),
+            share(0, vec![entry(0, "r0"), entry(3, "r3")]),
+        )];
         let e = merge_results(&gap, false).unwrap_err();
         assert!(e.contains("1..3") && e.contains("--partial"), "{e}");
         assert_eq!(merge_results(&gap, true).unwrap().results.len(), 2);
@@ -169,7 +184,10 @@ mod tests {
         let mut other = share(2, vec![entry(2, "r2"), entry(3, "r3")]);
         other.backend = "gpu".into();
         let files = vec![
-            ("a".to_owned(), share(0, vec![entry(0, "r0"), entry(1, "r1")])),
+            (
+                "a".to_owned(),
+                share(0, vec![entry(0, "r0"), entry(1, "r1")]),
+            ),
             ("b".to_owned(), other),
         ];
         let e = merge_results(&files, false).unwrap_err();

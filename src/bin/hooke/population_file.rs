@@ -114,9 +114,7 @@ impl PopulationFile {
     pub(crate) fn load(path: &Path) -> Result<Self, String> {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let base_dir = path
-            .parent()
-            .map_or_else(PathBuf::new, Path::to_path_buf);
+        let base_dir = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
         Self::parse(&bytes, base_dir).map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -172,7 +170,7 @@ fn robot(
     }
     let body = match (raw.genome, raw.scene) {
         (Some(g), None) => {
-            g.check().map_err(|e| format!("{name}: genome: {e}"))?;
+            g.check().map_err(|e| format!("{name}: {e}"))?;
             let high_phase = g.cells.iter().enumerate().find_map(|(cell, c)| match c {
                 VoxelMaterial::Muscle { phase } if *phase >= settings.phases => {
                     Some((cell, *phase))
@@ -233,9 +231,11 @@ impl EvaluationSpec {
             .validate()
             .map_err(|e| format!("evaluation.genome: {e}"))?;
         if self.genome.commanded {
-            return Err("evaluation.genome.commanded: hooke eval runs no controller, so \
+            return Err(
+                "evaluation.genome.commanded: hooke eval runs no controller, so \
                         commanded muscles would never move; use sine muscles (false)"
-                .to_owned());
+                    .to_owned(),
+            );
         }
         self.evaluation()?
             .check()
@@ -250,9 +250,7 @@ impl EvaluationSpec {
             params: self.params,
             obstacles: self.all_obstacles()?,
             fitness: self.fitness.clone(),
-            fixed_point_force: self
-                .fixed_point_force
-                .unwrap_or(defaults.fixed_point_force),
+            fixed_point_force: self.fixed_point_force.unwrap_or(defaults.fixed_point_force),
             max_incidence: self.max_incidence.unwrap_or(defaults.max_incidence),
             ..defaults
         })
@@ -269,9 +267,7 @@ impl EvaluationSpec {
                     Ok(shapes) => shapes.into_iter().map(Ok).collect(),
                     Err(e) => vec![Err(e)],
                 },
-                Terrain::RoughGround(r) => vec![r
-                    .heightfield()
-                    .map(hooke::Shape::Heightfield)],
+                Terrain::RoughGround(r) => vec![r.heightfield().map(hooke::Shape::Heightfield)],
             };
             for shape in shapes {
                 let shape = shape.map_err(|e| format!("evaluation.terrain[{i}]: {e}"))?;
