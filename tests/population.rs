@@ -288,3 +288,69 @@ fn bad_evaluation_input_is_an_error_naming_it() {
     let err = population.evaluate::<CpuWorld>(&eval).unwrap_err();
     assert!(err.to_string().contains("names must be unique"), "{err}");
 }
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn gpu_fixed_point_overflow_is_reported_per_robot() {
+    // A per-spring bound of about 0.01 N: with 64-bit atomics it is about 2^22 F / 26, with
+    // 32-bit atomics about 4 F (gpu::fixed's rule). Springs at rest carry only f32 rounding
+    // (5000 N/m * 1.5e-8 m = 7.5e-5 N), so a frozen robot stays under it, while the 0.1 kg
+    // corners' weight (0.98 N) passes it within the first steps, in every robot.
+    let (device, queue) = common::gpu();
+    let (population, mut eval) = scene();
+    let probe = population.model(&eval.params, &[]).unwrap();
+    let bits = common::world(&probe).fixed_point().bits;
+    eval.fixed_point_force = if bits == 64 {
+        0.01 * 26.0 / 2f64.powi(22)
+    } else {
+        0.01 / 4.0
+    };
+    let results = population.evaluate_gpu_on(device, queue, &eval).unwrap();
+    for r in &results {
+        let f = r
+            .failure
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} did not fail", r.name));
+        assert_eq!(f.kind, FailureKind::FixedPointOverflow, "{f}");
+        assert!(r.fitness.is_none());
+        let masses = population.robots.iter().find(|x| x.name == r.name).unwrap();
+        assert!(f.mass.unwrap() < masses.part.masses.len(), "{f}");
+        assert!(f.to_string().contains("fixed-point"), "{f}");
+    }
+}
+
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn gpu_robot_with_more_springs_per_mass_than_pinned_is_an_error() {
+    // A 2 x 2 x 2 block has a centre corner with 26 springs; pin 20.
+    let (device, queue) = common::gpu();
+    let part = VoxelGenome::filled([2, 2, 2], Soft)
+        .part(&GenomeSettings::default())
+        .unwrap();
+    let mut population = Population::new();
+    population.push("block", part);
+    let eval = Evaluation {
+        duration: 0.01,
+        max_incidence: 20,
+        ..Evaluation::default()
+    };
+    let err = population
+        .evaluate_gpu_on(device, queue, &eval)
+        .unwrap_err();
+    assert!(err.to_string().contains("max_incidence"), "{err}");
+}
+
+#[test]
+fn custom_fitness_sees_start_and_end() {
+    let (population, mut eval) = scene();
+    let distance = population.evaluate::<CpuWorld>(&eval).unwrap();
+    eval.fitness = hooke::population::Fitness::Custom(std::sync::Arc::new(|s, e| {
+        e.centre_of_mass.x - s.centre_of_mass.x
+    }));
+    let custom = population.evaluate::<CpuWorld>(&eval).unwrap();
+    for (d, c) in distance.iter().zip(&custom) {
+        // Distance along +x is exactly the x difference (the unit direction's dot product).
+        assert_eq!(bits(d), bits(c));
+        assert_eq!(c.end.unwrap().x - c.start.x, c.fitness.unwrap());
+    }
+}

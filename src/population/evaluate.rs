@@ -12,7 +12,7 @@ use super::backend::{gpu_options, Backend};
 use super::{Population, RobotFailure};
 use crate::error::{Error, Result};
 use crate::gpu::World;
-use crate::model::{steps_for, Model, Obstacle, Params, SpeedLimit};
+use crate::model::{steps_for, Actuator, Model, Obstacle, Params, SpeedLimit};
 use crate::simulation::{BodyState, Simulation};
 
 /// A fitness function over a robot's body state at the start and at the end of the run.
@@ -293,6 +293,17 @@ impl Population {
                 for m in b.masses.clone() {
                     world.set_fixed(m, true)?;
                 }
+                // Stilled muscles leave the frozen robot's springs at rest: no force on the
+                // GPU's fixed-point bound either.
+                for (i, a) in model.actuators.iter().enumerate() {
+                    if b.springs.contains(&(a.spring as usize)) {
+                        let still = Actuator {
+                            amplitude: 0.0,
+                            ..*a
+                        };
+                        world.set_actuator(i, still)?;
+                    }
+                }
             }
             let start = world.bodies()?;
             let run = Run {
@@ -306,11 +317,16 @@ impl Population {
                 let end = world.bodies()?;
                 return Ok(self.results(eval, &start, &end, failures));
             }
-            if new.iter().all(|(robot, _)| failures[*robot].is_some()) {
-                // A frozen robot cannot fail again; guard against looping forever if it did.
+            if let Some((robot, f)) = new.iter().find(|(r, _)| failures[*r].is_some()) {
+                // Only a spring force at rest can fail a frozen robot: a fixed-point encoding too
+                // fine for the robot's springs.
                 return Err(Error::InvalidBuilder {
-                    builder: "population",
-                    reason: format!("robot {} failed again while frozen", new[0].0),
+                    builder: "evaluation",
+                    reason: format!(
+                        "robot {:?} fails even frozen at its initial state ({f}): \
+                         fixed_point_force {} N is too small for its springs",
+                        self.robots[*robot].name, eval.fixed_point_force
+                    ),
                 });
             }
             for (robot, failure) in new {

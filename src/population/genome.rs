@@ -106,7 +106,8 @@ impl VoxelGenome {
     /// likely.
     ///
     /// # Errors
-    /// As [`VoxelGenome::check_size`]; [`Error::InvalidParameter`] for `fill` outside `[0, 1]`
+    /// [`Error::InvalidBuilder`] for a size with a zero dimension or more than
+    /// [`MAX_GENOME_CELLS`] cells; [`Error::InvalidParameter`] for `fill` outside `[0, 1]`
     /// or `phases == 0`.
     pub fn random(rng: &mut impl Rng, size: [u32; 3], fill: f64, phases: u8) -> Result<Self> {
         check_size(size)?;
