@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-/// Mass-spring physics on the GPU and on the CPU: run, render and inspect scene files.
+/// Mass-spring physics on the GPU and on the CPU: run, render and inspect scene files; evaluate
+/// populations of robots.
 #[derive(Debug, Parser)]
 #[command(name = "hooke", version, about, long_about = None)]
 #[command(
@@ -202,7 +203,7 @@ pub(crate) enum Backend {
 /// `hooke eval`.
 #[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
-    /// The batch: evaluation settings and robots (JSON; format below).
+    /// The batch: evaluation settings and robots (JSON; `hooke eval --help` shows the format).
     pub(crate) population: PathBuf,
     /// Results file to write (folders are created). Overwritten atomically: written to a
     /// temporary file in the same folder, then renamed.
