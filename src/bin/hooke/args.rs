@@ -112,7 +112,9 @@ results.json:
 index is the robot's position in POPULATION.json's robots, from 0; input a digest of that file \
 (hooke merge checks that all shares come from the same one); share the positions covered, \
 [first, end); adapter the GPU adapter (null on the CPU); wall_time_s the wall time of the World \
-the robot ran in (shared by the robots of one share). Fitness values are written in shortest \
+the robot ran in (shared by its robots: on the GPU the whole share, on the CPU a group of \
+robots with at most 131 072 springs in all, so that a robot's sums do not depend on the batch). \
+Fitness values are written in shortest \
 round-trip form: reading them back gives the same bits.
 
 Cluster use: a Slurm job array runs `hooke eval pop.json --split $SLURM_ARRAY_TASK_ID/$N --out \

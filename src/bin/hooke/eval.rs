@@ -61,12 +61,12 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
         results: share
             .clone()
             .zip(outcomes)
-            .map(|(i, (fitness, failure))| RobotEntry {
+            .map(|(i, (fitness, failure, wall_time_s))| RobotEntry {
                 index: i,
                 id: file.robots[i].id.clone(),
                 fitness,
                 failure,
-                wall_time_s: wall,
+                wall_time_s,
             })
             .collect(),
     };

@@ -39,7 +39,9 @@ pub(crate) struct RobotEntry {
     /// Why it failed (blow-up, non-finite state, fixed-point overflow, ...); `None` when it did
     /// not.
     pub(crate) failure: Option<String>,
-    /// Wall time of the World run the robot was part of, s (shared by the robots of a share).
+    /// Wall time of the World run the robot was part of, s (shared by the robots of that World:
+    /// the whole share on the GPU, a group of at most
+    /// [`SPRINGS_PER_CHUNK`](hooke::cpu::SPRINGS_PER_CHUNK) springs on the CPU).
     pub(crate) wall_time_s: f64,
 }
 
