@@ -174,6 +174,9 @@ fn groups(robots: &[(String, Part)]) -> Vec<Range<usize>> {
     groups
 }
 
+/// The outcomes of one group of robots, or why the group could not be evaluated.
+type GroupOutcome = Result<Vec<Outcome>, String>;
+
 /// The robots on the CPU reference: each group (see [`groups`]) in a World of its own, the
 /// groups shared among `threads` worker threads (all cores when `None`), each World on its
 /// share of the threads.
@@ -190,8 +193,7 @@ fn evaluate_cpu(
     let workers = threads.min(groups.len()).max(1);
     let per_world = (threads / workers).max(1);
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<Result<Vec<Outcome>, String>>>> =
-        Mutex::new(vec![None; groups.len()]);
+    let done: Mutex<Vec<Option<GroupOutcome>>> = Mutex::new(vec![None; groups.len()]);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
