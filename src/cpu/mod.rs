@@ -55,4 +55,5 @@ pub use crate::model::DragSpring;
 pub(crate) use collisions::{
     initial_energy as initial_collision_energy, joined as collision_exclusions, Collider,
 };
+pub use springs::SPRINGS_PER_CHUNK;
 pub use world::CpuWorld;

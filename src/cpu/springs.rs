@@ -14,8 +14,10 @@ use super::tables::SpringArrays;
 
 /// Springs per chunk: a chunk is the unit of parallel work and owns a force buffer spanning the
 /// masses its springs touch. Chunking depends only on the model, never on the thread count, so the
-/// summation order (and with it every bit of the result) is the same on any machine.
-const SPRINGS_PER_CHUNK: usize = 1 << 17;
+/// summation order (and with it every bit of the result) is the same on any machine. Bodies
+/// whose springs all fall in one chunk get the same bits whatever else the model holds; `hooke
+/// eval` groups robots by it so a population split across machines merges bit for bit.
+pub const SPRINGS_PER_CHUNK: usize = 1 << 17;
 
 /// Below this many springs a step runs on one thread: spawning costs more than it saves.
 pub(super) const PARALLEL_MIN_SPRINGS: usize = 40_000;

@@ -1,0 +1,128 @@
+//! `hooke eval`: a batch of robots from POPULATION.json, in one World, to results.json.
+
+use std::error::Error;
+use std::ops::Range;
+use std::time::Instant;
+
+use crate::args::{Backend, EvalArgs};
+use crate::population_file::{PopulationFile, RobotBody};
+use crate::results_file::{Results, RobotEntry};
+
+/// Runs `hooke eval`.
+pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
+    let file = PopulationFile::load(&args.population)?;
+    let total = file.robots.len();
+    let share = share(total, args.split, args.range)?;
+    let evaluation = file.evaluation.evaluation()?;
+    // Scene robots that cannot be read or built are bad input; a genome that builds no robot
+    // (no voxel left, say) is that robot's failure, as a search produces such genomes.
+    let mut parts = Vec::with_capacity(share.len());
+    for i in share.clone() {
+        let robot = &file.robots[i];
+        let part = match (
+            &robot.body,
+            robot.part(&file.evaluation.genome, &file.base_dir),
+        ) {
+            (_, Ok(p)) => Ok(p),
+            (RobotBody::Genome(_), Err(e)) => Err(format!("builds no robot: {e}")),
+            (_, Err(e)) => {
+                return Err(format!(
+                    "{}: robots[{i}] (id {:?}): scene: {e}",
+                    args.population.display(),
+                    robot.id
+                )
+                .into())
+            }
+        };
+        parts.push((robot.id.clone(), part));
+    }
+    let backend = args
+        .backend
+        .or(file.evaluation.backend)
+        .unwrap_or(Backend::Auto);
+    let runner = crate::eval_run::Runner::open(backend, args.threads)?;
+    eprintln!(
+        "{}: robots {}..{} of {total} on {}",
+        args.population.display(),
+        share.start,
+        share.end,
+        runner.describe()
+    );
+    let started = Instant::now();
+    let outcomes = runner.evaluate(&evaluation, parts)?;
+    let wall = started.elapsed().as_secs_f64();
+    let results = Results {
+        hooke: env!("CARGO_PKG_VERSION").to_owned(),
+        backend: runner.name().to_owned(),
+        adapter: runner.adapter(),
+        input: file.digest.clone(),
+        robots_in_input: total,
+        share: [share.start, share.end],
+        results: share
+            .clone()
+            .zip(outcomes)
+            .map(|(i, (fitness, failure, wall_time_s))| RobotEntry {
+                index: i,
+                id: file.robots[i].id.clone(),
+                fitness,
+                failure,
+                wall_time_s,
+            })
+            .collect(),
+    };
+    results.save(&args.out)?;
+    let failed = results
+        .results
+        .iter()
+        .filter(|r| r.failure.is_some())
+        .count();
+    eprintln!(
+        "evaluated {} robots ({failed} failed) in {wall:.3} s wall; wrote {}",
+        results.results.len(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The positions of the robots to evaluate: share `k` of `n` equal contiguous shares
+/// (`[k total / n, (k + 1) total / n)`, so the shares cover every robot once and differ in size
+/// by at most one), or the range `a..b`, or all of them.
+pub(crate) fn share(
+    total: usize,
+    split: Option<(usize, usize)>,
+    range: Option<(usize, usize)>,
+) -> Result<Range<usize>, String> {
+    match (split, range) {
+        (Some((k, n)), _) => Ok(k * total / n..(k + 1) * total / n),
+        (None, Some((a, b))) if b > total => Err(format!(
+            "--range {a}..{b} goes past the end: the file has {total} robots (positions 0..{total})"
+        )),
+        (None, Some((a, b))) => Ok(a..b),
+        (None, None) => Ok(0..total),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn shares_cover_every_robot_once() {
+        for total in [0, 1, 5, 7, 100] {
+            for n in 1..=9 {
+                let mut next = 0;
+                for k in 0..n {
+                    let s = share(total, Some((k, n)), None).unwrap();
+                    assert_eq!(s.start, next, "total {total}, share {k}/{n}");
+                    assert!(s.len() <= total / n + 1);
+                    next = s.end;
+                }
+                assert_eq!(next, total);
+            }
+        }
+        assert_eq!(share(10, None, Some((2, 5))), Ok(2..5));
+        assert_eq!(share(10, None, None), Ok(0..10));
+        let e = share(4, None, Some((0, 5))).unwrap_err();
+        assert!(e.contains("0..5") && e.contains("4 robots"), "{e}");
+    }
+}
