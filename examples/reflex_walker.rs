@@ -55,8 +55,6 @@ struct Reflex {
     shear: [f64; 4],
     /// Steering gain, per rad of heading error.
     steer: f64,
-    /// Masses from this index on are on the left (+y) side... (tuning)
-    left_from: usize,
 }
 
 impl Reflex {
@@ -64,7 +62,9 @@ impl Reflex {
         let (omega, lift, stride) = (self.robot.omega, self.robot.lift, self.robot.stride);
         let dt = PERIOD as f64 * self.robot.dt;
         // Heading of the closed-loop robot: its body x axis, turned about z by `yaw` rad.
-        let heading = readings.bodies[1].orientation.map_or(glam::DVec3::X, |r| r.x_axis);
+        let heading = readings.bodies[1]
+            .orientation
+            .map_or(glam::DVec3::X, |r| r.x_axis);
         let yaw = heading.y.atan2(heading.x);
         let (open, closed) = commands.split_at_mut(self.actuators);
         for (l, leg) in self.walker.legs.iter().enumerate() {
@@ -73,10 +73,13 @@ impl Reflex {
             // Contact readings list robot 1's feet, leg after leg (see `sensors`).
             let first: usize = self.walker.legs[..l].iter().map(|g| g.feet.len()).sum();
             let feet = &readings.contacts[first..first + leg.feet.len()];
+            // Steering: the legs on the side the body turned away from push harder.
+            let side = if leg.left { 1.0 } else { -1.0 };
+            let push = stride * (1.0 + self.steer * side * yaw).clamp(0.0, 2.0);
             let target = if feet.iter().any(|c| c.touching) {
-                stride
+                push
             } else {
-                -stride
+                -push
             };
             self.shear[l] += (target - self.shear[l]) * (dt / LAG).min(1.0);
             leg.command(lift * phase.sin(), self.shear[l], closed);
@@ -117,7 +120,6 @@ fn main() -> hooke::Result<()> {
         walker: walker.clone(),
         shear: [0.0; 4],
         steer: std::env::var("STEER").map_or(0.0, |v| v.parse().unwrap()),
-        left_from: 0,
     };
     let sensors = reflex.sensors();
     let cells: Vec<[u32; 8]> = (0..2u32)

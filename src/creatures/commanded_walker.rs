@@ -10,8 +10,11 @@ use crate::model::Actuator;
 /// One leg of a [`CommandedWalker`]: its muscles and its feet.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leg {
-    /// Trot group: 0 for back-left and front-right, 1 for back-right and front-left.
+    /// Trot group: 0 for back-right and front-left, 1 for back-left and front-right (facing +x,
+    /// left is +y); the two groups swing half a period apart.
     pub group: u32,
+    /// Whether the leg is on the robot's left (+y) side.
+    pub left: bool,
     /// The leg's muscles: `(actuator, direction)`, the actuator index in the creature's part
     /// (also its command index: every actuator of the walker is commanded) and the unit vector
     /// along its spring at construction.
@@ -40,8 +43,8 @@ pub struct CommandedWalker {
     /// `lift + stride` (the largest strain the gait asks for), at its built length when the
     /// command is 0.
     pub creature: Creature,
-    /// The four legs, in the order back-left, front-right (group 0), back-right, front-left
-    /// (group 1).
+    /// The four legs, in the order back-right, front-left (group 0), back-left, front-right
+    /// (group 1), facing +x with +y on the left.
     pub legs: Vec<Leg>,
 }
 
@@ -69,6 +72,7 @@ impl WalkingRobot {
         let mut legs: Vec<Leg> = (0..4)
             .map(|l| Leg {
                 group: l / 2,
+                left: l == 1 || l == 2,
                 muscles: Vec::new(),
                 feet: Vec::new(),
             })
