@@ -6,7 +6,8 @@
 //! mutation and crossover (`genome.rs`), [`GenomeSettings`] (`settings.rs`),
 //! [`VoxelGenome::part`] (`genome_part.rs`: the largest connected piece as a
 //! [`VoxelBody`](crate::VoxelBody)), [`Population`] (`population.rs`), [`Evaluation`],
-//! [`Fitness`] and [`RobotResult`] (`evaluate.rs`), [`RobotFailure`] (`failure.rs`) and the
+//! [`Fitness`] and [`RobotResult`] (`evaluate.rs`), [`RobotController`] and
+//! [`Population::evaluate_controlled`] (`control.rs`: each robot its own closed-loop controller), [`RobotFailure`] (`failure.rs`) and the
 //! [`Backend`]s a population runs on (`backend.rs`).
 //!
 //! # Examples
@@ -35,6 +36,7 @@
 //! ```
 
 mod backend;
+mod control;
 mod evaluate;
 mod failure;
 mod genome;
@@ -44,6 +46,7 @@ mod population;
 mod settings;
 
 pub use backend::Backend;
+pub use control::{RobotControl, RobotController};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
 pub use failure::{FailureKind, RobotFailure};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};

@@ -1,0 +1,224 @@
+//! Closed-loop control of a population: each robot its own [`RobotController`], seeing only its
+//! own sensors and filling only its own commands, all robots read in one batched
+//! [`Simulation::sense`](crate::Simulation::sense) and commanded by one [`Simulation::set_commands`](crate::Simulation::set_commands) per control period.
+
+use std::ops::Range;
+
+use super::evaluate::{Evaluation, RobotResult, Tick};
+use super::{Backend, Population};
+use crate::error::{Error, Result};
+use crate::model::Model;
+use crate::sensors::{Readings, SensorSpec};
+
+/// One robot's controller in a population ([`Population::evaluate_controlled`]). All indices it
+/// deals in are the robot's own: masses and springs numbered as in its [`Part`](crate::Part),
+/// commands one per commanded actuator of the part, in actuator order.
+pub trait RobotController {
+    /// What to read at every control period, in robot-local indices: `bodies` may only hold 0
+    /// (the robot itself), `contacts` its masses, `springs` its springs.
+    fn sensors(&self) -> SensorSpec;
+
+    /// Called at the start of every run (time 0), before the first [`RobotController::control`]:
+    /// a run restarts from time 0 when another robot fails, so a controller with state must
+    /// forget it here. Does nothing by default.
+    fn reset(&mut self) {}
+
+    /// Reads the robot's `readings` (in the order of its [`RobotController::sensors`]) and writes
+    /// its `commands` (relative rest-length changes; they hold the previous period's values on
+    /// entry, zeros at time 0).
+    fn control(&mut self, readings: &Readings, commands: &mut [f64]);
+}
+
+/// Where robot `r`'s items sit in the population's model.
+#[derive(Debug)]
+struct Slice {
+    /// Its commanded actuators' command indices.
+    commands: Range<usize>,
+    /// Its items in the population-wide readings.
+    bodies: Range<usize>,
+    contacts: Range<usize>,
+    spring_readings: Range<usize>,
+}
+
+/// The population-wide sensor spec and each robot's slices of it.
+#[derive(Debug)]
+struct Plan {
+    spec: SensorSpec,
+    slices: Vec<Slice>,
+}
+
+/// Translates each robot's spec into model indices and concatenates them, checking that each
+/// names only the robot's own items.
+fn plan(model: &Model, specs: &[SensorSpec]) -> Result<Plan> {
+    let mut spec = SensorSpec::default();
+    let mut slices = Vec::with_capacity(specs.len());
+    let mut command = 0;
+    for (r, (own, body)) in specs.iter().zip(&model.bodies).enumerate() {
+        let out_of = |what: &'static str, index: usize, len: usize| Error::InvalidBuilder {
+            builder: "population controller",
+            reason: format!(
+                "robot {r} asks for {what} {index}, but it has {len} (robot-local indices)"
+            ),
+        };
+        let commanded = model
+            .actuators
+            .iter()
+            .filter(|a| a.commanded && body.springs.contains(&(a.spring as usize)))
+            .count();
+        let (b0, c0, s0) = (spec.bodies.len(), spec.contacts.len(), spec.springs.len());
+        for &b in &own.bodies {
+            if b != 0 {
+                return Err(out_of("body", b, 1));
+            }
+            spec.bodies.push(r);
+        }
+        spec.orientation |= own.orientation && !own.bodies.is_empty();
+        for &m in &own.contacts {
+            if m >= body.masses.len() {
+                return Err(out_of("mass", m, body.masses.len()));
+            }
+            spec.contacts.push(body.masses.start + m);
+        }
+        for &s in &own.springs {
+            if s >= body.springs.len() {
+                return Err(out_of("spring", s, body.springs.len()));
+            }
+            spec.springs.push(body.springs.start + s);
+        }
+        slices.push(Slice {
+            commands: command..command + commanded,
+            bodies: b0..spec.bodies.len(),
+            contacts: c0..spec.contacts.len(),
+            spring_readings: s0..spec.springs.len(),
+        });
+        command += commanded;
+    }
+    Ok(Plan { spec, slices })
+}
+
+impl Slice {
+    /// Robot-local readings out of the population's.
+    fn readings(&self, all: &Readings, orientation: bool) -> Readings {
+        let mut bodies = all.bodies[self.bodies.clone()].to_vec();
+        if !orientation {
+            for b in &mut bodies {
+                b.orientation = None;
+                b.angular_velocity = None;
+            }
+        }
+        Readings {
+            time: all.time,
+            bodies,
+            contacts: all.contacts[self.contacts.clone()].to_vec(),
+            springs: all.springs[self.spring_readings.clone()].to_vec(),
+        }
+    }
+}
+
+/// Drives the bodies of one world, each by its own [`RobotController`]: what
+/// [`Population::evaluate_controlled`] does at every control period, for a loop of your own (a
+/// recording, a viewer). Body `r` of the model is controller `r`'s robot; its commanded
+/// actuators are the model's commanded actuators on its springs, in order.
+#[derive(Debug)]
+pub struct RobotControl<'a, C> {
+    controllers: &'a mut [C],
+    specs: Vec<SensorSpec>,
+    plan: Plan,
+    commands: Vec<f64>,
+}
+
+impl<'a, C: RobotController> RobotControl<'a, C> {
+    /// Prepares `controllers` (one per body of `model`) for a world built from `model`.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] unless there is one controller per body;
+    /// [`Error::InvalidBuilder`] (builder `"population controller"`) for a sensor index outside
+    /// its robot.
+    pub fn new(model: &Model, controllers: &'a mut [C]) -> Result<Self> {
+        if controllers.len() != model.bodies.len() {
+            return Err(Error::LengthMismatch {
+                what: "controllers (one per robot)",
+                expected: model.bodies.len(),
+                got: controllers.len(),
+            });
+        }
+        let specs: Vec<SensorSpec> = controllers.iter().map(RobotController::sensors).collect();
+        let plan = plan(model, &specs)?;
+        let commands = vec![0.0; plan.slices.last().map_or(0, |s| s.commands.end)];
+        Ok(Self {
+            controllers,
+            specs,
+            plan,
+            commands,
+        })
+    }
+
+    /// Back to time 0: commands to zero, every controller's [`RobotController::reset`].
+    pub fn reset(&mut self) {
+        self.commands.fill(0.0);
+        self.controllers.iter_mut().for_each(RobotController::reset);
+    }
+
+    /// One control period's start: reads every robot's sensors in one
+    /// [`Simulation::sense`](crate::Simulation::sense), calls each controller whose robot is
+    /// not `frozen` (by robot index; an empty slice freezes none) and sends all commands in one
+    /// [`Simulation::set_commands`](crate::Simulation::set_commands); a frozen robot's commands
+    /// are 0.
+    ///
+    /// # Errors
+    /// The world's errors from sensing and commanding.
+    pub fn tick<S: crate::Simulation + ?Sized>(
+        &mut self,
+        world: &mut S,
+        frozen: &[bool],
+    ) -> Result<()> {
+        let all = world.sense(&self.plan.spec)?;
+        for (r, (slice, c)) in self
+            .plan
+            .slices
+            .iter()
+            .zip(self.controllers.iter_mut())
+            .enumerate()
+        {
+            if frozen.get(r).copied().unwrap_or(false) {
+                self.commands[slice.commands.clone()].fill(0.0);
+                continue;
+            }
+            let own = slice.readings(&all, self.specs[r].orientation);
+            c.control(&own, &mut self.commands[slice.commands.clone()]);
+        }
+        world.set_commands(&self.commands)
+    }
+}
+
+impl Population {
+    /// Evaluates the population as [`Population::evaluate`] does, each robot driven by its own
+    /// controller (`controllers[r]` for robot `r`) every [`Evaluation::control_steps`] steps
+    /// ([`RobotControl::tick`]): one [`Simulation::sense`](crate::Simulation::sense) reads what
+    /// all the controllers asked for, each controller gets its robot's part of it and fills its
+    /// robot's commands, and one [`Simulation::set_commands`](crate::Simulation::set_commands)
+    /// sends them all. A failed (frozen) robot's controller is no longer called and its
+    /// commands stay 0. A robot's result does not depend on the other robots or their
+    /// controllers (it sees only its own sensors).
+    ///
+    /// # Errors
+    /// As [`Population::evaluate`]; those of [`RobotControl::new`].
+    pub fn evaluate_controlled<S, C>(
+        &self,
+        eval: &Evaluation,
+        controllers: &mut [C],
+    ) -> Result<Vec<RobotResult>>
+    where
+        S: Backend,
+        C: RobotController,
+    {
+        let model = self.model(&eval.params, &eval.obstacles)?;
+        let mut control = RobotControl::new(&model, controllers)?;
+        self.evaluate_with::<S, _>(eval, |world: &mut S, tick: &Tick<'_>| {
+            if tick.period == 0 {
+                control.reset();
+            }
+            control.tick(world, tick.frozen)
+        })
+    }
+}
