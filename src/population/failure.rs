@@ -47,18 +47,24 @@ impl fmt::Display for RobotFailure {
         let mass = self.mass.map_or(String::new(), |m| format!("mass {m} "));
         match self.kind {
             FailureKind::NonFinite => write!(f, "{mass}became non-finite {at}"),
-            FailureKind::BlowUp => {
-                let [v, limit] = self.speed.unwrap_or([f64::NAN; 2]);
-                write!(
+            FailureKind::BlowUp => match self.speed {
+                Some([v, limit]) => write!(
                     f,
                     "blew up {at}: {mass}moves at {v:.3e} m/s, above the {limit:.3e} m/s no \
                      stable run of this robot reaches (dt too large for its springs?)"
-                )
-            }
+                ),
+                None => write!(
+                    f,
+                    "blew up {at}: {mass}moved faster than any stable run reaches (dt too \
+                     large for its springs?)"
+                ),
+            },
             FailureKind::FixedPointOverflow => write!(
                 f,
-                "a spring at {mass}passed the GPU's fixed-point force bound {at} (raise \
-                 Evaluation::fixed_point_force, or the robot exploded)"
+                "a spring at {mass}passed the GPU's fixed-point force bound in step {} (which \
+                 starts at t = {} s; raise the evaluation's fixed_point_force, \
+                 `evaluation.fixed_point_force` in a population file, or the robot exploded)",
+                self.step, self.time
             ),
             FailureKind::Fitness => write!(f, "its fitness is not finite"),
         }
@@ -70,13 +76,19 @@ impl RobotFailure {
     /// error that is not about one mass (device errors and the like).
     /// `time` is the world's time once stopped, s.
     pub(super) fn of_error(e: &Error, time: f64) -> Option<(usize, Self)> {
-        let (mass, kind, step) = match *e {
-            Error::NonFinite { mass, step, .. } => (mass, FailureKind::NonFinite, step),
+        let (mass, kind, step, speed) = match *e {
+            Error::NonFinite { mass, step, .. } => (mass, FailureKind::NonFinite, step, None),
             // The world's own bound is pinned far above any robot's (see evaluate.rs): it only
             // catches runs that explode within one control period.
-            Error::BlowUp { mass, step, .. } => (mass, FailureKind::BlowUp, step),
+            Error::BlowUp {
+                mass,
+                step,
+                speed,
+                limit,
+                ..
+            } => (mass, FailureKind::BlowUp, step, Some([speed, limit])),
             Error::FixedPointOverflow { mass, step, .. } => {
-                (mass, FailureKind::FixedPointOverflow, step)
+                (mass, FailureKind::FixedPointOverflow, step, None)
             }
             _ => return None,
         };
@@ -87,7 +99,7 @@ impl RobotFailure {
                 step,
                 time,
                 mass: Some(mass),
-                speed: None,
+                speed,
             },
         ))
     }
@@ -116,5 +128,37 @@ impl RobotFailure {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_blow_up_the_world_reports_keeps_its_speed_in_the_message() {
+        // Regression: the world's blow-up error became "moves at NaN m/s" in a robot's report.
+        let e = Error::BlowUp {
+            mass: 3,
+            step: 7,
+            time: 0.0006,
+            speed: 120.0,
+            limit: 80.0,
+            dt: 1e-4,
+            stable_dt: 5e-5,
+            advice: String::new(),
+        };
+        let (mass, failure) = RobotFailure::of_error(&e, 0.0007).unwrap();
+        assert_eq!((mass, failure.speed), (3, Some([120.0, 80.0])));
+        let text = failure.to_string();
+        assert!(
+            text.contains("1.200e2 m/s") && !text.contains("NaN"),
+            "{text}"
+        );
+        let unknown = RobotFailure {
+            speed: None,
+            ..failure
+        };
+        assert!(!unknown.to_string().contains("NaN"), "{unknown}");
     }
 }
