@@ -7,7 +7,8 @@
 //! [`VoxelGenome::part`] (`genome_part.rs`: the largest connected piece as a
 //! [`VoxelBody`](crate::VoxelBody)), [`Population`] (`population.rs`), [`Evaluation`],
 //! [`Fitness`] and [`RobotResult`] (`evaluate.rs`), [`RobotFailure`] (`failure.rs`) and the
-//! [`Backend`]s a population runs on (`backend.rs`).
+//! [`Backend`]s a population runs on (`backend.rs`); [`Evolution`], a genetic algorithm over
+//! genomes returning [`Evolved`] (`evolve.rs`, its breeding in `breed.rs`).
 //!
 //! # Examples
 //!
@@ -35,7 +36,9 @@
 //! ```
 
 mod backend;
+mod breed;
 mod evaluate;
+mod evolve;
 mod failure;
 mod genome;
 mod genome_part;
@@ -44,6 +47,7 @@ mod population;
 mod settings;
 
 pub use backend::Backend;
+pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
 pub use failure::{FailureKind, RobotFailure};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
