@@ -82,7 +82,12 @@ pub(crate) fn write_history(history: &[GenerationStats], path: &Path) -> Result<
 pub(crate) fn write_plot(history: &[GenerationStats], path: &Path) -> Result<()> {
     let points: Vec<GenerationFitness> = history
         .iter()
-        .filter_map(|s| Some(GenerationFitness { best: s.best?, mean: s.mean? }))
+        .filter_map(|s| {
+            Some(GenerationFitness {
+                best: s.best?,
+                mean: s.mean?,
+            })
+        })
         .collect();
     if points.len() < history.len() {
         println!(
@@ -93,16 +98,21 @@ pub(crate) fn write_plot(history: &[GenerationStats], path: &Path) -> Result<()>
     if points.is_empty() {
         return Ok(());
     }
-    let title = format!(
-        "Evolving voxel robots: {} generations",
-        history.len()
-    );
-    Ok(FitnessPlot { title, ..FitnessPlot::default() }.save(&points, path)?)
+    let title = format!("Evolving voxel robots: {} generations", history.len());
+    Ok(FitnessPlot {
+        title,
+        ..FitnessPlot::default()
+    }
+    .save(&points, path)?)
 }
 
 /// `champion.json`: the champion as a one-robot batch for `hooke eval` (its evaluation settings
 /// and its genome), so `hooke eval champion.json --out result.json` scores it again.
-pub(crate) fn write_champion(evolution: &Evolution, genome: &VoxelGenome, path: &Path) -> Result<()> {
+pub(crate) fn write_champion(
+    evolution: &Evolution,
+    genome: &VoxelGenome,
+    path: &Path,
+) -> Result<()> {
     let e = &evolution.evaluation;
     let batch = serde_json::json!({
         "evaluation": {

@@ -231,7 +231,8 @@ impl Evolution {
             let order = ranking(&fitness);
             let best = fitness[order[0]];
             let scored: Vec<f64> = fitness.iter().flatten().copied().collect();
-            let mean = (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64);
+            let mean =
+                (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64);
             if let Some(b) = best {
                 if evolved.champion.as_ref().is_none_or(|c| b > c.fitness) {
                     evolved.champion = Some(Champion {
@@ -272,7 +273,11 @@ impl Evolution {
 
     /// Each genome's fitness (`None` for an empty genome or a failed robot) and the number of
     /// failed robots.
-    fn score<E>(&self, genomes: &[VoxelGenome], evaluate: &mut E) -> Result<(Vec<Option<f64>>, usize)>
+    fn score<E>(
+        &self,
+        genomes: &[VoxelGenome],
+        evaluate: &mut E,
+    ) -> Result<(Vec<Option<f64>>, usize)>
     where
         E: FnMut(&Population, &Evaluation) -> Result<Vec<RobotResult>>,
     {

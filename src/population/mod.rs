@@ -47,8 +47,8 @@ mod population;
 mod settings;
 
 pub use backend::Backend;
-pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
+pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
 pub use failure::{FailureKind, RobotFailure};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
 pub use population::{Layout, Population, Robot, ROBOT_COLLISION_GROUP};
