@@ -10,7 +10,8 @@
 //!   `champion_energy.png`, its energy terms);
 //! - `champion.json`: the champion's genome as a one-robot batch with the evaluation settings,
 //!   which `hooke eval out/evolve/champion.json --out result.json` scores again;
-//! - `history.csv`: generation, best, mean, failed and empty robots, wall time.
+//! - `history.csv`: generation, best, mean, failed and empty robots, wall time (rewritten after
+//!   every generation).
 //!
 //! It ends with the champion's distance against the best of generation 0, and the wall time.
 //!
@@ -86,10 +87,19 @@ fn main() -> output::Result<()> {
         evolution.seed,
         backend.describe(),
     );
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let bar = progress_bar(evolution.generations as u64);
+    let mut so_far = Vec::new();
+    let history_csv = args.out.join("history.csv");
     let observe = |s: &GenerationStats| {
         bar.suspend(|| println!("{}", describe(s)));
         bar.inc(1);
+        // Rewritten every generation, so a long run can be watched (and survives being cut).
+        so_far.push(s.clone());
+        if let Err(e) = output::write_history(&so_far, &history_csv) {
+            bar.suspend(|| eprintln!("{e}"));
+        }
     };
     let evolved = match &backend {
         output::Backend::Cpu => evolution.run_on::<CpuWorld>(observe)?,
@@ -117,7 +127,6 @@ fn report(
     backend: &output::Backend,
     out: &std::path::Path,
 ) -> output::Result<()> {
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     output::write_history(&evolved.history, &out.join("history.csv"))?;
     output::write_plot(&evolved.history, &out.join("fitness.png"))?;
     let Some(champion) = &evolved.champion else {

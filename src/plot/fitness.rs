@@ -109,6 +109,8 @@ impl FitnessPlot {
                 .configure_mesh()
                 .x_desc("generation")
                 .y_desc(self.fitness.as_str())
+                // At most one label per generation: more would repeat rounded numbers.
+                .x_labels(history.len().clamp(2, 11))
                 .x_label_formatter(&|x| format!("{x:.0}"))
                 .label_style((FAMILY, 14))
                 .axis_desc_style((FAMILY, 16))
