@@ -22,6 +22,8 @@
 //! friction; they take about 1-2 minutes on the project machine (see the README, "Evolving
 //! robots", for timings and a full run of 1000 robots).
 //!
+//! `--replay out/evolve/champion.json` records a champion again (e.g. with `--gif-size 320x240`).
+//!
 //! Run: `cargo run --release --example evolve [-- --population 1000 --generations 30 --seed 1]`
 
 // One file per topic, in a folder of their own.
@@ -60,6 +62,14 @@ struct Args {
     /// Folder to write to.
     #[arg(long, default_value = "out/evolve")]
     out: PathBuf,
+    /// GIF width and height in pixels, as `WIDTHxHEIGHT`.
+    #[arg(long, default_value = "480x360", value_parser = output::gif_size)]
+    gif_size: (u32, u32),
+    /// Evolve nothing: record the champion of an earlier run's `champion.json` again (its
+    /// evaluation settings; `--duration`, `--dt` and `--seed` are ignored), e.g. at another
+    /// `--gif-size`.
+    #[arg(long)]
+    replay: Option<PathBuf>,
 }
 
 fn main() -> output::Result<()> {
@@ -77,6 +87,23 @@ fn main() -> output::Result<()> {
     evolution.evaluation.params.dt = args.dt;
     evolution.check()?;
     let backend = output::Backend::open(args.cpu)?;
+    if let Some(path) = &args.replay {
+        let (evolution, genome) = output::read_champion(path)?;
+        std::fs::create_dir_all(&args.out)
+            .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+        let gif = output::record_champion(&evolution, &genome, &backend, &args.out, args.gif_size)?;
+        println!(
+            "{}: {} voxels, moved {:.3} m forward in {} s on {}; wrote {} ({} frames)",
+            path.display(),
+            genome.filled_count(),
+            gif.trace.forward_distance(),
+            evolution.evaluation.duration,
+            backend.describe(),
+            gif.gif.display(),
+            gif.frames
+        );
+        return Ok(());
+    }
     println!(
         "evolving {} robots of {:?} voxels for {} generations, {} s each at dt = {} s, seed {}, on {}",
         evolution.population,
@@ -109,7 +136,7 @@ fn main() -> output::Result<()> {
     };
     bar.finish_and_clear();
     let evolve_time = started.elapsed().as_secs_f64();
-    report(&evolution, &evolved, &backend, &args.out)?;
+    report(&evolution, &evolved, &backend, &args)?;
     println!(
         "wall time {:.1} s ({:.1} s evolving, {:.1} s per generation; {:.0} robot-evaluations/s)",
         started.elapsed().as_secs_f64(),
@@ -125,8 +152,9 @@ fn report(
     evolution: &Evolution,
     evolved: &Evolved,
     backend: &output::Backend,
-    out: &std::path::Path,
+    args: &Args,
 ) -> output::Result<()> {
+    let out = args.out.as_path();
     output::write_history(&evolved.history, &out.join("history.csv"))?;
     output::write_plot(&evolved.history, &out.join("fitness.png"))?;
     let Some(champion) = &evolved.champion else {
@@ -134,7 +162,7 @@ fn report(
         return Ok(());
     };
     output::write_champion(evolution, &champion.genome, &out.join("champion.json"))?;
-    let gif = output::record_champion(evolution, &champion.genome, backend, out)?;
+    let gif = output::record_champion(evolution, &champion.genome, backend, out, args.gif_size)?;
     let first = evolved.history[0].best;
     println!(
         "champion (generation {}, {} voxels): {:.3} m in {} s; generation 0's best: {}",

@@ -137,6 +137,7 @@ pub(crate) fn record_champion(
     genome: &VoxelGenome,
     backend: &Backend,
     out: &Path,
+    size: (u32, u32),
 ) -> Result<RecordingSummary> {
     let e = &evolution.evaluation;
     let voxels = genome.voxel_part(&evolution.genome)?;
@@ -146,6 +147,7 @@ pub(crate) fn record_champion(
     let options = RecordOptions {
         duration: e.duration,
         framing: Framing::Follow,
+        size,
         cells: voxels.voxel_masses.clone(),
         title: "Evolved champion: energy".to_string(),
         ..RecordOptions::new(out, "champion")
@@ -166,4 +168,45 @@ pub(crate) fn record_champion(
             record(&mut world, &model, &options)?
         }
     })
+}
+
+/// The evolution settings and genome of a `champion.json` that [`write_champion`] wrote.
+pub(crate) fn read_champion(path: &Path) -> Result<(Evolution, VoxelGenome)> {
+    let context = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| context(&e))?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| context(&e))?;
+    let field = |v: &serde_json::Value, name: &str| -> Result<serde_json::Value> {
+        v.get(name)
+            .cloned()
+            .ok_or_else(|| context(&format!("no field `{name}`")).into())
+    };
+    let eval = field(&json, "evaluation")?;
+    let mut evolution = Evolution::default();
+    let e = &mut evolution.evaluation;
+    e.duration = serde_json::from_value(field(&eval, "duration")?).map_err(|e| context(&e))?;
+    e.params = serde_json::from_value(field(&eval, "params")?).map_err(|e| context(&e))?;
+    e.fitness = serde_json::from_value(field(&eval, "fitness")?).map_err(|e| context(&e))?;
+    e.fixed_point_force =
+        serde_json::from_value(field(&eval, "fixed_point_force")?).map_err(|e| context(&e))?;
+    e.max_incidence =
+        serde_json::from_value(field(&eval, "max_incidence")?).map_err(|e| context(&e))?;
+    evolution.genome = serde_json::from_value(field(&eval, "genome")?).map_err(|e| context(&e))?;
+    let robot = json
+        .get("robots")
+        .and_then(|r| r.get(0))
+        .ok_or_else(|| context(&"no robot in `robots`"))?;
+    let genome = serde_json::from_value(field(robot, "genome")?).map_err(|e| context(&e))?;
+    evolution.check()?;
+    Ok((evolution, genome))
+}
+
+/// `--gif-size`: `WIDTHxHEIGHT`, each at least 16 pixels.
+pub(crate) fn gif_size(s: &str) -> std::result::Result<(u32, u32), String> {
+    let parse = |v: &str| v.trim().parse::<u32>().ok().filter(|&n| n >= 16);
+    match s.split_once('x') {
+        Some((w, h)) => parse(w)
+            .zip(parse(h))
+            .ok_or_else(|| format!("{s:?}: width and height must be whole numbers >= 16")),
+        None => Err(format!("{s:?}: expected WIDTHxHEIGHT, e.g. 480x360")),
+    }
 }
