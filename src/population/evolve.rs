@@ -65,7 +65,10 @@ pub struct Evolution {
     /// (default 3, at least 1; 1 is random selection).
     pub tournament: usize,
     /// The best robots of a generation copied unchanged into the next (default 2, below
-    /// `population`), so the best fitness never drops.
+    /// `population`), so the best fitness does not drop (on the CPU reference, a generation of
+    /// more than [`SPRINGS_PER_CHUNK`](crate::cpu::SPRINGS_PER_CHUNK) springs may score a copied
+    /// robot differently in the last bits, see [`Evaluation`]; the champion is the best of every
+    /// generation all the same).
     pub elites: usize,
     /// Seed of the generator (default 0).
     pub seed: u64,
