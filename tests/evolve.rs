@@ -30,7 +30,10 @@ fn small() -> Evolution {
 }
 
 /// Everything of a history but the wall times.
-fn outcome(e: &Evolved) -> Vec<(Option<f64>, Option<f64>, usize, usize, Option<VoxelGenome>)> {
+/// A generation's best, mean, failed and empty robots and best genome.
+type Outcome = (Option<f64>, Option<f64>, usize, usize, Option<VoxelGenome>);
+
+fn outcome(e: &Evolved) -> Vec<Outcome> {
     e.history
         .iter()
         .map(|s| (s.best, s.mean, s.failures, s.empty, s.best_genome.clone()))
@@ -90,7 +93,8 @@ fn elites_keep_the_best_fitness_from_dropping_and_the_champion_scores_the_same_a
         Some(&champion.genome)
     );
     // Bit for bit: the same robot, evaluation and backend.
-    let alone = Population::from_genomes(&[champion.genome.clone()], &evolution.genome).unwrap();
+    let alone = Population::from_genomes(std::slice::from_ref(&champion.genome), &evolution.genome)
+        .unwrap();
     let again = alone.evaluate::<CpuWorld>(&evolution.evaluation).unwrap();
     assert_eq!(again[0].fitness, Some(champion.fitness));
 }

@@ -7,6 +7,9 @@ use plotters::prelude::*;
 use super::{check_size, draw_canvas, plot_error, save_png, FAMILY};
 use crate::error::Result;
 
+/// A curve of the plot: its label, its colour and the value it draws.
+type Curve = (&'static str, RGBColor, fn(&GenerationFitness) -> f64);
+
 /// The fitness of one generation: its best and its mean over the robots that did not fail
 /// (units of the fitness, e.g. m for distance walked).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -118,7 +121,7 @@ impl FitnessPlot {
                 .bold_line_style(RGBColor(205, 205, 205))
                 .draw()
                 .map_err(|e| draw(&e))?;
-            let curves: [(&str, RGBColor, fn(&GenerationFitness) -> f64); 2] = [
+            let curves: [Curve; 2] = [
                 ("best", RGBColor(214, 39, 40), |f| f.best),
                 ("mean", RGBColor(31, 119, 180), |f| f.mean),
             ];
