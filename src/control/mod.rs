@@ -1,11 +1,12 @@
 //! Closed-loop control: run a world for a duration and call a controller every control period
 //! with the sensors it asked for and the commanded actuators' values to fill.
 //!
-//! One control tick is: read the sensors ([`Simulation::sense`], one batched readback on the
-//! GPU), call the controller, upload the commands ([`Simulation::set_commands`], one buffer
-//! write), then `period` steps that stay on the device. The first tick is at the world's current
-//! time, before any step of the run; the last period is shortened when the duration is not a
-//! multiple of it.
+//! One control tick is: read the sensors
+//! ([`Simulation::sense`](crate::Simulation::sense), one batched readback on the GPU), call the
+//! controller, upload the commands
+//! ([`Simulation::set_commands`](crate::Simulation::set_commands), one buffer write), then
+//! `period` steps that stay on the device. The first tick is at the world's current time, before
+//! any step of the run; the last period is shortened when the duration is not a multiple of it.
 //!
 //! # Examples
 //!

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use super::{check_size, draw_canvas, plot_error, save_png, FAMILY};
 use crate::error::Result;
 
-/// A curve of the plot: its label, colour and value per generation.
+/// A curve of the plot: its label, its colour and the value it draws.
 type Curve = (&'static str, RGBColor, fn(&GenerationFitness) -> f64);
 
 /// The fitness of one generation: its best and its mean over the robots that did not fail
@@ -112,6 +112,8 @@ impl FitnessPlot {
                 .configure_mesh()
                 .x_desc("generation")
                 .y_desc(self.fitness.as_str())
+                // At most one label per generation: more would repeat rounded numbers.
+                .x_labels(history.len().clamp(2, 11))
                 .x_label_formatter(&|x| format!("{x:.0}"))
                 .label_style((FAMILY, 14))
                 .axis_desc_style((FAMILY, 16))

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use super::genome::invalid;
 use super::{GenomeSettings, VoxelGenome, VoxelMaterial};
-use crate::builders::{Builder, Muscle, Voxel, VoxelBody};
+use crate::builders::{Muscle, Voxel, VoxelBody, VoxelPart};
 use crate::error::Result;
 use crate::model::Part;
 
@@ -28,6 +28,17 @@ impl VoxelGenome {
     /// [`crate::Error::InvalidBuilder`] (builder `"genome"`) for a genome with no filled cell or
     /// a muscle phase not below [`GenomeSettings::phases`].
     pub fn part(&self, settings: &GenomeSettings) -> Result<Part> {
+        Ok(self.voxel_part(settings)?.part)
+    }
+
+    /// [`VoxelGenome::part`] with the corner masses and springs of each voxel (for drawing the
+    /// robot's voxels shaded: [`VoxelPart::voxel_masses`] are the cells
+    /// [`RecordOptions::cells`](crate::render::RecordOptions::cells) takes). Voxels are listed in
+    /// ascending cell order of the kept component.
+    ///
+    /// # Errors
+    /// As [`VoxelGenome::part`].
+    pub fn voxel_part(&self, settings: &GenomeSettings) -> Result<VoxelPart> {
         settings.validate()?;
         self.check()?;
         for (i, c) in self.cells.iter().enumerate() {
@@ -64,7 +75,7 @@ impl VoxelGenome {
             damping: settings.damping,
             voxels,
         }
-        .build()
+        .build_voxels()
     }
 
     /// Coordinates of cell `i`.

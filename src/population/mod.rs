@@ -7,8 +7,10 @@
 //! [`VoxelGenome::part`] (`genome_part.rs`: the largest connected piece as a
 //! [`VoxelBody`](crate::VoxelBody)), [`Population`] (`population.rs`), [`Evaluation`],
 //! [`Fitness`] and [`RobotResult`] (`evaluate.rs`), [`RobotController`] and
-//! [`Population::evaluate_controlled`] (`control.rs`: each robot its own closed-loop controller), [`RobotFailure`] (`failure.rs`) and the
-//! [`Backend`]s a population runs on (`backend.rs`).
+//! [`Population::evaluate_controlled`] (`control.rs`: each robot its own closed-loop
+//! controller), [`RobotFailure`] (`failure.rs`) and the [`Backend`]s a population runs on
+//! (`backend.rs`); [`Evolution`], a genetic algorithm over genomes returning [`Evolved`]
+//! (`evolve.rs`, its breeding in `breed.rs`).
 //!
 //! # Examples
 //!
@@ -36,8 +38,10 @@
 //! ```
 
 mod backend;
+mod breed;
 mod control;
 mod evaluate;
+mod evolve;
 mod failure;
 mod genome;
 mod genome_part;
@@ -48,6 +52,7 @@ mod settings;
 pub use backend::Backend;
 pub use control::{RobotControl, RobotController};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
+pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
 pub use failure::{FailureKind, RobotFailure};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
 pub use population::{Layout, Population, Robot, ROBOT_COLLISION_GROUP};

@@ -1,0 +1,317 @@
+//! [`Evolution`]: a genetic algorithm over [`VoxelGenome`]s, each generation evaluated as one
+//! [`Population`] in one world; [`Evolution::run`] returns the history and the champion.
+
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::breed::{breed, ranking};
+use super::{Backend, Evaluation, GenomeSettings, Population, RobotResult, VoxelGenome};
+use crate::error::{Error, Result};
+use crate::model::Params;
+
+/// The settings of a genetic algorithm over voxel robots (Cheney et al. 2013's direct
+/// encoding): a random generation 0, then each generation made from the last by elitism,
+/// tournament selection, uniform crossover and per-cell mutation
+/// ([`VoxelGenome::crossover`], [`VoxelGenome::mutate`]), every draw from one
+/// `ChaCha8Rng::seed_from_u64(seed)`. With an evaluator that gives a robot the same fitness
+/// every time (both backends do, see [`Evaluation`]), the same settings give the same history
+/// and champion.
+///
+/// JSON fields may be left out (defaults below); unknown fields are an error.
+///
+/// # Examples
+///
+/// Four robots of 2 x 2 x 1 voxels for two generations of 0.05 s on the CPU reference:
+///
+/// ```
+/// use hooke::population::{Evaluation, Evolution};
+/// use hooke::CpuWorld;
+///
+/// let evolution = Evolution {
+///     population: 4,
+///     generations: 2,
+///     size: [2, 2, 1],
+///     evaluation: Evaluation { duration: 0.05, ..Evolution::default().evaluation }, // s
+///     ..Evolution::default()
+/// };
+/// let evolved = evolution.run_on::<CpuWorld>(|_| {})?;
+/// assert_eq!(evolved.history.len(), 2);
+/// let champion = evolved.champion.expect("a robot that did not fail");
+/// assert!(champion.fitness >= evolved.history[0].best.unwrap()); // m
+/// # Ok::<(), hooke::Error>(())
+/// ```
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Evolution {
+    /// Robots per generation (default 48, at least 2).
+    pub population: usize,
+    /// Generations, the random generation 0 included (default 10, at least 1).
+    pub generations: usize,
+    /// Cells of every genome along x, y and z (default 4 x 4 x 3 voxels of
+    /// [`GenomeSettings::voxel_size`]).
+    pub size: [u32; 3],
+    /// Probability that a cell of generation 0 is filled (default 0.6), in `[0, 1]`.
+    pub fill: f64,
+    /// Probability that a child's cell is redrawn ([`VoxelGenome::mutate`]; default 0.04, about
+    /// two cells of 48), in `[0, 1]`.
+    pub mutation_rate: f64,
+    /// Probability that a child is the uniform crossover of two parents rather than a copy of
+    /// one (default 0.5), in `[0, 1]`. Children are mutated either way.
+    pub crossover_rate: f64,
+    /// Robots drawn (with replacement) per tournament; the fittest of them is a parent
+    /// (default 3, at least 1; 1 is random selection).
+    pub tournament: usize,
+    /// The best robots of a generation copied unchanged into the next (default 2, below
+    /// `population`), so the best fitness does not drop (on the CPU reference, a generation of
+    /// more than [`SPRINGS_PER_CHUNK`](crate::cpu::SPRINGS_PER_CHUNK) springs may score a copied
+    /// robot differently in the last bits, see [`Evaluation`]; the champion is the best of every
+    /// generation all the same).
+    pub elites: usize,
+    /// Seed of the generator (default 0).
+    pub seed: u64,
+    /// The materials genomes are built with (default [`GenomeSettings::default`]).
+    pub genome: GenomeSettings,
+    /// How every generation is evaluated (default: 2 s along +x with [`Params::robots`], the
+    /// damped ground with Coulomb friction, at `dt = 2e-4` s; the stiffest default voxel corner
+    /// is stable below about 6e-4 s, see [`GenomeSettings`]).
+    pub evaluation: Evaluation,
+}
+
+impl Default for Evolution {
+    fn default() -> Self {
+        Self {
+            population: 48,
+            generations: 10,
+            size: [4, 4, 3],
+            fill: 0.6,
+            mutation_rate: 0.04,
+            crossover_rate: 0.5,
+            tournament: 3,
+            elites: 2,
+            seed: 0,
+            genome: GenomeSettings::default(),
+            evaluation: Evaluation {
+                duration: 2.0,
+                params: Params {
+                    dt: 2e-4,
+                    ..Params::robots()
+                },
+                ..Evaluation::default()
+            },
+        }
+    }
+}
+
+/// What happened in one generation of an [`Evolution`]. Fitness in the unit of
+/// [`Evaluation::fitness`] (m for the default distance).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationStats {
+    /// The generation, from 0.
+    pub generation: usize,
+    /// The best fitness; `None` when every robot failed.
+    pub best: Option<f64>,
+    /// The mean fitness of the robots that did not fail; `None` when every robot failed.
+    pub mean: Option<f64>,
+    /// Robots whose evaluation failed ([`RobotResult::failure`]): no fitness, ranked last.
+    pub failures: usize,
+    /// Genomes with no filled cell: no robot to evaluate, no fitness, ranked last.
+    pub empty: usize,
+    /// The genome of the best robot (the first of equals); `None` when every robot failed.
+    pub best_genome: Option<VoxelGenome>,
+    /// Wall time of the generation (evaluation and breeding), s.
+    pub wall_time: f64,
+}
+
+/// The best robot of a whole [`Evolution`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Champion {
+    /// Its genome.
+    pub genome: VoxelGenome,
+    /// Its fitness (m for the default distance).
+    pub fitness: f64,
+    /// The first generation it was evaluated in.
+    pub generation: usize,
+}
+
+/// The outcome of [`Evolution::run`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evolved {
+    /// One entry per generation, generation 0 first.
+    pub history: Vec<GenerationStats>,
+    /// The fittest robot of every generation (the earliest of equals); `None` when every robot
+    /// of every generation failed.
+    pub champion: Option<Champion>,
+}
+
+impl Evolution {
+    /// Checks every setting.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming the first bad field (`"evolution.population"`, ...),
+    /// [`GenomeSettings::validate`]'s and [`Evaluation::check`]'s errors; the genome size is
+    /// checked by [`VoxelGenome::random`] when the run starts.
+    pub fn check(&self) -> Result<()> {
+        let counts = [
+            (
+                "evolution.population",
+                self.population < 2,
+                self.population,
+                "must be at least 2 robots",
+            ),
+            (
+                "evolution.generations",
+                self.generations < 1,
+                self.generations,
+                "must be at least 1",
+            ),
+            (
+                "evolution.tournament",
+                self.tournament < 1,
+                self.tournament,
+                "must be at least 1 robot",
+            ),
+            (
+                "evolution.elites",
+                self.elites >= self.population,
+                self.elites,
+                "must be below the population",
+            ),
+        ];
+        for (name, bad, value, expected) in counts {
+            if bad {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: value as f64,
+                    expected,
+                });
+            }
+        }
+        for (name, p) in [
+            ("evolution.fill", self.fill),
+            ("evolution.mutation_rate", self.mutation_rate),
+            ("evolution.crossover_rate", self.crossover_rate),
+        ] {
+            crate::validate::require(
+                p.is_finite() && (0.0..=1.0).contains(&p),
+                name,
+                p,
+                "must be a probability in [0, 1]",
+            )?;
+        }
+        self.genome.validate()?;
+        self.evaluation.check()
+    }
+
+    /// Runs the evolution, each generation's robots (those with a filled cell) evaluated as one
+    /// [`Population`] by `evaluate(population, evaluation)`, which returns one result per robot
+    /// in order (e.g. [`Population::evaluate`], or [`Population::evaluate_gpu_on`] with one
+    /// device for the whole run). `observe` is called after every generation.
+    ///
+    /// # Errors
+    /// [`Evolution::check`]'s errors, [`VoxelGenome::random`]'s for a bad size, the evaluator's
+    /// errors, and [`Error::LengthMismatch`] if it returns a result count other than the robot
+    /// count.
+    pub fn run<E, O>(&self, mut evaluate: E, mut observe: O) -> Result<Evolved>
+    where
+        E: FnMut(&Population, &Evaluation) -> Result<Vec<RobotResult>>,
+        O: FnMut(&GenerationStats),
+    {
+        self.check()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        let mut genomes = (0..self.population)
+            .map(|_| VoxelGenome::random(&mut rng, self.size, self.fill, self.genome.phases))
+            .collect::<Result<Vec<_>>>()?;
+        let mut evolved = Evolved {
+            history: Vec::with_capacity(self.generations),
+            champion: None,
+        };
+        for generation in 0..self.generations {
+            let started = Instant::now();
+            let (fitness, failures) = self.score(&genomes, &mut evaluate)?;
+            let order = ranking(&fitness);
+            let best = fitness[order[0]];
+            let scored: Vec<f64> = fitness.iter().flatten().copied().collect();
+            let mean =
+                (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64);
+            if let Some(b) = best {
+                if evolved.champion.as_ref().is_none_or(|c| b > c.fitness) {
+                    evolved.champion = Some(Champion {
+                        genome: genomes[order[0]].clone(),
+                        fitness: b,
+                        generation,
+                    });
+                }
+            }
+            let best_genome = best.map(|_| genomes[order[0]].clone());
+            if generation + 1 < self.generations {
+                genomes = breed(self, &genomes, &fitness, &order, &mut rng)?;
+            }
+            let stats = GenerationStats {
+                generation,
+                best,
+                mean,
+                failures,
+                empty: genomes_empty(&fitness, failures),
+                best_genome,
+                wall_time: started.elapsed().as_secs_f64(),
+            };
+            observe(&stats);
+            evolved.history.push(stats);
+        }
+        Ok(evolved)
+    }
+
+    /// [`Evolution::run`] with [`Population::evaluate`] on backend `S` (a world per
+    /// generation; on the GPU, [`Evolution::run`] with [`Population::evaluate_gpu_on`] opens the
+    /// device once).
+    ///
+    /// # Errors
+    /// As [`Evolution::run`].
+    pub fn run_on<S: Backend>(&self, observe: impl FnMut(&GenerationStats)) -> Result<Evolved> {
+        self.run(|p, e| p.evaluate::<S>(e), observe)
+    }
+
+    /// Each genome's fitness (`None` for an empty genome or a failed robot) and the number of
+    /// failed robots.
+    fn score<E>(
+        &self,
+        genomes: &[VoxelGenome],
+        evaluate: &mut E,
+    ) -> Result<(Vec<Option<f64>>, usize)>
+    where
+        E: FnMut(&Population, &Evaluation) -> Result<Vec<RobotResult>>,
+    {
+        let robots: Vec<usize> = (0..genomes.len())
+            .filter(|&i| genomes[i].filled_count() > 0)
+            .collect();
+        let kept: Vec<VoxelGenome> = robots.iter().map(|&i| genomes[i].clone()).collect();
+        let population = Population::from_genomes(&kept, &self.genome)?;
+        let results = if kept.is_empty() {
+            Vec::new()
+        } else {
+            evaluate(&population, &self.evaluation)?
+        };
+        if results.len() != kept.len() {
+            return Err(Error::LengthMismatch {
+                what: "evolution: results of the evaluator",
+                expected: kept.len(),
+                got: results.len(),
+            });
+        }
+        let mut fitness = vec![None; genomes.len()];
+        let mut failures = 0;
+        for (&i, r) in robots.iter().zip(&results) {
+            fitness[i] = r.fitness.filter(|f| f.is_finite());
+            failures += usize::from(fitness[i].is_none());
+        }
+        Ok((fitness, failures))
+    }
+}
+
+/// Genomes without fitness that were not failed robots: the empty ones.
+fn genomes_empty(fitness: &[Option<f64>], failures: usize) -> usize {
+    fitness.iter().filter(|f| f.is_none()).count() - failures
+}
