@@ -3,6 +3,7 @@
 //! for the parity suite.
 
 use glam::{DVec3, Vec3};
+use std::collections::HashMap;
 
 use super::World;
 use crate::energy::Energy;
@@ -326,5 +327,29 @@ impl World {
             }
         }
         Ok(rest)
+    }
+
+    /// [`World::rest_lengths`] of only `springs` (valid indices), in their order, m: one pass
+    /// over the actuators instead of a vector of every spring (the sensors' strains).
+    pub(crate) fn rest_lengths_of(&self, springs: &[usize]) -> Vec<f64> {
+        let mut wanted: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (k, &s) in springs.iter().enumerate() {
+            wanted.entry(s).or_default().push(k);
+        }
+        let mut rest: Vec<f64> = springs.iter().map(|&s| self.base_rest(s)).collect();
+        for (i, a) in self.actuators.iter().enumerate() {
+            let s = a.spring as usize;
+            if let Some(slots) = wanted.get(&s) {
+                // From the base each time: a spring named by several actuators follows the last.
+                let r = a.rest_length_with(self.base_rest(s), self.time, self.command(i));
+                slots.iter().for_each(|&k| rest[k] = r);
+            }
+        }
+        for (r, &s) in rest.iter_mut().zip(springs) {
+            if self.springs.laws[s] == LAW_ZERO_LENGTH {
+                *r = 0.0;
+            }
+        }
+        rest
     }
 }

@@ -18,7 +18,8 @@ impl World {
     /// spring) and one readback of only the requested values. The request table is uploaded
     /// only when `spec` differs from the last call's. The first call that asks for contacts
     /// compiles the contact recording into `integrate` and reads zeros; from the next step on
-    /// they are the last step's. Strains use [`World::rest_lengths`] (host, f64).
+    /// they are the last step's. Strains use the rest lengths of [`World::rest_lengths`] (host, f64; only the
+    /// requested springs').
     ///
     /// # Errors
     /// [`crate::Error::IndexOutOfRange`] naming the first body, mass or spring of `spec` out of
@@ -69,12 +70,11 @@ impl World {
             .collect();
         readings.contacts = contacts.chunks_exact(4).map(contact).collect();
         if !spec.springs.is_empty() {
-            let rest_lengths = self.rest_lengths()?;
-            readings.springs = spec
-                .springs
+            let rest_lengths = self.rest_lengths_of(&spec.springs);
+            readings.springs = lengths
                 .iter()
-                .zip(lengths)
-                .map(|(&s, &l)| SpringReading::new(f64::from(l), rest_lengths[s]))
+                .zip(rest_lengths)
+                .map(|(&l, rest)| SpringReading::new(f64::from(l), rest))
                 .collect();
         }
         Ok(readings)
