@@ -20,10 +20,21 @@
 //! both backends, and of the CPU collision pass and spring pass alone, ending with a table of
 //! ns per mass against size (flat when the cost is linear in the masses). A backend that refuses
 //! collision radii says so and the run goes on.
+//!
+//! Populations (issue 14): `--population` times, instead, `Population::benchmark` (seeded random
+//! 4 x 4 x 3 voxel robots of about 100 masses, muscles included) evaluated for `--duration`
+//! seconds (default 10) in populations of `--robots` robots (default `10,100,1000`), on the CPU
+//! reference and then on the GPU World for each size: robot-evaluations per second, seconds per
+//! robot, spring-updates per second, the fixed cost of a call (the same evaluation with duration
+//! 0) and the load average, ending with a table of cost per robot against population size and
+//! `out/throughput/population.csv` (and, feature `plot`, `population.png`: ns per spring update
+//! against the population's springs).
 
 // In a folder of its own: `examples/collisions.rs` is another example.
 #[path = "throughput/collisions.rs"]
 mod collisions;
+#[path = "throughput/population.rs"]
+mod population;
 
 use std::time::Instant;
 
@@ -66,9 +77,26 @@ struct Args {
     /// Particle counts of the beds timed with --collisions, comma-separated.
     #[arg(long, value_parser = counts, default_value = "")]
     beds: Counts,
+    /// Time populations of voxel robots (`Population::benchmark`) instead of the lattice.
+    #[arg(long)]
+    population: bool,
+    /// Population sizes timed with --population, comma-separated.
+    #[arg(long, value_parser = counts, default_value = "10,100,1000")]
+    robots: Counts,
+    /// Simulated seconds per robot with --population.
+    #[arg(long, default_value_t = 10.0, value_parser = duration)]
+    duration: f64,
 }
 
-/// A comma-separated list of particle counts (possibly empty).
+/// Parses a duration in seconds: finite and > 0.
+fn duration(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(d) if d.is_finite() && d > 0.0 => Ok(d),
+        _ => Err(format!("{text:?} is not a duration (s, finite and > 0)")),
+    }
+}
+
+/// A comma-separated list of counts (particles, robots; possibly empty).
 #[derive(Clone, Debug)]
 struct Counts(Vec<u32>);
 
@@ -78,7 +106,7 @@ fn counts(text: &str) -> Result<Counts, String> {
         .filter(|x| !x.trim().is_empty())
         .map(|x| match x.trim().parse::<u32>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!("{x:?} is not a particle count (an integer >= 1)")),
+            _ => Err(format!("{x:?} is not a count (an integer >= 1)")),
         })
         .collect::<Result<_, _>>()
         .map(Counts)
@@ -108,6 +136,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (device, queue) = hooke::gpu::request_device()?;
     if args.collisions {
         return collisions::run(&args, &device, &queue, options);
+    }
+    if args.population {
+        return population::run(&args, &device, &queue);
     }
     let mut rows = Vec::new();
     for &n in &sizes {

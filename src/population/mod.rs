@@ -6,8 +6,9 @@
 //! mutation and crossover (`genome.rs`), [`GenomeSettings`] (`settings.rs`),
 //! [`VoxelGenome::part`] (`genome_part.rs`: the largest connected piece as a
 //! [`VoxelBody`](crate::VoxelBody)), [`Population`] (`population.rs`), [`Evaluation`],
-//! [`Fitness`] and [`RobotResult`] (`evaluate.rs`), [`RobotFailure`] (`failure.rs`) and the
-//! [`Backend`]s a population runs on (`backend.rs`).
+//! [`Fitness`] and [`RobotResult`] (`evaluate.rs`), [`RobotFailure`] (`failure.rs`), the
+//! [`Backend`]s a population runs on (`backend.rs`) and [`Population::benchmark`], the
+//! population the throughput benchmarks time (`benchmark.rs`).
 //!
 //! # Examples
 //!
@@ -35,6 +36,7 @@
 //! ```
 
 mod backend;
+mod benchmark;
 mod evaluate;
 mod failure;
 mod genome;
@@ -44,6 +46,7 @@ mod population;
 mod settings;
 
 pub use backend::Backend;
+pub use benchmark::{BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
 pub use failure::{FailureKind, RobotFailure};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
