@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use hooke::population::{Evaluation, Population, RobotResult};
-use hooke::CpuWorld;
+use hooke::{CpuWorld, FixedPointScale, World, WorldOptions};
 
 use crate::Args;
 
@@ -103,6 +103,7 @@ fn measure(
         report("cpu (f64, all cores)", &row, t, steps, eval.duration);
         row.cpu = Some(t);
     }
+    gpu_layout(device, queue, population, eval, row.springs)?;
     let t = timing(
         || population.evaluate_gpu_on(device, queue, &setup_eval),
         || population.evaluate_gpu_on(device, queue, eval),
@@ -110,6 +111,29 @@ fn measure(
     report("gpu (f32, World)", &row, t, steps, eval.duration);
     row.gpu = Some(t);
     Ok(row)
+}
+
+/// Prints how the GPU World lays out the population's model (the evaluation's options: the
+/// fixed-point encoding pinned), as the lattice mode does: dispatches, and how many springs the
+/// stencil variant of the spring pass holds.
+fn gpu_layout(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    population: &Population,
+    eval: &Evaluation,
+    springs: usize,
+) -> hooke::Result<()> {
+    let model = population.model(&eval.params, &eval.obstacles)?;
+    let options = WorldOptions {
+        fixed_point: FixedPointScale::Pinned {
+            force: eval.fixed_point_force,
+            max_incidence: eval.max_incidence,
+        },
+        ..WorldOptions::default()
+    };
+    let world = World::with_device(device.clone(), queue.clone(), &model, options)?;
+    crate::print_stats(&world, springs, eval.control_steps);
+    Ok(())
 }
 
 /// Runs `setup` (duration 0), then `full`, timing each.
