@@ -28,7 +28,9 @@
 //! robot, spring-updates per second, the fixed cost of a call (the same evaluation with duration
 //! 0) and the load average, ending with a table of cost per robot against population size and
 //! `out/throughput/population.csv` (and, feature `plot`, `population.png`: ns per spring update
-//! against the population's springs).
+//! against the population's springs). The World gets the evaluation's options (the lattice
+//! switches do not apply); `--gpu-only` skips the CPU reference, `--cpu-only`
+//! (`HOOKE_CPU_ONLY=1`) the GPU World.
 
 // In a folder of its own: `examples/collisions.rs` is another example.
 #[path = "throughput/collisions.rs"]
@@ -77,6 +79,9 @@ struct Args {
     /// Particle counts of the beds timed with --collisions, comma-separated.
     #[arg(long, value_parser = counts, default_value = "")]
     beds: Counts,
+    /// With --population: skip the GPU World.
+    #[arg(long, env = "HOOKE_CPU_ONLY")]
+    cpu_only: bool,
     /// Time populations of voxel robots (`Population::benchmark`) instead of the lattice.
     #[arg(long)]
     population: bool,

@@ -103,13 +103,15 @@ fn measure(
         report("cpu (f64, all cores)", &row, t, steps, eval.duration);
         row.cpu = Some(t);
     }
-    gpu_layout(device, queue, population, eval, row.springs)?;
-    let t = timing(
-        || population.evaluate_gpu_on(device, queue, &setup_eval),
-        || population.evaluate_gpu_on(device, queue, eval),
-    )?;
-    report("gpu (f32, World)", &row, t, steps, eval.duration);
-    row.gpu = Some(t);
+    if !args.cpu_only {
+        gpu_layout(device, queue, population, eval, row.springs)?;
+        let t = timing(
+            || population.evaluate_gpu_on(device, queue, &setup_eval),
+            || population.evaluate_gpu_on(device, queue, eval),
+        )?;
+        report("gpu (f32, World)", &row, t, steps, eval.duration);
+        row.gpu = Some(t);
+    }
     Ok(row)
 }
 

@@ -12,7 +12,8 @@ use crate::error::Result;
 pub const BENCHMARK_GENOME_SIZE: [u32; 3] = [4, 4, 3];
 
 /// Probability that a cell of a benchmark genome is filled. Chosen so that the robots (each the
-/// largest face-connected piece of its genome) average about 100 masses; see
+/// largest face-connected piece of its genome) average about 100 masses while their shapes
+/// still differ (50 to 100 masses; at 0.9 nearly every robot is the full 100-mass block); see
 /// [`Population::benchmark`] for the counts.
 pub const BENCHMARK_FILL: f64 = 0.7;
 
@@ -28,9 +29,9 @@ impl Population {
     ///
     /// The same `robots` gives the same robots on every platform, and a smaller population is
     /// the first robots of a larger one, so cost per robot can be compared across sizes on the
-    /// same robots. Averaged over the first 1 000 robots: 97.4 masses, 432 springs and 292
-    /// actuated springs per robot (the example `throughput --population` prints them for each
-    /// size).
+    /// same robots. Averaged over the first 1 000 robots: 92.5 masses (50 to 100), 634 springs
+    /// and 479 actuated springs per robot (the example `throughput --population` prints them
+    /// for each size).
     ///
     /// # Errors
     /// None in practice (the genomes and settings are valid); [`VoxelGenome::part`]'s errors
