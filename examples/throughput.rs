@@ -30,7 +30,8 @@
 //! `out/throughput/population.csv` (and, feature `plot`, `population.png`: ns per spring update
 //! against the population's springs). The World gets the evaluation's options (the lattice
 //! switches do not apply); `--gpu-only` skips the CPU reference, `--cpu-only`
-//! (`HOOKE_CPU_ONLY=1`) the GPU World.
+//! (`HOOKE_CPU_ONLY=1`) the GPU World, and `--no-muscles` times the same robots with their
+//! actuators removed (the same springs, all passive: what the muscles cost).
 
 // In a folder of its own: `examples/collisions.rs` is another example.
 #[path = "throughput/collisions.rs"]
@@ -79,6 +80,9 @@ struct Args {
     /// Particle counts of the beds timed with --collisions, comma-separated.
     #[arg(long, value_parser = counts, default_value = "")]
     beds: Counts,
+    /// With --population: the same robots with their actuators removed (what the muscles cost).
+    #[arg(long)]
+    no_muscles: bool,
     /// With --population: skip the GPU World.
     #[arg(long, env = "HOOKE_CPU_ONLY")]
     cpu_only: bool,

@@ -42,7 +42,13 @@ pub(crate) fn run(
     };
     let steps = eval.steps()?;
     let largest = args.robots.0.iter().copied().max().unwrap_or(0) as usize;
-    let all = Population::benchmark(largest)?;
+    let mut all = Population::benchmark(largest)?;
+    if args.no_muscles {
+        for r in &mut all.robots {
+            r.part.actuators.clear();
+        }
+        println!("--no-muscles: every actuator removed, the springs kept");
+    }
     let mut rows = Vec::new();
     for &n in &args.robots.0 {
         let population = Population {
