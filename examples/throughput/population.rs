@@ -212,7 +212,10 @@ fn print_table(rows: &[Row], duration: f64, steps: u64) {
         };
         let [c1, c2, c3] = cols(r.cpu);
         let [g1, g2, g3] = cols(r.gpu);
-        let load = r.cpu.map_or(0.0, |t| t.load).max(r.gpu.map_or(0.0, |t| t.load));
+        let load = r
+            .cpu
+            .map_or(0.0, |t| t.load)
+            .max(r.gpu.map_or(0.0, |t| t.load));
         println!(
             "| {} | {} | {c1} | {c2} | {c3} | {g1} | {g2} | {g3} | {load:.2} |",
             r.robots, r.springs
@@ -238,9 +241,13 @@ fn write_outputs(rows: &[Row], steps: u64) -> Result<(), Box<dyn std::error::Err
     let mut csv = String::from(
         "robots,masses,springs,actuators,steps,cpu_s,cpu_setup_s,gpu_s,gpu_setup_s,load\n",
     );
-    let cell = |t: Option<Timing>, f: fn(Timing) -> f64| t.map_or(String::new(), |t| f(t).to_string());
+    let cell =
+        |t: Option<Timing>, f: fn(Timing) -> f64| t.map_or(String::new(), |t| f(t).to_string());
     for r in rows {
-        let load = r.cpu.map_or(0.0, |t| t.load).max(r.gpu.map_or(0.0, |t| t.load));
+        let load = r
+            .cpu
+            .map_or(0.0, |t| t.load)
+            .max(r.gpu.map_or(0.0, |t| t.load));
         csv += &format!(
             "{},{},{},{},{steps},{},{},{},{},{load}\n",
             r.robots,
