@@ -142,12 +142,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
     let (sizes, steps, gpu_only) = (args.sizes.0.clone(), args.steps, args.gpu_only);
     let options = options_of(&args);
+    if args.population && args.cpu_only {
+        return population::run(&args, None); // no adapter needed
+    }
     let (device, queue) = hooke::gpu::request_device()?;
     if args.collisions {
         return collisions::run(&args, &device, &queue, options);
     }
     if args.population {
-        return population::run(&args, &device, &queue);
+        return population::run(&args, Some((&device, &queue)));
     }
     let mut rows = Vec::new();
     for &n in &sizes {

@@ -29,13 +29,12 @@ struct Row {
     gpu: Option<Timing>,
 }
 
+/// The device and queue the GPU World runs on; `None` with `--cpu-only`.
+type Gpu<'a> = Option<(&'a wgpu::Device, &'a wgpu::Queue)>;
+
 /// Times every population size of `args.robots` on the CPU reference and then on the GPU World
 /// (side by side, size by size), and prints the table, a CSV and (feature `plot`) a plot.
-pub(crate) fn run(
-    args: &Args,
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: &Args, gpu: Gpu<'_>) -> Result<(), Box<dyn std::error::Error>> {
     let eval = Evaluation {
         duration: args.duration,
         ..Evaluation::default()
@@ -55,7 +54,7 @@ pub(crate) fn run(
             robots: all.robots[..n as usize].to_vec(),
             ..Population::default()
         };
-        let row = measure(args, device, queue, &population, &eval, steps)?;
+        let row = measure(args, gpu, &population, &eval, steps)?;
         rows.push(row);
     }
     print_table(&rows, args.duration, steps);
@@ -66,8 +65,7 @@ pub(crate) fn run(
 /// Both backends on one population.
 fn measure(
     args: &Args,
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
+    gpu: Gpu<'_>,
     population: &Population,
     eval: &Evaluation,
     steps: u64,
@@ -109,7 +107,7 @@ fn measure(
         report("cpu (f64, all cores)", &row, t, steps, eval.duration);
         row.cpu = Some(t);
     }
-    if !args.cpu_only {
+    if let Some((device, queue)) = gpu {
         gpu_layout(device, queue, population, eval, row.springs)?;
         let t = timing(
             || population.evaluate_gpu_on(device, queue, &setup_eval),
