@@ -5,7 +5,9 @@
 //! of collisions between masses (`cpu_collisions`: the lattice at n = 40 with every mass
 //! colliding and beds of 10^5 to 10^6 loose particles, as mass-updates per second of the
 //! collision pass alone, of the spring pass alone, of the whole step, and of the same step with
-//! every collision radius 0).
+//! every collision radius 0), and populations of voxel robots (`cpu_population`: 10, 100 and
+//! 1 000 robots of `Population::benchmark`, each evaluated for 0.1 s in one `CpuWorld`, as
+//! robot-evaluations per second).
 //!
 //! `cargo bench --bench cpu` runs it in full; with `CI` set the sizes shrink so that CI's quick
 //! pass (`cargo bench -- --test`) only proves the benchmark still runs.
@@ -115,5 +117,22 @@ fn collisions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small, obstacles, collisions);
+/// Populations of voxel robots (see `common::populations`): one `Population::evaluate` call on
+/// the CPU reference per iteration (building the world included), as robots per second; each
+/// robot is simulated for the evaluation's duration (0.1 s).
+fn population(c: &mut Criterion) {
+    let (populations, eval) = common::populations(quick());
+    let mut group = c.benchmark_group("cpu_population");
+    group.sample_size(10);
+    for population in &populations {
+        let robots = population.robots.len();
+        group.throughput(Throughput::Elements(robots as u64));
+        group.bench_with_input(BenchmarkId::new("robots", robots), &robots, |b, _| {
+            b.iter(|| population.evaluate::<CpuWorld>(&eval).expect("evaluate"));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small, obstacles, collisions, population);
 criterion_main!(benches);

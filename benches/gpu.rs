@@ -4,7 +4,9 @@
 //! lattice) where dispatch and submission overhead dominate, and the cost of obstacles
 //! (mass-updates per second of the n = 40 lattice with 0 to 64 obstacles), and of collisions
 //! between masses (`gpu_collisions`: the scenes of `cpu_collisions`, whole steps with and without
-//! collision radii; the collision pass costs the difference).
+//! collision radii; the collision pass costs the difference), and populations of voxel robots
+//! (`gpu_population`: 10, 100 and 1 000 robots of `Population::benchmark`, each evaluated for
+//! 0.1 s in one World, as robot-evaluations per second).
 //!
 //! Every timed call is `World::step`, which submits the steps and waits for the GPU to finish (it
 //! reads the 16-byte status word back), so the timings are GPU work, not only submission.
@@ -154,5 +156,28 @@ fn collisions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small, obstacles, collisions);
+/// Populations of voxel robots, the scenes of `cpu_population` (see `common::populations`): one
+/// `Population::evaluate_gpu_on` call per iteration on the device opened once (building the
+/// World included, as an evolution loop does every generation), as robots per second; each
+/// robot is simulated for the evaluation's duration (0.1 s).
+fn population(c: &mut Criterion) {
+    let (device, queue) = device();
+    let (populations, eval) = common::populations(quick());
+    let mut group = c.benchmark_group("gpu_population");
+    group.sample_size(10);
+    for population in &populations {
+        let robots = population.robots.len();
+        group.throughput(Throughput::Elements(robots as u64));
+        group.bench_with_input(BenchmarkId::new("robots", robots), &robots, |b, _| {
+            b.iter(|| {
+                population
+                    .evaluate_gpu_on(&device, &queue, &eval)
+                    .expect("evaluate")
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small, obstacles, collisions, population);
 criterion_main!(benches);

@@ -20,10 +20,24 @@
 //! both backends, and of the CPU collision pass and spring pass alone, ending with a table of
 //! ns per mass against size (flat when the cost is linear in the masses). A backend that refuses
 //! collision radii says so and the run goes on.
+//!
+//! Populations (issue 14): `--population` times, instead, `Population::benchmark` (seeded random
+//! 4 x 4 x 3 voxel robots of about 100 masses, muscles included) evaluated for `--duration`
+//! seconds (default 10) in populations of `--robots` robots (default `10,100,1000`), on the CPU
+//! reference and then on the GPU World for each size: robot-evaluations per second, seconds per
+//! robot, spring-updates per second, the fixed cost of a call (the same evaluation with duration
+//! 0) and the load average, ending with a table of cost per robot against population size and
+//! `out/throughput/population.csv` (and, feature `plot`, `population.png`: ns per spring update
+//! against the population's springs). The World gets the evaluation's options (the lattice
+//! switches do not apply); `--gpu-only` skips the CPU reference, `--cpu-only`
+//! (`HOOKE_CPU_ONLY=1`) the GPU World, and `--no-muscles` times the same robots with their
+//! actuators removed (the same springs, all passive: what the muscles cost).
 
 // In a folder of its own: `examples/collisions.rs` is another example.
 #[path = "throughput/collisions.rs"]
 mod collisions;
+#[path = "throughput/population.rs"]
+mod population;
 
 use std::time::Instant;
 
@@ -66,9 +80,32 @@ struct Args {
     /// Particle counts of the beds timed with --collisions, comma-separated.
     #[arg(long, value_parser = counts, default_value = "")]
     beds: Counts,
+    /// With --population: the same robots with their actuators removed (what the muscles cost).
+    #[arg(long)]
+    no_muscles: bool,
+    /// With --population: skip the GPU World.
+    #[arg(long, env = "HOOKE_CPU_ONLY")]
+    cpu_only: bool,
+    /// Time populations of voxel robots (`Population::benchmark`) instead of the lattice.
+    #[arg(long)]
+    population: bool,
+    /// Population sizes timed with --population, comma-separated.
+    #[arg(long, value_parser = counts, default_value = "10,100,1000")]
+    robots: Counts,
+    /// Simulated seconds per robot with --population.
+    #[arg(long, default_value_t = 10.0, value_parser = duration)]
+    duration: f64,
 }
 
-/// A comma-separated list of particle counts (possibly empty).
+/// Parses a duration in seconds: finite and > 0.
+fn duration(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(d) if d.is_finite() && d > 0.0 => Ok(d),
+        _ => Err(format!("{text:?} is not a duration (s, finite and > 0)")),
+    }
+}
+
+/// A comma-separated list of counts (particles, robots; possibly empty).
 #[derive(Clone, Debug)]
 struct Counts(Vec<u32>);
 
@@ -78,7 +115,7 @@ fn counts(text: &str) -> Result<Counts, String> {
         .filter(|x| !x.trim().is_empty())
         .map(|x| match x.trim().parse::<u32>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!("{x:?} is not a particle count (an integer >= 1)")),
+            _ => Err(format!("{x:?} is not a count (an integer >= 1)")),
         })
         .collect::<Result<_, _>>()
         .map(Counts)
@@ -105,9 +142,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
     let (sizes, steps, gpu_only) = (args.sizes.0.clone(), args.steps, args.gpu_only);
     let options = options_of(&args);
+    if args.population && args.cpu_only {
+        return population::run(&args, None); // no adapter needed
+    }
     let (device, queue) = hooke::gpu::request_device()?;
     if args.collisions {
         return collisions::run(&args, &device, &queue, options);
+    }
+    if args.population {
+        return population::run(&args, Some((&device, &queue)));
     }
     let mut rows = Vec::new();
     for &n in &sizes {

@@ -1,6 +1,7 @@
 //! Scenes both benchmarks (`cpu`, `gpu`) time.
 
 use hooke::builders::{Lattice, ParticleBed};
+use hooke::population::{Evaluation, Population};
 use hooke::{Contact, DVec3, Friction, Model, Obstacle, Shape};
 
 /// A collision scene of the benchmarks: its name in the reports, and the model.
@@ -95,4 +96,32 @@ pub(crate) fn obstacle_model(n: u32, kind: &str, k: usize) -> Model {
         model.add_obstacle(Obstacle::new(shape, contact, Friction::coulomb(0.5, 0.4)));
     }
     model
+}
+
+/// The population benchmarks (`cpu_population`, `gpu_population`): the first `robots` of
+/// `Population::benchmark` (seeded random 4 x 4 x 3 voxel robots, about 92 masses, 630 springs
+/// and 480 actuated springs each) for each size, and the evaluation they get: 0.1 s simulated
+/// (1 000 steps of 0.1 ms, one control period; the step cost is what scales with population
+/// size, so docs/PERFORMANCE.md converts to 10 s evaluations). Populations of 10, 100 and 1 000
+/// robots; in CI's quick mode 2 and 5 robots for 5 ms.
+pub(crate) fn populations(quick: bool) -> (Vec<Population>, Evaluation) {
+    let (sizes, duration): (&[usize], f64) = if quick {
+        (&[2, 5], 0.005)
+    } else {
+        (&[10, 100, 1_000], 0.1)
+    };
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    let all = Population::benchmark(largest).expect("benchmark population");
+    let populations = sizes
+        .iter()
+        .map(|&n| Population {
+            robots: all.robots[..n].to_vec(),
+            ..Population::default()
+        })
+        .collect();
+    let eval = Evaluation {
+        duration,
+        ..Evaluation::default()
+    };
+    (populations, eval)
 }

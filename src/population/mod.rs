@@ -10,7 +10,8 @@
 //! [`Population::evaluate_controlled`] (`control.rs`: each robot its own closed-loop
 //! controller), [`RobotFailure`] (`failure.rs`) and the [`Backend`]s a population runs on
 //! (`backend.rs`); [`Evolution`], a genetic algorithm over genomes returning [`Evolved`]
-//! (`evolve.rs`, its breeding in `breed.rs`).
+//! (`evolve.rs`, its breeding in `breed.rs`); [`Population::benchmark`], the population the
+//! throughput benchmarks time (`benchmark.rs`).
 //!
 //! # Examples
 //!
@@ -38,6 +39,7 @@
 //! ```
 
 mod backend;
+mod benchmark;
 mod breed;
 mod control;
 mod evaluate;
@@ -50,6 +52,7 @@ mod population;
 mod settings;
 
 pub use backend::Backend;
+pub use benchmark::{BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
 pub use control::{RobotControl, RobotController};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
 pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
