@@ -208,3 +208,32 @@ fn population_controllers_see_only_their_own_robot() {
         .unwrap_err();
     assert!(matches!(err, Error::LengthMismatch { .. }), "{err}");
 }
+
+/// The strain a sensor reads against the rest length the world reports, for the hanging
+/// weight's commanded spring after a command.
+fn strain_agrees_with_rest_lengths<S: Simulation>(world: &mut S) {
+    world.set_commands(&[-0.2]).unwrap();
+    world.step(50).unwrap();
+    let spec = SensorSpec {
+        springs: vec![0, 0],
+        ..SensorSpec::default()
+    };
+    let r = world.sense(&spec).unwrap();
+    let rest = world.rest_lengths().unwrap()[0];
+    assert!((rest - 0.8).abs() < 1e-6, "commanded rest length {rest} m");
+    for s in &r.springs {
+        // The same rest length, so the same strain up to the division's rounding.
+        assert!(
+            (s.strain - (s.length / rest - 1.0)).abs() < 1e-12,
+            "{s:?} vs {rest}"
+        );
+    }
+}
+
+#[test]
+fn sensed_strain_uses_the_commanded_rest_length_on_both_backends() {
+    let model = hanging_weight();
+    strain_agrees_with_rest_lengths(&mut CpuWorld::new(&model).unwrap());
+    #[cfg(not(skip_gpu_tests))]
+    strain_agrees_with_rest_lengths(&mut common::world(&model));
+}

@@ -25,11 +25,7 @@ impl CpuWorld {
         if !spec.contacts.is_empty() && self.contacts.is_empty() {
             self.contacts = vec![ContactReading::default(); self.pos.len()];
         }
-        let rest = if spec.springs.is_empty() {
-            Vec::new()
-        } else {
-            self.rest_lengths()?
-        };
+        let rest = self.rest_lengths_of(&spec.springs);
         Ok(Readings {
             time: self.time,
             bodies: spec
@@ -41,9 +37,10 @@ impl CpuWorld {
             springs: spec
                 .springs
                 .iter()
-                .map(|&s| {
+                .zip(rest)
+                .map(|(&s, rest)| {
                     let [a, b] = self.springs.ends[s].map(|e| e as usize);
-                    SpringReading::new(self.pos[a].distance(self.pos[b]), rest[s])
+                    SpringReading::new(self.pos[a].distance(self.pos[b]), rest)
                 })
                 .collect(),
         })

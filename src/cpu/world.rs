@@ -3,6 +3,7 @@
 //! `edits.rs`, body readout in `bodies.rs`.
 
 use glam::DVec3;
+use std::collections::HashMap;
 
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
@@ -326,6 +327,26 @@ impl CpuWorld {
             };
         }
         Ok(rest)
+    }
+
+    /// [`CpuWorld::rest_lengths`] of only `springs` (valid indices), in their order, m: one
+    /// pass over the actuators instead of a vector of every spring (the sensors' strains).
+    pub(crate) fn rest_lengths_of(&self, springs: &[usize]) -> Vec<f64> {
+        let mut wanted: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (k, &s) in springs.iter().enumerate() {
+            wanted.entry(s).or_default().push(k);
+        }
+        let mut rest: Vec<f64> = springs.iter().map(|&s| self.springs.rest[s]).collect();
+        for (i, a) in self.actuators.iter().enumerate() {
+            if let Some(slots) = wanted.get(&(a.spring as usize)) {
+                let r = match self.law[a.spring as usize] {
+                    SpringLaw::ZeroLength => 0.0,
+                    SpringLaw::Hooke | SpringLaw::Material => self.actuated_rest(i),
+                };
+                slots.iter().for_each(|&k| rest[k] = r);
+            }
+        }
+        rest
     }
 
     /// Energy terms of the current state, and the dissipated and injected totals so far, J.
