@@ -31,11 +31,16 @@
 //! against the population's springs). The World gets the evaluation's options (the lattice
 //! switches do not apply); `--gpu-only` skips the CPU reference, `--cpu-only`
 //! (`HOOKE_CPU_ONLY=1`) the GPU World, and `--no-muscles` times the same robots with their
-//! actuators removed (the same springs, all passive: what the muscles cost).
+//! actuators removed (the same springs, all passive: what the muscles cost). With `--creature
+//! inchworm` it times instead herds of `--robots` inchworms in one model (`Creature::herd`; the
+//! issue-15 population is `--robots 500 --duration 2`), stepped directly on both backends with the
+//! lattice mode's options (`--links` shows what the stencil variant gains).
 
 // In a folder of its own: `examples/collisions.rs` is another example.
 #[path = "throughput/collisions.rs"]
 mod collisions;
+#[path = "throughput/herd.rs"]
+mod herd;
 #[path = "throughput/population.rs"]
 mod population;
 
@@ -92,6 +97,11 @@ struct Args {
     /// Population sizes timed with --population, comma-separated.
     #[arg(long, value_parser = counts, default_value = "10,100,1000")]
     robots: Counts,
+    /// With --population: time a herd of identical creatures of this kind in one model
+    /// (`Creature::herd`; `inchworm`: 20 masses, 94 springs, 64 muscles each) instead of
+    /// `Population::benchmark`, `--robots` of them.
+    #[arg(long)]
+    creature: Option<String>,
     /// Simulated seconds per robot with --population.
     #[arg(long, default_value_t = 10.0, value_parser = duration)]
     duration: f64,
@@ -143,11 +153,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (sizes, steps, gpu_only) = (args.sizes.0.clone(), args.steps, args.gpu_only);
     let options = options_of(&args);
     if args.population && args.cpu_only {
+        if let Some(creature) = &args.creature {
+            return herd::run(&args, creature, None);
+        }
         return population::run(&args, None); // no adapter needed
     }
     let (device, queue) = hooke::gpu::request_device()?;
     if args.collisions {
         return collisions::run(&args, &device, &queue, options);
+    }
+    if let (true, Some(creature)) = (args.population, &args.creature) {
+        return herd::run(&args, creature, Some((&device, &queue)));
     }
     if args.population {
         return population::run(&args, Some((&device, &queue)));

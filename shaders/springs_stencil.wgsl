@@ -6,8 +6,9 @@
 // HAS_REMAINDER (whether some springs are outside the stencil) and SLOT_MATERIAL_<k> (the
 // material of slot k's springs: one per offset).
 //
-// Slot k of mass a is the spring from a to a + offset_k: its rest length (m) is element k of
-// a's STENCIL_WORDS words in `stencil`, or -1 when a has no such spring. Each invocation walks
+// Slot k of mass a is the spring from a to a + offset_k: element k of a's STENCIL_WORDS words in
+// `stencil` is its rest length (m), -1 when a has no such spring, or -(2 + i) when actuator i
+// drives it (the slot then evaluates the actuator each step, as the link table does). Each invocation walks
 // SPRING_MASSES_PER_INVOCATION consecutive masses. The offsets group into chains of consecutive
 // offsets (base, base + 1, ...; the first chain has base 0, the walked mass itself), and for each
 // chain the invocation keeps in registers the states of masses a + base + j and the fixed-point
@@ -18,11 +19,11 @@
 // sum per spring. The sums are integers, so they are the same bits as adding spring by spring.
 // A spring listed from its higher mass sits in the lower mass's slot: p_lo - p_hi is exactly the
 // negated p_hi - p_lo in f32, so its force is exactly negated and the sums are the same. Springs
-// outside the stencil (actuated, duplicate or irregular ones, or of another material than their
-// offset's) are walked in the link table as in `springs.wgsl`. Bindings and the per-spring
+// outside the stencil (duplicate or irregular ones, or of another material than their offset's)
+// are walked in the link table as in `springs.wgsl`. Bindings and the per-spring
 // helpers: shared/spring_pass.wgsl.
 
-// Rest lengths of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
+// Rest lengths (or actuator codes) of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
 @group(0) @binding(12) var<storage, read> stencil: array<Words>;
 
 //@ constants
@@ -75,17 +76,35 @@ fn springs(
     finish_invocation(invocation, overflow, dissipated, injected);
 }
 
-// One stencil slot of rest length `rest` (m; negative: no spring) from a (position pa, m;
-// velocity va, m/s) to the mass of state sb. An absent slot gives zero force and power and is
-// always ok.
-fn stencil_slot(pa: vec3<f32>, va: vec3<f32>, sb: State, mat: GpuMaterial, rest: f32) -> SpringForce {
-    let present = rest >= 0.0;
+// One stencil slot from a (position pa, m; velocity va, m/s) to the mass of state sb, holding
+// `code`: the rest length (m) of a plain spring (>= 0), -1 for no spring, or -(2 + i) for the
+// spring that actuator i drives (its rest length evaluated by `actuate`, as in the link table).
+// An absent slot gives zero force, power and work and is always ok.
+fn stencil_slot(pa: vec3<f32>, va: vec3<f32>, sb: State, mat: GpuMaterial, code: f32) -> SlotSpring {
     let d = pa - state_position(sb);
     let len = length(d);
+    var rest = code;
+    var injected = 0.0;
+    var present = code >= 0.0;
+    if HAS_ACTUATORS && code < -1.5 {
+        let moved = actuate(u32(-code) - 2u, mat, len);
+        rest = moved.x;
+        injected = moved.y;
+        present = true;
+    }
     let sf = spring_force(d, len, va - state_velocity(sb), effective(mat, rest), mat.damping);
-    return SpringForce(
-        select(vec3<Fixed>(Fixed(0)), sf.q, present),
-        select(0.0, sf.power, present),
-        sf.ok || !present,
+    return SlotSpring(
+        SpringForce(
+            select(vec3<Fixed>(Fixed(0)), sf.q, present),
+            select(0.0, sf.power, present),
+            sf.ok || !present,
+        ),
+        injected,
     );
+}
+
+// What a stencil slot adds: its spring's force and the work its actuator injected (J).
+struct SlotSpring {
+    force: SpringForce,
+    injected: f32,
 }

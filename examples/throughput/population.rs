@@ -30,7 +30,7 @@ struct Row {
 }
 
 /// The device and queue the GPU World runs on; `None` with `--cpu-only`.
-type Gpu<'a> = Option<(&'a wgpu::Device, &'a wgpu::Queue)>;
+pub(crate) type Gpu<'a> = Option<(&'a wgpu::Device, &'a wgpu::Queue)>;
 
 /// Times every population size of `args.robots` on the CPU reference and then on the GPU World
 /// (side by side, size by size), and prints the table, a CSV and (feature `plot`) a plot.

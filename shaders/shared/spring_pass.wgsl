@@ -78,22 +78,36 @@ fn link_spring(i: u32, pa: vec3<f32>, va: vec3<f32>) -> LinkSpring {
     var rest = bitcast<f32>(link.rest);
     var injected = 0.0;
     if is_actuated(link) {
-        let act = actuator_table[link.rest];
-        if HAS_COMMANDS && act.command != NONE {
-            rest = commanded_rest(act, commands[act.command]);
-        } else {
-            rest = actuated_rest(act, step.time);
-        }
-        if TRACK_ENERGY {
-            // Work done by the muscle: the change of elastic energy at fixed positions.
-            let before = effective(mat, act.current);
-            let after = effective(mat, rest);
-            injected = elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
-        }
-        actuator_table[link.rest].current = rest;
+        let moved = actuate(link.rest, mat, len);
+        rest = moved.x;
+        injected = moved.y;
     }
     let force = spring_force(d, len, va - state_velocity(sb), effective(mat, rest), mat.damping);
     return LinkSpring(b, force, injected);
+}
+
+// The rest length (m, .x) of the spring that actuator `i` drives, evaluated at the step's time
+// (for a commanded actuator, from its command) and recorded in the actuator's `current`, and the
+// work (J, .y; 0 without energy tracking) the change did at the spring's length `len` (m) and
+// material `mat`. Both variants of the spring pass call it, so an actuated spring gives the
+// same bits in the link table and in a stencil slot.
+fn actuate(i: u32, mat: GpuMaterial, len: f32) -> vec2<f32> {
+    let act = actuator_table[i];
+    var rest: f32;
+    if HAS_COMMANDS && act.command != NONE {
+        rest = commanded_rest(act, commands[act.command]);
+    } else {
+        rest = actuated_rest(act, step.time);
+    }
+    var injected = 0.0;
+    if TRACK_ENERGY {
+        // Work done by the muscle: the change of elastic energy at fixed positions.
+        let before = effective(mat, act.current);
+        let after = effective(mat, rest);
+        injected = elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
+    }
+    actuator_table[i].current = rest;
+    return vec2<f32>(rest, injected);
 }
 
 // What walking one run of the link table adds up: the fixed-point sum for the run's first mass

@@ -31,11 +31,32 @@ pub(crate) struct Stencil {
     held: usize,
 }
 
-/// Whether spring `sp` may sit in a stencil slot: a plain spring (no actuator) between two
-/// different masses with a finite, non-negative rest length.
+/// Actuator indices below this fit a slot's code `-(2 + i)` exactly in f32 (2^24 - 2).
+const SLOT_ACTUATORS: u32 = (1 << f32::MANTISSA_DIGITS) - 2;
+
+/// Whether spring `sp` may sit in a stencil slot: a spring between two different masses, plain
+/// with a finite, non-negative rest length or actuated by an actuator whose index fits a slot
+/// code (below [`SLOT_ACTUATORS`]).
 fn eligible(sp: &GpuSpring) -> bool {
+    if sp.a == sp.b {
+        return false;
+    }
+    if sp.actuated {
+        return sp.rest < SLOT_ACTUATORS;
+    }
     let rest = f32::from_bits(sp.rest);
-    !sp.actuated && sp.a != sp.b && rest.is_finite() && rest >= 0.0
+    rest.is_finite() && rest >= 0.0
+}
+
+/// What a slot holding `sp` holds on the device: a plain spring's rest length (m), or
+/// `-(2 + i)` for the spring actuator `i` drives (exact in f32 for an eligible spring; -1 is an
+/// empty slot).
+pub(crate) fn slot_code(sp: &GpuSpring) -> f32 {
+    if sp.actuated {
+        -((sp.rest + 2) as f32)
+    } else {
+        f32::from_bits(sp.rest)
+    }
 }
 
 /// The lower mass index of `sp` (the mass whose slot holds it) and the offset to the higher one.
@@ -147,8 +168,8 @@ impl Stencil {
         held
     }
 
-    /// The device table: `words()` x 4 rest lengths (m) per mass, -1 for an empty slot, taken
-    /// from `springs` (the rest bits of plain springs).
+    /// The device table: `words()` x 4 slot codes per mass ([`slot_code`]: rest length in m,
+    /// -1 for an empty slot, `-(2 + i)` for actuator `i`'s spring), taken from `springs`.
     pub(crate) fn table(&self, springs: &[GpuSpring]) -> Vec<f32> {
         let k = self.slots();
         let width = SLOTS_PER_WORD * self.words() as usize;
@@ -157,7 +178,7 @@ impl Stencil {
         for (a, owners) in self.owner.chunks_exact(k).enumerate() {
             for (slot, &o) in owners.iter().enumerate() {
                 if o != NONE {
-                    table[a * width + slot] = f32::from_bits(springs[o as usize].rest);
+                    table[a * width + slot] = slot_code(&springs[o as usize]);
                 }
             }
         }
@@ -249,8 +270,9 @@ impl Stencil {
             let lane = ["x", "y", "z", "w"][k % 4];
             let _ = writeln!(
                 slots,
-                "        {{\n            let sf = stencil_slot(pa, va, s{c}_{j}, SLOT_MATERIAL_{k}, r{}.{lane});\n            \
-                 if TRACK_ENERGY {{\n                dissipated += sf.power;\n            }}\n            \
+                "        {{\n            let ss = stencil_slot(pa, va, s{c}_{j}, SLOT_MATERIAL_{k}, r{}.{lane});\n            \
+                 let sf = ss.force;\n            \
+                 if TRACK_ENERGY {{\n                dissipated += sf.power;\n                injected += ss.injected;\n            }}\n            \
                  overflow = select(min(overflow, code + {k}u), overflow, sf.ok);\n            \
                  f0_0 -= sf.q;\n            f{c}_{j} += sf.q;\n        }}",
                 k / 4

@@ -3,6 +3,7 @@
 use super::World;
 use crate::gpu::layout::{array_bytes, GpuActuator, GpuLink, GpuState, GpuStatus};
 use crate::gpu::pass;
+use crate::gpu::stencil::slot_code;
 use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
 
 impl World {
@@ -120,7 +121,7 @@ impl World {
                     self.queue.write_buffer(
                         &sb.rests,
                         array_bytes::<f32>(at),
-                        bytemuck::bytes_of(&sp.rest),
+                        bytemuck::bytes_of(&slot_code(sp)),
                     );
                 }
             }

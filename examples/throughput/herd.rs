@@ -1,0 +1,82 @@
+//! `throughput --population --creature inchworm`: spring-updates per second of a herd of
+//! identical creatures in one model (`Creature::herd`: the issue-15 population of 500
+//! inchworms of 20 masses, 94 springs and 64 actuated springs each) on both backends.
+
+use std::time::Instant;
+
+use hooke::creatures::Inchworm;
+use hooke::{CpuWorld, World};
+
+use crate::Args;
+
+/// Distance (m) between neighbouring creatures of a herd: an inchworm is 0.4 m long and
+/// crawls a few cm in the seconds timed, so 1 m keeps them apart (they do not collide anyway).
+const SPACING: f64 = 1.0;
+
+/// Steps per `step` call: a control period's worth, as a population evaluation steps.
+const STEPS_PER_CALL: u64 = 100;
+
+/// Times herds of `args.robots` creatures of kind `creature` for `args.duration` simulated
+/// seconds on the CPU reference (unless `--gpu-only`) and on the GPU World (unless
+/// `--cpu-only`), with the options of the lattice mode (`--links`, `--bits32`, `--no-energy`).
+pub(crate) fn run(
+    args: &Args,
+    creature: &str,
+    gpu: crate::population::Gpu<'_>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let one = match creature {
+        "inchworm" => Inchworm::default().build()?,
+        other => return Err(format!("unknown --creature {other:?} (known: inchworm)").into()),
+    };
+    let steps = (args.duration / one.params.dt).round().max(1.0) as u64;
+    for &n in &args.robots.0 {
+        let model = one.herd(n as usize, SPACING)?;
+        let springs = model.springs.len();
+        println!(
+            "{n} {creature}s: {} masses, {springs} springs, {} actuated springs, {} s simulated \
+             ({steps} steps of {} s)",
+            model.masses.len(),
+            model.actuators.len(),
+            args.duration,
+            one.params.dt
+        );
+        let rate = |seconds: f64| springs as f64 * steps as f64 / seconds / 1e6;
+        if !args.gpu_only {
+            let mut cpu = CpuWorld::new(&model)?;
+            let t = timed(|| cpu.step(steps).map(|_| ()))?;
+            println!("  cpu (f64, all cores)   {t:9.3} s, {:8.1} M spring-updates/s; load average {:.2}", rate(t), load_average());
+        }
+        if let Some((device, queue)) = gpu {
+            let mut world =
+                World::with_device(device.clone(), queue.clone(), &model, crate::options_of(args))?;
+            crate::print_stats(&world, springs, steps);
+            world.step(1)?; // pipelines and first submission outside the timing
+            let t = timed(|| {
+                let mut done = 1;
+                while done < steps {
+                    let k = STEPS_PER_CALL.min(steps - done);
+                    world.step(k)?;
+                    done += k;
+                }
+                Ok(())
+            })?;
+            println!("  gpu (f32, World)       {t:9.3} s, {:8.1} M spring-updates/s; load average {:.2}", rate(t), load_average());
+        }
+    }
+    Ok(())
+}
+
+/// Seconds `f` takes.
+fn timed(f: impl FnOnce() -> hooke::Result<()>) -> hooke::Result<f64> {
+    let t = Instant::now();
+    f()?;
+    Ok(t.elapsed().as_secs_f64())
+}
+
+/// The 1-minute load average (0 where /proc/loadavg cannot be read).
+fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
+}
