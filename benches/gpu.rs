@@ -6,7 +6,9 @@
 //! between masses (`gpu_collisions`: the scenes of `cpu_collisions`, whole steps with and without
 //! collision radii; the collision pass costs the difference), and populations of voxel robots
 //! (`gpu_population`: 10, 100 and 1 000 robots of `Population::benchmark`, each evaluated for
-//! 0.1 s in one World, as robot-evaluations per second).
+//! 0.1 s in one World, as robot-evaluations per second), and the issue-15 herd of 500 inchworms
+//! in one model (`gpu_population_inchworms`: spring-updates per second, stencil and link
+//! variants).
 //!
 //! Every timed call is `World::step`, which submits the steps and waits for the GPU to finish (it
 //! reads the 16-byte status word back), so the timings are GPU work, not only submission.
@@ -179,5 +181,39 @@ fn population(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small, obstacles, collisions, population);
+/// The issue-15 population of small robots with muscles in one model: a herd of 500 inchworms
+/// (`Creature::herd`, 1 m apart: 10 000 masses, 47 000 springs, 32 000 of them actuated; 10 in
+/// CI's quick mode), stepped in calls of `STEPS_PER_CALL` steps, as spring-updates per second; with
+/// the default spring pass (the stencil variant on CPU adapters, the muscles in its slots) and
+/// with the link variant.
+fn inchworms(c: &mut Criterion) {
+    let (device, queue) = device();
+    let count = if quick() { 10 } else { 500 };
+    let worm = hooke::creatures::Inchworm::default()
+        .build()
+        .expect("inchworm");
+    let model = worm.herd(count, 1.0).expect("herd");
+    let mut group = c.benchmark_group("gpu_population_inchworms");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(
+        model.springs.len() as u64 * STEPS_PER_CALL,
+    ));
+    for (name, spring_pass) in [
+        ("default", SpringPass::default()),
+        ("links", SpringPass::Links),
+    ] {
+        let options = WorldOptions {
+            spring_pass,
+            ..WorldOptions::default()
+        };
+        let mut world = World::with_device(device.clone(), queue.clone(), &model, options)
+            .expect("world");
+        group.bench_with_input(BenchmarkId::new(name, count), &count, |b, _| {
+            b.iter(|| world.step(STEPS_PER_CALL).expect("step"));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lattice, small, obstacles, collisions, population, inchworms);
 criterion_main!(benches);

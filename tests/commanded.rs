@@ -101,6 +101,10 @@ fn commanded_lattice_matches_the_cpu_on_both_spring_passes() {
             spring_pass == SpringPass::Stencil,
             "{spring_pass:?}"
         );
+        if stencil {
+            // Commanded and sine muscles sit in the stencil slots with the plain springs.
+            assert_eq!(gpu.stats().stencil_springs, model.springs.len() as u64);
+        }
         let n = gpu.commanded_count();
         let every = 250;
         let edit = |done: u64, w: Target<'_>| {

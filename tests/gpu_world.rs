@@ -843,10 +843,11 @@ fn run_variant(
 /// The stencil variant of the spring pass computes each spring with the same f32 operations as
 /// the link variant and sums the same fixed-point integers in another order, so positions,
 /// velocities and spring forces must match bit for bit, for models the stencil covers wholly
-/// (lattice, the lattice listed backwards, rope, a cloth with one material per offset), in part (reversed, duplicate,
-/// irregular and actuated springs beside the slots; materials mixed within an offset; a worm with
-/// muscles) or not at all (a hub: the variant falls back to links), for both atomic widths, with
-/// a rest-length edit of a spring in a slot. Energy is
+/// (lattice, the lattice listed backwards, a lattice with sine muscles in its slots, rope, a
+/// cloth with one material per offset), in part (reversed, duplicate and irregular springs beside
+/// the slots; materials mixed within an offset; a worm with muscles) or not at all (a hub: the
+/// variant falls back to links), for both atomic widths, with a rest-length edit of a spring in a
+/// slot (of a muscle's base length in the muscled lattice). Energy is
 /// summed in per-invocation f32 slots whose grouping differs between the variants, so it agrees
 /// to f32 rounding only: relative 1e-4 of the largest term.
 #[test]
@@ -868,8 +869,16 @@ fn stencil_and_link_variants_give_the_same_bits() {
         std::mem::swap(&mut sp.a, &mut sp.b);
     }
     // (name, model, edited spring, stencil springs expected: all, some or none)
-    let cases: [(&str, &Model, usize, &str); 8] = [
+    let muscled = muscled_lattice();
+    let cases: [(&str, &Model, usize, &str); 9] = [
         ("lattice", &lattice, 40, "all"),
+        // Spring 39 is a muscle: the edit goes to its actuator, the slot keeps its code.
+        (
+            "lattice with sine muscles in the slots",
+            &muscled,
+            39,
+            "all",
+        ),
         ("lattice listed backwards", &backwards, 40, "all"),
         ("rope", &scenes::rope(40), 7, "all"),
         (
@@ -965,4 +974,138 @@ fn overflow_in_a_stencil_slot_names_the_model_spring() {
             "backwards {backwards}: {advice}"
         );
     }
+}
+
+/// A strained lattice (n = 5) with a sine muscle on every third spring, of four amplitudes,
+/// three frequencies, eight phases, and a duty cycle on every fifth: every muscle sits in a
+/// stencil slot (one material, regular offsets).
+fn muscled_lattice() -> Model {
+    let mut model = strained_lattice(5);
+    for (k, s) in (0..model.springs.len() as u32).step_by(3).enumerate() {
+        model.actuators.push(Actuator {
+            spring: s,
+            amplitude: 0.1 + 0.02 * (k % 4) as f64,
+            omega: 20.0 + 5.0 * (k % 3) as f64,
+            phase: (k % 8) as f64 / 8.0,
+            duty: (k % 5 == 0).then_some(hooke::DutyCycle {
+                active: 0.1,
+                rest: 0.05,
+                offset: 0.01 * (k % 7) as f64,
+            }),
+            commanded: false,
+        });
+    }
+    model
+}
+
+/// The edits of a muscle held in a stencil slot at step 1000: actuator 2 gets another
+/// amplitude, frequency and phase, and spring 15's muscle (actuator 5) a shorter base length.
+fn edit_muscles(model: &Model) -> impl Fn(u64, Target<'_>) + '_ {
+    move |done, w| {
+        if done != 1000 {
+            return;
+        }
+        let changed = Actuator {
+            amplitude: 0.2,
+            omega: 35.0,
+            phase: 0.3,
+            ..model.actuators[2]
+        };
+        let spring = model.actuators[5].spring as usize;
+        let rest = 0.9 * model.springs[spring].rest_length;
+        match w {
+            Target::Cpu(w) => {
+                w.set_actuator(2, changed).unwrap();
+                w.set_rest_length(spring, rest).unwrap();
+            }
+            Target::Gpu(w) => {
+                w.set_actuator(2, changed).unwrap();
+                w.set_rest_length(spring, rest).unwrap();
+            }
+        }
+    }
+}
+
+/// Sine muscles in stencil slots (every muscle held, none in the link table) follow the CPU
+/// reference within the parity tolerances of `tests/common/parity.rs` (positions, velocities,
+/// every energy term, the muscles' injected work included), through `set_actuator` and
+/// `set_rest_length` of slot-held muscles halfway.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn sine_muscles_in_stencil_slots_match_the_cpu() {
+    let model = muscled_lattice();
+    let mut gpu = common::world_with(
+        &model,
+        WorldOptions {
+            spring_pass: SpringPass::Stencil,
+            ..WorldOptions::default()
+        },
+    );
+    assert_eq!(
+        gpu.stats().stencil_springs,
+        model.springs.len() as u64,
+        "{:?}",
+        gpu.stats()
+    );
+    let edit = edit_muscles(&model);
+    compare_with_edits(
+        "muscled lattice (stencil)",
+        &model,
+        &mut gpu,
+        2000,
+        250,
+        edit,
+    );
+}
+
+/// `set_actuator` and `set_rest_length` reach a muscle held in a stencil slot: after the edits
+/// both spring-pass variants still give the same bits (positions, velocities, spring forces), the
+/// edits changed the run, a rerun gives the same bits, and after `reset` the World runs the bits
+/// of a fresh one (the slot's actuator code restored, not the edited length).
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn muscle_edits_reach_stencil_slots() {
+    let model = muscled_lattice();
+    let run = |spring_pass, edited: bool| {
+        let options = WorldOptions {
+            spring_pass,
+            ..WorldOptions::default()
+        };
+        let mut w = common::world_with(&model, options);
+        w.step(1000).unwrap();
+        if edited {
+            edit_muscles(&model)(1000, Target::Gpu(&mut w));
+        }
+        w.step(300).unwrap();
+        let out = (
+            w.positions().unwrap(),
+            w.velocities().unwrap(),
+            w.spring_forces().unwrap(),
+        );
+        w.reset();
+        w.step(1300).unwrap();
+        let after_reset = (w.positions().unwrap(), w.velocities().unwrap());
+        (out, after_reset)
+    };
+    let (stencil, stencil_reset) = run(SpringPass::Stencil, true);
+    let (links, _) = run(SpringPass::Links, true);
+    let (unedited, fresh) = run(SpringPass::Stencil, false);
+    assert!(
+        stencil.0 == links.0,
+        "positions differ between the variants"
+    );
+    assert!(
+        stencil.1 == links.1,
+        "velocities differ between the variants"
+    );
+    assert!(
+        stencil.2 == links.2,
+        "spring forces differ between the variants"
+    );
+    assert!(stencil.0 != unedited.0, "the edits did not change the run");
+    assert!(run(SpringPass::Stencil, true).0 == stencil, "rerun differs");
+    assert!(
+        stencil_reset == fresh,
+        "reset did not restore the muscles' slots"
+    );
 }

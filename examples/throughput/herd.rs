@@ -18,16 +18,21 @@ const STEPS_PER_CALL: u64 = 100;
 
 /// Times herds of `args.robots` creatures of kind `creature` for `args.duration` simulated
 /// seconds on the CPU reference (unless `--gpu-only`) and on the GPU World (unless
-/// `--cpu-only`), with the options of the lattice mode (`--links`, `--bits32`, `--no-energy`).
+/// `--cpu-only`), with the options of the lattice mode (`--links`, `--bits32`, `--no-energy`);
+/// `--no-muscles` removes the creature's actuators (what the muscles cost).
 pub(crate) fn run(
     args: &Args,
     creature: &str,
     gpu: crate::population::Gpu<'_>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let one = match creature {
+    let mut one = match creature {
         "inchworm" => Inchworm::default().build()?,
         other => return Err(format!("unknown --creature {other:?} (known: inchworm)").into()),
     };
+    if args.no_muscles {
+        one.part.actuators.clear();
+        println!("--no-muscles: every actuator removed, the springs kept");
+    }
     let steps = (args.duration / one.params.dt).round().max(1.0) as u64;
     for &n in &args.robots.0 {
         let model = one.herd(n as usize, SPACING)?;
@@ -44,11 +49,19 @@ pub(crate) fn run(
         if !args.gpu_only {
             let mut cpu = CpuWorld::new(&model)?;
             let t = timed(|| cpu.step(steps).map(|_| ()))?;
-            println!("  cpu (f64, all cores)   {t:9.3} s, {:8.1} M spring-updates/s; load average {:.2}", rate(t), load_average());
+            println!(
+                "  cpu (f64, all cores)   {t:9.3} s, {:8.1} M spring-updates/s; load average {:.2}",
+                rate(t),
+                load_average()
+            );
         }
         if let Some((device, queue)) = gpu {
-            let mut world =
-                World::with_device(device.clone(), queue.clone(), &model, crate::options_of(args))?;
+            let mut world = World::with_device(
+                device.clone(),
+                queue.clone(),
+                &model,
+                crate::options_of(args),
+            )?;
             crate::print_stats(&world, springs, steps);
             world.step(1)?; // pipelines and first submission outside the timing
             let t = timed(|| {
@@ -60,7 +73,11 @@ pub(crate) fn run(
                 }
                 Ok(())
             })?;
-            println!("  gpu (f32, World)       {t:9.3} s, {:8.1} M spring-updates/s; load average {:.2}", rate(t), load_average());
+            println!(
+                "  gpu (f32, World)       {t:9.3} s, {:8.1} M spring-updates/s; load average {:.2}",
+                rate(t),
+                load_average()
+            );
         }
     }
     Ok(())

@@ -44,9 +44,10 @@ pub struct WorldOptions {
 /// each offset in registers, so per mass it loads one state and scatters one force sum per chain
 /// of consecutive offsets instead of one per spring (the benchmark lattice: 5 instead of 13). A
 /// spring listed from its higher mass (`a > b`) sits in the lower mass's slot and is computed
-/// from there (exactly the negated force). Springs outside the stencil (actuated, duplicates,
-/// irregular, or of another material than most springs at their offset) are walked in the link
-/// table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
+/// from there (exactly the negated force). An actuated spring (sine or commanded muscle) sits in
+/// a slot too: the slot names its actuator, evaluated each step as in the link table. Springs
+/// outside the stencil (duplicates, irregular, or of another material than most springs at their
+/// offset) are walked in the link table. It costs 16 bytes per mass per 4 offsets and 8 bytes per mass of device memory.
 /// [`WorldStats::stencil_offsets`] tells which variant a World runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SpringPass {

@@ -455,6 +455,61 @@ mod tests {
         );
     }
 
+    /// An actuated spring sits in its slot under the code `-(2 + actuator)` (exact in f32 up to
+    /// the largest index that fits); one whose actuator index does not fit stays in the links.
+    #[test]
+    fn actuated_springs_sit_in_slots_under_their_actuator_code() {
+        let rope = Rope {
+            segments: 30,
+            ..Rope::default()
+        };
+        let model = part_model(rope.build().unwrap());
+        let (mut springs, materials) = device_springs(&model);
+        let (driven, far) = (4, 9);
+        springs[driven].actuated = true;
+        springs[driven].rest = 7;
+        springs[far].actuated = true;
+        springs[far].rest = SLOT_ACTUATORS;
+        let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
+        assert_eq!(st.held(), springs.len() - 1, "all but the unfit index");
+        let held = st.membership(springs.len());
+        assert!(held[driven] && !held[far]);
+        let table = st.table(&springs);
+        let at = st.element(driven, &springs[driven]).unwrap() as usize;
+        assert_eq!(table[at], -9.0);
+        // The largest index that fits round-trips through f32.
+        let last = GpuSpring {
+            rest: SLOT_ACTUATORS - 1,
+            ..springs[driven]
+        };
+        let code = slot_code(&last);
+        assert!(eligible(&last));
+        assert_eq!((-code) as u32 - 2, SLOT_ACTUATORS - 1);
+    }
+
+    /// Identical creatures side by side number their masses alike, so a herd of inchworms (64
+    /// of 94 springs actuated) fits one stencil: every offset repeats in every worm.
+    #[test]
+    fn a_herd_of_inchworms_fits_one_stencil() {
+        let worm = crate::creatures::Inchworm::default().build().unwrap();
+        let count = 12;
+        let model = worm.herd(count, 1.0).unwrap();
+        let (mut springs, materials) = device_springs(&model);
+        for (i, a) in model.actuators.iter().enumerate() {
+            springs[a.spring as usize].actuated = true;
+            springs[a.spring as usize].rest = i as u32;
+        }
+        let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
+        let alone = Stencil::find(&springs[..94], 20, &materials).unwrap();
+        assert_eq!(st.held(), count * alone.held(), "{:?}", st.offsets());
+        assert!(
+            10 * st.held() >= 9 * springs.len(),
+            "{} of {}",
+            st.held(),
+            springs.len()
+        );
+    }
+
     #[test]
     fn irregular_structures_have_no_stencil() {
         let random = RandomStructure {
