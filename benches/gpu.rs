@@ -206,8 +206,8 @@ fn inchworms(c: &mut Criterion) {
             spring_pass,
             ..WorldOptions::default()
         };
-        let mut world = World::with_device(device.clone(), queue.clone(), &model, options)
-            .expect("world");
+        let mut world =
+            World::with_device(device.clone(), queue.clone(), &model, options).expect("world");
         group.bench_with_input(BenchmarkId::new(name, count), &count, |b, _| {
             b.iter(|| world.step(STEPS_PER_CALL).expect("step"));
         });
