@@ -128,7 +128,7 @@ impl Creature {
     /// ([`Inchworm`]) are 10 000 masses, 47 000 springs and 32 000 actuated springs.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for `count == 0` or a
+    /// [`Error::InvalidParameter`] for `count == 0` or a
     /// `spacing` that is not finite and > 0.
     pub fn herd(&self, count: usize, spacing: f64) -> Result<Model> {
         if count == 0 {
