@@ -46,6 +46,7 @@ mod mass_grid;
 mod obstacles;
 mod sense;
 mod springs;
+mod springs_simd;
 mod step;
 mod tables;
 mod world;

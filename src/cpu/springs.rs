@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use glam::{DVec2, DVec3};
 
+use super::springs_simd;
 use super::tables::SpringArrays;
 
 /// Springs per chunk: a chunk is the unit of parallel work and owns a force buffer spanning the
@@ -101,8 +102,10 @@ pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
 
 /// Walks the springs of one chunk (WGSL's `walk_run`, over a chunk instead of one mass's run):
 /// each spring's force goes to its second mass, and runs of springs that share their first mass
-/// sum that mass's side in a register.
-fn walk_chunk(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+/// sum that mass's side in a register. The scalar reference of the kernel the pass runs,
+/// [`springs_simd::walk_chunk`], which must give its bits exactly (tests in `springs_simd.rs`).
+#[cfg(test)]
+pub(super) fn walk_chunk_scalar(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
     let lo = chunk.lo;
     let force = &mut chunk.force;
     force.fill(DVec3::ZERO);
@@ -159,7 +162,7 @@ pub(super) fn springs(
     chunks: &mut [Chunk],
     threads: usize,
 ) {
-    let run = |chunk: &mut Chunk| walk_chunk(sp, pos, vel, chunk);
+    let run = |chunk: &mut Chunk| springs_simd::walk_chunk(sp, pos, vel, chunk);
     if threads <= 1 || chunks.len() <= 1 {
         chunks.iter_mut().for_each(run);
         return;
