@@ -4,7 +4,8 @@
 //!
 //! Each lane performs the IEEE operations of `spring_force`, op for op: `d = p_a - p_b`,
 //! `L^2 = (dx dx + dy dy) + dz dz`, `L = sqrt(L^2)`, `n = d / L` as three divisions,
-//! `vrel = (dvx nx + dvy ny) + dvz nz`, `k_eff = k / L0` for the material law,
+//! `vrel = (dvx nx + dvy ny) + dvz nz`, `k_eff = k / L0` for the material law (in the
+//! gather, one spring at a time),
 //! `f = (k_eff (L - L0) + c vrel) n`, `power = (c vrel) vrel`. Rust never contracts a product
 //! and a sum into a fused multiply-add, and square root and division are correctly rounded at
 //! every vector width, so every lane gives the scalar kernel's bits. The scatter keeps the
@@ -21,8 +22,8 @@ use glam::DVec3;
 use super::springs::Chunk;
 use super::tables::SpringArrays;
 
-/// Springs computed side by side: two 256-bit vectors of f64 per quantity on AVX2.
-pub(super) const LANES: usize = 8;
+/// Springs computed side by side: one 256-bit vector of f64 per quantity on AVX2.
+pub(super) const LANES: usize = 4;
 
 /// One block's per-spring results.
 #[derive(Clone, Copy)]
@@ -41,24 +42,23 @@ struct Gathered {
     d: [[f64; LANES]; 3],
     /// `v_a - v_b`, m/s, per axis.
     dv: [[f64; LANES]; 3],
-    /// Stiffness as given (N/m, or N for the material law).
+    /// Effective stiffness `k_eff` (N/m): `k`, or `k / L0` for the material law.
     k: [f64; LANES],
     /// Rest length, m.
     rest: [f64; LANES],
     /// Damping, N*s/m.
     c: [f64; LANES],
-    /// Material law.
-    material: [bool; LANES],
 }
 
-/// Gathers springs `start..start + count` (`count <= LANES`); lanes past `count` are zero.
+/// Gathers springs `start..start + LANES`, each lane past `last` repeating spring `last` (a
+/// fixed trip count, so the lanes are assembled in registers).
 #[inline(always)]
 fn gather_block(
     sp: &SpringArrays,
     pos: &[DVec3],
     vel: &[DVec3],
     start: usize,
-    count: usize,
+    last: usize,
 ) -> Gathered {
     let mut g = Gathered {
         d: [[0.0; LANES]; 3],
@@ -66,10 +66,9 @@ fn gather_block(
         k: [0.0; LANES],
         rest: [0.0; LANES],
         c: [0.0; LANES],
-        material: [false; LANES],
     };
-    for l in 0..count {
-        let s = start + l;
+    for l in 0..LANES {
+        let s = (start + l).min(last);
         let [a, b] = sp.ends[s];
         let (a, b) = (a as usize, b as usize);
         let d = pos[a] - pos[b];
@@ -81,10 +80,11 @@ fn gather_block(
         g.dv[1][l] = dv.y;
         g.dv[2][l] = dv.z;
         let p = &sp.table[sp.param[s] as usize];
-        g.k[l] = p.k;
+        let rest = sp.rest[s];
+        // The material law's division, only where it applies (the same IEEE division).
+        g.k[l] = p.k_eff(rest);
         g.c[l] = p.c;
-        g.material[l] = p.material;
-        g.rest[l] = sp.rest[s];
+        g.rest[l] = rest;
     }
     g
 }
@@ -104,9 +104,7 @@ fn compute_block(g: &Gathered) -> Block {
         let len = len2.sqrt();
         let (nx, ny, nz) = (dx[l] / len, dy[l] / len, dz[l] / len);
         let vrel = dvx[l] * nx + dvy[l] * ny + dvz[l] * nz;
-        let k_material = g.k[l] / g.rest[l];
-        let k_eff = if g.material[l] { k_material } else { g.k[l] };
-        let s = k_eff * (len - g.rest[l]) + g.c[l] * vrel;
+        let s = g.k[l] * (len - g.rest[l]) + g.c[l] * vrel;
         out.len2[l] = len2;
         out.f[0][l] = s * nx;
         out.f[1][l] = s * ny;
@@ -185,7 +183,7 @@ impl pulp::WithSimd for Walk<'_> {
         let mut start = range.start;
         while start < range.end {
             let count = (range.end - start).min(LANES);
-            let g = gather_block(sp, pos, vel, start, count);
+            let g = gather_block(sp, pos, vel, start, range.end - 1);
             let block = compute_block(&g);
             scatter.add(sp, &block, start, count, lo, force);
             start += count;
