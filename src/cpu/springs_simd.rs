@@ -50,16 +50,21 @@ struct Gathered {
     c: [f64; LANES],
 }
 
-/// Gathers springs `start..start + LANES`, each lane past `last` repeating spring `last` (a
-/// fixed trip count, so the lanes are assembled in registers).
+/// One block of springs in list order: their ends, rest lengths and parameter indices.
+#[derive(Clone, Copy)]
+struct Lanes {
+    /// The two masses of each spring.
+    ends: [[u32; 2]; LANES],
+    /// Rest length, m.
+    rest: [f64; LANES],
+    /// Index into the spring table.
+    param: [u32; LANES],
+}
+
+/// Gathers the block's positions, velocities and parameters into lanes (`pos` and `vel` of the
+/// same length, which spares the compiler one bounds check per load).
 #[inline(always)]
-fn gather_block(
-    sp: &SpringArrays,
-    pos: &[DVec3],
-    vel: &[DVec3],
-    start: usize,
-    last: usize,
-) -> Gathered {
+fn gather_block(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], lanes: &Lanes) -> Gathered {
     let mut g = Gathered {
         d: [[0.0; LANES]; 3],
         dv: [[0.0; LANES]; 3],
@@ -68,8 +73,7 @@ fn gather_block(
         c: [0.0; LANES],
     };
     for l in 0..LANES {
-        let s = (start + l).min(last);
-        let [a, b] = sp.ends[s];
+        let [a, b] = lanes.ends[l];
         let (a, b) = (a as usize, b as usize);
         let d = pos[a] - pos[b];
         let dv = vel[a] - vel[b];
@@ -79,8 +83,8 @@ fn gather_block(
         g.dv[0][l] = dv.x;
         g.dv[1][l] = dv.y;
         g.dv[2][l] = dv.z;
-        let p = &sp.table[sp.param[s] as usize];
-        let rest = sp.rest[s];
+        let p = &sp.table[lanes.param[l] as usize];
+        let rest = lanes.rest[l];
         // The material law's division, only where it applies (the same IEEE division).
         g.k[l] = p.k_eff(rest);
         g.c[l] = p.c;
@@ -125,19 +129,18 @@ struct Scatter {
 }
 
 impl Scatter {
-    /// Adds springs `start..start + count` of `block` in list order, as the scalar walk does.
+    /// Adds the first `count` springs of `block` (ends `ends`) in list order, as the scalar
+    /// walk does.
     #[inline(always)]
     fn add(
         &mut self,
-        sp: &SpringArrays,
+        ends: &[[u32; 2]; LANES],
         block: &Block,
-        start: usize,
         count: usize,
         lo: usize,
         force: &mut [DVec3],
     ) {
-        for l in 0..count {
-            let [a, b] = sp.ends[start + l];
+        for (l, &[a, b]) in ends.iter().enumerate().take(count) {
             let (a, b) = (a as usize, b as usize);
             if a != self.run_mass {
                 if self.run_mass != usize::MAX {
@@ -174,24 +177,53 @@ impl pulp::WithSimd for Walk<'_> {
         let lo = chunk.lo;
         let force = &mut chunk.force;
         force.fill(DVec3::ZERO);
-        let mut scatter = Scatter {
-            run_mass: usize::MAX,
-            run_force: DVec3::ZERO,
-            power: 0.0,
-        };
+        // Equal lengths: one bounds check serves both loads of a mass.
+        let n = pos.len().min(vel.len());
+        let (pos, vel) = (&pos[..n], &vel[..n]);
         let range = chunk.springs.clone();
-        let mut start = range.start;
-        while start < range.end {
-            let count = (range.end - start).min(LANES);
-            let g = gather_block(sp, pos, vel, start, range.end - 1);
-            let block = compute_block(&g);
-            scatter.add(sp, &block, start, count, lo, force);
-            start += count;
+        let mut run_mass = usize::MAX;
+        let mut run_force = DVec3::ZERO;
+        // The run's first mass, loaded once per run (WGSL's `walk_run` keeps it in registers).
+        let (mut pa, mut va) = (DVec3::ZERO, DVec3::ZERO);
+        let mut power = 0.0;
+        for ((&[a, b], &rest), &param) in sp.ends[range.clone()]
+            .iter()
+            .zip(&sp.rest[range.clone()])
+            .zip(&sp.param[range])
+        {
+            let (a, b) = (a as usize, b as usize);
+            if a != run_mass {
+                if run_mass != usize::MAX {
+                    force[run_mass - lo] += run_force;
+                }
+                run_mass = a;
+                run_force = DVec3::ZERO;
+                (pa, va) = (pos[a], vel[a]);
+            }
+            let d = pa - pos[b];
+            let len2 = d.length_squared();
+            // Zero length: no force, skipped as in the scalar walk.
+            if len2 == 0.0 {
+                continue;
+            }
+            let len = len2.sqrt();
+            let p = &sp.table[param as usize];
+            // `n = d / L` and the material law's `k / L0`: four IEEE divisions in one vector.
+            let num = [d.x, d.y, d.z, p.k];
+            let den = [len, len, len, rest];
+            let q: [f64; 4] = std::array::from_fn(|i| num[i] / den[i]);
+            let n = DVec3::new(q[0], q[1], q[2]);
+            let k_eff = if p.material { q[3] } else { p.k };
+            let vrel = (va - vel[b]).dot(n);
+            let f = (k_eff * (len - rest) + p.c * vrel) * n;
+            power += p.c * vrel * vrel;
+            run_force -= f;
+            force[b - lo] += f;
         }
-        if scatter.run_mass != usize::MAX {
-            force[scatter.run_mass - lo] += scatter.run_force;
+        if run_mass != usize::MAX {
+            force[run_mass - lo] += run_force;
         }
-        chunk.dissipated = scatter.power;
+        chunk.dissipated = power;
     }
 }
 
