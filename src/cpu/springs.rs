@@ -8,7 +8,9 @@
 
 use std::ops::Range;
 
-use glam::{DVec2, DVec3};
+#[cfg(test)]
+use glam::DVec2;
+use glam::DVec3;
 
 use super::springs_simd;
 use super::tables::SpringArrays;
@@ -25,6 +27,7 @@ pub(super) const PARALLEL_MIN_SPRINGS: usize = 40_000;
 
 /// A spring's force on its second mass `b` (its first mass gets `-f`), and the damping power it
 /// dissipates (WGSL's `SpringForce`, in f64 and without the fixed-point conversion).
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct SpringForce {
     /// Force on `b`, N.
@@ -38,6 +41,10 @@ pub(super) struct SpringForce {
 /// (N/m), effective rest length `ke.y` (m) and damping coefficient `damping` (N*s/m):
 /// `f_b = (k (L - L0) + c vrel) n` with `n = d / L` and `vrel = dv . n`. A spring of zero length
 /// has no direction and exerts no force.
+///
+/// The reference formula: the pass's kernel (`springs_simd.rs`) performs these operations
+/// inline, in the same order, and is tested bit-identical against the walk that calls this.
+#[cfg(test)]
 #[inline]
 pub(super) fn spring_force(d: DVec3, len: f64, dv: DVec3, ke: DVec2, damping: f64) -> SpringForce {
     if len == 0.0 {
@@ -105,7 +112,12 @@ pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
 /// sum that mass's side in a register. The scalar reference of the kernel the pass runs,
 /// [`springs_simd::walk_chunk`], which must give its bits exactly (tests in `springs_simd.rs`).
 #[cfg(test)]
-pub(super) fn walk_chunk_scalar(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+pub(super) fn walk_chunk_scalar(
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    vel: &[DVec3],
+    chunk: &mut Chunk,
+) {
     let lo = chunk.lo;
     let force = &mut chunk.force;
     force.fill(DVec3::ZERO);
