@@ -23,7 +23,7 @@
 //!
 //! | kernel | CPU twin |
 //! |---|---|
-//! | `springs.wgsl`, `spring_pass.wgsl` (`spring_force`, `elastic`) | `springs.rs` |
+//! | `springs.wgsl`, `spring_pass.wgsl` (`spring_force`, `elastic`) | `springs.rs` (the pass, the chunks, the scalar reference walk), `springs_simd.rs` (the per-chunk kernel the pass runs, bit-identical to the scalar walk, AVX2 where the CPU has it) |
 //! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs` |
 //! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape.rs` and `model/heightfield.rs` (the shapes) |
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
@@ -46,6 +46,7 @@ mod mass_grid;
 mod obstacles;
 mod sense;
 mod springs;
+mod springs_simd;
 mod step;
 mod tables;
 mod world;

@@ -8,8 +8,11 @@
 
 use std::ops::Range;
 
-use glam::{DVec2, DVec3};
+#[cfg(test)]
+use glam::DVec2;
+use glam::DVec3;
 
+use super::springs_simd;
 use super::tables::SpringArrays;
 
 /// Springs per chunk: a chunk is the unit of parallel work and owns a force buffer spanning the
@@ -24,6 +27,7 @@ pub(super) const PARALLEL_MIN_SPRINGS: usize = 40_000;
 
 /// A spring's force on its second mass `b` (its first mass gets `-f`), and the damping power it
 /// dissipates (WGSL's `SpringForce`, in f64 and without the fixed-point conversion).
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct SpringForce {
     /// Force on `b`, N.
@@ -37,6 +41,10 @@ pub(super) struct SpringForce {
 /// (N/m), effective rest length `ke.y` (m) and damping coefficient `damping` (N*s/m):
 /// `f_b = (k (L - L0) + c vrel) n` with `n = d / L` and `vrel = dv . n`. A spring of zero length
 /// has no direction and exerts no force.
+///
+/// The reference formula: the pass's kernel (`springs_simd.rs`) performs these operations
+/// inline, in the same order, and is tested bit-identical against the walk that calls this.
+#[cfg(test)]
 #[inline]
 pub(super) fn spring_force(d: DVec3, len: f64, dv: DVec3, ke: DVec2, damping: f64) -> SpringForce {
     if len == 0.0 {
@@ -101,8 +109,15 @@ pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
 
 /// Walks the springs of one chunk (WGSL's `walk_run`, over a chunk instead of one mass's run):
 /// each spring's force goes to its second mass, and runs of springs that share their first mass
-/// sum that mass's side in a register.
-fn walk_chunk(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+/// sum that mass's side in a register. The scalar reference of the kernel the pass runs,
+/// [`springs_simd::walk_chunk`], which must give its bits exactly (tests in `springs_simd.rs`).
+#[cfg(test)]
+pub(super) fn walk_chunk_scalar(
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    vel: &[DVec3],
+    chunk: &mut Chunk,
+) {
     let lo = chunk.lo;
     let force = &mut chunk.force;
     force.fill(DVec3::ZERO);
@@ -159,7 +174,7 @@ pub(super) fn springs(
     chunks: &mut [Chunk],
     threads: usize,
 ) {
-    let run = |chunk: &mut Chunk| walk_chunk(sp, pos, vel, chunk);
+    let run = |chunk: &mut Chunk| springs_simd::walk_chunk(sp, pos, vel, chunk);
     if threads <= 1 || chunks.len() <= 1 {
         chunks.iter_mut().for_each(run);
         return;

@@ -1,0 +1,288 @@
+//! The spring pass's per-chunk kernel: the scalar walk (`walk_chunk_scalar` in `springs.rs`)
+//! cut down to fewer instructions per spring and compiled for AVX2 where the CPU has it.
+//!
+//! Measured on the EPYC of issue 15 (docs/PERFORMANCE.md, "CPU reference near the limit"), the
+//! scalar walk is bound by instructions and by the latency of its square root and divisions,
+//! not by memory or by the divider's throughput. This kernel keeps the walk's order and changes
+//! how each spring is computed:
+//! - the run's first mass (springs sorted by `a` share it) is loaded once per run, as WGSL's
+//!   `walk_run` keeps it in registers;
+//! - `n = d / L` and the material law's `k / L0` are four IEEE divisions written as one 4-lane
+//!   operation (LLVM emits a `vdivpd xmm` for x, y and a `vdivsd` each for z and `k / L0`: the
+//!   same divider work as before, in fewer instructions around it; no FMA, checked with
+//!   `objdump -d`);
+//! - `pos` and `vel` are cut to one length, so one bounds check serves both loads of a mass;
+//! - [`pulp::Arch`] runs it compiled for x86-64-v3 (AVX2, three-operand VEX encoding) when the
+//!   CPU has it, detected at run time: a plain `cargo build --release` gets it.
+//!
+//! Each spring still performs the IEEE operations of `spring_force`, op for op: `d = p_a - p_b`,
+//! `L^2 = (dx dx + dy dy) + dz dz`, `L = sqrt(L^2)`, `n = d / L` as three divisions,
+//! `vrel = (dvx nx + dvy ny) + dvz nz`, `k_eff = k / L0` for the material law,
+//! `f = (k_eff (L - L0) + c vrel) n`, `power = (c vrel) vrel`. Rust never contracts a product
+//! and a sum into a fused multiply-add (even with FMA enabled), and square root and division
+//! are correctly rounded at every vector width, so the result does not depend on the
+//! instruction set. The summation order per mass is the scalar walk's (the first mass's run in
+//! a register, the second mass's force added in list order, zero-length springs skipped), so
+//! a chunk's force buffer and dissipated power are bit for bit the scalar walk's (tests below).
+//!
+//! Tried and dropped (slower on the same machine, see the performance notes): computing 4 or 8
+//! springs side by side in SIMD lanes and scattering them in list order; the lanes have to be
+//! gathered from the masses one by one, which costs more instructions than the lanes save.
+
+use glam::DVec3;
+
+use super::springs::Chunk;
+use super::tables::SpringArrays;
+
+/// The chunk walk for the instruction set `pulp` picked (see the module docs).
+struct Walk<'a> {
+    /// The spring table.
+    sp: &'a SpringArrays,
+    /// Positions of every mass, m.
+    pos: &'a [DVec3],
+    /// Velocities of every mass, m/s.
+    vel: &'a [DVec3],
+    /// The chunk walked, its force buffer and dissipated power written.
+    chunk: &'a mut Chunk,
+}
+
+impl pulp::WithSimd for Walk<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let Walk {
+            sp,
+            pos,
+            vel,
+            chunk,
+        } = self;
+        let lo = chunk.lo;
+        let force = &mut chunk.force;
+        force.fill(DVec3::ZERO);
+        // Equal lengths: one bounds check serves both loads of a mass.
+        let n = pos.len().min(vel.len());
+        let (pos, vel) = (&pos[..n], &vel[..n]);
+        let range = chunk.springs.clone();
+        let mut run_mass = usize::MAX;
+        let mut run_force = DVec3::ZERO;
+        // The run's first mass, loaded once per run.
+        let (mut pa, mut va) = (DVec3::ZERO, DVec3::ZERO);
+        let mut power = 0.0;
+        for ((&[a, b], &rest), &param) in sp.ends[range.clone()]
+            .iter()
+            .zip(&sp.rest[range.clone()])
+            .zip(&sp.param[range])
+        {
+            let (a, b) = (a as usize, b as usize);
+            if a != run_mass {
+                if run_mass != usize::MAX {
+                    force[run_mass - lo] += run_force;
+                }
+                run_mass = a;
+                run_force = DVec3::ZERO;
+                (pa, va) = (pos[a], vel[a]);
+            }
+            let d = pa - pos[b];
+            let len2 = d.length_squared();
+            // Zero length: no force. Skipped as in the scalar walk (adding zero would turn a
+            // sum of -0.0 into +0.0).
+            if len2 == 0.0 {
+                continue;
+            }
+            let len = len2.sqrt();
+            let p = &sp.table[param as usize];
+            // `n = d / L` and the material law's `k / L0`: four IEEE divisions in one operation.
+            let num = [d.x, d.y, d.z, p.k];
+            let den = [len, len, len, rest];
+            let q: [f64; 4] = std::array::from_fn(|i| num[i] / den[i]);
+            let n = DVec3::new(q[0], q[1], q[2]);
+            let k_eff = if p.material { q[3] } else { p.k };
+            let vrel = (va - vel[b]).dot(n);
+            let f = (k_eff * (len - rest) + p.c * vrel) * n;
+            power += p.c * vrel * vrel;
+            run_force -= f;
+            force[b - lo] += f;
+        }
+        if run_mass != usize::MAX {
+            force[run_mass - lo] += run_force;
+        }
+        chunk.dissipated = power;
+    }
+}
+
+/// Walks the springs of one chunk into its force buffer and dissipated power (WGSL's
+/// `walk_run`, over a chunk): bit for bit the scalar walk, in fewer instructions (see the
+/// module docs).
+pub(super) fn walk_chunk(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+    walk_chunk_on(pulp::Arch::new(), sp, pos, vel, chunk);
+}
+
+/// [`walk_chunk`] compiled for the instruction set `arch` (the tests run every one).
+fn walk_chunk_on(
+    arch: pulp::Arch,
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    vel: &[DVec3],
+    chunk: &mut Chunk,
+) {
+    arch.dispatch(Walk {
+        sp,
+        pos,
+        vel,
+        chunk,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::DVec3;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::super::springs::{walk_chunk_scalar, Chunk};
+    use super::super::tables::SpringArrays;
+    use super::{walk_chunk, walk_chunk_on};
+    use crate::model::{Spring, SpringLaw};
+
+    /// The bits of a chunk's force buffer and dissipated power.
+    fn bits(c: &Chunk) -> Vec<u64> {
+        let forces = c.force.iter().flat_map(|f| f.to_array());
+        forces.chain([c.dissipated]).map(f64::to_bits).collect()
+    }
+
+    /// Cuts `0..springs` at random points into chunks with force buffers spanning their
+    /// masses (as `make_chunks` does, at any size).
+    fn random_chunks(sp: &SpringArrays, rng: &mut ChaCha8Rng) -> Vec<Chunk> {
+        let mut chunks = Vec::new();
+        let mut start = 0;
+        while start < sp.len() {
+            let end = (start + rng.random_range(1..=40)).min(sp.len());
+            let ends = &sp.ends[start..end];
+            let lo = ends.iter().flatten().min().copied().unwrap_or(0) as usize;
+            let hi = ends.iter().flatten().max().copied().unwrap_or(0) as usize;
+            chunks.push(Chunk {
+                springs: start..end,
+                lo,
+                force: vec![DVec3::splat(f64::NAN); hi - lo + 1],
+                dissipated: f64::NAN,
+            });
+            start = end;
+        }
+        chunks
+    }
+
+    /// A random spring list over `masses` masses: runs sharing their first mass, springs
+    /// listed from either end, duplicates, both laws, few distinct materials.
+    fn random_springs(masses: u32, count: usize, rng: &mut ChaCha8Rng) -> Vec<Spring> {
+        let mut springs: Vec<Spring> = Vec::new();
+        while springs.len() < count {
+            let a = rng.random_range(0..masses);
+            for _ in 0..rng.random_range(1..8) {
+                let b = rng.random_range(0..masses);
+                let law = if rng.random_bool(0.3) {
+                    SpringLaw::Material
+                } else {
+                    SpringLaw::Hooke
+                };
+                let k = [1.0e3, 2.5e4][rng.random_range(0..2)];
+                let c = [0.0, 0.7, 3.0][rng.random_range(0..3)];
+                springs.push(Spring::hooke(a, b, k, 0.1).with_damping(c).with_law(law));
+                if rng.random_bool(0.1) {
+                    springs.push(*springs.last().expect("just pushed")); // a duplicate
+                }
+            }
+        }
+        springs
+    }
+
+    /// Positions on a coarse grid (so some masses coincide: zero-length springs) or anywhere.
+    fn random_states(masses: u32, rng: &mut ChaCha8Rng) -> (Vec<DVec3>, Vec<DVec3>) {
+        let mut point = |coarse: bool| {
+            let mut c = || {
+                if coarse {
+                    f64::from(rng.random_range(0..2)) * 0.1
+                } else {
+                    rng.random_range(-1.0..1.0)
+                }
+            };
+            DVec3::new(c(), c(), c())
+        };
+        let pos = (0..masses).map(|i| point(i % 3 == 0)).collect();
+        let vel = (0..masses).map(|_| point(false)).collect();
+        (pos, vel)
+    }
+
+    /// The kernel gives exactly the scalar walk's forces and dissipated power, bit for bit, on
+    /// random spring lists cut into random chunks: irregular lists, zero-length springs (and
+    /// zero rest lengths), duplicate springs, springs listed from the higher mass, the material
+    /// law, actuated rest lengths, chunks of 1 to 40 springs; on the instruction set the CPU
+    /// offers and on the baseline one.
+    #[test]
+    fn fast_spring_kernel_gives_the_scalar_walks_bits() {
+        for seed in 0..40 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let masses = rng.random_range(2..60);
+            let springs = random_springs(masses, rng.random_range(1..400), &mut rng);
+            let mut sp = SpringArrays::new(&springs);
+            // Rest lengths as an actuator would set them, some exactly 0.
+            for r in &mut sp.rest {
+                *r = if rng.random_bool(0.1) {
+                    0.0
+                } else {
+                    rng.random_range(0.01..1.5)
+                };
+            }
+            let (pos, vel) = random_states(masses, &mut rng);
+            let mut reference = random_chunks(&sp, &mut rng);
+            for arch in [pulp::Arch::new(), pulp::Arch::Scalar] {
+                for r in &mut reference {
+                    let mut f = r.clone();
+                    walk_chunk_on(arch, &sp, &pos, &vel, &mut f);
+                    walk_chunk_scalar(&sp, &pos, &vel, r);
+                    assert_eq!(bits(&f), bits(r), "seed {seed}, springs {:?}", f.springs);
+                }
+            }
+            let zero_length = sp
+                .ends
+                .iter()
+                .filter(|[a, b]| pos[*a as usize] == pos[*b as usize])
+                .count();
+            assert!(
+                seed > 0 || zero_length > 0,
+                "the lists hold zero-length springs"
+            );
+        }
+    }
+
+    /// Every chunk's result depends only on its own springs: walking a chunk with the rest of
+    /// the model's state changed (other masses moved) gives the same bits.
+    #[test]
+    fn fast_spring_kernel_reads_only_its_chunks_masses() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let springs = random_springs(30, 200, &mut rng);
+        let mut sp = SpringArrays::new(&springs);
+        sp.rest.iter_mut().for_each(|r| *r = 0.3);
+        let (pos, vel) = random_states(30, &mut rng);
+        let chunk = Chunk {
+            springs: 0..5,
+            lo: 0,
+            force: vec![DVec3::ZERO; 30],
+            dissipated: 0.0,
+        };
+        let touched: Vec<usize> = sp.ends[0..5]
+            .iter()
+            .flatten()
+            .map(|&m| m as usize)
+            .collect();
+        let (mut moved_pos, mut moved_vel) = (pos.clone(), vel.clone());
+        for m in (0..30).filter(|m| !touched.contains(m)) {
+            moved_pos[m] += DVec3::splat(5.0);
+            moved_vel[m] -= DVec3::splat(2.0);
+        }
+        let (mut a, mut b) = (chunk.clone(), chunk);
+        walk_chunk(&sp, &pos, &vel, &mut a);
+        walk_chunk(&sp, &moved_pos, &moved_vel, &mut b);
+        assert_eq!(bits(&a), bits(&b));
+    }
+}
