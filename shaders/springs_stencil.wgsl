@@ -78,7 +78,7 @@ fn springs(
 // One stencil slot of rest length `rest` (m; negative: no spring) from a (position pa, m;
 // velocity va, m/s) to the mass of state sb. An absent slot gives zero force and power and is
 // always ok.
-fn stencil_slot(pa: vec3<f32>, va: vec3<f32>, sb: State, mat: GpuMaterial, rest: f32) -> SpringForce {
+fn stencil_slot(pa: vec3<Real>, va: vec3<Real>, sb: State, mat: GpuMaterial, rest: Real) -> SpringForce {
     let present = rest >= 0.0;
     let d = pa - state_position(sb);
     let len = length(d);

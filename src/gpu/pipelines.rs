@@ -4,6 +4,7 @@
 //! `shaders/shared/` it uses, listed once per kernel in [`KERNELS`].
 
 use super::layout::{self, GpuStep};
+use super::options::Precision;
 
 /// A WGSL fragment of `shaders/shared/`, prepended to the kernels that list it in [`KERNELS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +171,8 @@ pub(crate) fn kernel(stem: &str) -> &'static KernelSource {
 /// The full WGSL source of `kernel` with `body` as its own file (its file, or the generated
 /// stencil variant), with fixed-point integers of `bits` bits, reading records as 64-bit words
 /// when `wide` (the device has `SHADER_INT64`), and 32-bit force sums packed in 64-bit atomics
-/// when `packed`.
+/// when `packed`. Every kernel computes in the type `Real`, which the first line sets to
+/// `f32`: one source for both precisions ([`Precision`]).
 pub(crate) fn source(
     kernel: &KernelSource,
     body: &str,
@@ -179,13 +181,21 @@ pub(crate) fn source(
     packed: bool,
 ) -> String {
     let alias = if bits == 64 { "i64" } else { "i32" };
-    let mut out = format!("alias Fixed = {alias};\n");
+    let mut out = format!("{}alias Fixed = {alias};\n", real_alias(Precision::F32));
     for fragment in kernel.fragments {
         out.push_str(fragment.wgsl(wide, packed));
         out.push('\n');
     }
     out.push_str(body);
     out
+}
+
+/// The line that sets the kernels' real type: `alias Real = f32;` or `alias Real = f64;`.
+pub(crate) fn real_alias(precision: Precision) -> &'static str {
+    match precision {
+        Precision::F32 => "alias Real = f32;\n",
+        Precision::F64 => "alias Real = f64;\n",
+    }
 }
 
 /// What a binding of a kernel holds.
