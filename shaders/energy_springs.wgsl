@@ -51,7 +51,7 @@ fn energy_springs(
                 let i = s - chunk.first;
                 let link = words_link(links[i]);
                 let mat = link_material(i);
-                var rest = link_rest(link);
+                var rest = link_rest(links[i]);
                 if is_actuated(link) {
                     rest = actuator_table[link.rest].current;
                 }

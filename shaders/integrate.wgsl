@@ -37,7 +37,7 @@
 fn ground(mu_s: Real, mu_k: Real, m: Real, x: vec3<Real>, v: vec3<Real>, f: vec3<Real>) -> Ground {
     var out = no_ground();
     let dt = params.dt;
-    var normal = 0.0;
+    var normal: Real = 0.0;
     if params.contact == CONTACT_PENALTY {
         if x.z >= 0.0 {
             return out;
@@ -52,7 +52,7 @@ fn ground(mu_s: Real, mu_k: Real, m: Real, x: vec3<Real>, v: vec3<Real>, f: vec3
             return out;
         }
         normal = max(-f.z, 0.0);
-        var impulse = 0.0;
+        var impulse: Real = 0.0;
         if v.z < 0.0 {
             impulse = -m * (1.0 + params.restitution) * v.z / dt;
         }
@@ -86,7 +86,7 @@ fn integrate_mass(i: u32) -> Integrated {
         // The high half of y * 2^32 + x is y minus the borrow of a negative x.
         q.y = sum.y - (sum.x >> 31u);
     }
-    let spring_force = vec3<Real>(q) / Real(FIXED_SCALE);
+    let spring_force = vec3<Real>(q) / FIXED_SCALE;
     let record = mass_table[i];
     let props = words_mass(record_lo(record), record_hi(record));
     if (props.flags & MASS_FIXED) != 0u {
@@ -116,11 +116,11 @@ fn integrate_mass(i: u32) -> Integrated {
     var mu_s = params.static_friction;
     var mu_k = params.kinetic_friction;
     var oscillated = false;
-    var mu = 0.0;
+    var mu: Real = 0.0;
     if HAS_OSCILLATORS && props.oscillator != NONE {
         let o = oscillator_table[props.oscillator];
         mu = o.min;
-        if cos(o.omega * step.time + o.phase) > 0.0 {
+        if cos_real(o.omega * step.time + o.phase) > 0.0 {
             mu = o.max;
         }
         mu_s = mu;
@@ -132,7 +132,7 @@ fn integrate_mass(i: u32) -> Integrated {
         g = obstacles(oscillated, mu, m, x, v, conservative, drag, g);
     }
     if CONTACTS {
-        contacts[i] = vec4<Real>(g.normal, select(0.0, 1.0, g.touching));
+        contacts[i] = vec4<Real>(g.normal, select(Real(0.0), Real(1.0), g.touching));
     }
     let dissipative = drag + g.dissipative + touch_dissipative;
     let total = conservative + g.conservative + dissipative;
@@ -154,7 +154,7 @@ fn integrate_mass(i: u32) -> Integrated {
         );
     }
     // The blow-up bound (`SpeedLimit::over`): the per-step part first, without a square root.
-    let base = Real(BLOW_UP_FLOOR_SPEED) + step.speed_growth * (step.time + dt);
+    let base = BLOW_UP_FLOOR_SPEED + step.speed_growth * (step.time + dt);
     var over = false;
     if dot(v_new, v_new) > base * base {
         over = length(v_new) > base + sqrt(2.0 * step.speed_energy / m);

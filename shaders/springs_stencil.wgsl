@@ -42,8 +42,8 @@ fn springs(
     let count = min(SPRING_MASSES_PER_INVOCATION, chunk.end_mass - a0);
     let last_mass = params.masses - 1u;
     let zero = vec3<Fixed>(Fixed(0));
-    var dissipated = 0.0;
-    var injected = 0.0;
+    var dissipated: Real = 0.0;
+    var injected: Real = 0.0;
     // Lowest code of a spring whose force passed the fixed-point bound: its link index, or
     // STENCIL_CODE + a * STENCIL_SLOTS + k for slot k of mass a.
     var overflow = NONE;

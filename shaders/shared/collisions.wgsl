@@ -220,7 +220,7 @@ fn member(slot: u32) -> Member {
     let record = mass_table[c.mass];
     let props = words_mass(record_lo(record), record_hi(record));
     let st = state[c.mass];
-    var inverse = 0.0;
+    var inverse: Real = 0.0;
     if (props.flags & MASS_FIXED) == 0u {
         inverse = 1.0 / props.mass;
     }
@@ -273,7 +273,7 @@ struct Gathered {
 fn pair_on(me: Member, other: Member) -> Pair {
     var a = me;
     var b = other;
-    var sign = 1.0;
+    var sign: Real = 1.0;
     if other.collider.mass < me.collider.mass {
         a = other;
         b = me;

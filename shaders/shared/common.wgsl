@@ -15,9 +15,9 @@ override LANE_GROUP: u32;
 // Consecutive masses one invocation of the integrate pass (and of `energy_masses`) handles.
 override MASSES_PER_INVOCATION: u32;
 // Fixed-point scale: a force of f newtons is stored as round(f * FIXED_SCALE) (ties to even).
-override FIXED_SCALE: f32;
+override FIXED_SCALE: Real;
 // Largest force component (N) one spring may scatter without risking overflow of a mass's sum.
-override SPRING_FORCE_LIMIT: f32;
+override SPRING_FORCE_LIMIT: Real;
 // Whether 32-bit force sums are packed in 64-bit atomics (see scatter_packed.wgsl).
 override PACKED_FORCES: bool;
 // Whether the kernels book dissipated and injected energy.
@@ -26,8 +26,8 @@ override TRACK_ENERGY: bool;
 // material it is compiled in (no material-table read per spring); without actuators the actuated
 // branch is compiled out.
 override UNIFORM_MATERIAL: bool;
-override MATERIAL_STIFFNESS: f32;
-override MATERIAL_DAMPING: f32;
+override MATERIAL_STIFFNESS: Real;
+override MATERIAL_DAMPING: Real;
 override MATERIAL_LAW: u32;
 override HAS_ACTUATORS: bool;
 // Whether any actuator is commanded: without, the spring pass never reads the commands buffer.
@@ -45,9 +45,9 @@ override CONTACTS: bool;
 // f32 words of one body's sums in the sensor kernels' output (shared/sense.wgsl).
 override SENSE_BODY_WORDS: u32;
 // The obstacles' broad-phase grid (`ObstacleGrid`): origin (m), 1 / cell side (1/m), cells.
-override GRID_ORIGIN_X: f32;
-override GRID_ORIGIN_Y: f32;
-override GRID_INVERSE_CELL: f32;
+override GRID_ORIGIN_X: Real;
+override GRID_ORIGIN_Y: Real;
+override GRID_INVERSE_CELL: Real;
 override GRID_COLUMNS: u32;
 override GRID_ROWS: u32;
 // Bit flags and tags.
@@ -67,7 +67,7 @@ override SHAPE_SPHERE: u32;
 override SHAPE_CAPSULE: u32;
 override SHAPE_HEIGHTFIELD: u32;
 // The part of the blow-up speed limit that keeps rounding noise from counting, m/s.
-override BLOW_UP_FLOOR_SPEED: f32;
+override BLOW_UP_FLOOR_SPEED: Real;
 override INTEGRATOR_SEMI_IMPLICIT: u32;
 override NONE: u32;
 
@@ -224,7 +224,7 @@ fn actuated_rest(act: GpuActuator, t: Real) -> Real {
         let within = u - cycles * cycle;
         tau = cycles * act.duty_active + min(within, act.duty_active);
     }
-    return act.base * (1.0 + act.amplitude * sin(act.omega * tau + act.phase));
+    return act.base * (1.0 + act.amplitude * sin_real(act.omega * tau + act.phase));
 }
 
 // Rest length of a commanded actuator's spring for command c (relative rest-length change):

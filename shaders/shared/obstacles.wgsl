@@ -213,8 +213,8 @@ fn surface(k: u32, x: vec3<Real>) -> Surface {
 // The list of obstacles a mass at x (m) visits: (first, end) word of its grid cell's list, or
 // outside the grid the list of unbounded obstacles. Twin of `ObstacleGrid::list`.
 fn grid_list(x: vec3<Real>) -> vec2<u32> {
-    let u = floor((x.x - Real(GRID_ORIGIN_X)) * Real(GRID_INVERSE_CELL));
-    let v = floor((x.y - Real(GRID_ORIGIN_Y)) * Real(GRID_INVERSE_CELL));
+    let u = floor((x.x - GRID_ORIGIN_X) * GRID_INVERSE_CELL);
+    let v = floor((x.y - GRID_ORIGIN_Y) * GRID_INVERSE_CELL);
     var c = GRID_COLUMNS * GRID_ROWS;
     if u >= 0.0 && u < Real(GRID_COLUMNS) && v >= 0.0 && v < Real(GRID_ROWS) {
         c = u32(v) * GRID_COLUMNS + u32(u);
@@ -257,7 +257,7 @@ fn obstacle(k: u32, oscillated: bool, mu: Real, m: Real, x: vec3<Real>, v: vec3<
     let vn = dot(v, n);
     let f = before.net;
     let fn_ = dot(f, n);
-    var normal = 0.0;
+    var normal: Real = 0.0;
     if ob.contact == CONTACT_PENALTY {
         if d >= 0.0 {
             return out;
@@ -273,7 +273,7 @@ fn obstacle(k: u32, oscillated: bool, mu: Real, m: Real, x: vec3<Real>, v: vec3<
         }
         normal = max(-fn_, 0.0);
         let u = vn + dot(before.touch, n) * params.dt / m;
-        var impulse = 0.0;
+        var impulse: Real = 0.0;
         if u < 0.0 {
             impulse = -m * (1.0 + ob.restitution) * u / params.dt;
         }
@@ -325,7 +325,7 @@ fn obstacles(oscillated: bool, mu: Real, m: Real, x: vec3<Real>, v: vec3<Real>, 
 // Energy stored in the penalty springs of the obstacles a mass at x (m) is inside, J. Twin of
 // `cpu::obstacles::obstacle_energy`.
 fn obstacle_energy(x: vec3<Real>) -> Real {
-    var e = 0.0;
+    var e: Real = 0.0;
     let list = grid_list(x);
     for (var i = list.x; i < list.y; i += 1u) {
         let k = obstacle_words[i];

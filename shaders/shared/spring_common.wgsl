@@ -5,7 +5,7 @@
 // has only one; `link_materials` is then not read).
 fn link_material(i: u32) -> GpuMaterial {
     if UNIFORM_MATERIAL {
-        return GpuMaterial(Real(MATERIAL_STIFFNESS), Real(MATERIAL_DAMPING), MATERIAL_LAW, 0u);
+        return GpuMaterial(MATERIAL_STIFFNESS, MATERIAL_DAMPING, MATERIAL_LAW, 0u);
     }
     return material_table[link_materials[i]];
 }

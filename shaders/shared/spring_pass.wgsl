@@ -47,8 +47,8 @@ fn spring_force(d: vec3<Real>, len: Real, dv: vec3<Real>, ke: vec2<Real>, dampin
     let vrel = dot(dv, n);
     let f = (ke.x * (len - ke.y) + damping * vrel) * n;
     // Not `<=` for NaN as well as for forces past the bound.
-    let ok = max(max(abs(f.x), abs(f.y)), abs(f.z)) <= Real(SPRING_FORCE_LIMIT);
-    let q = vec3<Fixed>(round(select(vec3<Real>(0.0), f, ok) * Real(FIXED_SCALE)));
+    let ok = max(max(abs(f.x), abs(f.y)), abs(f.z)) <= SPRING_FORCE_LIMIT;
+    let q = vec3<Fixed>(round(select(vec3<Real>(0.0), f, ok) * FIXED_SCALE));
     return SpringForce(q, damping * vrel * vrel, ok);
 }
 
@@ -75,8 +75,8 @@ fn link_spring(i: u32, pa: vec3<Real>, va: vec3<Real>) -> LinkSpring {
     let sb = state[b];
     let d = pa - state_position(sb);
     let len = length(d);
-    var rest = link_rest(link);
-    var injected = 0.0;
+    var rest = link_rest(links[i]);
+    var injected: Real = 0.0;
     if is_actuated(link) {
         let act = actuator_table[link.rest];
         if HAS_COMMANDS && act.command != NONE {

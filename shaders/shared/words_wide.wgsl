@@ -22,8 +22,8 @@ fn words_xyz(v: Words) -> vec3<f32> {
 alias Link = u64;
 
 // The rest length (m) of a link that no actuator drives: f32 bits in `rest`.
-fn link_rest(link: GpuLink) -> Real {
-    return bitcast<f32>(link.rest);
+fn link_rest(v: Link) -> Real {
+    return bitcast<f32>(words_link(v).rest);
 }
 
 fn words_link(v: Link) -> GpuLink {

@@ -268,7 +268,8 @@ mod tests {
     fn f64_quantum_is_near_the_f64_rounding_of_the_largest_force_sum() {
         let model = lattice();
         let f = force_scale(&model);
-        let f64 = FixedPoint::choose_for(&model, 64, FixedPointScale::Auto, Precision::F64).unwrap();
+        let f64 =
+            FixedPoint::choose_for(&model, 64, FixedPointScale::Auto, Precision::F64).unwrap();
         let f32 = FixedPoint::choose(&model, 64, FixedPointScale::Auto).unwrap();
         // The f64 rounding (half an ulp) of the largest sum a mass can see, max_incidence F.
         let rounding = f * f64::from(f64.max_incidence) * f64::EPSILON / 2.0;
@@ -277,7 +278,11 @@ mod tests {
             "quantum {} N against f64 rounding {rounding} N",
             f64.quantum
         );
-        assert_eq!(f32.quantum / f64.quantum, 256.0, "2^40 against 2^48 quanta per F");
+        assert_eq!(
+            f32.quantum / f64.quantum,
+            256.0,
+            "2^40 against 2^48 quanta per F"
+        );
         // A spring still carries far more than the force scale.
         assert!(f64.spring_limit > 1000.0 * f, "{} N", f64.spring_limit);
         assert_eq!(f64.encode_f64(3.0 * f64.quantum), 3);
@@ -298,6 +303,9 @@ mod tests {
     #[test]
     fn f64_with_32_bit_sums_is_an_error() {
         let err = FixedPoint::choose_for(&lattice(), 32, FixedPointScale::Auto, Precision::F64);
-        assert!(matches!(err, Err(Error::InvalidParameter { .. })), "{err:?}");
+        assert!(
+            matches!(err, Err(Error::InvalidParameter { .. })),
+            "{err:?}"
+        );
     }
 }

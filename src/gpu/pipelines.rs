@@ -13,8 +13,8 @@ pub(crate) enum Fragment {
     Common,
     /// `spring_common.wgsl`: helpers of the kernels that walk the link table.
     SpringCommon,
-    /// `words_wide.wgsl` on devices with `SHADER_INT64`, else `words_narrow.wgsl`: how 16-byte
-    /// records, links and states are read.
+    /// In f32, `words_wide.wgsl` on devices with `SHADER_INT64`, else `words_narrow.wgsl`; in
+    /// f64, `words_f64.wgsl`: how 16-byte records, links and states are read.
     Words,
     /// `scatter_packed.wgsl` when 32-bit force sums ride in 64-bit atomics, else
     /// `scatter_words.wgsl`: the force-sum binding and `scatter`.
@@ -31,12 +31,15 @@ pub(crate) enum Fragment {
 }
 
 impl Fragment {
-    /// The WGSL of this fragment for records read as 64-bit words when `wide` and 32-bit force
-    /// sums packed in 64-bit atomics when `packed`.
-    fn wgsl(self, wide: bool, packed: bool) -> &'static str {
+    /// The WGSL of this fragment for records read as 64-bit words when `wide`, 32-bit force sums
+    /// packed in 64-bit atomics when `packed`, and kernels computing in `precision`.
+    fn wgsl(self, wide: bool, packed: bool, precision: Precision) -> &'static str {
         match self {
             Self::Common => include_str!("../../shaders/shared/common.wgsl"),
             Self::SpringCommon => include_str!("../../shaders/shared/spring_common.wgsl"),
+            Self::Words if precision == Precision::F64 => {
+                include_str!("../../shaders/shared/words_f64.wgsl")
+            }
             Self::Words if wide => include_str!("../../shaders/shared/words_wide.wgsl"),
             Self::Words => include_str!("../../shaders/shared/words_narrow.wgsl"),
             Self::Scatter if packed => include_str!("../../shaders/shared/scatter_packed.wgsl"),
@@ -171,30 +174,28 @@ pub(crate) fn kernel(stem: &str) -> &'static KernelSource {
 /// The full WGSL source of `kernel` with `body` as its own file (its file, or the generated
 /// stencil variant), with fixed-point integers of `bits` bits, reading records as 64-bit words
 /// when `wide` (the device has `SHADER_INT64`), and 32-bit force sums packed in 64-bit atomics
-/// when `packed`. Every kernel computes in the type `Real`, which the first line sets to
-/// `f32`: one source for both precisions ([`Precision`]).
-pub(crate) fn source(
-    kernel: &KernelSource,
-    body: &str,
-    bits: u32,
-    wide: bool,
-    packed: bool,
-) -> String {
-    let alias = if bits == 64 { "i64" } else { "i32" };
-    let mut out = format!("{}alias Fixed = {alias};\n", real_alias(Precision::F32));
+/// when `packed`. Every kernel computes in the type `Real`, which the first fragment,
+/// [`real_fragment`] of `precision`, sets: one source for both precisions.
+pub(crate) fn source(kernel: &KernelSource, body: &str, compile: &Compile<'_>) -> String {
+    let alias = if compile.bits == 64 { "i64" } else { "i32" };
+    let mut out = format!(
+        "{}alias Fixed = {alias};\n",
+        real_fragment(compile.precision)
+    );
     for fragment in kernel.fragments {
-        out.push_str(fragment.wgsl(wide, packed));
+        out.push_str(fragment.wgsl(compile.wide, compile.packed, compile.precision));
         out.push('\n');
     }
     out.push_str(body);
     out
 }
 
-/// The line that sets the kernels' real type: `alias Real = f32;` or `alias Real = f64;`.
-pub(crate) fn real_alias(precision: Precision) -> &'static str {
+/// The fragment that sets the kernels' real type (`alias Real = f32;` or `f64;`) and its sine
+/// and cosine: `shaders/shared/real_f32.wgsl` or `real_f64.wgsl`.
+pub(crate) fn real_fragment(precision: Precision) -> &'static str {
     match precision {
-        Precision::F32 => "alias Real = f32;\n",
-        Precision::F64 => "alias Real = f64;\n",
+        Precision::F32 => include_str!("../../shaders/shared/real_f32.wgsl"),
+        Precision::F64 => include_str!("../../shaders/shared/real_f64.wgsl"),
     }
 }
 
@@ -310,6 +311,8 @@ pub(crate) struct Compile<'a> {
     pub(crate) wide: bool,
     /// 32-bit force sums packed in 64-bit atomics.
     pub(crate) packed: bool,
+    /// The kernels' real type.
+    pub(crate) precision: Precision,
     /// The WGSL overrides ([`layout::constants`]).
     pub(crate) constants: &'a [(&'a str, f64)],
 }
@@ -370,7 +373,7 @@ pub(crate) fn build_kernel(
         bind_group_layouts: &groups,
         immediate_size: 0,
     });
-    let wgsl = source(kernel, body, compile.bits, compile.wide, compile.packed);
+    let wgsl = source(kernel, body, compile);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(&label),
         source: wgpu::ShaderSource::Wgsl(wgsl.into()),

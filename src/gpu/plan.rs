@@ -159,6 +159,8 @@ pub(crate) struct Plan {
     pub(crate) packed_forces: bool,
     /// Records read as 64-bit words (the device has `SHADER_INT64`).
     pub(crate) wide_words: bool,
+    /// The kernels' real type.
+    pub(crate) precision: Precision,
     pub(crate) granularity: Granularity,
     /// The integrate, publish and `energy_masses` passes.
     pub(crate) mass_dispatch: Dispatch,
@@ -236,6 +238,7 @@ impl Plan {
             fixed_point,
             packed_forces: bits == 32 && has64,
             wide_words: caps.features.contains(wgpu::Features::SHADER_INT64),
+            precision: options.precision,
             granularity,
             mass_dispatch,
             spring_dispatch,

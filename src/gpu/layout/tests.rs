@@ -6,7 +6,10 @@
 use std::mem::offset_of;
 
 use super::*;
-use crate::gpu::pipelines::{kernel, layout_entries, source, step_entry, KERNELS, SPRINGS_STENCIL};
+use crate::gpu::options::Precision;
+use crate::gpu::pipelines::{
+    kernel, layout_entries, source, step_entry, Compile, KERNELS, SPRINGS_STENCIL,
+};
 use crate::gpu::plan::Granularity;
 use crate::gpu::stencil::Stencil;
 
@@ -164,11 +167,34 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
     all
 }
 
-/// Parses and validates the full source of `stem` with `body`.
+/// Parses and validates the full source of `stem` with `body` in f32.
 fn module(stem: &str, body: &str, bits: u32, wide: bool, packed: bool) -> naga::Module {
-    let src = source(kernel(stem), body, bits, wide, packed);
-    let module = naga::front::wgsl::parse_str(&src)
-        .unwrap_or_else(|e| panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src)));
+    module_in(stem, body, bits, wide, packed, Precision::F32)
+}
+
+/// Parses and validates the full source of `stem` with `body` computing in `precision`.
+fn module_in(
+    stem: &str,
+    body: &str,
+    bits: u32,
+    wide: bool,
+    packed: bool,
+    precision: Precision,
+) -> naga::Module {
+    let compile = Compile {
+        bits,
+        wide,
+        packed,
+        precision,
+        constants: &[],
+    };
+    let src = source(kernel(stem), body, &compile);
+    let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| {
+        panic!(
+            "{stem}.wgsl ({bits}-bit, {precision:?}): {}",
+            e.emit_to_string(&src)
+        )
+    });
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
@@ -186,6 +212,34 @@ const BUILDS: [(u32, bool, bool); 4] = [
     (32, true, true),
     (64, true, false),
 ];
+
+/// Every kernel variant parses and validates with naga in f64 (`alias Real = f64`, the records
+/// of words_f64.wgsl, 64-bit sums), with the binding kinds of the f32 build: one source serves
+/// both precisions.
+#[test]
+fn every_kernel_validates_in_f64() {
+    for (stem, layout, body) in variants() {
+        let module = module_in(stem, &body, 64, true, false, Precision::F64);
+        let f32 = module_in(stem, &body, 64, true, false, Precision::F32);
+        let kinds = |m: &naga::Module| -> Vec<_> {
+            m.global_variables
+                .iter()
+                .filter(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0))
+                .map(|(_, g)| (g.binding.as_ref().map(|b| b.binding), binding_kind(g)))
+                .collect()
+        };
+        assert_eq!(
+            kinds(&module),
+            kinds(&f32),
+            "{layout}: bindings differ in f64"
+        );
+        let real = module
+            .types
+            .iter()
+            .any(|(_, t)| t.name.as_deref() == Some("GpuParams") || t.name.is_none());
+        assert!(real, "{stem}");
+    }
+}
 
 /// Every kernel parses and validates with naga, for both atomic widths, and every WGSL mirror
 /// struct has the size, stride and field offsets of its Rust twin; every Rust mirror is found in
