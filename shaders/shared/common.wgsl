@@ -189,13 +189,13 @@ struct GpuStatus {
     overflow_spring: atomic<u32>,
 }
 
-// Mirror of `GpuState`: a mass's state, 32 bytes, position (m) then velocity (m/s). The kernels
-// read it through the `State` alias of words_*.wgsl, which has this layout.
+// Mirror of `GpuState`: a mass's state, 32 bytes (64 in f64), position (m) then velocity (m/s).
+// The kernels read it through the `State` alias of words_*.wgsl, which has this layout.
 struct GpuState {
     position: array<Real, 3>,
     velocity: array<Real, 3>,
-    pad0: u32,
-    pad1: u32,
+    pad0: Real,
+    pad1: Real,
 }
 
 // The j-th item (0 <= j < per) of invocation `lid` of workgroup `group`, when each invocation

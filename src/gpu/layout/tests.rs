@@ -71,55 +71,214 @@ macro_rules! mirror {
     };
 }
 
-/// Checks every compute mirror present in `module`; returns the names found.
+/// The checks of every compute mirror in scope against `module`: `(name, found)`.
+macro_rules! mirror_table {
+    ($m:expr) => {{
+        let m = $m;
+        [
+            mirror!(
+                m,
+                GpuParams {
+                    gravity,
+                    dt,
+                    drag_target,
+                    drag_mass,
+                    drag_stiffness,
+                    drag_damping,
+                    air_drag,
+                    damping_factor,
+                    contact,
+                    contact_stiffness,
+                    contact_damping,
+                    restitution,
+                    static_friction,
+                    kinetic_friction,
+                    rest_speed,
+                    integrator,
+                    masses,
+                    springs,
+                    bodies,
+                    friction_rule
+                }
+            ),
+            mirror!(
+                m,
+                GpuStep {
+                    time,
+                    index,
+                    speed_energy,
+                    speed_growth
+                }
+            ),
+            mirror!(
+                m,
+                GpuMass {
+                    external_force,
+                    mass,
+                    flags,
+                    oscillator,
+                    body,
+                    pad0
+                }
+            ),
+            mirror!(m, GpuLink { b, rest }),
+            mirror!(
+                m,
+                GpuMaterial {
+                    stiffness,
+                    damping,
+                    law,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuChunk {
+                    first,
+                    first_mass,
+                    end_mass,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuActuator {
+                    base,
+                    amplitude,
+                    omega,
+                    phase,
+                    duty_active,
+                    duty_rest,
+                    duty_offset,
+                    command,
+                    current
+                }
+            ),
+            mirror!(
+                m,
+                GpuOscillator {
+                    min,
+                    max,
+                    omega,
+                    phase
+                }
+            ),
+            mirror!(m, GpuBody { first, count }),
+            mirror!(
+                m,
+                GpuObstacle {
+                    shape,
+                    contact,
+                    friction_rule,
+                    first_height,
+                    stiffness,
+                    damping,
+                    restitution,
+                    rest_speed,
+                    static_friction,
+                    kinetic_friction,
+                    columns,
+                    rows,
+                    a,
+                    b,
+                    rotation,
+                    lo,
+                    hi
+                }
+            ),
+            mirror!(
+                m,
+                GpuStatus {
+                    bad_step,
+                    bad_mass,
+                    overflow_step,
+                    overflow_spring
+                }
+            ),
+            mirror!(
+                m,
+                GpuState {
+                    position,
+                    velocity,
+                    pad0,
+                    pad1
+                }
+            ),
+            mirror!(
+                m,
+                GpuMassPartial {
+                    kinetic,
+                    gravity,
+                    ground,
+                    pad0,
+                    dissipated,
+                    injected,
+                    pad1,
+                    pad2
+                }
+            ),
+            mirror!(
+                m,
+                GpuSpringPartial {
+                    elastic,
+                    dissipated,
+                    injected,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuBodySum {
+                    moment,
+                    mass,
+                    momentum,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuCollide {
+                    dt,
+                    inverse_cell,
+                    members,
+                    buckets,
+                    largest,
+                    pad0,
+                    pad1,
+                    pad2
+                }
+            ),
+            mirror!(
+                m,
+                GpuCollider {
+                    mass,
+                    radius,
+                    group,
+                    mask,
+                    body,
+                    joined_first,
+                    joined_end,
+                    collision_class
+                }
+            ),
+        ]
+    }};
+}
+
+/// Checks every compute mirror present in `module` (compiled in `precision`) against the Rust
+/// mirrors of that precision (`real32` or `real64`); returns the names found.
 #[rustfmt::skip] // one mirror per line: a table
-fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
-    let checks = [
-        mirror!(m, GpuParams { gravity, dt, drag_target, drag_mass, drag_stiffness, drag_damping,
-            air_drag, damping_factor, contact, contact_stiffness, contact_damping, restitution,
-            static_friction, kinetic_friction, rest_speed, integrator, masses, springs, bodies,
-            friction_rule }),
-        mirror!(m, GpuStep { time, index, speed_energy, speed_growth }),
-        mirror!(m, GpuMass { external_force, mass, flags, oscillator, body, pad0 }),
-        mirror!(m, GpuLink { b, rest }),
-        mirror!(m, GpuMaterial { stiffness, damping, law, pad0 }),
-        mirror!(m, GpuChunk { first, first_mass, end_mass, pad0 }),
-        mirror!(m, GpuActuator { base, amplitude, omega, phase, duty_active, duty_rest,
-            duty_offset, command, current }),
-        mirror!(m, GpuOscillator { min, max, omega, phase }),
-        mirror!(m, GpuBody { first, count }),
-        mirror!(
-            m,
-            GpuObstacle {
-                shape,
-                contact,
-                friction_rule,
-                first_height,
-                stiffness,
-                damping,
-                restitution,
-                rest_speed,
-                static_friction,
-                kinetic_friction,
-                columns,
-                rows,
-                a,
-                b,
-                rotation,
-                lo,
-                hi
-            }
-        ),
-        mirror!(m, GpuStatus { bad_step, bad_mass, overflow_step, overflow_spring }),
-        mirror!(m, GpuState { position, velocity, pad0, pad1 }),
-        mirror!(m, GpuMassPartial { kinetic, gravity, ground, pad0, dissipated, injected, pad1,
-            pad2 }),
-        mirror!(m, GpuSpringPartial { elastic, dissipated, injected, pad0 }),
-        mirror!(m, GpuBodySum { moment, mass, momentum, pad0 }),
-        mirror!(m, GpuCollide { dt, inverse_cell, members, buckets, largest, pad0, pad1, pad2 }),
-        mirror!(m, GpuCollider { mass, radius, group, mask, body, joined_first, joined_end,
-            collision_class }),
-    ];
+fn check_mirrors(module: &naga::Module, precision: Precision) -> Vec<&'static str> {
+    let checks = match precision {
+        Precision::F32 => {
+            use super::real32::*;
+            mirror_table!(module)
+        }
+        Precision::F64 => {
+            use super::real64::*;
+            mirror_table!(module)
+        }
+    };
     checks.iter().filter(|(_, found)| *found).map(|(name, _)| *name).collect()
 }
 
@@ -214,10 +373,12 @@ const BUILDS: [(u32, bool, bool); 4] = [
 ];
 
 /// Every kernel variant parses and validates with naga in f64 (`alias Real = f64`, the records
-/// of words_f64.wgsl, 64-bit sums), with the binding kinds of the f32 build: one source serves
-/// both precisions.
+/// of words_f64.wgsl, 64-bit sums), with the binding kinds of the f32 build, and every WGSL
+/// mirror struct has the size, stride and field offsets of its `real64` Rust twin: one source
+/// serves both precisions.
 #[test]
 fn every_kernel_validates_in_f64() {
+    let mut found = std::collections::BTreeSet::<&str>::new();
     for (stem, layout, body) in variants() {
         let module = module_in(stem, &body, 64, true, false, Precision::F64);
         let f32 = module_in(stem, &body, 64, true, false, Precision::F32);
@@ -254,7 +415,7 @@ fn wgsl_structs_match_rust_mirrors() {
                 module.entry_points.iter().any(|e| e.name == stem),
                 "{stem}.wgsl has no entry point named {stem}"
             );
-            let checked = check_mirrors(&module);
+            let checked = check_mirrors(&module, Precision::F32);
             for (_, ty) in module.types.iter() {
                 if let Some(name) = ty.name.as_deref().filter(|n| n.starts_with("Gpu")) {
                     assert!(
