@@ -488,9 +488,9 @@ mod tests {
             .chain([
                 0.0,
                 1e-9,
-                -0.7853981633974483,
-                1.5707963267948966,
-                3.141592653589793,
+                -std::f64::consts::FRAC_PI_4,
+                std::f64::consts::FRAC_PI_2,
+                std::f64::consts::PI,
             ])
             .collect();
         let data: Vec<[f64; 2]> = xs.iter().map(|&x| [x, 0.0]).collect();

@@ -394,12 +394,18 @@ fn every_kernel_validates_in_f64() {
             kinds(&f32),
             "{layout}: bindings differ in f64"
         );
-        let real = module
-            .types
-            .iter()
-            .any(|(_, t)| t.name.as_deref() == Some("GpuParams") || t.name.is_none());
-        assert!(real, "{stem}");
+        let checked = check_mirrors(&module, Precision::F64);
+        for (_, ty) in module.types.iter() {
+            if let Some(name) = ty.name.as_deref().filter(|n| n.starts_with("Gpu")) {
+                assert!(
+                    checked.contains(&name),
+                    "f64 WGSL struct {name} ({stem}) has no real64 mirror checked here"
+                );
+            }
+        }
+        found.extend(checked);
     }
+    assert_eq!(found.len(), 17, "f64 mirrors found in the WGSL: {found:?}");
 }
 
 /// Every kernel parses and validates with naga, for both atomic widths, and every WGSL mirror
