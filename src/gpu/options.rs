@@ -53,9 +53,9 @@ pub enum Precision {
     /// adapter. Costs twice the device memory per mass and per spring and, on GPUs, the
     /// adapter's f64 rate (1/2 to 1/64 of f32).
     ///
-    /// Not yet served: the f64 kernels are being built (issue 15); on an adapter that has the
-    /// features, building a World with it fails with [`Error::Gpu`](crate::Error::Gpu) saying
-    /// so.
+    /// Not yet served (issue 15): the kernels compile in f64, but the World's f64 tables,
+    /// uploads and readbacks are not built, so on an adapter that has the features building a
+    /// World with it fails with [`Error::Gpu`](crate::Error::Gpu) saying so.
     F64,
 }
 

@@ -466,7 +466,7 @@ fn atomic_bits(atomics: AtomicWidth, has64: bool) -> Result<u32> {
 /// [`Error::Gpu`] for [`Precision::F64`] on a device without `SHADER_F64` or without the 64-bit
 /// integer atomics (both named, with the adapter), with [`AtomicWidth::Bits32`] (f64 forces need
 /// 64-bit sums: 32 bits hold about 2^31 quanta, far too few for a quantum near f64's rounding),
-/// and, until the f64 kernels land, on any device.
+/// and, until the f64 host side lands, on any device.
 fn check_precision(options: &WorldOptions, caps: &DeviceCaps) -> Result<()> {
     if options.precision == Precision::F32 {
         return Ok(());
@@ -495,8 +495,9 @@ fn check_precision(options: &WorldOptions, caps: &DeviceCaps) -> Result<()> {
         ));
     }
     Err(Error::Gpu(format!(
-        "Precision::F64 is not served yet on {adapter} (the f64 kernels are in progress, \
-         issue 15); use Precision::F32 on the GPU or CpuWorld for f64"
+        "Precision::F64 is not served yet on {adapter}: the f64 kernels compile, but the \
+         World's f64 tables, uploads and readbacks are not built (issue 15); use Precision::F32 \
+         on the GPU, or CpuWorld for f64"
     )))
 }
 
