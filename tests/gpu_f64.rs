@@ -92,6 +92,9 @@ fn f64_where_the_adapter_has_it_is_requested_and_refused_clearly_for_now() {
         f64_options(),
     ));
     assert!(message.contains("not served yet"), "{message}");
+    // It names what is missing (the full list is checked by the plan's unit test).
+    assert!(message.contains("readbacks"), "{message}");
+    assert!(message.contains(&info.name), "{message}");
 }
 
 /// F64 with 32-bit fixed-point sums is refused before anything else: f64 forces need 64-bit

@@ -55,7 +55,8 @@ pub enum Precision {
     ///
     /// Not yet served (issue 15): the kernels compile in f64, but the World's f64 tables,
     /// uploads and readbacks are not built, so on an adapter that has the features building a
-    /// World with it fails with [`Error::Gpu`](crate::Error::Gpu) saying so.
+    /// World with it fails with [`Error::Gpu`](crate::Error::Gpu) saying so and naming each
+    /// subsystem that has no f64 path yet.
     F64,
 }
 
