@@ -11,7 +11,9 @@
 //! (`HOOKE_NO_ENERGY=1`) builds the World without energy tracking, `--bits32` (`HOOKE_BITS32=1`)
 //! asks for 32-bit atomics, `--links` (`HOOKE_LINKS=1`) runs the link variant of the spring pass
 //! instead of the default (the stencil variant on CPU adapters, see `hooke::SpringPass`),
-//! `--gpu-only` (`HOOKE_GPU_ONLY=1`) skips the CPU reference. `--help` lists them.
+//! `--gpu-only` (`HOOKE_GPU_ONLY=1`) skips the CPU reference, `--no-f64` (`HOOKE_NO_F64=1`) the
+//! GPU World in f64 (`Precision::F64`, printed as `gpu (f64 ...)` after the f32 line, or why it
+//! cannot run). `--help` lists them.
 //!
 //! Collisions between masses (issue 13): `--collisions` times, instead, each lattice size with
 //! every mass colliding (radius half the spacing, spring neighbours excluded) and, with `--beds
@@ -48,7 +50,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use hooke::builders::Lattice;
-use hooke::{AtomicWidth, CpuWorld, SpringPass, World, WorldOptions};
+use hooke::{AtomicWidth, CpuWorld, Model, Precision, SpringPass, World, WorldOptions};
 
 /// One size's results: springs, CPU and GPU seconds per step.
 struct Row {
@@ -79,6 +81,9 @@ struct Args {
     /// Skip the CPU reference.
     #[arg(long, env = "HOOKE_GPU_ONLY")]
     gpu_only: bool,
+    /// Skip the GPU World in f64 (`Precision::F64`), timed after the f32 one.
+    #[arg(long, env = "HOOKE_NO_F64")]
+    no_f64: bool,
     /// Time collisions between masses: the lattices with every mass colliding, and the beds.
     #[arg(long)]
     collisions: bool,
@@ -212,6 +217,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rate(seconds)
         );
         print_stats(&gpu, springs, steps);
+        if !args.no_f64 {
+            drop(gpu);
+            time_f64(&device, &queue, &model, options, steps, rate)?;
+        }
         rows.push(Row {
             n,
             springs,
@@ -222,6 +231,42 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if rows.len() > 1 {
         print_table(&rows, gpu_only)?;
     }
+    Ok(())
+}
+
+/// Times the GPU World in f64 on `model` beside the f32 line, or says why it cannot run (an
+/// adapter without `SHADER_F64`, or the f64 World not served yet).
+fn time_f64(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    model: &Model,
+    options: WorldOptions,
+    steps: u64,
+    rate: impl Fn(f64) -> f64,
+) -> hooke::Result<()> {
+    let options = WorldOptions {
+        precision: Precision::F64,
+        ..options
+    };
+    let mut gpu = match World::with_device(device.clone(), queue.clone(), model, options) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            println!("  gpu (f64): not available: {e}");
+            return Ok(());
+        }
+    };
+    gpu.step(2)?;
+    let t = Instant::now();
+    gpu.step(steps)?;
+    let seconds = t.elapsed().as_secs_f64();
+    println!(
+        "  gpu (f64, fixed-point atomics {}-bit, quantum {:.1e} N, energy {}): {:8.1} M \
+         spring-updates/s",
+        gpu.fixed_point().bits,
+        gpu.fixed_point().quantum,
+        if options.track_energy { "on" } else { "off" },
+        rate(seconds)
+    );
     Ok(())
 }
 

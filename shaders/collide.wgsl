@@ -16,6 +16,6 @@ fn collide(
     }
     let g = gather(slot);
     let i = colliders[slot].mass;
-    touch[2u * i] = vec4<f32>(g.touch.conservative, g.energy);
-    touch[2u * i + 1u] = vec4<f32>(g.touch.dissipative, 0.0);
+    touch[2u * i] = vec4<Real>(g.touch.conservative, g.energy);
+    touch[2u * i + 1u] = vec4<Real>(g.touch.dissipative, 0.0);
 }

@@ -6,10 +6,10 @@
 
 @group(0) @binding(0) var<uniform> params: GpuParams;
 @group(0) @binding(1) var<storage, read> mass_table: array<GpuMass>;
-@group(0) @binding(2) var<storage, read> positions: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> velocities: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> positions: array<vec4<Real>>;
+@group(0) @binding(3) var<storage, read> velocities: array<vec4<Real>>;
 // Per invocation of the integrate pass: (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(4) var<storage, read> slots: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> slots: array<vec4<Real>>;
 // Per workgroup: its sums, J.
 @group(0) @binding(5) var<storage, read_write> partials: array<GpuMassPartial>;
 // The obstacle table and the obstacle words (shared/obstacles.wgsl).
@@ -17,23 +17,23 @@
 @group(0) @binding(7) var<storage, read> obstacle_words: array<u32>;
 // The collision pass's output (shared/collisions.wgsl): `touch[2 i].w` is the penalty energy of
 // mass i's pairs with higher-index masses, J; read only with COLLISIONS.
-@group(0) @binding(8) var<storage, read> touch: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read> touch: array<vec4<Real>>;
 
 // Mirror of `GpuMassPartial`: one workgroup's kinetic, gravitational and ground energy, and the
 // dissipated and injected work booked by its invocations' slots, J.
 struct GpuMassPartial {
-    kinetic: f32,
-    gravity: f32,
-    ground: f32,
-    pad0: f32,
-    dissipated: f32,
-    injected: f32,
-    pad1: f32,
-    pad2: f32,
+    kinetic: Real,
+    gravity: Real,
+    ground: Real,
+    pad0: Real,
+    dissipated: Real,
+    injected: Real,
+    pad1: Real,
+    pad2: Real,
 }
 
-var<workgroup> partial: array<vec4<f32>, WORKGROUP_SIZE>;
-var<workgroup> booked: array<vec2<f32>, WORKGROUP_SIZE>;
+var<workgroup> partial: array<vec4<Real>, WORKGROUP_SIZE>;
+var<workgroup> booked: array<vec2<Real>, WORKGROUP_SIZE>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn energy_masses(
@@ -44,8 +44,8 @@ fn energy_masses(
     let group = workgroup_linear(wg, groups);
     let invocation = group * WORKGROUP_SIZE + lid;
     let first = invocation * MASSES_PER_INVOCATION;
-    var e = vec4<f32>(0.0);
-    var w = vec2<f32>(0.0);
+    var e = vec4<Real>(0.0);
+    var w = vec2<Real>(0.0);
     if first < params.masses {
         let last = min(first + MASSES_PER_INVOCATION, params.masses);
         for (var i = first; i < last; i += 1u) {
@@ -67,7 +67,7 @@ fn energy_masses(
         if invocation < arrayLength(&slots) {
             // A compensated slot holds (sum, compensation): its value is sum - compensation.
             let slot = slots[invocation];
-            w = vec2<f32>(slot.x - slot.y, slot.z - slot.w);
+            w = vec2<Real>(slot.x - slot.y, slot.z - slot.w);
         }
     }
     partial[lid] = e;

@@ -11,9 +11,9 @@
 @group(0) @binding(3) var<storage, read> material_table: array<GpuMaterial>;
 @group(0) @binding(4) var<storage, read> actuator_table: array<GpuActuator>;
 @group(0) @binding(5) var<storage, read> runs: array<vec2<u32>>;
-@group(0) @binding(6) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read> positions: array<vec4<Real>>;
 // Per invocation of the spring pass: (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(7) var<storage, read> slots: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read> slots: array<vec4<Real>>;
 // Per workgroup: its sums, J.
 @group(0) @binding(8) var<storage, read_write> partials: array<GpuSpringPartial>;
 @group(0) @binding(9) var<uniform> chunk: GpuChunk;
@@ -21,13 +21,13 @@
 // Mirror of `GpuSpringPartial`: one workgroup's elastic energy, and the dissipated and injected
 // work booked by its invocations' slots, J.
 struct GpuSpringPartial {
-    elastic: f32,
-    dissipated: f32,
-    injected: f32,
-    pad0: f32,
+    elastic: Real,
+    dissipated: Real,
+    injected: Real,
+    pad0: Real,
 }
 
-var<workgroup> partial: array<vec4<f32>, WORKGROUP_SIZE>;
+var<workgroup> partial: array<vec4<Real>, WORKGROUP_SIZE>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn energy_springs(
@@ -38,7 +38,7 @@ fn energy_springs(
     let group = workgroup_linear(wg, groups);
     let invocation = group * WORKGROUP_SIZE + lid;
     let base = spring_pass_mass(group, lid, 0u);
-    var e = vec4<f32>(0.0);
+    var e = vec4<Real>(0.0);
     if base < chunk.end_mass {
         for (var j = 0u; j < SPRING_MASSES_PER_INVOCATION; j += 1u) {
             let a = spring_pass_mass(group, lid, j);
@@ -51,7 +51,7 @@ fn energy_springs(
                 let i = s - chunk.first;
                 let link = words_link(links[i]);
                 let mat = link_material(i);
-                var rest = bitcast<f32>(link.rest);
+                var rest = link_rest(links[i]);
                 if is_actuated(link) {
                     rest = actuator_table[link.rest].current;
                 }

@@ -28,7 +28,7 @@ fn grid_sort(
     for (var e = first; e < end; e += 1u) {
         let slot = grid_keys[e].w;
         let c = colliders[slot];
-        grid_points[e] = vec4<f32>(state_position(state[c.mass]), c.radius);
+        grid_points[e] = vec4<Real>(state_position(state[c.mass]), c.radius);
         grid_cells[slot].w = i32(e);
     }
 }

@@ -20,24 +20,24 @@
 @group(0) @binding(4) var<storage, read_write> forces: array<vec4<Fixed>>;
 @group(0) @binding(5) var<storage, read_write> status: GpuStatus;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(6) var<storage, read_write> slots: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> slots: array<vec4<Real>>;
 // The obstacle table (OBSTACLES records) and the obstacle words (shared/obstacles.wgsl).
 @group(0) @binding(7) var<storage, read> obstacle_table: array<GpuObstacle>;
 @group(0) @binding(8) var<storage, read> obstacle_words: array<u32>;
 // The collision pass's force on each mass, two vec4 per mass (conservative, dissipative; see
 // shared/collisions.wgsl), written by `collide` before this pass; read only with COLLISIONS.
-@group(0) @binding(9) var<storage, read> touch: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read> touch: array<vec4<Real>>;
 // Each mass's contact over the step for the sensors: (normal force N, 1 if touching else 0);
 // written only with CONTACTS (else a placeholder).
-@group(0) @binding(10) var<storage, read_write> contacts: array<vec4<f32>>;
+@group(0) @binding(10) var<storage, read_write> contacts: array<vec4<Real>>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 // Ground contact and friction for a mass m (kg) at x (m) moving at v (m/s) under the net
 // non-ground force f (N). Twin of `cpu::ground`.
-fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>) -> Ground {
+fn ground(mu_s: Real, mu_k: Real, m: Real, x: vec3<Real>, v: vec3<Real>, f: vec3<Real>) -> Ground {
     var out = no_ground();
     let dt = params.dt;
-    var normal = 0.0;
+    var normal: Real = 0.0;
     if params.contact == CONTACT_PENALTY {
         if x.z >= 0.0 {
             return out;
@@ -52,7 +52,7 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
             return out;
         }
         normal = max(-f.z, 0.0);
-        var impulse = 0.0;
+        var impulse: Real = 0.0;
         if v.z < 0.0 {
             impulse = -m * (1.0 + params.restitution) * v.z / dt;
         }
@@ -62,8 +62,8 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
         return out;
     }
     out.touching = true;
-    let ft = vec3<f32>(f.x, f.y, 0.0);
-    let vt = vec3<f32>(v.x, v.y, 0.0);
+    let ft = vec3<Real>(f.x, f.y, 0.0);
+    let vt = vec3<Real>(v.x, v.y, 0.0);
     out.dissipative += friction(params.friction_rule, params.rest_speed, mu_s, mu_k, normal, m, vt,
         ft);
     return out;
@@ -72,13 +72,13 @@ fn ground(mu_s: f32, mu_k: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>
 // What integrating one mass reports: its (dissipated, injected) work over the step (J), and
 // whether its new position or velocity is not finite or its new speed is over the blow-up bound.
 struct Integrated {
-    energy: vec2<f32>,
+    energy: vec2<Real>,
     bad: bool,
 }
 
 // Integrates mass i.
 fn integrate_mass(i: u32) -> Integrated {
-    var energy = vec2<f32>(0.0, 0.0);
+    var energy = vec2<Real>(0.0, 0.0);
     let sum = forces[i];
     forces[i] = vec4<Fixed>(Fixed(0));
     var q = sum.xyz;
@@ -86,12 +86,12 @@ fn integrate_mass(i: u32) -> Integrated {
         // The high half of y * 2^32 + x is y minus the borrow of a negative x.
         q.y = sum.y - (sum.x >> 31u);
     }
-    let spring_force = vec3<f32>(q) / FIXED_SCALE;
+    let spring_force = vec3<Real>(q) / FIXED_SCALE;
     let record = mass_table[i];
     let props = words_mass(record_lo(record), record_hi(record));
     if (props.flags & MASS_FIXED) != 0u {
         if CONTACTS {
-            contacts[i] = vec4<f32>(0.0);
+            contacts[i] = vec4<Real>(0.0);
         }
         return Integrated(energy, false);
     }
@@ -107,7 +107,7 @@ fn integrate_mass(i: u32) -> Integrated {
     var conservative = spring_force + m * params.gravity + applied;
     // The collision force: its penalty part with the conservative forces (ground and obstacle
     // friction see it), its damping and friction with the dissipative ones.
-    var touch_dissipative = vec3<f32>(0.0);
+    var touch_dissipative = vec3<Real>(0.0);
     if COLLISIONS {
         conservative += touch[2u * i].xyz;
         touch_dissipative = touch[2u * i + 1u].xyz;
@@ -116,11 +116,11 @@ fn integrate_mass(i: u32) -> Integrated {
     var mu_s = params.static_friction;
     var mu_k = params.kinetic_friction;
     var oscillated = false;
-    var mu = 0.0;
+    var mu: Real = 0.0;
     if HAS_OSCILLATORS && props.oscillator != NONE {
         let o = oscillator_table[props.oscillator];
         mu = o.min;
-        if cos(o.omega * step.time + o.phase) > 0.0 {
+        if cos_real(o.omega * step.time + o.phase) > 0.0 {
             mu = o.max;
         }
         mu_s = mu;
@@ -132,13 +132,13 @@ fn integrate_mass(i: u32) -> Integrated {
         g = obstacles(oscillated, mu, m, x, v, conservative, drag, g);
     }
     if CONTACTS {
-        contacts[i] = vec4<f32>(g.normal, select(0.0, 1.0, g.touching));
+        contacts[i] = vec4<Real>(g.normal, select(Real(0.0), Real(1.0), g.touching));
     }
     let dissipative = drag + g.dissipative + touch_dissipative;
     let total = conservative + g.conservative + dissipative;
     let v_pre = v + total / m * dt;
     let v_new = v_pre * params.damping_factor;
-    var x_new: vec3<f32>;
+    var x_new: vec3<Real>;
     if params.integrator == INTEGRATOR_SEMI_IMPLICIT {
         x_new = x + v_new * dt;
     } else {
@@ -148,7 +148,7 @@ fn integrate_mass(i: u32) -> Integrated {
         // As on the CPU: each force's work over the step is F . (v + v_pre) / 2 dt (the
         // exact split of the kinetic-energy change); global damping removes the rest.
         let work = 0.5 * (v + v_pre) * dt;
-        energy = vec2<f32>(
+        energy = vec2<Real>(
             -dot(dissipative, work) + 0.5 * m * dot(v_pre - v_new, v_pre + v_new),
             dot(applied, work),
         );
@@ -185,7 +185,7 @@ fn integrate(
         || atomicLoad(&status.overflow_step) <= step.index {
         return;
     }
-    var energy = vec2<f32>(0.0, 0.0);
+    var energy = vec2<Real>(0.0, 0.0);
     // Lowest mass that turned non-finite, reported once after the loop (no per-mass branch
     // around atomics).
     var bad = NONE;
@@ -204,6 +204,6 @@ fn integrate(
     }
     if TRACK_ENERGY && invocation < arrayLength(&slots) {
         let slot = slots[invocation];
-        slots[invocation] = vec4<f32>(kahan_add(slot.xy, energy.x), kahan_add(slot.zw, energy.y));
+        slots[invocation] = vec4<Real>(kahan_add(slot.xy, energy.x), kahan_add(slot.zw, energy.y));
     }
 }

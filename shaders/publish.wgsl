@@ -20,7 +20,7 @@ fn publish(
             break;
         }
         let st = state[i];
-        positions[i] = words_pack(vec4<f32>(state_position(st), 1.0));
-        velocities[i] = words_pack(vec4<f32>(state_velocity(st), 0.0));
+        positions[i] = words_pack(vec4<Real>(state_position(st), 1.0));
+        velocities[i] = words_pack(vec4<Real>(state_velocity(st), 0.0));
     }
 }

@@ -4,7 +4,7 @@
 // rows of m r (X - C)^T. The host finishes the 3x3 algebra in f64 (src/sensors/frame.rs).
 // CPU twin: `CpuWorld::body_sums` in src/cpu/sense.rs.
 
-var<workgroup> partial: array<vec4<f32>, WORKGROUP_SIZE>;
+var<workgroup> partial: array<vec4<Real>, WORKGROUP_SIZE>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sense_bodies(
@@ -21,27 +21,27 @@ fn sense_bodies(
         first = requests[4u + 2u * k];
         count = requests[5u + 2u * k];
     }
-    var p = vec3<f32>(0.0);
+    var p = vec3<Real>(0.0);
     if count > 0u {
         p = positions[first].xyz;
     }
-    var acc: array<vec4<f32>, 8>;
+    var acc: array<vec4<Real>, 8>;
     for (var j = lid; j < count; j += WORKGROUP_SIZE) {
         let i = first + j;
         let m = mass_table[i].mass;
         let r = positions[i].xyz - p;
         let v = velocities[i].xyz;
         let mr = m * r;
-        acc[0] += vec4<f32>(mr, m);
-        acc[1] += vec4<f32>(m * v, 0.0);
-        acc[2] += vec4<f32>(cross(mr, v), 0.0);
-        acc[3] += vec4<f32>(mr * r, 0.0);
-        acc[4] += vec4<f32>(mr.x * r.y, mr.x * r.z, mr.y * r.z, 0.0);
+        acc[0] += vec4<Real>(mr, m);
+        acc[1] += vec4<Real>(m * v, 0.0);
+        acc[2] += vec4<Real>(cross(mr, v), 0.0);
+        acc[3] += vec4<Real>(mr * r, 0.0);
+        acc[4] += vec4<Real>(mr.x * r.y, mr.x * r.z, mr.y * r.z, 0.0);
         if orientation {
             let s = model_offsets[i].xyz;
-            acc[5] += vec4<f32>(mr.x * s, 0.0);
-            acc[6] += vec4<f32>(mr.y * s, 0.0);
-            acc[7] += vec4<f32>(mr.z * s, 0.0);
+            acc[5] += vec4<Real>(mr.x * s, 0.0);
+            acc[6] += vec4<Real>(mr.y * s, 0.0);
+            acc[7] += vec4<Real>(mr.z * s, 0.0);
         }
     }
     let base = SENSE_BODY_WORDS * k;

@@ -28,8 +28,8 @@ fn springs(
     if earlier_step_failed() {
         return;
     }
-    var dissipated = 0.0;
-    var injected = 0.0;
+    var dissipated: Real = 0.0;
+    var injected: Real = 0.0;
     // Lowest link index whose force passed the fixed-point bound (reported once, after the
     // loop, so the loop has no per-spring branch around atomics).
     var overflow = NONE;

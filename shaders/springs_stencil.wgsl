@@ -18,7 +18,7 @@
 // and scatters one sum per chain, where the link-table variant loads one state and scatters one
 // sum per spring. The sums are integers, so they are the same bits as adding spring by spring.
 // A spring listed from its higher mass sits in the lower mass's slot: p_lo - p_hi is exactly the
-// negated p_hi - p_lo in f32, so its force is exactly negated and the sums are the same. Springs
+// negated p_hi - p_lo in floating point, so its force is exactly negated and the sums are the same. Springs
 // outside the stencil (duplicate or irregular ones, or of another material than their offset's)
 // are walked in the link table as in `springs.wgsl`. Bindings and the per-spring
 // helpers: shared/spring_pass.wgsl.
@@ -43,8 +43,8 @@ fn springs(
     let count = min(SPRING_MASSES_PER_INVOCATION, chunk.end_mass - a0);
     let last_mass = params.masses - 1u;
     let zero = vec3<Fixed>(Fixed(0));
-    var dissipated = 0.0;
-    var injected = 0.0;
+    var dissipated: Real = 0.0;
+    var injected: Real = 0.0;
     // Lowest code of a spring whose force passed the fixed-point bound: its link index, or
     // STENCIL_CODE + a * STENCIL_SLOTS + k for slot k of mass a.
     var overflow = NONE;
@@ -80,7 +80,7 @@ fn springs(
 // `code`: the rest length (m) of a plain spring (>= 0), -1 for no spring, or -(2 + i) for the
 // spring that actuator i drives (its rest length evaluated by `actuate`, as in the link table).
 // An absent slot gives zero force, power and work and is always ok.
-fn stencil_slot(pa: vec3<f32>, va: vec3<f32>, sb: State, mat: GpuMaterial, code: f32) -> SlotSpring {
+fn stencil_slot(pa: vec3<Real>, va: vec3<Real>, sb: State, mat: GpuMaterial, code: Real) -> SlotSpring {
     let d = pa - state_position(sb);
     let len = length(d);
     var rest = code;
@@ -106,5 +106,5 @@ fn stencil_slot(pa: vec3<f32>, va: vec3<f32>, sb: State, mat: GpuMaterial, code:
 // What a stencil slot adds: its spring's force and the work its actuator injected (J).
 struct SlotSpring {
     force: SpringForce,
-    injected: f32,
+    injected: Real,
 }

@@ -132,7 +132,8 @@ pub use error::{Error, Result};
 pub use glam::DMat3;
 pub use glam::{DVec2, DVec3, Vec3};
 pub use gpu::{
-    AtomicWidth, FixedPoint, FixedPointScale, SpringPass, World, WorldOptions, WorldStats,
+    AtomicWidth, FixedPoint, FixedPointScale, Precision, SpringPass, World, WorldOptions,
+    WorldStats,
 };
 pub use model::{
     Actuator, Body, ClassCollision, Collision, Contact, DragSpring, DutyCycle, Friction,

@@ -35,25 +35,25 @@
 // and the slot (w), and its position (xyz, m) and radius (w, m), so that the gather reads the
 // candidates of a cell from contiguous memory.
 @group(0) @binding(8) var<storage, read_write> grid_keys: array<vec4<i32>>;
-@group(0) @binding(9) var<storage, read_write> grid_points: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read_write> grid_points: array<vec4<Real>>;
 // Per mass (by mass index), two vec4: (conservative force (N), penalty energy of its pairs with
 // higher-index masses (J)) and (dissipative force (N), 0). Masses without a radius stay zero.
-@group(0) @binding(10) var<storage, read_write> touch: array<vec4<f32>>;
+@group(0) @binding(10) var<storage, read_write> touch: array<vec4<Real>>;
 // The pair force of each pair of collision classes a, b at [a * COLLISION_CLASSES + b]:
 // (stiffness (N/m), damping (N*s/m), friction coefficient, 0).
-@group(0) @binding(11) var<uniform> pair_table: array<vec4<f32>, PAIR_TABLE>;
+@group(0) @binding(11) var<uniform> pair_table: array<vec4<Real>, PAIR_TABLE>;
 
 // Mirror of `GpuCollide`: the time step and the grid's size.
 struct GpuCollide {
     // s.
-    dt: f32,
+    dt: Real,
     // 1 / cell side, 1/m.
-    inverse_cell: f32,
+    inverse_cell: Real,
     // Colliding masses, and buckets (a power of two, a multiple of one scan block).
     members: u32,
     buckets: u32,
     // The largest collision radius, m.
-    largest: f32,
+    largest: Real,
     pad0: u32,
     pad1: u32,
     pad2: u32,
@@ -63,7 +63,7 @@ struct GpuCollide {
 struct GpuCollider {
     mass: u32,
     // m.
-    radius: f32,
+    radius: Real,
     group: u32,
     mask: u32,
     // Its body when that body does not collide with itself, else NONE.
@@ -107,7 +107,7 @@ fn item(wg: vec3<u32>, groups: vec3<u32>, lid: u32) -> u32 {
 }
 
 // The cell holding p (m).
-fn cell_of(p: vec3<f32>) -> vec3<i32> {
+fn cell_of(p: vec3<Real>) -> vec3<i32> {
     return vec3<i32>(floor(p * collide_params.inverse_cell));
 }
 
@@ -177,16 +177,16 @@ fn bucket_start(b: u32) -> u32 {
 
 // The force on a mass of one touching pair, split as the integrate pass books it (N).
 struct Pair {
-    conservative: vec3<f32>,
-    dissipative: vec3<f32>,
+    conservative: vec3<Real>,
+    dissipative: vec3<Real>,
 }
 
 // The force on `a` of `b` under the pair force `c` (stiffness, damping, friction, 0) for
 // d = p_a - p_b (m, |d| < reach), relative velocity v = v_a - v_b (m/s), contact distance
 // reach = r_a + r_b (m) and inverse = 1/m_a + 1/m_b (1/kg). Twin of `pair` in
 // src/cpu/collisions.rs.
-fn pair(c: vec4<f32>, reach: f32, d: vec3<f32>, v: vec3<f32>, inverse: f32) -> Pair {
-    var out = Pair(vec3<f32>(0.0), vec3<f32>(0.0));
+fn pair(c: vec4<Real>, reach: Real, d: vec3<Real>, v: vec3<Real>, inverse: Real) -> Pair {
+    var out = Pair(vec3<Real>(0.0), vec3<Real>(0.0));
     let dist = length(d);
     if dist == 0.0 {
         return out;
@@ -209,10 +209,10 @@ fn pair(c: vec4<f32>, reach: f32, d: vec3<f32>, v: vec3<f32>, inverse: f32) -> P
 // What the collision pass reads of one mass.
 struct Member {
     collider: GpuCollider,
-    x: vec3<f32>,
-    v: vec3<f32>,
+    x: vec3<Real>,
+    v: vec3<Real>,
     // 1/kg, 0 when fixed.
-    inverse_mass: f32,
+    inverse_mass: Real,
 }
 
 fn member(slot: u32) -> Member {
@@ -220,7 +220,7 @@ fn member(slot: u32) -> Member {
     let record = mass_table[c.mass];
     let props = words_mass(record_lo(record), record_hi(record));
     let st = state[c.mass];
-    var inverse = 0.0;
+    var inverse: Real = 0.0;
     if (props.flags & MASS_FIXED) == 0u {
         inverse = 1.0 / props.mass;
     }
@@ -258,14 +258,14 @@ fn allowed(a: GpuCollider, b: GpuCollider) -> bool {
 }
 
 // The pair force between colliders a and b, by their classes.
-fn pair_of(a: GpuCollider, b: GpuCollider) -> vec4<f32> {
+fn pair_of(a: GpuCollider, b: GpuCollider) -> vec4<Real> {
     return pair_table[a.collision_class * COLLISION_CLASSES + b.collision_class];
 }
 
 // The collision force on one mass, and the penalty energy of its pairs with higher-index masses.
 struct Gathered {
     touch: Pair,
-    energy: f32,
+    energy: Real,
 }
 
 // The pair (me, other), touching: the force on `me`, computed with the lower mass index first so
@@ -273,7 +273,7 @@ struct Gathered {
 fn pair_on(me: Member, other: Member) -> Pair {
     var a = me;
     var b = other;
-    var sign = 1.0;
+    var sign: Real = 1.0;
     if other.collider.mass < me.collider.mass {
         a = other;
         b = me;
@@ -287,7 +287,7 @@ fn pair_on(me: Member, other: Member) -> Pair {
 // What entry e of the grid, a candidate within reach of `me`, adds to it: nothing unless they
 // may touch.
 fn candidate(me: Member, e: u32) -> Gathered {
-    var out = Gathered(Pair(vec3<f32>(0.0), vec3<f32>(0.0)), 0.0);
+    var out = Gathered(Pair(vec3<Real>(0.0), vec3<Real>(0.0)), 0.0);
     let slot = u32(grid_keys[e].w);
     if !allowed(me.collider, colliders[slot]) {
         return out;
@@ -351,7 +351,7 @@ fn keep(me: Member, e: u32, hits: ptr<function, Hits>, out: ptr<function, Gather
 // range whose entries are those cells' masses in that order (once filtered by their cell when
 // hashed); a hashed row that wraps around the table is read cell by cell.
 fn gather(slot: u32) -> Gathered {
-    var out = Gathered(Pair(vec3<f32>(0.0), vec3<f32>(0.0)), 0.0);
+    var out = Gathered(Pair(vec3<Real>(0.0), vec3<Real>(0.0)), 0.0);
     var hits = Hits(array<u32, HITS>(), 0u);
     let me = member(slot);
     let mine = grid_cells[slot];
@@ -363,11 +363,11 @@ fn gather(slot: u32) -> Gathered {
     // upper likewise. A cell left out holds no mass within reach, so the sum is unchanged (the
     // same terms in the same order). The margin (1/64 cell) covers the f32 rounding of the
     // position in cell units below 2^17 cells from the origin (see `cell_of`).
-    let at = me.x * collide_params.inverse_cell - vec3<f32>(home);
+    let at = me.x * collide_params.inverse_cell - vec3<Real>(home);
     let reach = (me.collider.radius + collide_params.largest) * collide_params.inverse_cell
         + 1.0 / 64.0;
-    let lower = vec3<i32>(at < vec3<f32>(reach));
-    let upper = vec3<i32>(vec3<f32>(1.0) - at < vec3<f32>(reach));
+    let lower = vec3<i32>(at < vec3<Real>(reach));
+    let upper = vec3<i32>(vec3<Real>(1.0) - at < vec3<Real>(reach));
     for (var dz = -lower.z; dz <= upper.z; dz += 1) {
         for (var dy = -lower.y; dy <= upper.y; dy += 1) {
             let row = home + vec3<i32>(-lower.x, dy, dz);

@@ -15,9 +15,9 @@ override LANE_GROUP: u32;
 // Consecutive masses one invocation of the integrate pass (and of `energy_masses`) handles.
 override MASSES_PER_INVOCATION: u32;
 // Fixed-point scale: a force of f newtons is stored as round(f * FIXED_SCALE) (ties to even).
-override FIXED_SCALE: f32;
+override FIXED_SCALE: Real;
 // Largest force component (N) one spring may scatter without risking overflow of a mass's sum.
-override SPRING_FORCE_LIMIT: f32;
+override SPRING_FORCE_LIMIT: Real;
 // Whether 32-bit force sums are packed in 64-bit atomics (see scatter_packed.wgsl).
 override PACKED_FORCES: bool;
 // Whether the kernels book dissipated and injected energy.
@@ -26,8 +26,8 @@ override TRACK_ENERGY: bool;
 // material it is compiled in (no material-table read per spring); without actuators the actuated
 // branch is compiled out.
 override UNIFORM_MATERIAL: bool;
-override MATERIAL_STIFFNESS: f32;
-override MATERIAL_DAMPING: f32;
+override MATERIAL_STIFFNESS: Real;
+override MATERIAL_DAMPING: Real;
 override MATERIAL_LAW: u32;
 override HAS_ACTUATORS: bool;
 // Whether any actuator is commanded: without, the spring pass never reads the commands buffer.
@@ -45,9 +45,9 @@ override CONTACTS: bool;
 // f32 words of one body's sums in the sensor kernels' output (shared/sense.wgsl).
 override SENSE_BODY_WORDS: u32;
 // The obstacles' broad-phase grid (`ObstacleGrid`): origin (m), 1 / cell side (1/m), cells.
-override GRID_ORIGIN_X: f32;
-override GRID_ORIGIN_Y: f32;
-override GRID_INVERSE_CELL: f32;
+override GRID_ORIGIN_X: Real;
+override GRID_ORIGIN_Y: Real;
+override GRID_INVERSE_CELL: Real;
 override GRID_COLUMNS: u32;
 override GRID_ROWS: u32;
 // Bit flags and tags.
@@ -67,27 +67,27 @@ override SHAPE_SPHERE: u32;
 override SHAPE_CAPSULE: u32;
 override SHAPE_HEIGHTFIELD: u32;
 // The part of the blow-up speed limit that keeps rounding noise from counting, m/s.
-override BLOW_UP_FLOOR_SPEED: f32;
+override BLOW_UP_FLOOR_SPEED: Real;
 override INTEGRATOR_SEMI_IMPLICIT: u32;
 override NONE: u32;
 
 // Mirror of `GpuParams`.
 struct GpuParams {
-    gravity: vec3<f32>,
-    dt: f32,
-    drag_target: vec3<f32>,
+    gravity: vec3<Real>,
+    dt: Real,
+    drag_target: vec3<Real>,
     drag_mass: u32,
-    drag_stiffness: f32,
-    drag_damping: f32,
-    air_drag: f32,
-    damping_factor: f32,
+    drag_stiffness: Real,
+    drag_damping: Real,
+    air_drag: Real,
+    damping_factor: Real,
     contact: u32,
-    contact_stiffness: f32,
-    contact_damping: f32,
-    restitution: f32,
-    static_friction: f32,
-    kinetic_friction: f32,
-    rest_speed: f32,
+    contact_stiffness: Real,
+    contact_damping: Real,
+    restitution: Real,
+    static_friction: Real,
+    kinetic_friction: Real,
+    rest_speed: Real,
     integrator: u32,
     masses: u32,
     springs: u32,
@@ -99,19 +99,19 @@ struct GpuParams {
 // Mirror of `GpuStep`: one per step, bound with a dynamic offset.
 struct GpuStep {
     // Simulation time at the start of the step, s.
-    time: f32,
+    time: Real,
     // 1-based index of the step within the current `World::step` call.
     index: u32,
     // The blow-up bound (src/model/speed_limit.rs): a mass of m kg is over it after this step
     // when |v| > BLOW_UP_FLOOR_SPEED + sqrt(2 speed_energy / m) + speed_growth (time + dt).
-    speed_energy: f32,
-    speed_growth: f32,
+    speed_energy: Real,
+    speed_growth: Real,
 }
 
 // Mirror of `GpuMass`.
 struct GpuMass {
-    external_force: vec3<f32>,
-    mass: f32,
+    external_force: vec3<Real>,
+    mass: Real,
     flags: u32,
     oscillator: u32,
     body: u32,
@@ -140,35 +140,35 @@ struct GpuChunk {
 
 // Mirror of `GpuMaterial`.
 struct GpuMaterial {
-    stiffness: f32,
-    damping: f32,
+    stiffness: Real,
+    damping: Real,
     law: u32,
     pad0: u32,
 }
 
 // Mirror of `GpuActuator`.
 struct GpuActuator {
-    base: f32,
-    amplitude: f32,
-    omega: f32,
+    base: Real,
+    amplitude: Real,
+    omega: Real,
     // 2 pi phase, rad.
-    phase: f32,
+    phase: Real,
     // Duty cycle active time (s); 0 when the actuator has no duty cycle.
-    duty_active: f32,
-    duty_rest: f32,
-    duty_offset: f32,
+    duty_active: Real,
+    duty_rest: Real,
+    duty_offset: Real,
     // Index into `commands` of a commanded actuator, NONE for a sine one.
     command: u32,
     // The rest length (m) set by the last step, for energy booking.
-    current: f32,
+    current: Real,
 }
 
 // Mirror of `GpuOscillator`.
 struct GpuOscillator {
-    min: f32,
-    max: f32,
-    omega: f32,
-    phase: f32,
+    min: Real,
+    max: Real,
+    omega: Real,
+    phase: Real,
 }
 
 // Mirror of `GpuBody`.
@@ -189,13 +189,13 @@ struct GpuStatus {
     overflow_spring: atomic<u32>,
 }
 
-// Mirror of `GpuState`: a mass's state, 32 bytes, position (m) then velocity (m/s). The kernels
-// read it through the `State` alias of words_*.wgsl, which has this layout.
+// Mirror of `GpuState`: a mass's state, 32 bytes (64 in f64), position (m) then velocity (m/s).
+// The kernels read it through the `State` alias of words_*.wgsl, which has this layout.
 struct GpuState {
-    position: array<f32, 3>,
-    velocity: array<f32, 3>,
-    pad0: u32,
-    pad1: u32,
+    position: array<Real, 3>,
+    velocity: array<Real, 3>,
+    pad0: Real,
+    pad1: Real,
 }
 
 // The j-th item (0 <= j < per) of invocation `lid` of workgroup `group`, when each invocation
@@ -215,7 +215,7 @@ fn workgroup_linear(wg: vec3<u32>, groups: vec3<u32>) -> u32 {
 }
 
 // Rest length of an actuated spring at time t (s): L_base (1 + a sin(omega tau + 2 pi p)).
-fn actuated_rest(act: GpuActuator, t: f32) -> f32 {
+fn actuated_rest(act: GpuActuator, t: Real) -> Real {
     var tau = t;
     if act.duty_active > 0.0 {
         let cycle = act.duty_active + act.duty_rest;
@@ -224,36 +224,38 @@ fn actuated_rest(act: GpuActuator, t: f32) -> f32 {
         let within = u - cycles * cycle;
         tau = cycles * act.duty_active + min(within, act.duty_active);
     }
-    return act.base * (1.0 + act.amplitude * sin(act.omega * tau + act.phase));
+    return act.base * (1.0 + act.amplitude * sin_real(act.omega * tau + act.phase));
 }
 
 // Rest length of a commanded actuator's spring for command c (relative rest-length change):
 // L_base (1 + clamp(c, -|a|, |a|)), as `Actuator::rest_length_with`.
-fn commanded_rest(act: GpuActuator, c: f32) -> f32 {
+fn commanded_rest(act: GpuActuator, c: Real) -> Real {
     let a = abs(act.amplitude);
     return act.base * (1.0 + clamp(c, -a, a));
 }
 
 // Effective Hooke stiffness (N/m) and rest length (m) of a spring: every law folds into
 // f = k_eff (L - L0) along the axis, as `CpuWorld::set_effective` does.
-fn effective(mat: GpuMaterial, rest: f32) -> vec2<f32> {
+fn effective(mat: GpuMaterial, rest: Real) -> vec2<Real> {
     if mat.law == LAW_MATERIAL {
-        return vec2<f32>(mat.stiffness / rest, rest);
+        return vec2<Real>(mat.stiffness / rest, rest);
     }
     if mat.law == LAW_ZERO_LENGTH {
-        return vec2<f32>(mat.stiffness, 0.0);
+        return vec2<Real>(mat.stiffness, 0.0);
     }
-    return vec2<f32>(mat.stiffness, rest);
+    return vec2<Real>(mat.stiffness, rest);
 }
 
 // Compensated (Kahan) addition of x into a (sum, compensation) pair.
-fn kahan_add(slot: vec2<f32>, x: f32) -> vec2<f32> {
+fn kahan_add(slot: vec2<Real>, x: Real) -> vec2<Real> {
     let y = x - slot.y;
     let t = slot.x + y;
-    return vec2<f32>(t, (t - slot.x) - y);
+    return vec2<Real>(t, (t - slot.x) - y);
 }
 
-// True when x is a NaN or an infinity, by its bits (immune to fast-math folding).
-fn non_finite(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7f800000u) == 0x7f800000u;
+// True when x is a NaN or an infinity, by its bits (immune to fast-math folding). An f64 is
+// tested through its f32 rounding: NaN stays NaN, and an f64 beyond f32's range (3.4e38, far past
+// any state the blow-up bound lets through) counts as non-finite.
+fn non_finite(x: Real) -> bool {
+    return (bitcast<u32>(f32(x)) & 0x7f800000u) == 0x7f800000u;
 }

@@ -21,28 +21,28 @@ struct GpuObstacle {
     // Heightfield: index of its sample (0, 0) in `obstacle_words`.
     first_height: u32,
     // Penalty stiffness, N/m, and normal damping, N*s/m.
-    stiffness: f32,
-    damping: f32,
+    stiffness: Real,
+    damping: Real,
     // Coefficient of restitution.
-    restitution: f32,
+    restitution: Real,
     // Friction's rest speed, m/s.
-    rest_speed: f32,
-    static_friction: f32,
-    kinetic_friction: f32,
+    rest_speed: Real,
+    static_friction: Real,
+    kinetic_friction: Real,
     // Heightfield: samples along x and y.
     columns: u32,
     rows: u32,
     // Plane: (unit normal, offset m); box, oriented box, sphere: (centre m, radius m); capsule:
     // (end a m, radius m); heightfield: (origin m, 0).
-    a: vec4<f32>,
+    a: vec4<Real>,
     // Box, oriented box: (half extents m, 0); capsule: (end b m, 0); heightfield: (spacing x,
     // spacing y m, 0, 0).
-    b: vec4<f32>,
+    b: vec4<Real>,
     // Oriented box: unit quaternion (x, y, z, w) turning the box's axes to the world's.
-    rotation: vec4<f32>,
+    rotation: vec4<Real>,
     // Bounds (m): a mass outside [lo, hi] does not touch the obstacle (the broad phase).
-    lo: vec4<f32>,
-    hi: vec4<f32>,
+    lo: vec4<Real>,
+    hi: vec4<Real>,
 }
 
 // Where a point is relative to a surface: `found` is false where the shape has no surface (a
@@ -50,25 +50,25 @@ struct GpuObstacle {
 struct Surface {
     found: bool,
     // Signed distance, m (negative inside).
-    distance: f32,
+    distance: Real,
     // Outward unit normal.
-    normal: vec3<f32>,
+    normal: vec3<Real>,
 }
 
 // A surface's force on a mass, N.
 struct Ground {
     // Conservative part (the penalty spring).
-    conservative: vec3<f32>,
+    conservative: vec3<Real>,
     // Everything else: contact damping, restitution, friction.
-    dissipative: vec3<f32>,
+    dissipative: vec3<Real>,
     // The normal force alone (the contact without friction), N: what the sensors read.
-    normal: vec3<f32>,
+    normal: vec3<Real>,
     // Whether a surface touched the mass.
     touching: bool,
 }
 
 fn no_ground() -> Ground {
-    return Ground(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0), false);
+    return Ground(vec3<Real>(0.0), vec3<Real>(0.0), vec3<Real>(0.0), false);
 }
 
 // The friction force (N) of a surface pressing with normal force `normal` (N) on a mass of m kg
@@ -76,9 +76,9 @@ fn no_ground() -> Ground {
 // coefficients mu_s, mu_k, the rule `rule` and rest speed `rest_speed` (m/s). Twin of
 // `cpu::integrate::friction`.
 fn friction(
-    rule: u32, rest_speed: f32, mu_s: f32, mu_k: f32, normal: f32, m: f32, vt: vec3<f32>,
-    ft: vec3<f32>,
-) -> vec3<f32> {
+    rule: u32, rest_speed: Real, mu_s: Real, mu_k: Real, normal: Real, m: Real, vt: vec3<Real>,
+    ft: vec3<Real>,
+) -> vec3<Real> {
     let f_stop = -(m * vt / params.dt + ft);
     let stop = length(f_stop);
     let speed = length(vt);
@@ -88,7 +88,7 @@ fn friction(
         if speed > rest_speed {
             return -mu_k_n * vt / speed;
         }
-        return vec3<f32>(0.0);
+        return vec3<Real>(0.0);
     }
     if speed > rest_speed {
         if stop <= mu_k_n {
@@ -103,43 +103,43 @@ fn friction(
 }
 
 fn no_surface() -> Surface {
-    return Surface(false, 0.0, vec3<f32>(0.0, 0.0, 1.0));
+    return Surface(false, 0.0, vec3<Real>(0.0, 0.0, 1.0));
 }
 
 // `v` turned by the unit quaternion `q`.
-fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
+fn rotate(q: vec4<Real>, v: vec3<Real>) -> vec3<Real> {
     let t = 2.0 * cross(q.xyz, v);
     return v + q.w * t + cross(q.xyz, t);
 }
 
 // Box of half extents h at the origin, at local point p; inside, the nearest face wins, on a tie
 // the later axis (z before y before x). Twin of `box_surface` in src/model/shape.rs.
-fn box_surface(h: vec3<f32>, p: vec3<f32>) -> Surface {
+fn box_surface(h: vec3<Real>, p: vec3<Real>) -> Surface {
     let q = abs(p) - h;
-    let s = select(vec3<f32>(1.0), vec3<f32>(-1.0), p < vec3<f32>(0.0));
+    let s = select(vec3<Real>(1.0), vec3<Real>(-1.0), p < vec3<Real>(0.0));
     if max(q.x, max(q.y, q.z)) > 0.0 {
-        let d = max(q, vec3<f32>(0.0));
+        let d = max(q, vec3<Real>(0.0));
         let distance = length(d);
         return Surface(true, distance, s * d / distance);
     }
-    var axis = vec3<f32>(1.0, 0.0, 0.0);
+    var axis = vec3<Real>(1.0, 0.0, 0.0);
     var distance = q.x;
     if q.y >= distance {
-        axis = vec3<f32>(0.0, 1.0, 0.0);
+        axis = vec3<Real>(0.0, 1.0, 0.0);
         distance = q.y;
     }
     if q.z >= distance {
-        axis = vec3<f32>(0.0, 0.0, 1.0);
+        axis = vec3<Real>(0.0, 0.0, 1.0);
         distance = q.z;
     }
     return Surface(true, distance, s * axis);
 }
 
 // Ball of `radius` about `center`; at the centre itself the normal is +z.
-fn sphere_surface(center: vec3<f32>, radius: f32, x: vec3<f32>) -> Surface {
+fn sphere_surface(center: vec3<Real>, radius: Real, x: vec3<Real>) -> Surface {
     let p = x - center;
     let l = length(p);
-    var normal = vec3<f32>(0.0, 0.0, 1.0);
+    var normal = vec3<Real>(0.0, 0.0, 1.0);
     if l > 0.0 {
         normal = p / l;
     }
@@ -147,7 +147,7 @@ fn sphere_surface(center: vec3<f32>, radius: f32, x: vec3<f32>) -> Surface {
 }
 
 // The point of the segment a-b closest to x.
-fn segment_closest(a: vec3<f32>, b: vec3<f32>, x: vec3<f32>) -> vec3<f32> {
+fn segment_closest(a: vec3<Real>, b: vec3<Real>, x: vec3<Real>) -> vec3<Real> {
     let ab = b - a;
     let len2 = dot(ab, ab);
     if len2 == 0.0 {
@@ -158,35 +158,35 @@ fn segment_closest(a: vec3<f32>, b: vec3<f32>, x: vec3<f32>) -> vec3<f32> {
 
 // Heightfield obstacle `k` at x: height above the bilinear patch times the normal's z, normal
 // from the patch's gradient. Twin of `Heightfield::patch` and `Heightfield::surface`.
-fn heightfield_surface(k: u32, x: vec3<f32>) -> Surface {
+fn heightfield_surface(k: u32, x: vec3<Real>) -> Surface {
     let origin = obstacle_table[k].a.xyz;
     let spacing = obstacle_table[k].b.xy;
     let columns = obstacle_table[k].columns;
     let rows = obstacle_table[k].rows;
     let u = (x.x - origin.x) / spacing.x;
     let v = (x.y - origin.y) / spacing.y;
-    if !(u >= 0.0 && u <= f32(columns - 1u) && v >= 0.0 && v <= f32(rows - 1u)) {
+    if !(u >= 0.0 && u <= Real(columns - 1u) && v >= 0.0 && v <= Real(rows - 1u)) {
         return no_surface();
     }
     let i = min(u32(floor(u)), columns - 2u);
     let j = min(u32(floor(v)), rows - 2u);
-    let s = u - f32(i);
-    let t = v - f32(j);
+    let s = u - Real(i);
+    let t = v - Real(j);
     let first = obstacle_table[k].first_height + j * columns + i;
-    let h00 = bitcast<f32>(obstacle_words[first]);
-    let h10 = bitcast<f32>(obstacle_words[first + 1u]);
-    let h01 = bitcast<f32>(obstacle_words[first + columns]);
-    let h11 = bitcast<f32>(obstacle_words[first + columns + 1u]);
+    let h00 = Real(bitcast<f32>(obstacle_words[first]));
+    let h10 = Real(bitcast<f32>(obstacle_words[first + 1u]));
+    let h01 = Real(bitcast<f32>(obstacle_words[first + columns]));
+    let h11 = Real(bitcast<f32>(obstacle_words[first + columns + 1u]));
     let height = (1.0 - t) * ((1.0 - s) * h00 + s * h10) + t * ((1.0 - s) * h01 + s * h11);
     let gx = ((1.0 - t) * (h10 - h00) + t * (h11 - h01)) / spacing.x;
     let gy = ((1.0 - s) * (h01 - h00) + s * (h11 - h10)) / spacing.y;
-    let normal = normalize(vec3<f32>(-gx, -gy, 1.0));
+    let normal = normalize(vec3<Real>(-gx, -gy, 1.0));
     return Surface(true, (x.z - (origin.z + height)) * normal.z, normal);
 }
 
 // Signed distance and outward normal of obstacle `k` at x (m). Twin of `Shape::surface`.
 // Each shape reads only its own fields of the record (member loads, not the whole record).
-fn surface(k: u32, x: vec3<f32>) -> Surface {
+fn surface(k: u32, x: vec3<Real>) -> Surface {
     let shape = obstacle_table[k].shape;
     // An if chain: a `switch` case must be a const expression, and the tags are overrides.
     if shape == SHAPE_PLANE {
@@ -196,7 +196,7 @@ fn surface(k: u32, x: vec3<f32>) -> Surface {
         return box_surface(obstacle_table[k].b.xyz, x - obstacle_table[k].a.xyz);
     } else if shape == SHAPE_ORIENTED_BOX {
         let q = obstacle_table[k].rotation;
-        let inverse = vec4<f32>(-q.xyz, q.w);
+        let inverse = vec4<Real>(-q.xyz, q.w);
         let local = box_surface(obstacle_table[k].b.xyz,
             rotate(inverse, x - obstacle_table[k].a.xyz));
         return Surface(true, local.distance, rotate(q, local.normal));
@@ -212,11 +212,11 @@ fn surface(k: u32, x: vec3<f32>) -> Surface {
 
 // The list of obstacles a mass at x (m) visits: (first, end) word of its grid cell's list, or
 // outside the grid the list of unbounded obstacles. Twin of `ObstacleGrid::list`.
-fn grid_list(x: vec3<f32>) -> vec2<u32> {
+fn grid_list(x: vec3<Real>) -> vec2<u32> {
     let u = floor((x.x - GRID_ORIGIN_X) * GRID_INVERSE_CELL);
     let v = floor((x.y - GRID_ORIGIN_Y) * GRID_INVERSE_CELL);
     var c = GRID_COLUMNS * GRID_ROWS;
-    if u >= 0.0 && u < f32(GRID_COLUMNS) && v >= 0.0 && v < f32(GRID_ROWS) {
+    if u >= 0.0 && u < Real(GRID_COLUMNS) && v >= 0.0 && v < Real(GRID_ROWS) {
         c = u32(v) * GRID_COLUMNS + u32(u);
     }
     return vec2<u32>(obstacle_words[c], obstacle_words[c + 1u]);
@@ -224,15 +224,15 @@ fn grid_list(x: vec3<f32>) -> vec2<u32> {
 
 // Whether x (m) is within the bounds of obstacle `k` (where it may touch it): the broad phase,
 // 32 bytes read per mass and obstacle.
-fn near(k: u32, x: vec3<f32>) -> bool {
+fn near(k: u32, x: vec3<Real>) -> bool {
     return all(x >= obstacle_table[k].lo.xyz) && all(x <= obstacle_table[k].hi.xyz);
 }
 
 // What the surfaces before an obstacle leave for it, N: the net force of everything else on the
 // mass, and the contact and friction forces of the surfaces before alone. Twin of `Before`.
 struct Before {
-    net: vec3<f32>,
-    touch: vec3<f32>,
+    net: vec3<Real>,
+    touch: vec3<Real>,
 }
 
 // The force of obstacle `k` on a mass of m kg at x (m) moving at v (m/s), given `before`;
@@ -243,7 +243,7 @@ struct Touch {
     force: Ground,
 }
 
-fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>,
+fn obstacle(k: u32, oscillated: bool, mu: Real, m: Real, x: vec3<Real>, v: vec3<Real>,
     before: Before) -> Touch {
     var out = Touch(false, no_ground());
     let sf = surface(k, x);
@@ -257,7 +257,7 @@ fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32
     let vn = dot(v, n);
     let f = before.net;
     let fn_ = dot(f, n);
-    var normal = 0.0;
+    var normal: Real = 0.0;
     if ob.contact == CONTACT_PENALTY {
         if d >= 0.0 {
             return out;
@@ -273,7 +273,7 @@ fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32
         }
         normal = max(-fn_, 0.0);
         let u = vn + dot(before.touch, n) * params.dt / m;
-        var impulse = 0.0;
+        var impulse: Real = 0.0;
         if u < 0.0 {
             impulse = -m * (1.0 + ob.restitution) * u / params.dt;
         }
@@ -299,8 +299,8 @@ fn obstacle(k: u32, oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32
 // Adds the contact and friction of every obstacle to `g`, the ground's force on a mass of m kg
 // at x (m) moving at v (m/s) under the non-contact force f (N); `drag` (N) is the air drag,
 // not in `g`. Twin of `MassPass::obstacles`.
-fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: vec3<f32>,
-    drag: vec3<f32>, ground: Ground) -> Ground {
+fn obstacles(oscillated: bool, mu: Real, m: Real, x: vec3<Real>, v: vec3<Real>, f: vec3<Real>,
+    drag: vec3<Real>, ground: Ground) -> Ground {
     var g = ground;
     var touch = g.conservative + g.dissipative;
     // The obstacles of the mass's grid cell, in model order, each tested against its bounds.
@@ -324,8 +324,8 @@ fn obstacles(oscillated: bool, mu: f32, m: f32, x: vec3<f32>, v: vec3<f32>, f: v
 
 // Energy stored in the penalty springs of the obstacles a mass at x (m) is inside, J. Twin of
 // `cpu::obstacles::obstacle_energy`.
-fn obstacle_energy(x: vec3<f32>) -> f32 {
-    var e = 0.0;
+fn obstacle_energy(x: vec3<Real>) -> Real {
+    var e: Real = 0.0;
     let list = grid_list(x);
     for (var i = list.x; i < list.y; i += 1u) {
         let k = obstacle_words[i];

@@ -21,18 +21,18 @@
 // Binding 7, the fixed-point force sums, and `scatter` are declared by scatter_*.wgsl.
 @group(0) @binding(8) var<storage, read_write> status: GpuStatus;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
-@group(0) @binding(9) var<storage, read_write> slots: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read_write> slots: array<vec4<Real>>;
 @group(0) @binding(10) var<uniform> chunk: GpuChunk;
 // The command of each commanded actuator (relative rest-length change), written by the host in
 // one upload per `World::set_commands`; read only when HAS_COMMANDS.
-@group(0) @binding(11) var<storage, read> commands: array<f32>;
+@group(0) @binding(11) var<storage, read> commands: array<Real>;
 @group(1) @binding(0) var<uniform> step: GpuStep;
 
 // A spring's force on its second mass `b` in fixed point (its first mass gets -q), and the damping
 // power c vrel^2 (W) it dissipates.
 struct SpringForce {
     q: vec3<Fixed>,
-    power: f32,
+    power: Real,
     // False when a component passed SPRING_FORCE_LIMIT or is not a number (q is then zero).
     ok: bool,
 }
@@ -42,18 +42,18 @@ struct SpringForce {
 // coefficient `damping` (N s/m), whose length is `len` (m, = |pa - pb|), as `springs` in
 // src/cpu.rs: f_b = (k (L - L0) + c vrel) n with n = (pa - pb) / L. A spring of zero length has no
 // direction and exerts no force (as on the CPU).
-fn spring_force(d: vec3<f32>, len: f32, dv: vec3<f32>, ke: vec2<f32>, damping: f32) -> SpringForce {
+fn spring_force(d: vec3<Real>, len: Real, dv: vec3<Real>, ke: vec2<Real>, damping: Real) -> SpringForce {
     let n = d * select(0.0, 1.0 / len, len > 0.0);
     let vrel = dot(dv, n);
     let f = (ke.x * (len - ke.y) + damping * vrel) * n;
     // Not `<=` for NaN as well as for forces past the bound.
     let ok = max(max(abs(f.x), abs(f.y)), abs(f.z)) <= SPRING_FORCE_LIMIT;
-    let q = vec3<Fixed>(round(select(vec3<f32>(0.0), f, ok) * FIXED_SCALE));
+    let q = vec3<Fixed>(round(select(vec3<Real>(0.0), f, ok) * FIXED_SCALE));
     return SpringForce(q, damping * vrel * vrel, ok);
 }
 
 // Elastic energy (J) of a spring of stiffness k (N/m) and rest length `rest` (m) at length `len`.
-fn elastic(k: f32, rest: f32, len: f32) -> f32 {
+fn elastic(k: Real, rest: Real, len: Real) -> Real {
     return 0.5 * k * (len - rest) * (len - rest);
 }
 
@@ -62,21 +62,21 @@ fn elastic(k: f32, rest: f32, len: f32) -> f32 {
 struct LinkSpring {
     b: u32,
     force: SpringForce,
-    injected: f32,
+    injected: Real,
 }
 
 // The spring at index `i` of the bound chunk of the link table, from mass a (position pa, m;
 // velocity va, m/s). An actuated spring's rest length is evaluated at the step's time (for a
 // commanded actuator, from its command) and recorded in its actuator's `current`.
-fn link_spring(i: u32, pa: vec3<f32>, va: vec3<f32>) -> LinkSpring {
+fn link_spring(i: u32, pa: vec3<Real>, va: vec3<Real>) -> LinkSpring {
     let link = words_link(links[i]);
     let b = link_mass(link);
     let mat = link_material(i);
     let sb = state[b];
     let d = pa - state_position(sb);
     let len = length(d);
-    var rest = bitcast<f32>(link.rest);
-    var injected = 0.0;
+    var rest = link_rest(links[i]);
+    var injected: Real = 0.0;
     if is_actuated(link) {
         let moved = actuate(link.rest, mat, len);
         rest = moved.x;
@@ -91,9 +91,9 @@ fn link_spring(i: u32, pa: vec3<f32>, va: vec3<f32>) -> LinkSpring {
 // work (J, .y; 0 without energy tracking) the change did at the spring's length `len` (m) and
 // material `mat`. Both variants of the spring pass call it, so an actuated spring gives the
 // same bits in the link table and in a stencil slot.
-fn actuate(i: u32, mat: GpuMaterial, len: f32) -> vec2<f32> {
+fn actuate(i: u32, mat: GpuMaterial, len: Real) -> vec2<Real> {
     let act = actuator_table[i];
-    var rest: f32;
+    var rest: Real;
     if HAS_COMMANDS && act.command != NONE {
         rest = commanded_rest(act, commands[act.command]);
     } else {
@@ -107,7 +107,7 @@ fn actuate(i: u32, mat: GpuMaterial, len: f32) -> vec2<f32> {
         injected = elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
     }
     actuator_table[i].current = rest;
-    return vec2<f32>(rest, injected);
+    return vec2<Real>(rest, injected);
 }
 
 // What walking one run of the link table adds up: the fixed-point sum for the run's first mass
@@ -115,14 +115,14 @@ fn actuate(i: u32, mat: GpuMaterial, len: f32) -> vec2<f32> {
 // lowest overflowing link index (NONE if none).
 struct RunSum {
     fa: vec3<Fixed>,
-    dissipated: f32,
-    injected: f32,
+    dissipated: Real,
+    injected: Real,
     overflow: u32,
 }
 
 // Walks links first..last of the table, the springs from mass a (position pa, m; velocity va,
 // m/s): each spring's force is scattered to its second mass; a's side is summed and returned.
-fn walk_run(first: u32, last: u32, pa: vec3<f32>, va: vec3<f32>) -> RunSum {
+fn walk_run(first: u32, last: u32, pa: vec3<Real>, va: vec3<Real>) -> RunSum {
     var sum = RunSum(vec3<Fixed>(Fixed(0)), 0.0, 0.0, NONE);
     for (var s = first; s < last; s += 1u) {
         let ls = link_spring(s - chunk.first, pa, va);
@@ -141,14 +141,14 @@ fn walk_run(first: u32, last: u32, pa: vec3<f32>, va: vec3<f32>) -> RunSum {
 // The end of a spring-pass invocation: reports the lowest overflowing spring code, if any, and
 // adds the invocation's dissipated power sum (W, times dt here) and injected work (J) to its
 // energy slot.
-fn finish_invocation(invocation: u32, overflow: u32, dissipated: f32, injected: f32) {
+fn finish_invocation(invocation: u32, overflow: u32, dissipated: Real, injected: Real) {
     if overflow != NONE {
         atomicMin(&status.overflow_step, step.index);
         atomicMin(&status.overflow_spring, overflow);
     }
     if TRACK_ENERGY && invocation < arrayLength(&slots) {
         let slot = slots[invocation];
-        slots[invocation] = vec4<f32>(
+        slots[invocation] = vec4<Real>(
             kahan_add(slot.xy, dissipated * params.dt),
             kahan_add(slot.zw, injected),
         );

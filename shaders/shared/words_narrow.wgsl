@@ -6,6 +6,11 @@ alias Words = vec4<u32>;
 // A `GpuLink` (8 bytes) read as two 32-bit words.
 alias Link = vec2<u32>;
 
+// The rest length (m) of a link that no actuator drives: f32 bits in `rest`.
+fn link_rest(v: Link) -> Real {
+    return bitcast<f32>(words_link(v).rest);
+}
+
 fn words_link(v: Link) -> GpuLink {
     return GpuLink(v.x, v.y);
 }

@@ -21,6 +21,11 @@ fn words_xyz(v: Words) -> vec3<f32> {
 // A `GpuLink` (8 bytes) read as one 64-bit word.
 alias Link = u64;
 
+// The rest length (m) of a link that no actuator drives: f32 bits in `rest`.
+fn link_rest(v: Link) -> Real {
+    return bitcast<f32>(words_link(v).rest);
+}
+
 fn words_link(v: Link) -> GpuLink {
     return GpuLink(word_lo(v), word_hi(v));
 }

@@ -65,6 +65,7 @@ impl CollisionTables {
                 joined_first: starts[i],
                 joined_end: starts[i + 1],
                 collision_class: m.collision_class,
+                ..Default::default()
             })
             .collect();
         let largest = radius.iter().copied().fold(0.0, f64::max);

@@ -12,10 +12,13 @@ use super::no_adapter::{no_adapter, Tried};
 use crate::error::Result;
 
 /// The wgpu features hooke uses when the adapter has them: 64-bit integer atomics for the
-/// fixed-point force scatter.
+/// fixed-point force scatter, and 64-bit floats for
+/// [`Precision::F64`](crate::Precision::F64).
 #[must_use]
 pub fn wanted_features() -> wgpu::Features {
-    wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
+    wgpu::Features::SHADER_INT64
+        | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
+        | wgpu::Features::SHADER_F64
 }
 
 /// `name (backend, device type)`, as adapters are listed in logs and errors.

@@ -26,12 +26,26 @@
 //!   atomics the quantum is about `F / 2^40` (far below f32 resolution) and the per-spring bound is
 //!   about `2^22 F / max_incidence`. With 32-bit atomics the scale is the largest power of two
 //!   that still lets each spring carry `4 F`: the quantum is then about `4 F max_incidence / 2^31`.
+//! - **In f64** ([`Precision::F64`]): 64-bit sums always, and the quantum is about `F / 2^48`:
+//!   the f64 rounding of a mass's largest force sum (`max_incidence F`, about `F / 2^47` for 26
+//!   springs at `2^-52` relative) rather than f32's (`F / 2^23`). The per-spring bound is then about
+//!   `2^15 F / max_incidence` (1260 `F` at 26 springs per mass). The scale is a power of two
+//!   between `2^-120` and `2^120`, so the f32 `override` that carries it to the kernels is exact
+//!   in f64 too. [`FixedPointScale::Pinned`] applies the same rule to the pinned `F`.
 //! - **Changing it**: set [`WorldOptions::fixed_point`](crate::WorldOptions::fixed_point) to
 //!   [`FixedPointScale::Quantum`] with the quantum you want in newtons (rounded to the nearest
 //!   power of two); a larger quantum buys range, a smaller one resolution.
 
+use super::options::Precision;
 use crate::error::{Error, Result};
 use crate::model::{Model, SpringLaw};
+
+/// Quanta in the force scale `F` with 64-bit sums in f32 (`F / quantum`, a power of two).
+const F32_QUANTA_PER_FORCE: f64 = (1u64 << 40) as f64;
+
+/// Quanta in the force scale `F` with 64-bit sums in f64: near the f64 rounding of a mass's
+/// largest force sum (see the module docs).
+const F64_QUANTA_PER_FORCE: f64 = (1u64 << 48) as f64;
 
 /// Width of the integer atomics used for the force scatter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -97,6 +111,13 @@ impl FixedPoint {
         (f * self.scale() as f32).round_ties_even() as i64
     }
 
+    /// The encoding of a force component `f` (N) computed in f64, exactly as the f64 spring
+    /// pass stores it: `round_ties_even(f * scale)`.
+    #[must_use]
+    pub fn encode_f64(&self, f: f64) -> i64 {
+        (f * self.scale()).round_ties_even() as i64
+    }
+
     /// The force (N) a sum of `q` quanta stands for.
     #[must_use]
     pub fn decode(&self, q: i64) -> f64 {
@@ -109,6 +130,28 @@ impl FixedPoint {
     /// [`Error::InvalidParameter`] for a quantum that is not finite and > 0, or so small or large
     /// that its scale is not a normal f32.
     pub fn choose(model: &Model, bits: u32, scale: FixedPointScale) -> Result<Self> {
+        Self::choose_for(model, bits, scale, Precision::F32)
+    }
+
+    /// Chooses the encoding for `model` with atomics of `bits` bits for kernels computing in
+    /// `precision` (the automatic quantum is finer in f64, see the module docs).
+    ///
+    /// # Errors
+    /// As [`FixedPoint::choose`], and [`Error::InvalidParameter`] for [`Precision::F64`] with
+    /// 32-bit atomics.
+    pub fn choose_for(
+        model: &Model,
+        bits: u32,
+        scale: FixedPointScale,
+        precision: Precision,
+    ) -> Result<Self> {
+        if precision == Precision::F64 && bits != 64 {
+            return Err(Error::InvalidParameter {
+                name: "fixed_point bits",
+                value: f64::from(bits),
+                expected: "must be 64 with Precision::F64 (f64 forces need 64-bit sums)",
+            });
+        }
         let mut incidence = vec![0u32; model.masses.len()];
         for s in &model.springs {
             incidence[s.a as usize] += 1;
@@ -157,7 +200,11 @@ impl FixedPoint {
             FixedPointScale::Auto | FixedPointScale::Pinned { .. } => {
                 let f = force.unwrap_or_else(|| force_scale(model));
                 if bits == 64 {
-                    (2f64.powi(40) / f).log2().floor()
+                    let quanta = match precision {
+                        Precision::F32 => F32_QUANTA_PER_FORCE,
+                        Precision::F64 => F64_QUANTA_PER_FORCE,
+                    };
+                    (quanta / f).log2().floor()
                 } else {
                     (range / (4.0 * f * f64::from(max_incidence)))
                         .log2()
@@ -206,4 +253,59 @@ fn force_scale(model: &Model) -> f64 {
         f = f.max(m.mass * g).max(m.external_force.length());
     }
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builders::Lattice;
+
+    fn lattice() -> Model {
+        Lattice::benchmark(3).model().unwrap()
+    }
+
+    #[test]
+    fn f64_quantum_is_near_the_f64_rounding_of_the_largest_force_sum() {
+        let model = lattice();
+        let f = force_scale(&model);
+        let f64 =
+            FixedPoint::choose_for(&model, 64, FixedPointScale::Auto, Precision::F64).unwrap();
+        let f32 = FixedPoint::choose(&model, 64, FixedPointScale::Auto).unwrap();
+        // The f64 rounding (half an ulp) of the largest sum a mass can see, max_incidence F.
+        let rounding = f * f64::from(f64.max_incidence) * f64::EPSILON / 2.0;
+        assert!(
+            f64.quantum <= 2.0 * rounding && f64.quantum >= rounding / 64.0,
+            "quantum {} N against f64 rounding {rounding} N",
+            f64.quantum
+        );
+        assert_eq!(
+            f32.quantum / f64.quantum,
+            256.0,
+            "2^40 against 2^48 quanta per F"
+        );
+        // A spring still carries far more than the force scale.
+        assert!(f64.spring_limit > 1000.0 * f, "{} N", f64.spring_limit);
+        assert_eq!(f64.encode_f64(3.0 * f64.quantum), 3);
+    }
+
+    #[test]
+    fn pinned_scale_follows_the_f64_rule() {
+        let model = lattice();
+        let pinned = FixedPointScale::Pinned {
+            force: 1.0,
+            max_incidence: 32,
+        };
+        let fp = FixedPoint::choose_for(&model, 64, pinned, Precision::F64).unwrap();
+        assert_eq!(fp.quantum, 2f64.powi(-48));
+        assert_eq!(fp.max_incidence, 32);
+    }
+
+    #[test]
+    fn f64_with_32_bit_sums_is_an_error() {
+        let err = FixedPoint::choose_for(&lattice(), 32, FixedPointScale::Auto, Precision::F64);
+        assert!(
+            matches!(err, Err(Error::InvalidParameter { .. })),
+            "{err:?}"
+        );
+    }
 }

@@ -31,6 +31,33 @@ pub struct WorldOptions {
     pub max_springs_per_binding: Option<u64>,
     /// Which variant of the spring pass the World runs (default [`SpringPass::Auto`]).
     pub spring_pass: SpringPass,
+    /// The real type of the kernels (default [`Precision::F32`]).
+    pub precision: Precision,
+}
+
+/// The real type the World's kernels compute in ([`WorldOptions::precision`]).
+///
+/// Positions (m), velocities (m/s) and forces (N) are read and written as f64 by the API in
+/// both; the precision is what the device computes and stores them in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// 32-bit floats: works on every adapter; about 1e-4 m from the f64 CPU reference
+    /// ([`crate::CpuWorld`]) on the parity scenes after 0.5 s.
+    #[default]
+    F32,
+    /// 64-bit floats, the CPU reference's precision. Needs `wgpu::Features::SHADER_F64` and the
+    /// 64-bit integer atomics `SHADER_INT64 | SHADER_INT64_ATOMIC_ALL_OPS` (the fixed-point sums
+    /// of f64 forces need 64 bits; [`AtomicWidth::Bits32`] is then an error). Lavapipe and most
+    /// Vulkan desktop GPUs have them; Metal and the OpenGL backend do not: building a World
+    /// then fails with [`Error::Gpu`](crate::Error::Gpu) naming the missing feature and the
+    /// adapter. Costs twice the device memory per mass and per spring and, on GPUs, the
+    /// adapter's f64 rate (1/2 to 1/64 of f32).
+    ///
+    /// Not yet served (issue 15): the kernels compile in f64, but the World's f64 tables,
+    /// uploads and readbacks are not built, so on an adapter that has the features building a
+    /// World with it fails with [`Error::Gpu`](crate::Error::Gpu) saying so and naming each
+    /// subsystem that has no f64 path yet.
+    F64,
 }
 
 /// The variant of the spring pass ([`WorldOptions::spring_pass`]). Both give the same bits
@@ -76,6 +103,7 @@ impl Default for WorldOptions {
             max_workgroups_per_dimension: None,
             max_springs_per_binding: None,
             spring_pass: SpringPass::Auto,
+            precision: Precision::F32,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! `shaders/shared/` it uses, listed once per kernel in [`KERNELS`].
 
 use super::layout::{self, GpuStep};
+use super::options::Precision;
 
 /// A WGSL fragment of `shaders/shared/`, prepended to the kernels that list it in [`KERNELS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,8 +13,8 @@ pub(crate) enum Fragment {
     Common,
     /// `spring_common.wgsl`: helpers of the kernels that walk the link table.
     SpringCommon,
-    /// `words_wide.wgsl` on devices with `SHADER_INT64`, else `words_narrow.wgsl`: how 16-byte
-    /// records, links and states are read.
+    /// In f32, `words_wide.wgsl` on devices with `SHADER_INT64`, else `words_narrow.wgsl`; in
+    /// f64, `words_f64.wgsl`: how 16-byte records, links and states are read.
     Words,
     /// `scatter_packed.wgsl` when 32-bit force sums ride in 64-bit atomics, else
     /// `scatter_words.wgsl`: the force-sum binding and `scatter`.
@@ -30,12 +31,15 @@ pub(crate) enum Fragment {
 }
 
 impl Fragment {
-    /// The WGSL of this fragment for records read as 64-bit words when `wide` and 32-bit force
-    /// sums packed in 64-bit atomics when `packed`.
-    fn wgsl(self, wide: bool, packed: bool) -> &'static str {
+    /// The WGSL of this fragment for records read as 64-bit words when `wide`, 32-bit force sums
+    /// packed in 64-bit atomics when `packed`, and kernels computing in `precision`.
+    fn wgsl(self, wide: bool, packed: bool, precision: Precision) -> &'static str {
         match self {
             Self::Common => include_str!("../../shaders/shared/common.wgsl"),
             Self::SpringCommon => include_str!("../../shaders/shared/spring_common.wgsl"),
+            Self::Words if precision == Precision::F64 => {
+                include_str!("../../shaders/shared/words_f64.wgsl")
+            }
             Self::Words if wide => include_str!("../../shaders/shared/words_wide.wgsl"),
             Self::Words => include_str!("../../shaders/shared/words_narrow.wgsl"),
             Self::Scatter if packed => include_str!("../../shaders/shared/scatter_packed.wgsl"),
@@ -170,22 +174,29 @@ pub(crate) fn kernel(stem: &str) -> &'static KernelSource {
 /// The full WGSL source of `kernel` with `body` as its own file (its file, or the generated
 /// stencil variant), with fixed-point integers of `bits` bits, reading records as 64-bit words
 /// when `wide` (the device has `SHADER_INT64`), and 32-bit force sums packed in 64-bit atomics
-/// when `packed`.
-pub(crate) fn source(
-    kernel: &KernelSource,
-    body: &str,
-    bits: u32,
-    wide: bool,
-    packed: bool,
-) -> String {
-    let alias = if bits == 64 { "i64" } else { "i32" };
-    let mut out = format!("alias Fixed = {alias};\n");
+/// when `packed`. Every kernel computes in the type `Real`, which the first fragment,
+/// [`real_fragment`] of `precision`, sets: one source for both precisions.
+pub(crate) fn source(kernel: &KernelSource, body: &str, compile: &Compile<'_>) -> String {
+    let alias = if compile.bits == 64 { "i64" } else { "i32" };
+    let mut out = format!(
+        "{}alias Fixed = {alias};\n",
+        real_fragment(compile.precision)
+    );
     for fragment in kernel.fragments {
-        out.push_str(fragment.wgsl(wide, packed));
+        out.push_str(fragment.wgsl(compile.wide, compile.packed, compile.precision));
         out.push('\n');
     }
     out.push_str(body);
     out
+}
+
+/// The fragment that sets the kernels' real type (`alias Real = f32;` or `f64;`) and its sine
+/// and cosine: `shaders/shared/real_f32.wgsl` or `real_f64.wgsl`.
+pub(crate) fn real_fragment(precision: Precision) -> &'static str {
+    match precision {
+        Precision::F32 => include_str!("../../shaders/shared/real_f32.wgsl"),
+        Precision::F64 => include_str!("../../shaders/shared/real_f64.wgsl"),
+    }
 }
 
 /// What a binding of a kernel holds.
@@ -300,6 +311,8 @@ pub(crate) struct Compile<'a> {
     pub(crate) wide: bool,
     /// 32-bit force sums packed in 64-bit atomics.
     pub(crate) packed: bool,
+    /// The kernels' real type.
+    pub(crate) precision: Precision,
     /// The WGSL overrides ([`layout::constants`]).
     pub(crate) constants: &'a [(&'a str, f64)],
 }
@@ -360,7 +373,7 @@ pub(crate) fn build_kernel(
         bind_group_layouts: &groups,
         immediate_size: 0,
     });
-    let wgsl = source(kernel, body, compile.bits, compile.wide, compile.packed);
+    let wgsl = source(kernel, body, compile);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(&label),
         source: wgpu::ShaderSource::Wgsl(wgsl.into()),
@@ -379,5 +392,168 @@ pub(crate) fn build_kernel(
     Kernel {
         pipeline,
         layout: group0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::layout::{constants, GpuMaterial, Specialization};
+    use crate::gpu::plan::Granularity;
+
+    /// A specialisation that turns every optional branch on (actuators, commands, oscillators,
+    /// obstacles, collisions, contacts), so that every line of every kernel is compiled.
+    fn everything() -> Specialization {
+        Specialization {
+            fixed_scale: 2f64.powi(40),
+            spring_force_limit: 1e6,
+            track_energy: true,
+            uniform_material: Some(GpuMaterial::default()),
+            has_actuators: true,
+            has_commands: true,
+            has_oscillators: true,
+            packed_forces: false,
+            obstacles: 1,
+            grid_origin: [0.0, 0.0],
+            grid_inverse_cell: 1.0,
+            grid_columns: 1,
+            grid_rows: 1,
+            collisions: true,
+            contacts: true,
+            granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 16),
+        }
+    }
+
+    /// Every kernel compiles to a pipeline in f64 on the test adapter (lavapipe: its SPIR-V
+    /// compiler takes the f64 sine of real_f64.wgsl, `bitcast<f64>(u64)` and f64 overrides).
+    /// Skipped, saying so, on an adapter without `SHADER_F64`.
+    #[test]
+    fn every_kernel_compiles_in_f64_on_the_device() {
+        let (device, _queue) = crate::gpu::request_device().expect("a test adapter");
+        if !device.features().contains(wgpu::Features::SHADER_F64) {
+            eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
+            return;
+        }
+        let constants = constants(&everything());
+        let compile = Compile {
+            bits: 64,
+            wide: true,
+            packed: false,
+            precision: Precision::F64,
+            constants: &constants,
+        };
+        // The f64 `GpuStep` is larger than the f32 mirror `step_entry` sizes the binding by:
+        // left unsized here (this test is about the kernels' code).
+        let mut entry = step_entry();
+        entry.ty = wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: None,
+        };
+        let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("hooke::step"),
+            entries: &[entry],
+        });
+        for kernel in &KERNELS {
+            let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let _ = build_kernel(
+                &device,
+                &compile,
+                &step_layout,
+                kernel,
+                kernel.stem,
+                kernel.body,
+            );
+            let error = pollster::block_on(scope.pop());
+            assert!(error.is_none(), "{} in f64: {error:?}", kernel.stem);
+        }
+    }
+
+    /// `sin_real` and `cos_real` of real_f64.wgsl run on the device in f64 and match the CPU's
+    /// `sin` and `cos`. Bound: fdlibm's kernels err below 1 ulp on [-pi/4, pi/4]; for
+    /// |x| <= 1e4 the reduction's multiples n < 2^14 make `n * PIO2_1` and `n * PIO2_2` exact, so
+    /// the reduced argument is off by about 1 ulp of itself; the CPU's own result by up to 1 ulp:
+    /// at most 4 ulp of 1, 4 * 2^-52. An f32 sine would be off by about 1e-8: the bound also shows
+    /// the kernel computes in f64. Skipped, saying so, on an adapter without `SHADER_F64`.
+    #[test]
+    fn f64_sine_and_cosine_on_the_device_match_the_cpu() {
+        use wgpu::util::DeviceExt;
+        let (device, queue) = crate::gpu::request_device().expect("a test adapter");
+        if !device.features().contains(wgpu::Features::SHADER_F64) {
+            eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
+            return;
+        }
+        let xs: Vec<f64> = (0..4096)
+            .map(|i| (f64::from(i) - 2048.0) * 4.883 + 1e-3 * f64::from(i % 7))
+            .chain([
+                0.0,
+                1e-9,
+                -std::f64::consts::FRAC_PI_4,
+                std::f64::consts::FRAC_PI_2,
+                std::f64::consts::PI,
+            ])
+            .collect();
+        let data: Vec<[f64; 2]> = xs.iter().map(|&x| [x, 0.0]).collect();
+        let wgsl = format!(
+            "{}\n@group(0) @binding(0) var<storage, read_write> data: array<vec2<f64>>;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(global_invocation_id) id: vec3<u32>) {{\n\
+                 if id.x < arrayLength(&data) {{\n\
+                     let x = data[id.x].x;\n\
+                     data[id.x] = vec2<f64>(sin_real(x), cos_real(x));\n\
+                 }}\n\
+             }}\n",
+            real_fragment(Precision::F64)
+        );
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("hooke::test_sine"),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("hooke::test_sine"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            cache: None,
+        });
+        let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("hooke::test_sine"),
+            contents: bytemuck::cast_slice(&data),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        });
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
+        });
+        let size = buffer.size();
+        let staging = crate::gpu::readback::staging(&device, "hooke::test_sine", size);
+        let bytes = crate::gpu::readback::read_back(&device, &queue, &staging, size, |enc, st| {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups((xs.len() as u32).div_ceil(64), 1, 1);
+            drop(pass);
+            enc.copy_buffer_to_buffer(&buffer, 0, st, 0, size);
+        })
+        .unwrap();
+        let out: &[[f64; 2]] = bytemuck::cast_slice(&bytes);
+        let bound = 4.0 * f64::EPSILON;
+        for (x, [s, c]) in xs.iter().zip(out) {
+            assert!(
+                (s - x.sin()).abs() <= bound,
+                "sin({x}) = {s} on the device, {}",
+                x.sin()
+            );
+            assert!(
+                (c - x.cos()).abs() <= bound,
+                "cos({x}) = {c} on the device, {}",
+                x.cos()
+            );
+        }
     }
 }

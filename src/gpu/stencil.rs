@@ -238,7 +238,7 @@ impl Stencil {
         for (k, m) in self.materials.iter().enumerate() {
             let _ = writeln!(
                 constants,
-                "const SLOT_MATERIAL_{k}: GpuMaterial = GpuMaterial({:?}f, {:?}f, {}u, 0u);",
+                "const SLOT_MATERIAL_{k}: GpuMaterial = GpuMaterial(Real({:?}f), Real({:?}f), {}u, 0u);",
                 m.stiffness, m.damping, m.law
             );
         }

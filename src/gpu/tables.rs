@@ -330,6 +330,7 @@ fn mass_table(masses: &[Mass]) -> (Vec<GpuMass>, Vec<GpuOscillator>) {
             },
             body: layout::NONE,
             pad0: 0,
+            ..Default::default()
         })
         .collect();
     (records, oscillators)
@@ -359,6 +360,7 @@ pub(crate) fn gpu_actuator(
         duty_offset: offset,
         command: slot.map_or(layout::NONE, |c| c as u32),
         current: a.rest_length_with(base, time, command) as f32,
+        ..Default::default()
     }
 }
 
@@ -411,6 +413,7 @@ pub(crate) fn gpu_params(p: &Params, drag: Option<DragSpring>, counts: Counts) -
             FrictionRule::Coulomb => layout::FRICTION_COULOMB,
             FrictionRule::Naive => layout::FRICTION_NAIVE,
         },
+        ..Default::default()
     }
 }
 

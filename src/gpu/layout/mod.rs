@@ -58,31 +58,71 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// eight sums of four words and the reference point.
 pub(crate) const SENSE_BODY_WORDS: u32 = 36;
 
+/// Declares the mirrors whose real fields follow [`Precision`](super::options::Precision) once, in
+/// two modules: [`real32`] (`R = f32`, `pad(n) = 0`) and [`real64`] (`R = f64`, `pad(n) = n`). A
+/// `pad_*` field is empty in f32 and holds the bytes WGSL's f64 layout leaves before the next
+/// field (`vec3<f64>` and `vec4<f64>` align to 32 bytes, `f64` to 8) in f64, so both mirrors are
+/// `Pod` and the unit tests check each against the kernels compiled in its precision: the two
+/// cannot drift.
+macro_rules! real_mirrors {
+    ($($item:item)*) => {
+        /// The mirrors in f32 (the names [`layout`](self) re-exports).
+        pub(crate) mod real32 {
+            use super::*;
+            /// The kernels' real type.
+            pub(crate) type R = f32;
+            /// No padding in f32.
+            pub(crate) const fn pad(_words: usize) -> usize {
+                0
+            }
+            $($item)*
+        }
+        /// The mirrors in f64.
+        pub(crate) mod real64 {
+            use super::*;
+            /// The kernels' real type.
+            pub(crate) type R = f64;
+            /// `words` u32 of padding in f64.
+            pub(crate) const fn pad(words: usize) -> usize {
+                words
+            }
+            $($item)*
+        }
+    };
+}
+
+real_mirrors! {
 /// Global parameters (uniform). Mirror of WGSL `GpuParams`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct GpuParams {
-    pub(crate) gravity: [f32; 3],
-    pub(crate) dt: f32,
-    pub(crate) drag_target: [f32; 3],
+    pub(crate) gravity: [R; 3],
+    pub(crate) dt: R,
+    pub(crate) drag_target: [R; 3],
     pub(crate) drag_mass: u32,
-    pub(crate) drag_stiffness: f32,
-    pub(crate) drag_damping: f32,
-    pub(crate) air_drag: f32,
-    pub(crate) damping_factor: f32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_drag: [u32; pad(1)],
+    pub(crate) drag_stiffness: R,
+    pub(crate) drag_damping: R,
+    pub(crate) air_drag: R,
+    pub(crate) damping_factor: R,
     pub(crate) contact: u32,
-    pub(crate) contact_stiffness: f32,
-    pub(crate) contact_damping: f32,
-    pub(crate) restitution: f32,
-    pub(crate) static_friction: f32,
-    pub(crate) kinetic_friction: f32,
-    pub(crate) rest_speed: f32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_contact: [u32; pad(1)],
+    pub(crate) contact_stiffness: R,
+    pub(crate) contact_damping: R,
+    pub(crate) restitution: R,
+    pub(crate) static_friction: R,
+    pub(crate) kinetic_friction: R,
+    pub(crate) rest_speed: R,
     pub(crate) integrator: u32,
     pub(crate) masses: u32,
     pub(crate) springs: u32,
     pub(crate) bodies: u32,
     /// [`FRICTION_COULOMB`] or [`FRICTION_NAIVE`].
     pub(crate) friction_rule: u32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_end: [u32; pad(5)],
 }
 
 /// Per-step uniform, bound with a dynamic offset. Mirror of WGSL `GpuStep`.
@@ -90,13 +130,15 @@ pub(crate) struct GpuParams {
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct GpuStep {
     /// Simulation time at the start of the step, s.
-    pub(crate) time: f32,
+    pub(crate) time: R,
     /// 1-based step index within one `World::step` call.
     pub(crate) index: u32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_index: [u32; pad(1)],
     /// The blow-up bound's `S^2 E`, J (see `src/model/speed_limit.rs`).
-    pub(crate) speed_energy: f32,
+    pub(crate) speed_energy: R,
     /// The blow-up bound's `S A`, m/s^2.
-    pub(crate) speed_growth: f32,
+    pub(crate) speed_growth: R,
 }
 
 /// Per-mass properties. Mirror of WGSL `GpuMass`.
@@ -104,16 +146,209 @@ pub(crate) struct GpuStep {
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct GpuMass {
     /// External force, N.
-    pub(crate) external_force: [f32; 3],
+    pub(crate) external_force: [R; 3],
     /// Mass, kg.
-    pub(crate) mass: f32,
+    pub(crate) mass: R,
     pub(crate) flags: u32,
     /// Index into the oscillator table or [`NONE`].
     pub(crate) oscillator: u32,
     /// Body index or [`NONE`] (informational).
     pub(crate) body: u32,
     pub(crate) pad0: u32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_end: [u32; pad(4)],
 }
+
+/// Spring material: (law, stiffness, damping), shared by every spring that has them.
+/// Mirror of WGSL `GpuMaterial`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuMaterial {
+    /// N/m (Hooke, zero length) or N (material law).
+    pub(crate) stiffness: R,
+    /// N*s/m.
+    pub(crate) damping: R,
+    pub(crate) law: u32,
+    pub(crate) pad0: u32,
+}
+
+/// Mirror of WGSL `GpuActuator`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuActuator {
+    /// Base rest length, m.
+    pub(crate) base: R,
+    pub(crate) amplitude: R,
+    /// rad/s.
+    pub(crate) omega: R,
+    /// `2 pi phase`, rad.
+    pub(crate) phase: R,
+    /// Duty-cycle active time, s (0: no duty cycle).
+    pub(crate) duty_active: R,
+    /// Duty-cycle rest time, s.
+    pub(crate) duty_rest: R,
+    /// Duty-cycle offset, s.
+    pub(crate) duty_offset: R,
+    /// Index into the `commands` buffer for a commanded actuator ([`NONE`] for a sine one).
+    pub(crate) command: u32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_command: [u32; pad(1)],
+    /// Rest length set by the last step, m.
+    pub(crate) current: R,
+}
+
+/// Mirror of WGSL `GpuOscillator`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuOscillator {
+    pub(crate) min: R,
+    pub(crate) max: R,
+    /// rad/s.
+    pub(crate) omega: R,
+    /// rad.
+    pub(crate) phase: R,
+}
+
+/// One obstacle: its contact, friction, geometry and bounds, 128 bytes. Mirror of WGSL
+/// `GpuObstacle` (`shaders/shared/obstacles.wgsl`, which documents what `a` and `b` hold for
+/// each shape).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuObstacle {
+    /// `SHAPE_*` tag.
+    pub(crate) shape: u32,
+    /// `CONTACT_*` tag.
+    pub(crate) contact: u32,
+    /// [`FRICTION_COULOMB`] or [`FRICTION_NAIVE`].
+    pub(crate) friction_rule: u32,
+    /// Heightfield: index of its first sample in the samples table.
+    pub(crate) first_height: u32,
+    /// N/m.
+    pub(crate) stiffness: R,
+    /// N*s/m.
+    pub(crate) damping: R,
+    pub(crate) restitution: R,
+    /// m/s.
+    pub(crate) rest_speed: R,
+    pub(crate) static_friction: R,
+    pub(crate) kinetic_friction: R,
+    /// Heightfield samples along x and y.
+    pub(crate) columns: u32,
+    pub(crate) rows: u32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_rows: [u32; pad(6)],
+    /// Plane: (unit normal, offset m); box, oriented box, sphere: (centre m, radius m);
+    /// capsule: (a m, radius m); heightfield: (origin m, 0).
+    pub(crate) a: [R; 4],
+    /// Box, oriented box: (half extents m, 0); capsule: (b m, 0); heightfield: (spacing m, 0, 0).
+    pub(crate) b: [R; 4],
+    /// Oriented box: unit quaternion (x, y, z, w) from the box's axes to the world's.
+    pub(crate) rotation: [R; 4],
+    /// Bounds, m (rounded outward from f64).
+    pub(crate) lo: [R; 4],
+    pub(crate) hi: [R; 4],
+}
+
+/// A mass's state as the spring and integrate passes read it, 32 bytes: position (m) then
+/// velocity (m/s). Mirror of WGSL `GpuState`; the kernels read it through the `State` alias of
+/// `words_*.wgsl`, which has this layout.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuState {
+    /// m.
+    pub(crate) position: [R; 3],
+    /// m/s.
+    pub(crate) velocity: [R; 3],
+    pub(crate) pad0: R,
+    pub(crate) pad1: R,
+}
+
+/// One workgroup's partial sums of `energy_masses`, J. Mirror of WGSL `GpuMassPartial`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuMassPartial {
+    pub(crate) kinetic: R,
+    pub(crate) gravity: R,
+    pub(crate) ground: R,
+    pub(crate) pad0: R,
+    pub(crate) dissipated: R,
+    pub(crate) injected: R,
+    pub(crate) pad1: R,
+    pub(crate) pad2: R,
+}
+
+/// One workgroup's partial sums of `energy_springs`, J. Mirror of WGSL `GpuSpringPartial`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuSpringPartial {
+    pub(crate) elastic: R,
+    pub(crate) dissipated: R,
+    pub(crate) injected: R,
+    pub(crate) pad0: R,
+}
+
+/// One body's sums from `bodies`. Mirror of WGSL `GpuBodySum`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuBodySum {
+    /// Sum of m p, kg m.
+    pub(crate) moment: [R; 3],
+    /// Sum of m, kg.
+    pub(crate) mass: R,
+    /// Sum of m v, kg m/s.
+    pub(crate) momentum: [R; 3],
+    pub(crate) pad0: R,
+}
+
+/// The collision pass's uniform (`shaders/shared/collisions.wgsl`): the time step and the
+/// grid's size (the pair forces are in the pair table, one `vec4<R>` per pair of classes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuCollide {
+    /// Time step, s.
+    pub(crate) dt: R,
+    /// 1 / the grid's cell side, 1/m.
+    pub(crate) inverse_cell: R,
+    /// Colliding masses.
+    pub(crate) members: u32,
+    /// Grid buckets: a power of two, a multiple of one scan block.
+    pub(crate) buckets: u32,
+    /// The largest collision radius, m.
+    pub(crate) largest: R,
+    pub(crate) pad0: u32,
+    pub(crate) pad1: u32,
+    pub(crate) pad2: u32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_end: [u32; pad(1)],
+}
+
+/// One colliding mass, as the collision pass reads it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct GpuCollider {
+    /// Its mass index.
+    pub(crate) mass: u32,
+    /// f64 only: the WGSL alignment of what follows.
+    pub(crate) pad_mass: [u32; pad(1)],
+    /// Collision radius, m.
+    pub(crate) radius: R,
+    /// Collision group and mask (bit sets).
+    pub(crate) group: u32,
+    pub(crate) mask: u32,
+    /// Its body when that body does not collide with itself, else [`NONE`].
+    pub(crate) body: u32,
+    /// Its spring neighbours among the colliding masses: `joined[joined_first..joined_end]`.
+    pub(crate) joined_first: u32,
+    pub(crate) joined_end: u32,
+    /// Its collision class.
+    pub(crate) collision_class: u32,
+}
+}
+
+pub(crate) use real32::{
+    GpuActuator, GpuBodySum, GpuCollide, GpuCollider, GpuMass, GpuMassPartial, GpuMaterial,
+    GpuObstacle, GpuOscillator, GpuParams, GpuSpringPartial, GpuState, GpuStep,
+};
 
 /// One spring as the host keeps it, in model order (not a device mirror).
 #[derive(Clone, Copy, Debug, Default)]
@@ -154,92 +389,6 @@ pub(crate) struct GpuChunk {
     pub(crate) pad0: u32,
 }
 
-/// Spring material: (law, stiffness, damping), shared by every spring that has them.
-/// Mirror of WGSL `GpuMaterial`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuMaterial {
-    /// N/m (Hooke, zero length) or N (material law).
-    pub(crate) stiffness: f32,
-    /// N*s/m.
-    pub(crate) damping: f32,
-    pub(crate) law: u32,
-    pub(crate) pad0: u32,
-}
-
-/// Mirror of WGSL `GpuActuator`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuActuator {
-    /// Base rest length, m.
-    pub(crate) base: f32,
-    pub(crate) amplitude: f32,
-    /// rad/s.
-    pub(crate) omega: f32,
-    /// `2 pi phase`, rad.
-    pub(crate) phase: f32,
-    /// Duty-cycle active time, s (0: no duty cycle).
-    pub(crate) duty_active: f32,
-    /// Duty-cycle rest time, s.
-    pub(crate) duty_rest: f32,
-    /// Duty-cycle offset, s.
-    pub(crate) duty_offset: f32,
-    /// Index into the `commands` buffer for a commanded actuator ([`NONE`] for a sine one).
-    pub(crate) command: u32,
-    /// Rest length set by the last step, m.
-    pub(crate) current: f32,
-}
-
-/// Mirror of WGSL `GpuOscillator`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuOscillator {
-    pub(crate) min: f32,
-    pub(crate) max: f32,
-    /// rad/s.
-    pub(crate) omega: f32,
-    /// rad.
-    pub(crate) phase: f32,
-}
-
-/// One obstacle: its contact, friction, geometry and bounds, 128 bytes. Mirror of WGSL
-/// `GpuObstacle` (`shaders/shared/obstacles.wgsl`, which documents what `a` and `b` hold for
-/// each shape).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuObstacle {
-    /// `SHAPE_*` tag.
-    pub(crate) shape: u32,
-    /// `CONTACT_*` tag.
-    pub(crate) contact: u32,
-    /// [`FRICTION_COULOMB`] or [`FRICTION_NAIVE`].
-    pub(crate) friction_rule: u32,
-    /// Heightfield: index of its first sample in the samples table.
-    pub(crate) first_height: u32,
-    /// N/m.
-    pub(crate) stiffness: f32,
-    /// N*s/m.
-    pub(crate) damping: f32,
-    pub(crate) restitution: f32,
-    /// m/s.
-    pub(crate) rest_speed: f32,
-    pub(crate) static_friction: f32,
-    pub(crate) kinetic_friction: f32,
-    /// Heightfield samples along x and y.
-    pub(crate) columns: u32,
-    pub(crate) rows: u32,
-    /// Plane: (unit normal, offset m); box, oriented box, sphere: (centre m, radius m);
-    /// capsule: (a m, radius m); heightfield: (origin m, 0).
-    pub(crate) a: [f32; 4],
-    /// Box, oriented box: (half extents m, 0); capsule: (b m, 0); heightfield: (spacing m, 0, 0).
-    pub(crate) b: [f32; 4],
-    /// Oriented box: unit quaternion (x, y, z, w) from the box's axes to the world's.
-    pub(crate) rotation: [f32; 4],
-    /// Bounds, m (rounded outward from f64).
-    pub(crate) lo: [f32; 4],
-    pub(crate) hi: [f32; 4],
-}
-
 /// Mirror of WGSL `GpuBody`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -271,97 +420,6 @@ impl GpuStatus {
         overflow_step: u32::MAX,
         overflow_spring: u32::MAX,
     };
-}
-
-/// A mass's state as the spring and integrate passes read it, 32 bytes: position (m) then
-/// velocity (m/s). Mirror of WGSL `GpuState`; the kernels read it through the `State` alias of
-/// `words_*.wgsl`, which has this layout.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuState {
-    /// m.
-    pub(crate) position: [f32; 3],
-    /// m/s.
-    pub(crate) velocity: [f32; 3],
-    pub(crate) pad0: u32,
-    pub(crate) pad1: u32,
-}
-
-/// One workgroup's partial sums of `energy_masses`, J. Mirror of WGSL `GpuMassPartial`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuMassPartial {
-    pub(crate) kinetic: f32,
-    pub(crate) gravity: f32,
-    pub(crate) ground: f32,
-    pub(crate) pad0: f32,
-    pub(crate) dissipated: f32,
-    pub(crate) injected: f32,
-    pub(crate) pad1: f32,
-    pub(crate) pad2: f32,
-}
-
-/// One workgroup's partial sums of `energy_springs`, J. Mirror of WGSL `GpuSpringPartial`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuSpringPartial {
-    pub(crate) elastic: f32,
-    pub(crate) dissipated: f32,
-    pub(crate) injected: f32,
-    pub(crate) pad0: f32,
-}
-
-/// One body's sums from `bodies`. Mirror of WGSL `GpuBodySum`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuBodySum {
-    /// Sum of m p, kg m.
-    pub(crate) moment: [f32; 3],
-    /// Sum of m, kg.
-    pub(crate) mass: f32,
-    /// Sum of m v, kg m/s.
-    pub(crate) momentum: [f32; 3],
-    pub(crate) pad0: f32,
-}
-
-/// The collision pass's uniform (`shaders/shared/collisions.wgsl`): the time step and the
-/// grid's size (the pair forces are in the pair table, one `vec4<f32>` per pair of classes).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuCollide {
-    /// Time step, s.
-    pub(crate) dt: f32,
-    /// 1 / the grid's cell side, 1/m.
-    pub(crate) inverse_cell: f32,
-    /// Colliding masses.
-    pub(crate) members: u32,
-    /// Grid buckets: a power of two, a multiple of one scan block.
-    pub(crate) buckets: u32,
-    /// The largest collision radius, m.
-    pub(crate) largest: f32,
-    pub(crate) pad0: u32,
-    pub(crate) pad1: u32,
-    pub(crate) pad2: u32,
-}
-
-/// One colliding mass, as the collision pass reads it.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct GpuCollider {
-    /// Its mass index.
-    pub(crate) mass: u32,
-    /// Collision radius, m.
-    pub(crate) radius: f32,
-    /// Collision group and mask (bit sets).
-    pub(crate) group: u32,
-    pub(crate) mask: u32,
-    /// Its body when that body does not collide with itself, else [`NONE`].
-    pub(crate) body: u32,
-    /// Its spring neighbours among the colliding masses: `joined[joined_first..joined_end]`.
-    pub(crate) joined_first: u32,
-    pub(crate) joined_end: u32,
-    /// Its collision class.
-    pub(crate) collision_class: u32,
 }
 
 /// A WGSL `vec4<f32>` element: one mass of the public position (m, w = 1) and velocity (m/s,

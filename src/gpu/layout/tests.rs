@@ -6,7 +6,10 @@
 use std::mem::offset_of;
 
 use super::*;
-use crate::gpu::pipelines::{kernel, layout_entries, source, step_entry, KERNELS, SPRINGS_STENCIL};
+use crate::gpu::options::Precision;
+use crate::gpu::pipelines::{
+    kernel, layout_entries, source, step_entry, Compile, KERNELS, SPRINGS_STENCIL,
+};
 use crate::gpu::plan::Granularity;
 use crate::gpu::stencil::Stencil;
 
@@ -68,55 +71,214 @@ macro_rules! mirror {
     };
 }
 
-/// Checks every compute mirror present in `module`; returns the names found.
+/// The checks of every compute mirror in scope against `module`: `(name, found)`.
+macro_rules! mirror_table {
+    ($m:expr) => {{
+        let m = $m;
+        [
+            mirror!(
+                m,
+                GpuParams {
+                    gravity,
+                    dt,
+                    drag_target,
+                    drag_mass,
+                    drag_stiffness,
+                    drag_damping,
+                    air_drag,
+                    damping_factor,
+                    contact,
+                    contact_stiffness,
+                    contact_damping,
+                    restitution,
+                    static_friction,
+                    kinetic_friction,
+                    rest_speed,
+                    integrator,
+                    masses,
+                    springs,
+                    bodies,
+                    friction_rule
+                }
+            ),
+            mirror!(
+                m,
+                GpuStep {
+                    time,
+                    index,
+                    speed_energy,
+                    speed_growth
+                }
+            ),
+            mirror!(
+                m,
+                GpuMass {
+                    external_force,
+                    mass,
+                    flags,
+                    oscillator,
+                    body,
+                    pad0
+                }
+            ),
+            mirror!(m, GpuLink { b, rest }),
+            mirror!(
+                m,
+                GpuMaterial {
+                    stiffness,
+                    damping,
+                    law,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuChunk {
+                    first,
+                    first_mass,
+                    end_mass,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuActuator {
+                    base,
+                    amplitude,
+                    omega,
+                    phase,
+                    duty_active,
+                    duty_rest,
+                    duty_offset,
+                    command,
+                    current
+                }
+            ),
+            mirror!(
+                m,
+                GpuOscillator {
+                    min,
+                    max,
+                    omega,
+                    phase
+                }
+            ),
+            mirror!(m, GpuBody { first, count }),
+            mirror!(
+                m,
+                GpuObstacle {
+                    shape,
+                    contact,
+                    friction_rule,
+                    first_height,
+                    stiffness,
+                    damping,
+                    restitution,
+                    rest_speed,
+                    static_friction,
+                    kinetic_friction,
+                    columns,
+                    rows,
+                    a,
+                    b,
+                    rotation,
+                    lo,
+                    hi
+                }
+            ),
+            mirror!(
+                m,
+                GpuStatus {
+                    bad_step,
+                    bad_mass,
+                    overflow_step,
+                    overflow_spring
+                }
+            ),
+            mirror!(
+                m,
+                GpuState {
+                    position,
+                    velocity,
+                    pad0,
+                    pad1
+                }
+            ),
+            mirror!(
+                m,
+                GpuMassPartial {
+                    kinetic,
+                    gravity,
+                    ground,
+                    pad0,
+                    dissipated,
+                    injected,
+                    pad1,
+                    pad2
+                }
+            ),
+            mirror!(
+                m,
+                GpuSpringPartial {
+                    elastic,
+                    dissipated,
+                    injected,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuBodySum {
+                    moment,
+                    mass,
+                    momentum,
+                    pad0
+                }
+            ),
+            mirror!(
+                m,
+                GpuCollide {
+                    dt,
+                    inverse_cell,
+                    members,
+                    buckets,
+                    largest,
+                    pad0,
+                    pad1,
+                    pad2
+                }
+            ),
+            mirror!(
+                m,
+                GpuCollider {
+                    mass,
+                    radius,
+                    group,
+                    mask,
+                    body,
+                    joined_first,
+                    joined_end,
+                    collision_class
+                }
+            ),
+        ]
+    }};
+}
+
+/// Checks every compute mirror present in `module` (compiled in `precision`) against the Rust
+/// mirrors of that precision (`real32` or `real64`); returns the names found.
 #[rustfmt::skip] // one mirror per line: a table
-fn check_mirrors(m: &naga::Module) -> Vec<&'static str> {
-    let checks = [
-        mirror!(m, GpuParams { gravity, dt, drag_target, drag_mass, drag_stiffness, drag_damping,
-            air_drag, damping_factor, contact, contact_stiffness, contact_damping, restitution,
-            static_friction, kinetic_friction, rest_speed, integrator, masses, springs, bodies,
-            friction_rule }),
-        mirror!(m, GpuStep { time, index, speed_energy, speed_growth }),
-        mirror!(m, GpuMass { external_force, mass, flags, oscillator, body, pad0 }),
-        mirror!(m, GpuLink { b, rest }),
-        mirror!(m, GpuMaterial { stiffness, damping, law, pad0 }),
-        mirror!(m, GpuChunk { first, first_mass, end_mass, pad0 }),
-        mirror!(m, GpuActuator { base, amplitude, omega, phase, duty_active, duty_rest,
-            duty_offset, command, current }),
-        mirror!(m, GpuOscillator { min, max, omega, phase }),
-        mirror!(m, GpuBody { first, count }),
-        mirror!(
-            m,
-            GpuObstacle {
-                shape,
-                contact,
-                friction_rule,
-                first_height,
-                stiffness,
-                damping,
-                restitution,
-                rest_speed,
-                static_friction,
-                kinetic_friction,
-                columns,
-                rows,
-                a,
-                b,
-                rotation,
-                lo,
-                hi
-            }
-        ),
-        mirror!(m, GpuStatus { bad_step, bad_mass, overflow_step, overflow_spring }),
-        mirror!(m, GpuState { position, velocity, pad0, pad1 }),
-        mirror!(m, GpuMassPartial { kinetic, gravity, ground, pad0, dissipated, injected, pad1,
-            pad2 }),
-        mirror!(m, GpuSpringPartial { elastic, dissipated, injected, pad0 }),
-        mirror!(m, GpuBodySum { moment, mass, momentum, pad0 }),
-        mirror!(m, GpuCollide { dt, inverse_cell, members, buckets, largest, pad0, pad1, pad2 }),
-        mirror!(m, GpuCollider { mass, radius, group, mask, body, joined_first, joined_end,
-            collision_class }),
-    ];
+fn check_mirrors(module: &naga::Module, precision: Precision) -> Vec<&'static str> {
+    let checks = match precision {
+        Precision::F32 => {
+            use super::real32::*;
+            mirror_table!(module)
+        }
+        Precision::F64 => {
+            use super::real64::*;
+            mirror_table!(module)
+        }
+    };
     checks.iter().filter(|(_, found)| *found).map(|(name, _)| *name).collect()
 }
 
@@ -164,11 +326,34 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
     all
 }
 
-/// Parses and validates the full source of `stem` with `body`.
+/// Parses and validates the full source of `stem` with `body` in f32.
 fn module(stem: &str, body: &str, bits: u32, wide: bool, packed: bool) -> naga::Module {
-    let src = source(kernel(stem), body, bits, wide, packed);
-    let module = naga::front::wgsl::parse_str(&src)
-        .unwrap_or_else(|e| panic!("{stem}.wgsl ({bits}-bit): {}", e.emit_to_string(&src)));
+    module_in(stem, body, bits, wide, packed, Precision::F32)
+}
+
+/// Parses and validates the full source of `stem` with `body` computing in `precision`.
+fn module_in(
+    stem: &str,
+    body: &str,
+    bits: u32,
+    wide: bool,
+    packed: bool,
+    precision: Precision,
+) -> naga::Module {
+    let compile = Compile {
+        bits,
+        wide,
+        packed,
+        precision,
+        constants: &[],
+    };
+    let src = source(kernel(stem), body, &compile);
+    let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| {
+        panic!(
+            "{stem}.wgsl ({bits}-bit, {precision:?}): {}",
+            e.emit_to_string(&src)
+        )
+    });
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
@@ -187,6 +372,42 @@ const BUILDS: [(u32, bool, bool); 4] = [
     (64, true, false),
 ];
 
+/// Every kernel variant parses and validates with naga in f64 (`alias Real = f64`, the records
+/// of words_f64.wgsl, 64-bit sums), with the binding kinds of the f32 build, and every WGSL
+/// mirror struct has the size, stride and field offsets of its `real64` Rust twin: one source
+/// serves both precisions.
+#[test]
+fn every_kernel_validates_in_f64() {
+    let mut found = std::collections::BTreeSet::<&str>::new();
+    for (stem, layout, body) in variants() {
+        let module = module_in(stem, &body, 64, true, false, Precision::F64);
+        let f32 = module_in(stem, &body, 64, true, false, Precision::F32);
+        let kinds = |m: &naga::Module| -> Vec<_> {
+            m.global_variables
+                .iter()
+                .filter(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0))
+                .map(|(_, g)| (g.binding.as_ref().map(|b| b.binding), binding_kind(g)))
+                .collect()
+        };
+        assert_eq!(
+            kinds(&module),
+            kinds(&f32),
+            "{layout}: bindings differ in f64"
+        );
+        let checked = check_mirrors(&module, Precision::F64);
+        for (_, ty) in module.types.iter() {
+            if let Some(name) = ty.name.as_deref().filter(|n| n.starts_with("Gpu")) {
+                assert!(
+                    checked.contains(&name),
+                    "f64 WGSL struct {name} ({stem}) has no real64 mirror checked here"
+                );
+            }
+        }
+        found.extend(checked);
+    }
+    assert_eq!(found.len(), 17, "f64 mirrors found in the WGSL: {found:?}");
+}
+
 /// Every kernel parses and validates with naga, for both atomic widths, and every WGSL mirror
 /// struct has the size, stride and field offsets of its Rust twin; every Rust mirror is found in
 /// some kernel, and every WGSL `Gpu*` struct has a Rust mirror. No GPU needed.
@@ -200,7 +421,7 @@ fn wgsl_structs_match_rust_mirrors() {
                 module.entry_points.iter().any(|e| e.name == stem),
                 "{stem}.wgsl has no entry point named {stem}"
             );
-            let checked = check_mirrors(&module);
+            let checked = check_mirrors(&module, Precision::F32);
             for (_, ty) in module.types.iter() {
                 if let Some(name) = ty.name.as_deref().filter(|n| n.starts_with("Gpu")) {
                     assert!(

@@ -202,6 +202,7 @@ fn compile(
         bits: fixed_point.bits,
         wide: plan.wide_words,
         packed: plan.packed_forces,
+        precision: plan.precision,
         constants: &constants,
     };
     (

@@ -257,6 +257,7 @@ impl World {
             index: 1,
             speed_energy: self.limit.scaled_energy() as f32,
             speed_growth: self.limit.scaled_growth() as f32,
+            ..Default::default()
         };
         self.queue
             .write_buffer(&b.steps, 0, bytemuck::bytes_of(&step));

@@ -77,8 +77,7 @@ impl World {
             .map(|m| GpuState {
                 position: v3(m.position),
                 velocity: velocity(m),
-                pad0: 0,
-                pad1: 0,
+                ..Default::default()
             })
             .collect();
         let b = &self.buffers;

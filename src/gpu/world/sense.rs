@@ -135,6 +135,7 @@ impl World {
             bits: self.plan.fixed_point.bits,
             wide: self.plan.wide_words,
             packed: self.plan.packed_forces,
+            precision: self.plan.precision,
             constants: &constants,
         };
         let k = kernel(stem);

@@ -87,6 +87,7 @@ impl World {
                 index: (done + j + 1) as u32,
                 speed_energy: self.limit.scaled_energy() as f32,
                 speed_growth: self.limit.scaled_growth() as f32,
+                ..Default::default()
             };
             let at = (stride * j) as usize;
             uniforms[at..at + record].copy_from_slice(bytemuck::bytes_of(&step));
