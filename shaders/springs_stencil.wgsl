@@ -84,7 +84,7 @@ fn stencil_slot(pa: vec3<Real>, va: vec3<Real>, sb: State, mat: GpuMaterial, cod
     let d = pa - state_position(sb);
     let len = length(d);
     var rest = code;
-    var injected = 0.0;
+    var injected: Real = 0.0;
     var present = code >= 0.0;
     if HAS_ACTUATORS && code < -1.5 {
         let moved = actuate(u32(-code) - 2u, mat, len);

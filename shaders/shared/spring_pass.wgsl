@@ -99,7 +99,7 @@ fn actuate(i: u32, mat: GpuMaterial, len: Real) -> vec2<Real> {
     } else {
         rest = actuated_rest(act, step.time);
     }
-    var injected = 0.0;
+    var injected: Real = 0.0;
     if TRACK_ENERGY {
         // Work done by the muscle: the change of elastic energy at fixed positions.
         let before = effective(mat, act.current);
