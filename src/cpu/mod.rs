@@ -36,6 +36,7 @@
 //! commands), `sense.rs` (the sensors) and `tables.rs` (the spring table).
 
 mod bodies;
+mod chunks;
 mod collisions;
 mod commands;
 mod edits;
@@ -44,6 +45,7 @@ mod energy_springs;
 mod integrate;
 mod mass_grid;
 mod obstacles;
+mod pool;
 mod sense;
 mod springs;
 mod springs_simd;
@@ -56,5 +58,5 @@ pub use crate::model::DragSpring;
 pub(crate) use collisions::{
     initial_energy as initial_collision_energy, joined as collision_exclusions, Collider,
 };
-pub use springs::SPRINGS_PER_CHUNK;
+pub use chunks::SPRINGS_PER_CHUNK;
 pub use world::CpuWorld;

@@ -5,7 +5,8 @@
 use super::collisions::State;
 use super::energy_springs::spring_energy;
 use super::integrate::{integrate, MassPass, MassState};
-use super::springs::{springs, PARALLEL_MIN_SPRINGS};
+use super::chunks::PARALLEL_MIN_SPRINGS;
+use super::springs::springs;
 use super::world::Failure;
 use super::{steps_for, CpuWorld};
 use crate::error::{Error, Result};
@@ -55,7 +56,6 @@ impl CpuWorld {
             self.actuate();
             self.injected += self.actuated_energy() - before;
         }
-        let threads = self.spring_threads();
         self.spring_pass();
         self.collision_pass();
         let dt = self.params.dt;
@@ -81,7 +81,12 @@ impl CpuWorld {
             contacts: &mut self.contacts,
             first: 0,
         };
-        let outcome = integrate(&pass, state, threads);
+        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.pool.as_deref()
+        } else {
+            None
+        };
+        let outcome = integrate(&pass, state, pool);
         self.dissipated += outcome.dissipated;
         self.injected += outcome.injected;
         self.steps += 1;
@@ -122,25 +127,15 @@ impl CpuWorld {
         self.spring_pass();
     }
 
-    /// Threads of the spring and mass passes: one below `PARALLEL_MIN_SPRINGS` springs.
-    fn spring_threads(&self) -> usize {
-        if self.springs.len() >= PARALLEL_MIN_SPRINGS {
-            self.threads
-        } else {
-            1
-        }
-    }
-
-    /// The spring pass on the current state, into the chunks' force buffers.
+    /// The spring pass on the current state, into the chunks' force buffers: on the world's pool
+    /// from [`PARALLEL_MIN_SPRINGS`] springs up, on the caller's thread below.
     fn spring_pass(&mut self) {
-        let threads = self.spring_threads();
-        springs(
-            &self.springs,
-            &self.pos,
-            &self.vel,
-            &mut self.chunks,
-            threads,
-        );
+        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.pool.as_deref()
+        } else {
+            None
+        };
+        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, pool);
     }
 
     /// The collision pass on the current state, when a mass has a collision radius.

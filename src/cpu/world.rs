@@ -3,13 +3,17 @@
 //! `edits.rs`, body readout in `bodies.rs`.
 
 use glam::DVec3;
+use rayon::ThreadPool;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
 use super::obstacles::Solids;
-use super::springs::{gather, make_chunks, springs, Chunk};
+use super::chunks::{make_chunks, PARALLEL_MIN_SPRINGS};
+use super::pool::pool;
+use super::springs::{gather, springs, Chunk};
 use super::tables::SpringArrays;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
@@ -115,6 +119,8 @@ pub struct CpuWorld {
     pub(super) injected: f64,
     /// Threads used for large models.
     pub(super) threads: usize,
+    /// The shared worker pool of `threads` threads (`None` for one thread; see `pool.rs`).
+    pub(super) pool: Option<Arc<ThreadPool>>,
     /// Why the world stopped (a non-finite state or a blow-up); it then refuses to step.
     pub(super) failed: Option<Failure>,
     /// The model's stable time step estimate.
@@ -171,7 +177,8 @@ impl CpuWorld {
             steps: 0,
             dissipated: 0.0,
             injected: 0.0,
-            threads: std::thread::available_parallelism().map_or(1, |t| t.get()),
+            threads: 1,
+            pool: None,
             failed: None,
             stable,
             limit,
@@ -181,6 +188,7 @@ impl CpuWorld {
             w.set_effective(s, w.base_rest[s]);
         }
         w.chunks = make_chunks(&w.springs);
+        w.set_threads(std::thread::available_parallelism().map_or(1, |t| t.get()));
         w.reset();
         Ok(w)
     }
@@ -223,8 +231,17 @@ impl CpuWorld {
     }
 
     /// Sets the number of threads used for large models (at least 1). Results do not depend on it.
+    ///
+    /// The spring and mass passes of a model from 10 000 springs up run on a pool of that many
+    /// threads, shared by every world with the same thread count and started once per process
+    /// (no threads are spawned per step); smaller models step on the caller's thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        self.pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            pool(self.threads)
+        } else {
+            None
+        };
     }
 
     /// The model this world was built from.
@@ -383,7 +400,7 @@ impl CpuWorld {
     /// # Errors
     /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
     pub fn spring_forces(&mut self) -> Result<Vec<DVec3>> {
-        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, 1);
+        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, None);
         gather(&self.chunks, 0, &mut self.force);
         Ok(self.force.clone())
     }
