@@ -51,6 +51,7 @@ mod springs;
 mod springs_simd;
 mod step;
 mod tables;
+mod waves;
 mod world;
 
 pub(crate) use crate::model::steps_for;

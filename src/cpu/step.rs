@@ -3,10 +3,9 @@
 //! with actuated rest lengths set for the step's start time first.
 
 use super::collisions::State;
-use super::energy_springs::spring_energy;
 use super::integrate::{integrate, MassPass, MassState};
 use super::chunks::PARALLEL_MIN_SPRINGS;
-use super::springs::springs;
+use super::springs::{elastic, springs};
 use super::world::Failure;
 use super::{steps_for, CpuWorld};
 use crate::error::{Error, Result};
@@ -52,9 +51,9 @@ impl CpuWorld {
         // Actuated rest lengths for the start of this step. The elastic energy they add or
         // remove at fixed positions is work done by the muscles.
         if !self.actuators.is_empty() {
-            let before: f64 = self.actuated_energy();
+            let before = self.actuated_energy_before();
             self.actuate();
-            self.injected += self.actuated_energy() - before;
+            self.injected += self.actuated_energy_after() - before;
         }
         self.spring_pass();
         self.collision_pass();
@@ -160,10 +159,35 @@ impl CpuWorld {
     }
 
     /// Elastic energy of the actuated springs, J: each once, however many actuators name it.
-    fn actuated_energy(&self) -> f64 {
+    /// Records each one's length in `actuated_len` for [`Self::actuated_energy_after`], so a
+    /// step measures every actuated spring once.
+    fn actuated_energy_before(&mut self) -> f64 {
+        let (sp, pos, len) = (&self.springs, &self.pos, &mut self.actuated_len);
+        len.clear();
         self.actuated_springs
             .iter()
-            .map(|&s| spring_energy(&self.springs, &self.pos, s))
+            .map(|&s| {
+                let [a, b] = sp.ends[s];
+                let l = pos[a as usize].distance(pos[b as usize]);
+                len.push(l);
+                let ke = sp.params(s).effective(sp.rest[s]);
+                elastic(ke.x, ke.y, l)
+            })
+            .sum()
+    }
+
+    /// Elastic energy of the actuated springs at the lengths `actuated_energy_before` recorded
+    /// and their current rest lengths, J (the positions have not moved in between: the same
+    /// bits as measuring them again).
+    fn actuated_energy_after(&self) -> f64 {
+        let sp = &self.springs;
+        self.actuated_springs
+            .iter()
+            .zip(&self.actuated_len)
+            .map(|(&s, &l)| {
+                let ke = sp.params(s).effective(sp.rest[s]);
+                elastic(ke.x, ke.y, l)
+            })
             .sum()
     }
 }

@@ -15,6 +15,7 @@ use super::chunks::{make_chunks, PARALLEL_MIN_SPRINGS};
 use super::pool::pool;
 use super::springs::{gather, springs, Chunk};
 use super::tables::SpringArrays;
+use super::waves::Waves;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{
@@ -92,6 +93,10 @@ pub struct CpuWorld {
     pub(super) actuators: Vec<Actuator>,
     /// The springs the actuators drive, each once, in increasing order.
     pub(super) actuated_springs: Vec<usize>,
+    /// The actuators' distinct sine waves, each evaluated once per step.
+    pub(super) waves: Waves,
+    /// Scratch: the length of each actuated spring at the start of the step, m.
+    pub(super) actuated_len: Vec<f64>,
     /// The command slot of each actuator (`None` for a sine one); see `commands.rs`.
     pub(super) command_slot: Vec<Option<usize>>,
     /// The command of each commanded actuator (relative rest-length change), 0 after a reset.
@@ -165,6 +170,8 @@ impl CpuWorld {
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
             actuated_springs: Vec::new(),
+            waves: Waves::default(),
+            actuated_len: Vec::new(),
             command_slot: command_slots(&model.actuators),
             commands: Vec::new(),
             solids: Solids::new(&model.obstacles),
