@@ -41,7 +41,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let worm = Inchworm::default().build()?;
     time("herd500", &worm.herd(500, 1.0)?, steps(500.0))?;
     let pop = Population::benchmark(1000)?;
-    time("bench1000", &pop.model(&Params::robots(), &[])?, steps(40.0))?;
+    time(
+        "bench1000",
+        &pop.model(&Params::robots(), &[])?,
+        steps(40.0),
+    )?;
     let mut cube = Model::new(Params::lipson_cube());
     cube.add(
         "cube",
@@ -50,7 +54,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     time("cube", &cube, steps(1_000_000.0))?;
     time("inchworm", &worm.herd(1, 1.0)?, steps(200_000.0))?;
     let one = Population::benchmark(1)?;
-    time("robot", &one.model(&Params::robots(), &[])?, steps(50_000.0))?;
+    time(
+        "robot",
+        &one.model(&Params::robots(), &[])?,
+        steps(50_000.0),
+    )?;
     Ok(())
 }
 

@@ -28,7 +28,11 @@ fn run(model: &Model, threads: usize, steps: u64) -> (Vec<DVec3>, Vec<DVec3>, En
 #[test]
 fn population_steps_bit_identical_on_one_two_and_three_threads() {
     let model = herd();
-    assert!(model.springs.len() > 10_000, "{} springs", model.springs.len());
+    assert!(
+        model.springs.len() > 10_000,
+        "{} springs",
+        model.springs.len()
+    );
     let one = run(&model, 1, 300);
     // Something happened: the muscles moved the herd and did work.
     assert!(one.2.injected.abs() > 0.0 && one.1.iter().any(|v| v.length() > 1e-3));

@@ -140,7 +140,12 @@ mod tests {
         let mut next = 0;
         for c in &chunks {
             assert_eq!(c.springs.start, next);
-            assert_eq!(c.springs.start % 94, 0, "chunk splits a body at {}", c.springs.start);
+            assert_eq!(
+                c.springs.start % 94,
+                0,
+                "chunk splits a body at {}",
+                c.springs.start
+            );
             assert!(c.springs.len() <= CHUNK_TARGET);
             next = c.springs.end;
         }
@@ -169,7 +174,9 @@ mod tests {
     fn a_spring_joining_two_bodies_keeps_them_in_one_chunk() {
         // Two bodies of 3000 springs (together above CHUNK_TARGET) would be two chunks; a last
         // spring from the first body's first mass to the second body makes them one run.
-        let mut springs: Vec<Spring> = (0..3000).map(|i| Spring::hooke(i, i + 1, 1.0, 1.0)).collect();
+        let mut springs: Vec<Spring> = (0..3000)
+            .map(|i| Spring::hooke(i, i + 1, 1.0, 1.0))
+            .collect();
         springs.extend((0..3000).map(|i| Spring::hooke(3001 + i, 3002 + i, 1.0, 1.0)));
         assert_eq!(make_chunks(&SpringArrays::new(&springs)).len(), 2);
         springs.push(Spring::hooke(0, 6001, 1.0, 1.0));

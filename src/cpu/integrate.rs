@@ -329,7 +329,10 @@ pub(super) fn integrate(
                 .map(|b| integrate_range(pass, b))
                 .collect()
         }),
-        None => blocks.into_iter().map(|b| integrate_range(pass, b)).collect(),
+        None => blocks
+            .into_iter()
+            .map(|b| integrate_range(pass, b))
+            .collect(),
     };
     let mut total = MassOutcome::default();
     for o in outcomes {

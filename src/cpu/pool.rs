@@ -21,7 +21,9 @@ pub(super) fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
         return None;
     }
     let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut pools = pools.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut pools = pools
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(p) = pools.get(&threads) {
         return Some(Arc::clone(p));
     }

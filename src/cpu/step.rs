@@ -2,9 +2,9 @@
 //! a mass has a collision radius), then the mass pass (`integrate.rs`),
 //! with actuated rest lengths set for the step's start time first.
 
+use super::chunks::PARALLEL_MIN_SPRINGS;
 use super::collisions::State;
 use super::integrate::{integrate, MassPass, MassState};
-use super::chunks::PARALLEL_MIN_SPRINGS;
 use super::springs::{elastic, springs};
 use super::world::Failure;
 use super::{steps_for, CpuWorld};

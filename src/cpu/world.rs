@@ -7,11 +7,11 @@ use rayon::ThreadPool;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::chunks::{make_chunks, PARALLEL_MIN_SPRINGS};
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
 use super::obstacles::Solids;
-use super::chunks::{make_chunks, PARALLEL_MIN_SPRINGS};
 use super::pool::pool;
 use super::springs::{gather, springs, Chunk};
 use super::tables::SpringArrays;
