@@ -3,6 +3,7 @@
 
 use glam::DVec3;
 
+use super::actuation::ChunkActuators;
 use super::energy_springs::{energy_springs, spring_energy};
 use super::waves::Waves;
 use super::CpuWorld;
@@ -191,6 +192,8 @@ impl CpuWorld {
         springs.dedup();
         self.actuated_springs = springs;
         self.waves = Waves::new(&self.actuators);
+        self.chunk_actuators =
+            ChunkActuators::new(&self.actuators, &self.actuated_springs, &self.chunks);
     }
 
     /// Rewrites the rest length of every actuated spring for the current time (commanded ones

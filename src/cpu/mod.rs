@@ -38,6 +38,7 @@
 //! into chunks (only between bodies, so a robot's bits do not depend on its batch) and
 //! `pool.rs` holds the persistent worker pools the passes run on from 10 000 springs up.
 
+mod actuation;
 mod bodies;
 mod chunks;
 mod collisions;

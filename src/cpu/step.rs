@@ -5,7 +5,7 @@
 use super::chunks::PARALLEL_MIN_SPRINGS;
 use super::collisions::State;
 use super::integrate::{integrate, MassPass, MassState};
-use super::springs::{elastic, springs};
+use super::springs::springs;
 use super::world::Failure;
 use super::{steps_for, CpuWorld};
 use crate::error::{Error, Result};
@@ -50,10 +50,13 @@ impl CpuWorld {
         }
         // Actuated rest lengths for the start of this step. The elastic energy they add or
         // remove at fixed positions is work done by the muscles.
+        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.pool.clone()
+        } else {
+            None
+        };
         if !self.actuators.is_empty() {
-            let before = self.actuated_energy_before();
-            self.actuate();
-            self.injected += self.actuated_energy_after() - before;
+            self.injected += self.actuate_step(pool.as_deref());
         }
         self.spring_pass();
         self.collision_pass();
@@ -80,12 +83,7 @@ impl CpuWorld {
             contacts: &mut self.contacts,
             first: 0,
         };
-        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
-            self.pool.as_deref()
-        } else {
-            None
-        };
-        let outcome = integrate(&pass, state, pool);
+        let outcome = integrate(&pass, state, pool.as_deref());
         self.dissipated += outcome.dissipated;
         self.injected += outcome.injected;
         self.steps += 1;
@@ -156,38 +154,5 @@ impl CpuWorld {
             Failure::NonFinite(mass, step, time) => Error::NonFinite { mass, step, time },
             Failure::BlowUp(b) => b.error(self.params.dt, &self.stable),
         }
-    }
-
-    /// Elastic energy of the actuated springs, J: each once, however many actuators name it.
-    /// Records each one's length in `actuated_len` for [`Self::actuated_energy_after`], so a
-    /// step measures every actuated spring once.
-    fn actuated_energy_before(&mut self) -> f64 {
-        let (sp, pos, len) = (&self.springs, &self.pos, &mut self.actuated_len);
-        len.clear();
-        self.actuated_springs
-            .iter()
-            .map(|&s| {
-                let [a, b] = sp.ends[s];
-                let l = pos[a as usize].distance(pos[b as usize]);
-                len.push(l);
-                let ke = sp.params(s).effective(sp.rest[s]);
-                elastic(ke.x, ke.y, l)
-            })
-            .sum()
-    }
-
-    /// Elastic energy of the actuated springs at the lengths `actuated_energy_before` recorded
-    /// and their current rest lengths, J (the positions have not moved in between: the same
-    /// bits as measuring them again).
-    fn actuated_energy_after(&self) -> f64 {
-        let sp = &self.springs;
-        self.actuated_springs
-            .iter()
-            .zip(&self.actuated_len)
-            .map(|(&s, &l)| {
-                let ke = sp.params(s).effective(sp.rest[s]);
-                elastic(ke.x, ke.y, l)
-            })
-            .sum()
     }
 }

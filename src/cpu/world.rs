@@ -7,6 +7,7 @@ use rayon::ThreadPool;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::actuation::ChunkActuators;
 use super::chunks::{make_chunks, PARALLEL_MIN_SPRINGS};
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
@@ -97,6 +98,8 @@ pub struct CpuWorld {
     pub(super) waves: Waves,
     /// Scratch: the length of each actuated spring at the start of the step, m.
     pub(super) actuated_len: Vec<f64>,
+    /// The actuators and actuated springs of each chunk (`actuation.rs`).
+    pub(super) chunk_actuators: ChunkActuators,
     /// The command slot of each actuator (`None` for a sine one); see `commands.rs`.
     pub(super) command_slot: Vec<Option<usize>>,
     /// The command of each commanded actuator (relative rest-length change), 0 after a reset.
@@ -172,6 +175,7 @@ impl CpuWorld {
             actuated_springs: Vec::new(),
             waves: Waves::default(),
             actuated_len: Vec::new(),
+            chunk_actuators: ChunkActuators::default(),
             command_slot: command_slots(&model.actuators),
             commands: Vec::new(),
             solids: Solids::new(&model.obstacles),
