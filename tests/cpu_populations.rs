@@ -7,10 +7,10 @@ use hooke::creatures::Inchworm;
 use hooke::population::{Evaluation, Population, RobotResult};
 use hooke::{CpuWorld, DVec3, Energy, Model};
 
-/// 120 inchworms (about 11 000 springs, above the 10 000 where the pool takes over, in several
-/// chunks), their muscles working.
+/// 250 inchworms (23 500 springs in 6 chunks and 5 000 masses in 5 blocks: above the 10 000
+/// springs and 4 096 masses where the pool takes over every pass), their muscles working.
 fn herd() -> Model {
-    Inchworm::default().build().unwrap().herd(120, 0.6).unwrap()
+    Inchworm::default().build().unwrap().herd(250, 0.6).unwrap()
 }
 
 /// Positions, velocities and energy after `steps` steps on `threads` threads.
@@ -33,6 +33,7 @@ fn population_steps_bit_identical_on_one_two_and_three_threads() {
         "{} springs",
         model.springs.len()
     );
+    assert!(model.masses.len() > 4_096, "{} masses", model.masses.len());
     let one = run(&model, 1, 300);
     // Something happened: the muscles moved the herd and did work.
     assert!(one.2.injected.abs() > 0.0 && one.1.iter().any(|v| v.length() > 1e-3));
