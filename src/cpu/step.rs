@@ -26,10 +26,18 @@ impl CpuWorld {
     /// velocity becomes non-finite first. The world then keeps that state (for inspection) and
     /// refuses to step until [`CpuWorld::reset`].
     pub fn step(&mut self, steps: u64) -> Result<()> {
-        for _ in 0..steps {
-            self.step_once()?;
+        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.pool.clone()
+        } else {
+            None
+        };
+        let mut run = || (0..steps).try_for_each(|_| self.step_once());
+        match pool {
+            // The whole call on a worker: the passes' own `install`s then run inline, so the
+            // caller hands work to the pool once per call instead of three times per step.
+            Some(pool) if steps > 1 => pool.install(run),
+            _ => run(),
         }
-        Ok(())
     }
 
     /// Advances by `duration` seconds of simulated time: `round(duration / dt)` steps, so the
