@@ -23,8 +23,8 @@ pub const SPRINGS_PER_CHUNK: usize = 1 << 17;
 
 /// Runs between free cuts are packed into chunks of about this many springs (a run longer than
 /// this is a chunk of its own): enough chunks that two or more threads share a population of
-/// 10 k springs, few enough that a chunk's work (~25 us at ~6 ns per spring) dwarfs handing it to a thread
-/// (~1 us).
+/// 10 k springs, few enough that a chunk's work (~25 us at ~6 ns per spring) dwarfs handing it
+/// to a thread (~1 us).
 pub(super) const CHUNK_TARGET: usize = 4096;
 
 /// Below this many springs a step runs on the caller's thread: handing work to the pool costs
