@@ -1,7 +1,9 @@
 //! CPU reference throughput: full steps (springs, integrate, ground with friction) of the
 //! the benchmark scene falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
-//! lattice) where overhead dominates, the cost of obstacles (0 to 64 on the n = 40 lattice) and
+//! lattice, one inchworm, one `Population::benchmark` robot) where overhead dominates,
+//! populations stepped in one world (`cpu_population_step`: 500 inchworms and 1 000 benchmark
+//! robots, as spring-updates per second beside the lattice's), the cost of obstacles (0 to 64 on the n = 40 lattice) and
 //! of collisions between masses (`cpu_collisions`: the lattice at n = 40 with every mass
 //! colliding and beds of 10^5 to 10^6 loose particles, as mass-updates per second of the
 //! collision pass alone, of the spring pass alone, of the whole step, and of the same step with
@@ -18,6 +20,8 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hooke::builders::{Builder, Cube, Lattice, Placement};
+use hooke::creatures::Inchworm;
+use hooke::population::Population;
 use hooke::{CpuWorld, DVec3, Model, Params};
 
 fn quick() -> bool {
@@ -53,7 +57,16 @@ fn small(c: &mut Criterion) {
             .expect("cube"),
     );
     let thousand = Lattice::benchmark(10).model().expect("lattice");
-    for (name, model) in [("cube_8_masses", cube), ("lattice_1000_masses", thousand)] {
+    let inchworm = Inchworm::default().build().expect("inchworm").model();
+    let robot = Population::benchmark(1)
+        .and_then(|p| p.model(&Params::robots(), &[]))
+        .expect("robot");
+    for (name, model) in [
+        ("cube_8_masses", cube),
+        ("lattice_1000_masses", thousand),
+        ("inchworm", inchworm),
+        ("benchmark_robot", robot),
+    ] {
         let mut world = CpuWorld::new(&model).expect("world");
         group.throughput(Throughput::Elements(model.springs.len() as u64));
         group.bench_function(name, |b| b.iter(|| world.step(1).expect("step")));
@@ -117,6 +130,35 @@ fn collisions(c: &mut Criterion) {
     group.finish();
 }
 
+/// Populations stepped in one `CpuWorld` (issue 15), as spring-updates per second, to compare
+/// with the lattice's: 500 inchworms (`Creature::herd`: 10 000 masses, 47 000 springs, 32 000
+/// actuated) and `Population::benchmark(1000)` (92 000 masses, 634 000 springs).
+fn population_step(c: &mut Criterion) {
+    let (herd, robots) = if quick() { (5, 3) } else { (500, 1000) };
+    let worm = Inchworm::default().build().expect("inchworm");
+    let models = [
+        ("herd_inchworms", herd, worm.herd(herd, 1.0).expect("herd")),
+        (
+            "benchmark_robots",
+            robots,
+            Population::benchmark(robots)
+                .and_then(|p| p.model(&Params::robots(), &[]))
+                .expect("population"),
+        ),
+    ];
+    let mut group = c.benchmark_group("cpu_population_step");
+    group.sample_size(10);
+    for (name, count, model) in models {
+        let mut world = CpuWorld::new(&model).expect("world");
+        world.step(2).expect("step");
+        group.throughput(Throughput::Elements(model.springs.len() as u64));
+        group.bench_with_input(BenchmarkId::new(name, count), &count, |b, _| {
+            b.iter(|| world.step(1).expect("step"));
+        });
+    }
+    group.finish();
+}
+
 /// Populations of voxel robots (see `common::populations`): one `Population::evaluate` call on
 /// the CPU reference per iteration (building the world included), as robots per second; each
 /// robot is simulated for the evaluation's duration (0.1 s).
@@ -134,5 +176,13 @@ fn population(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lattice, small, obstacles, collisions, population);
+criterion_group!(
+    benches,
+    lattice,
+    small,
+    obstacles,
+    collisions,
+    population_step,
+    population
+);
 criterion_main!(benches);

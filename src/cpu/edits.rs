@@ -3,7 +3,9 @@
 
 use glam::DVec3;
 
+use super::actuation::ChunkActuators;
 use super::energy_springs::{energy_springs, spring_energy};
+use super::waves::Waves;
 use super::CpuWorld;
 use crate::error::{Error, Result};
 use crate::model::{check_same_kind, Actuator, DragSpring, Spring, SpringLaw};
@@ -183,20 +185,33 @@ impl CpuWorld {
     }
 
     /// Lists the springs the actuators drive, each once (a spring named by two actuators must
-    /// have its muscle work booked once).
+    /// have its muscle work booked once), and finds the actuators' distinct waves.
     pub(super) fn find_actuated_springs(&mut self) {
         let mut springs: Vec<usize> = self.actuators.iter().map(|a| a.spring as usize).collect();
         springs.sort_unstable();
         springs.dedup();
         self.actuated_springs = springs;
+        self.waves = Waves::new(&self.actuators);
+        self.chunk_actuators =
+            ChunkActuators::new(&self.actuators, &self.actuated_springs, &self.chunks);
     }
 
     /// Rewrites the rest length of every actuated spring for the current time (commanded ones
-    /// for the commands in force).
+    /// for the commands in force): one sine per distinct wave (`waves.rs`), the same bits as
+    /// [`Actuator::rest_length_with`] per actuator.
     pub(super) fn actuate(&mut self) {
+        if self.actuators.is_empty() {
+            return;
+        }
+        self.waves.evaluate(self.time);
         for i in 0..self.actuators.len() {
-            let rest = self.actuated_rest(i);
-            self.set_effective(self.actuators[i].spring as usize, rest);
+            let a = self.actuators[i];
+            let s = a.spring as usize;
+            let rest = match self.waves.rest(i, &a, self.base_rest[s]) {
+                Some(rest) => rest,
+                None => self.actuated_rest(i),
+            };
+            self.set_effective(s, rest);
         }
     }
 }

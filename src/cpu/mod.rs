@@ -33,9 +33,14 @@
 //!
 //! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
 //! (stepping), `edits.rs` (changes between steps), `commands.rs` (the commanded actuators'
-//! commands), `sense.rs` (the sensors) and `tables.rs` (the spring table).
+//! commands), `waves.rs` (the actuators' distinct sine waves, one sine each per step),
+//! `sense.rs` (the sensors) and `tables.rs` (the spring table); `chunks.rs` cuts the springs
+//! into chunks (only between bodies, so a robot's bits do not depend on its batch) and
+//! `pool.rs` holds the persistent worker pools the passes run on from 10 000 springs up.
 
+mod actuation;
 mod bodies;
+mod chunks;
 mod collisions;
 mod commands;
 mod edits;
@@ -44,17 +49,19 @@ mod energy_springs;
 mod integrate;
 mod mass_grid;
 mod obstacles;
+mod pool;
 mod sense;
 mod springs;
 mod springs_simd;
 mod step;
 mod tables;
+mod waves;
 mod world;
 
 pub(crate) use crate::model::steps_for;
 pub use crate::model::DragSpring;
+pub use chunks::SPRINGS_PER_CHUNK;
 pub(crate) use collisions::{
     initial_energy as initial_collision_energy, joined as collision_exclusions, Collider,
 };
-pub use springs::SPRINGS_PER_CHUNK;
 pub use world::CpuWorld;

@@ -2,28 +2,21 @@
 //! `shaders/spring_pass.wgsl` (`spring_force`, `elastic`).
 //!
 //! The GPU scatters each spring's force in fixed point with atomics. The CPU instead cuts the
-//! spring list into chunks ([`Chunk`]), each with its own force buffer, runs the chunks on
-//! several threads, and [`gather`]s the buffers in chunk order: the summation order depends only
-//! on the model, so the result is bit-identical run to run and on any number of threads.
+//! spring list into chunks ([`Chunk`], cut by `chunks.rs`), each with its own force buffer, runs
+//! the chunks on a worker pool (`pool.rs`), and [`gather`]s the buffers in chunk order: the
+//! summation order depends only on the model, so the result is bit-identical run to run and on
+//! any number of threads.
 
 use std::ops::Range;
 
 #[cfg(test)]
 use glam::DVec2;
 use glam::DVec3;
+use rayon::prelude::*;
+use rayon::ThreadPool;
 
 use super::springs_simd;
 use super::tables::SpringArrays;
-
-/// Springs per chunk: a chunk is the unit of parallel work and owns a force buffer spanning the
-/// masses its springs touch. Chunking depends only on the model, never on the thread count, so the
-/// summation order (and with it every bit of the result) is the same on any machine. Bodies
-/// whose springs all fall in one chunk get the same bits whatever else the model holds; `hooke
-/// eval` groups robots by it so a population split across machines merges bit for bit.
-pub const SPRINGS_PER_CHUNK: usize = 1 << 17;
-
-/// Below this many springs a step runs on one thread: spawning costs more than it saves.
-pub(super) const PARALLEL_MIN_SPRINGS: usize = 40_000;
 
 /// A spring's force on its second mass `b` (its first mass gets `-f`), and the damping power it
 /// dissipates (WGSL's `SpringForce`, in f64 and without the fixed-point conversion).
@@ -82,31 +75,6 @@ pub(super) struct Chunk {
     pub(super) dissipated: f64,
 }
 
-/// Cuts the springs into chunks of [`SPRINGS_PER_CHUNK`], each with a force buffer spanning the
-/// masses its springs touch.
-pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
-    let n = sp.len();
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    while start < n {
-        let end = (start + SPRINGS_PER_CHUNK).min(n);
-        let (mut lo, mut hi) = (u32::MAX, 0u32);
-        for s in start..end {
-            let [a, b] = sp.ends[s];
-            lo = lo.min(a).min(b);
-            hi = hi.max(a).max(b);
-        }
-        chunks.push(Chunk {
-            springs: start..end,
-            lo: lo as usize,
-            force: vec![DVec3::ZERO; (hi - lo + 1) as usize],
-            dissipated: 0.0,
-        });
-        start = end;
-    }
-    chunks
-}
-
 /// Walks the springs of one chunk (WGSL's `walk_run`, over a chunk instead of one mass's run):
 /// each spring's force goes to its second mass, and runs of springs that share their first mass
 /// sum that mass's side in a register. The scalar reference of the kernel the pass runs,
@@ -160,36 +128,28 @@ pub(super) fn walk_chunk_scalar(
     chunk.dissipated = power;
 }
 
-/// The spring pass: the elastic and axial damping force of every spring, accumulated per chunk
-/// on up to `threads` threads.
+/// The spring pass: the elastic and axial damping force of every spring, accumulated per chunk,
+/// on the threads of `pool` (on the caller's thread when `None`).
 ///
 /// With `d = p_a - p_b`, `L = |d|`, `n = d / L`: the force on `a` is
 /// `-(k (L - L0) + c (v_a - v_b) . n) n` and `b` feels the opposite. A spring of length exactly 0
 /// has no direction and exerts no force. Each chunk also records the power its dampers dissipate,
-/// `sum c ((v_a - v_b) . n)^2` (W).
+/// `sum c ((v_a - v_b) . n)^2` (W). Chunks are independent, so which thread walks which changes
+/// no bit.
 pub(super) fn springs(
     sp: &SpringArrays,
     pos: &[DVec3],
     vel: &[DVec3],
     chunks: &mut [Chunk],
-    threads: usize,
+    pool: Option<&ThreadPool>,
 ) {
     let run = |chunk: &mut Chunk| springs_simd::walk_chunk(sp, pos, vel, chunk);
-    if threads <= 1 || chunks.len() <= 1 {
-        chunks.iter_mut().for_each(run);
-        return;
+    match pool {
+        Some(pool) if chunks.len() > 1 => {
+            pool.install(|| chunks.par_iter_mut().with_max_len(1).for_each(run));
+        }
+        _ => chunks.iter_mut().for_each(run),
     }
-    let per = chunks.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut parts = chunks.chunks_mut(per);
-        let first = parts.next();
-        for part in parts {
-            scope.spawn(move || part.iter_mut().for_each(run));
-        }
-        if let Some(part) = first {
-            part.iter_mut().for_each(run);
-        }
-    });
 }
 
 /// Sums the chunk force buffers into `force`, the spring force on masses `first..first + len`,

@@ -2,10 +2,10 @@
 //! a mass has a collision radius), then the mass pass (`integrate.rs`),
 //! with actuated rest lengths set for the step's start time first.
 
+use super::chunks::PARALLEL_MIN_SPRINGS;
 use super::collisions::State;
-use super::energy_springs::spring_energy;
 use super::integrate::{integrate, MassPass, MassState};
-use super::springs::{springs, PARALLEL_MIN_SPRINGS};
+use super::springs::springs;
 use super::world::Failure;
 use super::{steps_for, CpuWorld};
 use crate::error::{Error, Result};
@@ -26,10 +26,18 @@ impl CpuWorld {
     /// velocity becomes non-finite first. The world then keeps that state (for inspection) and
     /// refuses to step until [`CpuWorld::reset`].
     pub fn step(&mut self, steps: u64) -> Result<()> {
-        for _ in 0..steps {
-            self.step_once()?;
+        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.pool.clone()
+        } else {
+            None
+        };
+        let mut run = || (0..steps).try_for_each(|_| self.step_once());
+        match pool {
+            // The whole call on a worker: the passes' own `install`s then run inline, so the
+            // caller hands work to the pool once per call instead of three times per step.
+            Some(pool) if steps > 1 => pool.install(run),
+            _ => run(),
         }
-        Ok(())
     }
 
     /// Advances by `duration` seconds of simulated time: `round(duration / dt)` steps, so the
@@ -50,12 +58,14 @@ impl CpuWorld {
         }
         // Actuated rest lengths for the start of this step. The elastic energy they add or
         // remove at fixed positions is work done by the muscles.
+        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.pool.clone()
+        } else {
+            None
+        };
         if !self.actuators.is_empty() {
-            let before: f64 = self.actuated_energy();
-            self.actuate();
-            self.injected += self.actuated_energy() - before;
+            self.injected += self.actuate_step(pool.as_deref());
         }
-        let threads = self.spring_threads();
         self.spring_pass();
         self.collision_pass();
         let dt = self.params.dt;
@@ -81,7 +91,7 @@ impl CpuWorld {
             contacts: &mut self.contacts,
             first: 0,
         };
-        let outcome = integrate(&pass, state, threads);
+        let outcome = integrate(&pass, state, pool.as_deref());
         self.dissipated += outcome.dissipated;
         self.injected += outcome.injected;
         self.steps += 1;
@@ -122,25 +132,15 @@ impl CpuWorld {
         self.spring_pass();
     }
 
-    /// Threads of the spring and mass passes: one below `PARALLEL_MIN_SPRINGS` springs.
-    fn spring_threads(&self) -> usize {
-        if self.springs.len() >= PARALLEL_MIN_SPRINGS {
-            self.threads
-        } else {
-            1
-        }
-    }
-
-    /// The spring pass on the current state, into the chunks' force buffers.
+    /// The spring pass on the current state, into the chunks' force buffers: on the world's pool
+    /// from [`PARALLEL_MIN_SPRINGS`] springs up, on the caller's thread below.
     fn spring_pass(&mut self) {
-        let threads = self.spring_threads();
-        springs(
-            &self.springs,
-            &self.pos,
-            &self.vel,
-            &mut self.chunks,
-            threads,
-        );
+        let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            self.pool.as_deref()
+        } else {
+            None
+        };
+        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, pool);
     }
 
     /// The collision pass on the current state, when a mass has a collision radius.
@@ -162,13 +162,5 @@ impl CpuWorld {
             Failure::NonFinite(mass, step, time) => Error::NonFinite { mass, step, time },
             Failure::BlowUp(b) => b.error(self.params.dt, &self.stable),
         }
-    }
-
-    /// Elastic energy of the actuated springs, J: each once, however many actuators name it.
-    fn actuated_energy(&self) -> f64 {
-        self.actuated_springs
-            .iter()
-            .map(|&s| spring_energy(&self.springs, &self.pos, s))
-            .sum()
     }
 }

@@ -3,14 +3,20 @@
 //! `edits.rs`, body readout in `bodies.rs`.
 
 use glam::DVec3;
+use rayon::ThreadPool;
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use super::actuation::ChunkActuators;
+use super::chunks::{make_chunks, PARALLEL_MIN_SPRINGS};
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
 use super::obstacles::Solids;
-use super::springs::{gather, make_chunks, springs, Chunk};
+use super::pool::pool;
+use super::springs::{gather, springs, Chunk};
 use super::tables::SpringArrays;
+use super::waves::Waves;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{
@@ -88,6 +94,12 @@ pub struct CpuWorld {
     pub(super) actuators: Vec<Actuator>,
     /// The springs the actuators drive, each once, in increasing order.
     pub(super) actuated_springs: Vec<usize>,
+    /// The actuators' distinct sine waves, each evaluated once per step.
+    pub(super) waves: Waves,
+    /// Scratch: the length of each actuated spring at the start of the step, m.
+    pub(super) actuated_len: Vec<f64>,
+    /// The actuators and actuated springs of each chunk (`actuation.rs`).
+    pub(super) chunk_actuators: ChunkActuators,
     /// The command slot of each actuator (`None` for a sine one); see `commands.rs`.
     pub(super) command_slot: Vec<Option<usize>>,
     /// The command of each commanded actuator (relative rest-length change), 0 after a reset.
@@ -115,6 +127,8 @@ pub struct CpuWorld {
     pub(super) injected: f64,
     /// Threads used for large models.
     pub(super) threads: usize,
+    /// The shared worker pool of `threads` threads (`None` for one thread; see `pool.rs`).
+    pub(super) pool: Option<Arc<ThreadPool>>,
     /// Why the world stopped (a non-finite state or a blow-up); it then refuses to step.
     pub(super) failed: Option<Failure>,
     /// The model's stable time step estimate.
@@ -159,6 +173,9 @@ impl CpuWorld {
             law: model.springs.iter().map(|s| s.law).collect(),
             actuators: model.actuators.clone(),
             actuated_springs: Vec::new(),
+            waves: Waves::default(),
+            actuated_len: Vec::new(),
+            chunk_actuators: ChunkActuators::default(),
             command_slot: command_slots(&model.actuators),
             commands: Vec::new(),
             solids: Solids::new(&model.obstacles),
@@ -171,7 +188,8 @@ impl CpuWorld {
             steps: 0,
             dissipated: 0.0,
             injected: 0.0,
-            threads: std::thread::available_parallelism().map_or(1, |t| t.get()),
+            threads: 1,
+            pool: None,
             failed: None,
             stable,
             limit,
@@ -181,6 +199,7 @@ impl CpuWorld {
             w.set_effective(s, w.base_rest[s]);
         }
         w.chunks = make_chunks(&w.springs);
+        w.set_threads(std::thread::available_parallelism().map_or(1, |t| t.get()));
         w.reset();
         Ok(w)
     }
@@ -223,8 +242,17 @@ impl CpuWorld {
     }
 
     /// Sets the number of threads used for large models (at least 1). Results do not depend on it.
+    ///
+    /// The spring and mass passes of a model from 10 000 springs up run on a pool of that many
+    /// threads, shared by every world with the same thread count and started once per process
+    /// (no threads are spawned per step); smaller models step on the caller's thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        self.pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
+            pool(self.threads)
+        } else {
+            None
+        };
     }
 
     /// The model this world was built from.
@@ -383,7 +411,7 @@ impl CpuWorld {
     /// # Errors
     /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
     pub fn spring_forces(&mut self) -> Result<Vec<DVec3>> {
-        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, 1);
+        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, None);
         gather(&self.chunks, 0, &mut self.force);
         Ok(self.force.clone())
     }

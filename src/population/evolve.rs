@@ -65,10 +65,9 @@ pub struct Evolution {
     /// (default 3, at least 1; 1 is random selection).
     pub tournament: usize,
     /// The best robots of a generation copied unchanged into the next (default 2, below
-    /// `population`), so the best fitness does not drop (on the CPU reference, a generation of
-    /// more than [`SPRINGS_PER_CHUNK`](crate::cpu::SPRINGS_PER_CHUNK) springs may score a copied
-    /// robot differently in the last bits, see [`Evaluation`]; the champion is the best of every
-    /// generation all the same).
+    /// `population`), so the best fitness does not drop (a copied robot scores the same bits in
+    /// its new batch, see [`Evaluation`], on the CPU reference for robots of at most
+    /// [`SPRINGS_PER_CHUNK`](crate::cpu::SPRINGS_PER_CHUNK) springs).
     pub elites: usize,
     /// Seed of the generator (default 0).
     pub seed: u64,

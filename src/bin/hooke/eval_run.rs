@@ -150,11 +150,10 @@ fn outcomes_of(
 /// Consecutive groups of robots with at most [`SPRINGS_PER_CHUNK`] springs in all (a robot
 /// with more is a group of its own).
 ///
-/// The CPU reference sums spring forces in one buffer per chunk of that many springs: a robot
-/// whose springs straddle two chunks of a large World gets its forces summed in another order
-/// than alone, and differs in the last bits. In a World of one group every robot's springs sit
-/// in one chunk, so its result is its result alone, whichever share of the population it was
-/// evaluated in.
+/// Since issue 15 the CPU reference cuts its spring chunks only between robots (never inside a
+/// robot of at most that many springs), so a robot's bits no longer depend on its World; the
+/// groups remain the unit of work shared among the worker threads (each World on its share of
+/// the threads), and keep a robot's result its result alone in any case.
 fn groups(robots: &[(String, Part)]) -> Vec<Range<usize>> {
     let mut groups: Vec<Range<usize>> = Vec::new();
     let mut springs = 0;

@@ -1,0 +1,90 @@
+//! The CPU reference on populations (issue 15): models from 10 000 springs up run on a shared
+//! worker pool, in chunks cut where no mass has springs on both sides, so the results do not
+//! depend on the thread count, a robot gets the same bits alone and in any batch, and many
+//! worlds stepping at once share the pool without deadlock.
+
+use hooke::creatures::Inchworm;
+use hooke::population::{Evaluation, Population, RobotResult};
+use hooke::{CpuWorld, DVec3, Energy, Model};
+
+/// 250 inchworms (23 500 springs in 6 chunks and 5 000 masses in 5 blocks: above the 10 000
+/// springs and 4 096 masses where the pool takes over every pass), their muscles working.
+fn herd() -> Model {
+    Inchworm::default().build().unwrap().herd(250, 0.6).unwrap()
+}
+
+/// Positions, velocities and energy after `steps` steps on `threads` threads.
+fn run(model: &Model, threads: usize, steps: u64) -> (Vec<DVec3>, Vec<DVec3>, Energy) {
+    let mut w = CpuWorld::new(model).unwrap();
+    w.set_threads(threads);
+    w.step(steps).unwrap();
+    (
+        w.position_slice().to_vec(),
+        w.velocity_slice().to_vec(),
+        w.energy().unwrap(),
+    )
+}
+
+#[test]
+fn population_steps_bit_identical_on_one_two_and_three_threads() {
+    let model = herd();
+    assert!(
+        model.springs.len() > 10_000,
+        "{} springs",
+        model.springs.len()
+    );
+    assert!(model.masses.len() > 4_096, "{} masses", model.masses.len());
+    let one = run(&model, 1, 300);
+    // Something happened: the muscles moved the herd and did work.
+    assert!(one.2.injected.abs() > 0.0 && one.1.iter().any(|v| v.length() > 1e-3));
+    for threads in [2, 3] {
+        let other = run(&model, threads, 300);
+        assert!(one.0 == other.0, "positions differ on {threads} threads");
+        assert!(one.1 == other.1, "velocities differ on {threads} threads");
+        // Energy totals too: the mass pass books its fixed blocks in block order.
+        assert_eq!(one.2, other.2, "energy differs on {threads} threads");
+    }
+}
+
+fn bits(r: &RobotResult) -> Option<u64> {
+    r.fitness.map(f64::to_bits)
+}
+
+#[test]
+fn robot_alone_gives_its_bits_in_a_batch_of_many_chunks() {
+    // 30 benchmark robots, about 19 000 springs: several chunks, stepped on the pool. Each robot
+    // alone (one chunk, the caller's thread) scores the same bits, including robots whose
+    // neighbours sit in another chunk.
+    let population = Population::benchmark(30).unwrap();
+    let springs: usize = population.robots.iter().map(|r| r.part.springs.len()).sum();
+    assert!(springs > 2 * 4096, "{springs} springs");
+    let eval = Evaluation {
+        duration: 0.05,
+        control_steps: 100,
+        ..Evaluation::default()
+    };
+    let together = population.evaluate::<CpuWorld>(&eval).unwrap();
+    for i in [0, 5, 6, 7, 13, 14, 21, 29] {
+        let mut one = Population::new();
+        let r = &population.robots[i];
+        one.push(r.name.clone(), r.part.clone());
+        let alone = one.evaluate::<CpuWorld>(&eval).unwrap().remove(0);
+        assert!(alone.failure.is_none(), "{alone:?}");
+        assert_eq!(bits(&alone), bits(&together[i]), "robot {i}");
+    }
+}
+
+#[test]
+fn many_worlds_stepping_at_once_share_the_pool_without_deadlock() {
+    // Six worlds on six threads, each stepping on the shared pool of two threads (as `hooke eval
+    // --threads 2` runs several worlds): all finish, with the bits of a world stepped alone.
+    let model = herd();
+    let alone = run(&model, 2, 40);
+    let results: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..6).map(|_| s.spawn(|| run(&model, 2, 40))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in results {
+        assert!(r.0 == alone.0 && r.2 == alone.2);
+    }
+}
