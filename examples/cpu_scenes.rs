@@ -16,6 +16,10 @@
 //! CPU seconds are the process's user + system time (`/proc/self/stat`, 10 ms resolution): the
 //! figure that resists other load on a shared machine.
 
+#[path = "shared/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::cpu_seconds;
+
 use std::time::Instant;
 
 use hooke::creatures::Inchworm;
@@ -81,22 +85,4 @@ fn time(name: &str, model: &Model, threads: usize, steps: u64) -> hooke::Result<
         cpu / steps as f64 * 1e9
     );
     Ok(())
-}
-
-/// User + system CPU time of this process so far, s (NaN where `/proc` is missing).
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return f64::NAN;
-    };
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
-    match (ticks(11), ticks(12)) {
-        (Some(u), Some(s)) => (u + s) / 100.0,
-        _ => f64::NAN,
-    }
 }
