@@ -480,10 +480,11 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
 }
 
 #[test]
-fn shares_of_a_batch_larger_than_one_cpu_chunk_merge_bit_for_bit() {
+fn shares_of_a_batch_larger_than_one_cpu_chunk_merge_bit_for_bit_from_one_world() {
     // 1000 robots of up to 3x3x3 voxels (a few hundred springs each): more springs than the
-    // 131 072 the CPU reference sums in one buffer, so in one World some robot's springs would
-    // straddle two buffers and be summed in another order than in a share of the batch.
+    // 131 072 of one of the CPU reference's chunks before issue 15, when in one World some robot's
+    // springs straddled two chunks and were summed in another order than in a share of the batch.
+    // Chunks are now cut only between robots: regression test for that straddling.
     let dir = scratch("large_cpu");
     let cells = |i: usize| -> Vec<Value> {
         (0..27)
@@ -502,7 +503,8 @@ fn shares_of_a_batch_larger_than_one_cpu_chunk_merge_bit_for_bit() {
     pop["robots"] = json!(robots);
     let pop = write(&dir.join("population.json"), &pop);
     let whole = shares_equal_whole(&dir, &pop, "cpu", 3);
-    // The whole batch ran as several Worlds (one wall time each), so the case is covered.
+    // The whole batch ran in one World (one wall time for all), whose spring list the CPU
+    // reference cut into several chunks, so the case is covered.
     let mut walls: Vec<u64> = whole["results"]
         .as_array()
         .unwrap()
@@ -510,10 +512,7 @@ fn shares_of_a_batch_larger_than_one_cpu_chunk_merge_bit_for_bit() {
         .map(|r| r["wall_time_s"].as_f64().unwrap().to_bits())
         .collect();
     walls.dedup();
-    assert!(
-        walls.len() >= 2,
-        "one World: the batch is smaller than a chunk"
-    );
+    assert_eq!(walls.len(), 1, "the batch ran as several Worlds");
     let moved = comparable(&whole)
         .iter()
         .filter(|e| e.2.is_some_and(|f| f64::from_bits(f).abs() > 1e-9))

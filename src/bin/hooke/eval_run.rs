@@ -1,12 +1,8 @@
 //! The backend `hooke eval` runs a batch on, and the call into `hooke::population`.
 
 use std::error::Error;
-use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
-use hooke::cpu::SPRINGS_PER_CHUNK;
 use hooke::population::{Evaluation, Population, RobotResult, Tick};
 use hooke::{CpuWorld, Part};
 
@@ -147,101 +143,27 @@ fn outcomes_of(
         .collect())
 }
 
-/// Consecutive groups of robots with at most [`SPRINGS_PER_CHUNK`] springs in all (a robot
-/// with more is a group of its own).
+/// The robots on the CPU reference, all in one World on `threads` threads (all cores when
+/// `None`).
 ///
 /// Since issue 15 the CPU reference cuts its spring chunks only between robots (never inside a
-/// robot of at most that many springs), so a robot's bits no longer depend on its World; the
-/// groups remain the unit of work shared among the worker threads (each World on its share of
-/// the threads), and keep a robot's result its result alone in any case.
-fn groups(robots: &[(String, Part)]) -> Vec<Range<usize>> {
-    let mut groups: Vec<Range<usize>> = Vec::new();
-    let mut springs = 0;
-    for (i, (_, part)) in robots.iter().enumerate() {
-        let n = part.springs.len();
-        match groups.last_mut() {
-            Some(g) if springs + n <= SPRINGS_PER_CHUNK => {
-                g.end = i + 1;
-                springs += n;
-            }
-            _ => {
-                groups.push(i..i + 1);
-                springs = n;
-            }
-        }
-    }
-    groups
-}
-
-/// The outcomes of one group of robots, or why the group could not be evaluated.
-type GroupOutcome = Result<Vec<Outcome>, String>;
-
-/// The robots on the CPU reference: each group (see [`groups`]) in a World of its own, the
-/// groups shared among `threads` worker threads (all cores when `None`), each World on its
-/// share of the threads.
+/// robot of at most [`SPRINGS_PER_CHUNK`](hooke::cpu::SPRINGS_PER_CHUNK) springs) and shares
+/// them among its threads, so one World serves any batch: a robot's bits do not depend on the
+/// other robots or on the thread count.
 fn evaluate_cpu(
     eval: &Evaluation,
     robots: &[(String, Part)],
     threads: Option<u32>,
 ) -> Result<Vec<Outcome>, Box<dyn Error>> {
-    let groups = groups(robots);
     let threads = threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |t| t.get()),
         |t| t as usize,
     );
-    let workers = threads.min(groups.len()).max(1);
-    let per_world = (threads / workers).max(1);
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<GroupOutcome>>> = Mutex::new(vec![None; groups.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let g = next.fetch_add(1, Ordering::Relaxed);
-                let Some(range) = groups.get(g) else { break };
-                let started = Instant::now();
-                let outcome = population(&robots[range.clone()])
-                    .evaluate_with::<CpuWorld, _>(eval, |world, _: &Tick<'_>| {
-                        world.set_threads(per_world);
-                        Ok(())
-                    })
-                    .map_err(|e| e.to_string())
-                    .and_then(|r| outcomes_of(r, started.elapsed().as_secs_f64(), range.len()));
-                if let Ok(mut done) = done.lock() {
-                    done[g] = Some(outcome);
-                }
-            });
-        }
-    });
-    let done = done.into_inner().map_err(|_| "a worker thread panicked")?;
-    let mut outcomes = Vec::with_capacity(robots.len());
-    for group in done {
-        outcomes.extend(group.ok_or("a group of robots was not evaluated")??);
-    }
-    Ok(outcomes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn robot(springs: usize) -> (String, Part) {
-        let mut part = Part::new();
-        part.springs = vec![hooke::Spring::hooke(0, 1, 1.0, 1.0); springs];
-        (String::new(), part)
-    }
-
-    #[test]
-    fn groups_hold_at_most_one_chunk_of_springs() {
-        let half = SPRINGS_PER_CHUNK / 2;
-        let robots = [
-            robot(half),
-            robot(half),
-            robot(1),
-            robot(SPRINGS_PER_CHUNK + 5),
-            robot(3),
-            robot(4),
-        ];
-        assert_eq!(groups(&robots), [0..2, 2..3, 3..4, 4..6]);
-        assert!(groups(&[]).is_empty());
-    }
+    let started = Instant::now();
+    let results =
+        population(robots).evaluate_with::<CpuWorld, _>(eval, |world, _: &Tick<'_>| {
+            world.set_threads(threads);
+            Ok(())
+        })?;
+    outcomes_of(results, started.elapsed().as_secs_f64(), robots.len()).map_err(Into::into)
 }
