@@ -13,10 +13,9 @@ use rayon::ThreadPool;
 
 use super::collisions::Touch;
 use super::obstacles::Solids;
+use super::oscillators::Oscillators;
 use super::springs::{gather, Chunk};
-use crate::model::{
-    Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Params, SpeedLimit,
-};
+use crate::model::{Contact, DragSpring, Friction, FrictionRule, Integrator, Params, SpeedLimit};
 use crate::sensors::ContactReading;
 
 /// What the mass pass reads (the CPU side of the WGSL's bindings).
@@ -38,8 +37,8 @@ pub(super) struct MassPass<'a> {
     pub(super) fixed: &'a [bool],
     /// Constant external force on each mass, N.
     pub(super) external: &'a [DVec3],
-    /// Friction oscillator of each mass (WGSL `oscillator_table`).
-    pub(super) oscillators: &'a [Option<FrictionOscillator>],
+    /// Friction oscillator of each mass, evaluated for this step (WGSL `oscillator_table`).
+    pub(super) oscillators: &'a Oscillators,
     /// The spring pass's per-chunk force buffers (WGSL `forces`).
     pub(super) chunks: &'a [Chunk],
     /// The model's obstacles, touched after the ground (`obstacles.rs`; WGSL `obstacle_table`).
@@ -244,7 +243,7 @@ impl MassPass<'_> {
             p.friction.static_coefficient,
             p.friction.kinetic_coefficient,
         );
-        let oscillated = self.oscillators[i].map(|o| o.coefficient(self.time));
+        let oscillated = self.oscillators.coefficient(i);
         if let Some(mu) = oscillated {
             mu_s = mu;
             mu_k = mu;

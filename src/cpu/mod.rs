@@ -34,6 +34,7 @@
 //! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
 //! (stepping), `edits.rs` (changes between steps), `commands.rs` (the commanded actuators'
 //! commands), `waves.rs` (the actuators' distinct sine waves, one sine each per step),
+//! `oscillators.rs` (the masses' distinct friction oscillators, one cosine each per step),
 //! `sense.rs` (the sensors) and `tables.rs` (the spring table); `chunks.rs` cuts the springs
 //! into chunks (only between bodies, so a robot's bits do not depend on its batch) and
 //! `pool.rs` holds the persistent worker pools the passes run on from 10 000 springs up.
@@ -49,6 +50,7 @@ mod energy_springs;
 mod integrate;
 mod mass_grid;
 mod obstacles;
+mod oscillators;
 mod pool;
 mod sense;
 mod springs;

@@ -68,6 +68,7 @@ impl CpuWorld {
         }
         self.spring_pass();
         self.collision_pass();
+        self.oscillators.evaluate(self.time);
         let dt = self.params.dt;
         self.dissipated += self.chunks.iter().map(|c| c.dissipated).sum::<f64>() * dt;
         let pass = MassPass {

@@ -13,6 +13,7 @@ use super::collisions::Collider;
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
 use super::obstacles::Solids;
+use super::oscillators::Oscillators;
 use super::pool::pool;
 use super::springs::{gather, springs, Chunk};
 use super::tables::SpringArrays;
@@ -20,8 +21,8 @@ use super::waves::Waves;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::model::{
-    command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, FrictionOscillator, Model,
-    Params, SpeedLimit, SpringLaw, StableDt,
+    command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, Model, Params, SpeedLimit,
+    SpringLaw, StableDt,
 };
 use crate::sensors::ContactReading;
 
@@ -82,8 +83,8 @@ pub struct CpuWorld {
     pub(super) fixed: Vec<bool>,
     /// Constant external force on each mass, N.
     pub(super) external: Vec<DVec3>,
-    /// Friction oscillator of each mass.
-    pub(super) oscillators: Vec<Option<FrictionOscillator>>,
+    /// Friction oscillator of each mass (the distinct ones evaluated once per step).
+    pub(super) oscillators: Oscillators,
     /// The spring table, with the current rest lengths.
     pub(super) springs: SpringArrays,
     /// Base (unactuated) rest length per spring, m.
@@ -167,7 +168,7 @@ impl CpuWorld {
             mass: model.masses.iter().map(|m| m.mass).collect(),
             fixed: model.masses.iter().map(|m| m.fixed).collect(),
             external: model.masses.iter().map(|m| m.external_force).collect(),
-            oscillators: model.masses.iter().map(|m| m.friction_oscillator).collect(),
+            oscillators: Oscillators::new(model.masses.iter().map(|m| m.friction_oscillator)),
             springs: SpringArrays::new(&model.springs),
             base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
             law: model.springs.iter().map(|s| s.law).collect(),
