@@ -1,14 +1,13 @@
 //! How the spring list is cut into chunks ([`Chunk`]), the unit of parallel work of the spring
 //! pass, each with a force buffer spanning the masses its springs touch.
 //!
-//! Cuts fall only where no mass has springs on both sides ("free cuts"), except inside a run of
-//! more than [`SPRINGS_PER_CHUNK`] springs without a free cut (a large body such as a lattice),
-//! which is cut every [`SPRINGS_PER_CHUNK`] springs from the run's start. So every mass of a run
-//! that fits in a chunk gets all its spring force from one chunk, summed in spring order: a robot
-//! of a population gets the same bits alone and in any batch, and the packing of runs into
-//! chunks (about [`CHUNK_TARGET`] springs each, so that both cores share a population of
-//! small robots) changes no bit of any trajectory. The cuts depend only on the model, never on
-//! the thread count.
+//! Cuts fall where no mass has springs on both sides ("free cuts"), and inside a run of more
+//! than [`CHUNK_TARGET`] springs without a free cut (a large body such as a lattice) at fixed
+//! distances from the run's own start (see [`piece_len`]), so that the threads share one large
+//! body too. Either way a body's cuts depend only on its own springs: a robot of a population
+//! gets the same bits alone and in any batch, and the packing of small runs into chunks (about
+//! [`CHUNK_TARGET`] springs each, so that both cores share a population of small robots) changes
+//! no bit of any trajectory. The cuts depend only on the model, never on the thread count.
 
 use glam::DVec3;
 
@@ -16,10 +15,24 @@ use super::springs::Chunk;
 use super::tables::SpringArrays;
 
 /// The most springs in a chunk cut from inside a run without a free cut (a large body): such a
-/// run is cut every this many springs from its start, and masses near those cuts get their force
-/// from two chunks. A body of at most this many springs is never split, so its result is the
-/// same whatever else the model holds.
+/// run is cut into pieces of at most this many springs, counted from its own first spring, and
+/// masses near those cuts get their force from two chunks in chunk order. The cuts inside a body
+/// depend only on that body's springs, so its result is the same whatever else the model holds.
 pub const SPRINGS_PER_CHUNK: usize = 1 << 17;
+
+/// A run without a free cut is cut into about this many pieces (of [`CHUNK_TARGET`] to
+/// [`SPRINGS_PER_CHUNK`] springs): enough for the threads of a many-core machine to share one
+/// body of 10 000 springs or more, few enough that the force buffers' overlap (a lattice's
+/// springs reach `n^2 + n + 1` masses ahead) stays a few percent of the spring work.
+const RUN_PIECES: usize = 16;
+
+/// The length of the pieces a run of `springs` springs without a free cut is cut into, counted
+/// from its start (the last piece may be shorter).
+fn piece_len(springs: usize) -> usize {
+    springs
+        .div_ceil(RUN_PIECES)
+        .clamp(CHUNK_TARGET, SPRINGS_PER_CHUNK)
+}
 
 /// Runs between free cuts are packed into chunks of about this many springs (a run longer than
 /// this is a chunk of its own): enough chunks that two or more threads share a population of
@@ -36,13 +49,14 @@ pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
     let mut chunks = Vec::new();
     let mut pack = 0..0;
     for run in free_runs(sp) {
-        if run.len() > SPRINGS_PER_CHUNK {
+        if run.len() > CHUNK_TARGET {
             if !pack.is_empty() {
                 chunks.push(chunk(sp, pack.clone()));
             }
+            let piece = piece_len(run.len());
             let mut start = run.start;
             while start < run.end {
-                let end = (start + SPRINGS_PER_CHUNK).min(run.end);
+                let end = (start + piece).min(run.end);
                 chunks.push(chunk(sp, start..end));
                 start = end;
             }
@@ -116,7 +130,7 @@ fn chunk(sp: &SpringArrays, springs: std::ops::Range<usize>) -> Chunk {
 
 #[cfg(test)]
 mod tests {
-    use super::{make_chunks, CHUNK_TARGET, SPRINGS_PER_CHUNK};
+    use super::{make_chunks, piece_len, CHUNK_TARGET, RUN_PIECES, SPRINGS_PER_CHUNK};
     use crate::cpu::tables::SpringArrays;
     use crate::model::Spring;
 
@@ -154,35 +168,72 @@ mod tests {
     }
 
     #[test]
-    fn a_body_larger_than_a_chunk_is_cut_every_chunk_from_its_start() {
-        // A small body, then one chain of 2.5 chunks: the chain's cuts fall 2^17 springs apart
-        // from its own first spring (so its bits are those it has alone), and the small body
-        // keeps a chunk of its own.
+    fn a_body_larger_than_a_chunk_is_cut_every_piece_from_its_start() {
+        // A small body, then one chain of 2.5 x 2^17 springs: the chain's cuts fall
+        // piece_len(2.5 x 2^17) springs apart from its own first spring (so its bits are those it
+        // has alone), and the small body keeps a chunk of its own.
         let big = SPRINGS_PER_CHUNK * 5 / 2;
+        let piece = piece_len(big);
+        assert_eq!(piece, big.div_ceil(RUN_PIECES));
         let mut springs: Vec<Spring> = (0..10).map(|i| Spring::hooke(i, i + 1, 1.0, 1.0)).collect();
         springs.extend((0..big as u32).map(|i| Spring::hooke(11 + i, 12 + i, 1.0, 1.0)));
         let chunks = make_chunks(&SpringArrays::new(&springs));
         let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
-        let c = SPRINGS_PER_CHUNK;
-        assert_eq!(
-            cuts,
-            [0..10, 10..10 + c, 10 + c..10 + 2 * c, 10 + 2 * c..10 + big]
-        );
+        let expected: Vec<_> = std::iter::once(0..10)
+            .chain(
+                (0..big)
+                    .step_by(piece)
+                    .map(|s| 10 + s..10 + (s + piece).min(big)),
+            )
+            .collect();
+        assert_eq!(cuts, expected);
         assert_eq!((chunks[0].lo, chunks[0].force.len()), (0, 11));
+        // Pieces are at most 2^17 springs (the lattice at n = 80 keeps its 2^17 cuts) and at
+        // least a packed chunk's size.
+        assert_eq!(piece_len(50 * SPRINGS_PER_CHUNK), SPRINGS_PER_CHUNK);
+        assert_eq!(piece_len(CHUNK_TARGET + 1), CHUNK_TARGET);
     }
 
     #[test]
     fn a_spring_joining_two_bodies_keeps_them_in_one_chunk() {
-        // Two bodies of 3000 springs (together above CHUNK_TARGET) would be two chunks; a last
-        // spring from the first body's first mass to the second body makes them one run.
+        // Two bodies of 3000 springs (together above CHUNK_TARGET) are two chunks; a last spring
+        // from the first body's first mass to the second body makes them one run.
         let mut springs: Vec<Spring> = (0..3000)
             .map(|i| Spring::hooke(i, i + 1, 1.0, 1.0))
             .collect();
         springs.extend((0..3000).map(|i| Spring::hooke(3001 + i, 3002 + i, 1.0, 1.0)));
         assert_eq!(make_chunks(&SpringArrays::new(&springs)).len(), 2);
+        assert_eq!(
+            make_chunks(&SpringArrays::new(&springs))[0].springs,
+            0..3000
+        );
         springs.push(Spring::hooke(0, 6001, 1.0, 1.0));
+        // Now one run of 6001 springs, cut as one body: every CHUNK_TARGET from its start.
         let chunks = make_chunks(&SpringArrays::new(&springs));
-        assert_eq!(chunks.len(), 1);
-        assert_eq!(chunks[0].springs, 0..6001);
+        let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
+        assert_eq!(cuts, [0..CHUNK_TARGET, CHUNK_TARGET..6001]);
+    }
+
+    #[test]
+    fn a_body_of_ten_thousand_springs_is_shared_between_threads() {
+        // Regression: a single body of 10 000 to 131 072 springs (a lattice at n = 14 to 30) was
+        // one chunk, so its spring pass ran on one thread. Now it is cut into pieces counted from
+        // its own start, the same pieces after a small body as alone.
+        for per in [10_000u32, 40_000, 131_072] {
+            let alone = make_chunks(&bodies(1, per));
+            assert!(alone.len() >= 2, "{per} springs: {} chunks", alone.len());
+            let piece = piece_len(per as usize);
+            assert!(piece <= (per as usize).div_ceil(RUN_PIECES).max(CHUNK_TARGET));
+            let mut springs: Vec<Spring> =
+                (0..10).map(|i| Spring::hooke(i, i + 1, 1.0, 1.0)).collect();
+            springs.extend((0..per).map(|i| Spring::hooke(11 + i, 12 + i, 1.0, 1.0)));
+            let batch = make_chunks(&SpringArrays::new(&springs));
+            let shifted: Vec<_> = batch[1..]
+                .iter()
+                .map(|c| c.springs.start - 10..c.springs.end - 10)
+                .collect();
+            let own: Vec<_> = alone.iter().map(|c| c.springs.clone()).collect();
+            assert_eq!(shifted, own, "{per} springs");
+        }
     }
 }

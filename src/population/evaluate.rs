@@ -88,10 +88,9 @@ impl Fitness {
 /// whole model is pinned here: each robot's blow-up bound is its own (computed from a model of
 /// the robot alone and checked between control periods; the world's bound is a fixed backstop),
 /// and on the GPU the fixed-point encoding comes from [`Evaluation::fixed_point_force`] and
-/// [`Evaluation::max_incidence`]. On the CPU the spring list is cut into chunks only where no
-/// mass has springs on both sides, so every mass of a robot of at most
-/// [`SPRINGS_PER_CHUNK`](crate::cpu::SPRINGS_PER_CHUNK) springs gets its spring force from one
-/// chunk, summed in the same order in any batch.
+/// [`Evaluation::max_incidence`]. On the CPU the spring list is cut into chunks between robots,
+/// and inside a large robot at distances counted from its own first spring, so every mass of a
+/// robot gets its spring force from the same chunks, summed in the same order, in any batch.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Evaluation {

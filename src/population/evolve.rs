@@ -66,8 +66,7 @@ pub struct Evolution {
     pub tournament: usize,
     /// The best robots of a generation copied unchanged into the next (default 2, below
     /// `population`), so the best fitness does not drop (a copied robot scores the same bits in
-    /// its new batch, see [`Evaluation`], on the CPU reference for robots of at most
-    /// [`SPRINGS_PER_CHUNK`](crate::cpu::SPRINGS_PER_CHUNK) springs).
+    /// its new batch, see [`Evaluation`]).
     pub elites: usize,
     /// Seed of the generator (default 0).
     pub seed: u64,

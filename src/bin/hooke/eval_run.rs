@@ -146,10 +146,10 @@ fn outcomes_of(
 /// The robots on the CPU reference, all in one World on `threads` threads (all cores when
 /// `None`).
 ///
-/// Since issue 15 the CPU reference cuts its spring chunks only between robots (never inside a
-/// robot of at most [`SPRINGS_PER_CHUNK`](hooke::cpu::SPRINGS_PER_CHUNK) springs) and shares
-/// them among its threads, so one World serves any batch: a robot's bits do not depend on the
-/// other robots or on the thread count.
+/// Since issue 15 the CPU reference cuts its spring chunks between robots (and inside a large
+/// robot at distances from its own first spring) and shares them among its threads, so one
+/// World serves any batch: a robot's bits do not depend on the other robots or on the thread
+/// count.
 fn evaluate_cpu(
     eval: &Evaluation,
     robots: &[(String, Part)],

@@ -40,8 +40,7 @@ pub(crate) struct RobotEntry {
     /// not.
     pub(crate) failure: Option<String>,
     /// Wall time of the World run the robot was part of, s (shared by the robots of that World:
-    /// the whole share on the GPU, a group of at most
-    /// [`SPRINGS_PER_CHUNK`](hooke::cpu::SPRINGS_PER_CHUNK) springs on the CPU).
+    /// the whole share, on either backend).
     pub(crate) wall_time_s: f64,
 }
 
