@@ -12,6 +12,7 @@
 use glam::DVec3;
 
 use super::springs::Chunk;
+use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
 
 /// The most springs in a chunk cut from inside a run without a free cut (a large body): such a
@@ -44,12 +45,21 @@ pub(super) const CHUNK_TARGET: usize = 4096;
 /// more than it saves.
 pub(super) const PARALLEL_MIN_SPRINGS: usize = 10_000;
 
-/// Cuts the springs into chunks (see the module docs).
-pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
+/// Cuts the springs into chunks (see the module docs), and with `stencil` finds the stencil
+/// bodies: a run that fits a stencil (`springs_stencil.rs`) is cut into its pieces instead.
+pub(super) fn make_chunks(sp: &SpringArrays, stencil: bool) -> (Vec<Chunk>, Vec<StencilBody>) {
     let mut chunks = Vec::new();
+    let mut stencils = Vec::new();
     let mut pack = 0..0;
     for run in free_runs(sp) {
-        if run.len() > CHUNK_TARGET {
+        if let Some(body) = StencilBody::find(sp, run.clone()).filter(|_| stencil) {
+            if !pack.is_empty() {
+                chunks.push(chunk(sp, pack.clone()));
+            }
+            chunks.extend(body.chunks(stencils.len()));
+            stencils.push(body);
+            pack = run.end..run.end;
+        } else if run.len() > CHUNK_TARGET {
             if !pack.is_empty() {
                 chunks.push(chunk(sp, pack.clone()));
             }
@@ -71,7 +81,7 @@ pub(super) fn make_chunks(sp: &SpringArrays) -> Vec<Chunk> {
     if !pack.is_empty() {
         chunks.push(chunk(sp, pack));
     }
-    chunks
+    (chunks, stencils)
 }
 
 /// The shortest runs of springs between free cuts, in order: a cut before spring `s` is free
@@ -125,6 +135,7 @@ fn chunk(sp: &SpringArrays, springs: std::ops::Range<usize>) -> Chunk {
         lo: lo as usize,
         force: vec![DVec3::ZERO; (hi - lo + 1) as usize],
         dissipated: 0.0,
+        piece: None,
     }
 }
 
@@ -134,12 +145,18 @@ mod tests {
     use crate::cpu::tables::SpringArrays;
     use crate::model::Spring;
 
+    /// A spring from `a` to `b` whose stiffness alternates with `a` (so a chain of them never
+    /// fits a stencil, which wants one stiffness per offset, and the scalar chunks are tested).
+    fn link(a: u32, b: u32) -> Spring {
+        Spring::hooke(a, b, 1.0 + f64::from(a % 2), 1.0)
+    }
+
     /// `count` bodies of `per` springs each, in a chain over `per + 1` masses of their own.
     fn bodies(count: u32, per: u32) -> SpringArrays {
         let springs: Vec<Spring> = (0..count)
             .flat_map(|b| {
                 let first = b * (per + 1);
-                (0..per).map(move |i| Spring::hooke(first + i, first + i + 1, 1.0, 1.0))
+                (0..per).map(move |i| link(first + i, first + i + 1))
             })
             .collect();
         SpringArrays::new(&springs)
@@ -150,7 +167,7 @@ mod tests {
         // 500 bodies of 94 springs (an inchworm's count): packed into chunks of at most
         // CHUNK_TARGET springs, each cut on a body boundary, and covering every spring once.
         let sp = bodies(500, 94);
-        let chunks = make_chunks(&sp);
+        let chunks = make_chunks(&sp, false).0;
         assert!(chunks.len() >= 10, "{} chunks", chunks.len());
         let mut next = 0;
         for c in &chunks {
@@ -175,9 +192,9 @@ mod tests {
         let big = SPRINGS_PER_CHUNK * 5 / 2;
         let piece = piece_len(big);
         assert_eq!(piece, big.div_ceil(RUN_PIECES));
-        let mut springs: Vec<Spring> = (0..10).map(|i| Spring::hooke(i, i + 1, 1.0, 1.0)).collect();
-        springs.extend((0..big as u32).map(|i| Spring::hooke(11 + i, 12 + i, 1.0, 1.0)));
-        let chunks = make_chunks(&SpringArrays::new(&springs));
+        let mut springs: Vec<Spring> = (0..10).map(|i| link(i, i + 1)).collect();
+        springs.extend((0..big as u32).map(|i| link(11 + i, 12 + i)));
+        let chunks = make_chunks(&SpringArrays::new(&springs), false).0;
         let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
         let expected: Vec<_> = std::iter::once(0..10)
             .chain(
@@ -198,18 +215,16 @@ mod tests {
     fn a_spring_joining_two_bodies_keeps_them_in_one_chunk() {
         // Two bodies of 3000 springs (together above CHUNK_TARGET) are two chunks; a last spring
         // from the first body's first mass to the second body makes them one run.
-        let mut springs: Vec<Spring> = (0..3000)
-            .map(|i| Spring::hooke(i, i + 1, 1.0, 1.0))
-            .collect();
-        springs.extend((0..3000).map(|i| Spring::hooke(3001 + i, 3002 + i, 1.0, 1.0)));
-        assert_eq!(make_chunks(&SpringArrays::new(&springs)).len(), 2);
+        let mut springs: Vec<Spring> = (0..3000).map(|i| link(i, i + 1)).collect();
+        springs.extend((0..3000).map(|i| link(3001 + i, 3002 + i)));
+        assert_eq!(make_chunks(&SpringArrays::new(&springs), false).0.len(), 2);
         assert_eq!(
-            make_chunks(&SpringArrays::new(&springs))[0].springs,
+            make_chunks(&SpringArrays::new(&springs), false).0[0].springs,
             0..3000
         );
-        springs.push(Spring::hooke(0, 6001, 1.0, 1.0));
+        springs.push(link(0, 6001));
         // Now one run of 6001 springs, cut as one body: every CHUNK_TARGET from its start.
-        let chunks = make_chunks(&SpringArrays::new(&springs));
+        let chunks = make_chunks(&SpringArrays::new(&springs), false).0;
         let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
         assert_eq!(cuts, [0..CHUNK_TARGET, CHUNK_TARGET..6001]);
     }
@@ -220,14 +235,13 @@ mod tests {
         // one chunk, so its spring pass ran on one thread. Now it is cut into pieces counted from
         // its own start, the same pieces after a small body as alone.
         for per in [10_000u32, 40_000, 131_072] {
-            let alone = make_chunks(&bodies(1, per));
+            let alone = make_chunks(&bodies(1, per), false).0;
             assert!(alone.len() >= 2, "{per} springs: {} chunks", alone.len());
             let piece = piece_len(per as usize);
             assert!(piece <= (per as usize).div_ceil(RUN_PIECES).max(CHUNK_TARGET));
-            let mut springs: Vec<Spring> =
-                (0..10).map(|i| Spring::hooke(i, i + 1, 1.0, 1.0)).collect();
-            springs.extend((0..per).map(|i| Spring::hooke(11 + i, 12 + i, 1.0, 1.0)));
-            let batch = make_chunks(&SpringArrays::new(&springs));
+            let mut springs: Vec<Spring> = (0..10).map(|i| link(i, i + 1)).collect();
+            springs.extend((0..per).map(|i| link(11 + i, 12 + i)));
+            let batch = make_chunks(&SpringArrays::new(&springs), false).0;
             let shifted: Vec<_> = batch[1..]
                 .iter()
                 .map(|c| c.springs.start - 10..c.springs.end - 10)

@@ -182,6 +182,26 @@ impl CpuWorld {
             SpringLaw::ZeroLength => 0.0,
             SpringLaw::Hooke | SpringLaw::Material => rest,
         };
+        self.sync_stencil_rest(s);
+    }
+
+    /// Copies spring `s`'s current rest length into its stencil slot, when it has one.
+    fn sync_stencil_rest(&mut self, s: usize) {
+        let i = self.stencils.partition_point(|b| b.springs.end <= s);
+        if let Some(body) = self.stencils.get_mut(i).filter(|b| b.springs.contains(&s)) {
+            body.set_rest(s, self.springs.rest[s]);
+        }
+    }
+
+    /// Copies the actuated springs' rest lengths (just set by the muscles' share of the step)
+    /// into their stencil slots.
+    pub(super) fn sync_stencil_muscles(&mut self) {
+        if self.stencils.is_empty() {
+            return;
+        }
+        for i in 0..self.actuated_springs.len() {
+            self.sync_stencil_rest(self.actuated_springs[i]);
+        }
     }
 
     /// Lists the springs the actuators drive, each once (a spring named by two actuators must

@@ -55,6 +55,7 @@ mod pool;
 mod sense;
 mod springs;
 mod springs_simd;
+mod springs_stencil;
 mod step;
 mod tables;
 mod waves;

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::springs_simd;
+use super::springs_stencil::{walk_piece, Piece, StencilBody};
 use super::tables::SpringArrays;
 
 /// A spring's force on its second mass `b` (its first mass gets `-f`), and the damping power it
@@ -73,6 +74,9 @@ pub(super) struct Chunk {
     pub(super) force: Vec<DVec3>,
     /// Power dissipated by spring damping in the last step, W.
     pub(super) dissipated: f64,
+    /// The stencil piece this chunk computes (`springs_stencil.rs`), or `None` for a chunk of
+    /// the scalar walk.
+    pub(super) piece: Option<Piece>,
 }
 
 /// Walks the springs of one chunk (WGSL's `walk_run`, over a chunk instead of one mass's run):
@@ -135,15 +139,20 @@ pub(super) fn walk_chunk_scalar(
 /// `-(k (L - L0) + c (v_a - v_b) . n) n` and `b` feels the opposite. A spring of length exactly 0
 /// has no direction and exerts no force. Each chunk also records the power its dampers dissipate,
 /// `sum c ((v_a - v_b) . n)^2` (W). Chunks are independent, so which thread walks which changes
-/// no bit.
+/// no bit. Chunks that are pieces of a stencil body run the stencil kernel
+/// (`springs_stencil.rs`), the others the scalar walk.
 pub(super) fn springs(
     sp: &SpringArrays,
+    stencils: &[StencilBody],
     pos: &[DVec3],
     vel: &[DVec3],
     chunks: &mut [Chunk],
     pool: Option<&ThreadPool>,
 ) {
-    let run = |chunk: &mut Chunk| springs_simd::walk_chunk(sp, pos, vel, chunk);
+    let run = |chunk: &mut Chunk| match chunk.piece.as_ref().map(|p| p.body) {
+        Some(body) => walk_piece(&stencils[body], pos, vel, chunk),
+        None => springs_simd::walk_chunk(sp, pos, vel, chunk),
+    };
     match pool {
         Some(pool) if chunks.len() > 1 => {
             pool.install(|| chunks.par_iter_mut().with_max_len(1).for_each(run));

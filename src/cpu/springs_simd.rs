@@ -166,6 +166,7 @@ mod tests {
                 lo,
                 force: vec![DVec3::splat(f64::NAN); hi - lo + 1],
                 dissipated: f64::NAN,
+                piece: None,
             });
             start = end;
         }
@@ -269,6 +270,7 @@ mod tests {
             lo: 0,
             force: vec![DVec3::ZERO; 30],
             dissipated: 0.0,
+            piece: None,
         };
         let touched: Vec<usize> = sp.ends[0..5]
             .iter()

@@ -65,6 +65,7 @@ impl CpuWorld {
         };
         if !self.actuators.is_empty() {
             self.injected += self.actuate_step(pool.as_deref());
+            self.sync_stencil_muscles();
         }
         self.spring_pass();
         self.collision_pass();
@@ -141,7 +142,14 @@ impl CpuWorld {
         } else {
             None
         };
-        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, pool);
+        springs(
+            &self.springs,
+            &self.stencils,
+            &self.pos,
+            &self.vel,
+            &mut self.chunks,
+            pool,
+        );
     }
 
     /// The collision pass on the current state, when a mass has a collision radius.

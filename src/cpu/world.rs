@@ -16,6 +16,7 @@ use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::pool::pool;
 use super::springs::{gather, springs, Chunk};
+use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
 use super::waves::Waves;
 use crate::energy::Energy;
@@ -111,6 +112,8 @@ pub struct CpuWorld {
     pub(super) collider: Option<Collider>,
     /// The spring pass's chunks and their force buffers.
     pub(super) chunks: Vec<Chunk>,
+    /// The stencils of the large regular bodies (`springs_stencil.rs`), in spring order.
+    pub(super) stencils: Vec<StencilBody>,
     /// Scratch: the gathered spring force on each mass, N.
     pub(super) force: Vec<DVec3>,
     /// Each mass's contact in the last step, once a sensor asked for contacts (empty before:
@@ -182,6 +185,7 @@ impl CpuWorld {
             solids: Solids::new(&model.obstacles),
             collider,
             chunks: Vec::new(),
+            stencils: Vec::new(),
             force: vec![DVec3::ZERO; n],
             contacts: Vec::new(),
             drag: None,
@@ -199,7 +203,7 @@ impl CpuWorld {
         for s in 0..model.springs.len() {
             w.set_effective(s, w.base_rest[s]);
         }
-        w.chunks = make_chunks(&w.springs);
+        (w.chunks, w.stencils) = make_chunks(&w.springs, true);
         w.set_threads(std::thread::available_parallelism().map_or(1, |t| t.get()));
         w.reset();
         Ok(w)
@@ -240,6 +244,29 @@ impl CpuWorld {
         self.failed = None;
         self.limit = self.initial_limit;
         self.actuate();
+    }
+
+    /// Whether large regular bodies run the stencil kernel of the spring pass (default `true`).
+    ///
+    /// A body (springs joined through shared masses) of at least 32 768 springs whose springs
+    /// join masses at no more than 16 distinct index offsets, one stiffness, damping and law per
+    /// offset, one spring per (mass, offset) (a lattice, a cloth grid, a rope), has its spring
+    /// forces computed four masses at a time in SIMD lanes (1.5-2x the scalar walk's whole step
+    /// on the benchmark lattice). Each spring's force is the same operations either way; each
+    /// mass's sum is added in another (fixed) order, so such bodies differ from the scalar walk
+    /// in the last bits of their forces (`false` restores the scalar walk's bits, for A/B
+    /// comparisons). Other bodies are not affected. Results do not depend on the thread count
+    /// either way.
+    pub fn set_stencil(&mut self, on: bool) {
+        (self.chunks, self.stencils) = make_chunks(&self.springs, on);
+        self.find_actuated_springs();
+    }
+
+    /// Springs whose forces the stencil kernel computes (see [`CpuWorld::set_stencil`]): 0 when
+    /// no body fits a stencil or it is off.
+    #[must_use]
+    pub fn stencil_springs(&self) -> usize {
+        self.stencils.iter().map(|b| b.springs.len()).sum()
     }
 
     /// Sets the number of threads used for large models (at least 1). Results do not depend on it.
@@ -412,7 +439,14 @@ impl CpuWorld {
     /// # Errors
     /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
     pub fn spring_forces(&mut self) -> Result<Vec<DVec3>> {
-        springs(&self.springs, &self.pos, &self.vel, &mut self.chunks, None);
+        springs(
+            &self.springs,
+            &self.stencils,
+            &self.pos,
+            &self.vel,
+            &mut self.chunks,
+            None,
+        );
         gather(&self.chunks, 0, &mut self.force);
         Ok(self.force.clone())
     }

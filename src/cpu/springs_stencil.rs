@@ -1,0 +1,372 @@
+//! The stencil variant of the spring pass, CPU twin of `shaders/springs_stencil.wgsl` (and of
+//! the offset search in `src/gpu/stencil.rs`): for large regular bodies, the springs grouped by
+//! the index offset between their masses and computed four masses at a time in SIMD lanes.
+//!
+//! A body (a run of springs between free cuts, see `chunks.rs`) of at least
+//! [`STENCIL_MIN_SPRINGS`] springs gets a stencil when every one of its springs fits one: the
+//! offsets `|b - a|` are at most [`MAX_OFFSETS`] distinct values, every offset's springs share
+//! one stiffness, damping and law, and no two springs join the same pair of masses in the same
+//! slot (a lattice, a cloth grid, a rope). Otherwise the body stays with the scalar walk
+//! (`springs_simd.rs`), bit for bit as before. The slot of a spring is `(lower mass, offset)`;
+//! a spring listed from its higher mass is computed from the lower one, whose `p_lo - p_hi` is
+//! exactly `-(p_hi - p_lo)`, so its force is exactly the negated one.
+//!
+//! Per spring the kernel performs the IEEE operations of `spring_force` op for op (`d = p_a -
+//! p_b`, `L^2 = (dx dx + dy dy) + dz dz`, `L = sqrt(L^2)`, `n = d / L` as three divisions,
+//! `vrel = (dvx nx + dvy ny) + dvz nz`, `k_eff = k / L0` for the material law, `f = (k_eff (L -
+//! L0) + c vrel) n`, `power = (c vrel) vrel`; no FMA, no reciprocal); an empty slot or a spring
+//! of length exactly 0 adds nothing. What changes is the order in which each mass's force is
+//! summed: the body is cut into pieces of whole mass blocks counted from its own first mass
+//! (fixed by the body, never by the thread count), each piece with its own force window
+//! `[m0, m1 + largest offset)`; within a piece, blocks of [`BLOCK`] masses in order, offsets
+//! ascending, and per offset the a-side (`-f`) then the b-side (`+f`). The mass pass adds the
+//! windows in chunk order. So a stencil body's bits are the same on any number of threads and
+//! alone or next to other bodies, and differ from the scalar walk's only by the reordering of
+//! each mass's sum (a few ulp of its largest term; `tests/cpu_stencil.rs`).
+//!
+//! Positions and velocities are transposed into structure-of-arrays scratch for each piece's
+//! window (read once from the state, kept in cache), so four consecutive masses are one vector
+//! load; [`pulp::Arch`] compiles the loops for AVX2 where the CPU has it.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ops::Range;
+
+use glam::DVec3;
+
+use super::springs::Chunk;
+use super::tables::SpringArrays;
+
+/// Bodies with fewer springs stay with the scalar walk: a stencil pays off over many masses.
+pub(super) const STENCIL_MIN_SPRINGS: usize = 1 << 15;
+
+/// Most offsets a stencil holds (as the GPU's stencil).
+const MAX_OFFSETS: usize = 16;
+
+/// Masses per block: the lanes one pass over an offset computes before the next offset.
+const BLOCK: usize = 512;
+
+/// A body's pieces: about this many, of whole blocks (as `chunks.rs` cuts scalar bodies).
+const PIECES: usize = 16;
+
+/// One body's stencil.
+#[derive(Clone, Debug)]
+pub(super) struct StencilBody {
+    /// The body's springs (a run of the spring list).
+    pub(super) springs: Range<usize>,
+    /// Its masses: `first..first + masses` covers every mass its springs join.
+    first: usize,
+    masses: usize,
+    /// Offsets, ascending (all at least 1).
+    offsets: Vec<usize>,
+    /// Stiffness (N/m, or N for the material law), damping (N*s/m) and law of each offset.
+    params: Vec<(f64, f64, bool)>,
+    /// Rest length (m) of slot `(offset k, mass first + j)` at `k * masses + j`; NaN: empty.
+    rest: Vec<f64>,
+    /// The slot (index into `rest`) of each of the body's springs, in list order.
+    slot: Vec<u32>,
+}
+
+/// A piece of a stencil body: masses `m0..m1` as the lower masses of their slots.
+#[derive(Clone, Debug)]
+pub(super) struct Piece {
+    /// Index of the body in the world's stencil bodies.
+    pub(super) body: usize,
+    pub(super) m0: usize,
+    pub(super) m1: usize,
+}
+
+impl StencilBody {
+    /// The stencil of the run `springs` of `sp` (current rest lengths), or `None` when the run
+    /// is too small or not every spring fits (see the module docs).
+    pub(super) fn find(sp: &SpringArrays, springs: Range<usize>) -> Option<Self> {
+        if springs.len() < STENCIL_MIN_SPRINGS {
+            return None;
+        }
+        let ends = &sp.ends[springs.clone()];
+        let first = ends.iter().flatten().min().copied()? as usize;
+        let last = ends.iter().flatten().max().copied()? as usize;
+        let masses = last - first + 1;
+        let mut offset_index: HashMap<usize, usize> = HashMap::new();
+        let mut offsets = Vec::new();
+        let mut param_of = Vec::new();
+        for (i, &[a, b]) in ends.iter().enumerate() {
+            let o = a.abs_diff(b) as usize;
+            let p = sp.param[springs.start + i];
+            if o == 0 {
+                return None;
+            }
+            let k = *offset_index.entry(o).or_insert_with(|| {
+                offsets.push(o);
+                param_of.push(p);
+                offsets.len() - 1
+            });
+            if offsets.len() > MAX_OFFSETS || param_of[k] != p {
+                return None;
+            }
+        }
+        // Offsets ascending, and the slot of every spring.
+        let mut order: Vec<usize> = (0..offsets.len()).collect();
+        order.sort_by_key(|&k| offsets[k]);
+        let rank: HashMap<usize, usize> = order
+            .iter()
+            .enumerate()
+            .map(|(r, &k)| (offsets[k], r))
+            .collect();
+        let mut rest = vec![f64::NAN; order.len() * masses];
+        let mut slot = Vec::with_capacity(ends.len());
+        for (i, &[a, b]) in ends.iter().enumerate() {
+            let lower = a.min(b) as usize - first;
+            let at = rank[&(a.abs_diff(b) as usize)] * masses + lower;
+            if !rest[at].is_nan() {
+                return None;
+            }
+            rest[at] = sp.rest[springs.start + i];
+            if rest[at].is_nan() {
+                return None;
+            }
+            slot.push(at as u32);
+        }
+        let params = order
+            .iter()
+            .map(|&k| {
+                let p = &sp.table[param_of[k] as usize];
+                (p.k, p.c, p.material)
+            })
+            .collect();
+        Some(Self {
+            springs,
+            first,
+            masses,
+            offsets: order.iter().map(|&k| offsets[k]).collect(),
+            params,
+            rest,
+            slot,
+        })
+    }
+
+    /// Sets the rest length (m) of model spring `s` (one of the body's) in its slot.
+    pub(super) fn set_rest(&mut self, s: usize, rest: f64) {
+        let at = self.slot[s - self.springs.start] as usize;
+        self.rest[at] = rest;
+    }
+
+    /// The body's pieces (body index `body`), as chunks of the spring pass: whole blocks from
+    /// the body's first mass, each with its force window. The first carries the body's spring
+    /// range (the muscles' per-chunk rest lengths, `actuation.rs`), the others an empty one.
+    pub(super) fn chunks(&self, body: usize) -> Vec<Chunk> {
+        let per = self
+            .masses
+            .div_ceil(PIECES)
+            .next_multiple_of(BLOCK)
+            .max(4 * BLOCK);
+        let reach = self.offsets.last().copied().unwrap_or(0);
+        (0..self.masses)
+            .step_by(per)
+            .map(|j0| {
+                let j1 = (j0 + per).min(self.masses);
+                let window = (j1 + reach).min(self.masses) - j0;
+                let springs = if j0 == 0 {
+                    self.springs.clone()
+                } else {
+                    self.springs.end..self.springs.end
+                };
+                Chunk {
+                    springs,
+                    lo: self.first + j0,
+                    force: vec![DVec3::ZERO; window],
+                    dissipated: 0.0,
+                    piece: Some(Piece {
+                        body,
+                        m0: self.first + j0,
+                        m1: self.first + j1,
+                    }),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Per-thread scratch: the window's state in structure-of-arrays form, its force, and one
+/// offset's per-lane forces.
+#[derive(Default)]
+struct Scratch {
+    /// x, y, z of positions then velocities, each `window` long.
+    state: [Vec<f64>; 6],
+    /// Force on each window mass, N (x, y, z).
+    force: [Vec<f64>; 3],
+    /// One block's forces on the b-side masses, N (x, y, z), and damping powers, W.
+    lane: [Vec<f64>; 4],
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The stencil kernel over one piece, for the instruction set `pulp` picked.
+struct PieceWalk<'a> {
+    body: &'a StencilBody,
+    pos: &'a [DVec3],
+    vel: &'a [DVec3],
+    chunk: &'a mut Chunk,
+    scratch: &'a mut Scratch,
+}
+
+impl pulp::WithSimd for PieceWalk<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let PieceWalk {
+            body,
+            pos,
+            vel,
+            chunk,
+            scratch,
+        } = self;
+        let Some(piece) = chunk.piece.clone() else {
+            return;
+        };
+        let lo = chunk.lo;
+        let window = chunk.force.len();
+        load_window(scratch, &pos[lo..lo + window], &vel[lo..lo + window]);
+        let mut power = [0.0f64; 4];
+        for b0 in (piece.m0..piece.m1).step_by(BLOCK) {
+            let b1 = (b0 + BLOCK).min(piece.m1);
+            for (k, &o) in body.offsets.iter().enumerate() {
+                // Lanes whose b-side mass exists.
+                let end = b1.min((body.first + body.masses).saturating_sub(o));
+                if end <= b0 {
+                    continue;
+                }
+                let rest_at = k * body.masses + (b0 - body.first);
+                let rest = &body.rest[rest_at..rest_at + (end - b0)];
+                block_offset(scratch, b0 - lo, o, rest, body.params[k], &mut power);
+            }
+        }
+        store_window(scratch, &mut chunk.force);
+        chunk.dissipated = (power[0] + power[1]) + (power[2] + power[3]);
+    }
+}
+
+/// Transposes the window's positions and velocities into the scratch.
+#[inline(always)]
+fn load_window(scratch: &mut Scratch, pos: &[DVec3], vel: &[DVec3]) {
+    for f in &mut scratch.force {
+        f.clear();
+        f.resize(pos.len(), 0.0);
+    }
+    let [px, py, pz, vx, vy, vz] = &mut scratch.state;
+    for (out, of) in [(px, 0), (py, 1), (pz, 2)] {
+        out.clear();
+        out.extend(pos.iter().map(|p| p[of]));
+    }
+    for (out, of) in [(vx, 0), (vy, 1), (vz, 2)] {
+        out.clear();
+        out.extend(vel.iter().map(|v| v[of]));
+    }
+}
+
+/// Writes the window's forces into the chunk's force buffer.
+#[inline(always)]
+fn store_window(scratch: &Scratch, force: &mut [DVec3]) {
+    let [fx, fy, fz] = &scratch.force;
+    for (j, f) in force.iter_mut().enumerate() {
+        *f = DVec3::new(fx[j], fy[j], fz[j]);
+    }
+}
+
+/// One offset `o` over the lanes `a = j0..j0 + rest.len()` of the window (a-side masses; the
+/// b-side masses are `a + o`): each slot's force, then `-f` on the a-side masses and `+f` on the
+/// b-side ones, in lane order. `power` gets each lane's damping power in lane `j % 4`.
+#[inline(always)]
+fn block_offset(
+    scratch: &mut Scratch,
+    j0: usize,
+    o: usize,
+    rest: &[f64],
+    (k, c, material): (f64, f64, bool),
+    power: &mut [f64; 4],
+) {
+    let n = rest.len();
+    for l in &mut scratch.lane {
+        // Lanes past `n` up to a multiple of 4 stay 0 (they are summed into `power`).
+        l.resize(n.next_multiple_of(4), 0.0);
+        l[n..].fill(0.0);
+    }
+    if material {
+        slot_forces::<true>(scratch, j0, o, rest, (k, c));
+    } else {
+        slot_forces::<false>(scratch, j0, o, rest, (k, c));
+    }
+    let [lx, ly, lz, lp] = &scratch.lane;
+    for q in lp.chunks_exact(4) {
+        for (acc, v) in power.iter_mut().zip(q) {
+            *acc += v;
+        }
+    }
+    let [fx, fy, fz] = &mut scratch.force;
+    for (f, l) in [(&mut *fx, lx), (&mut *fy, ly), (&mut *fz, lz)] {
+        for (f, l) in f[j0..j0 + n].iter_mut().zip(&l[..n]) {
+            *f -= *l;
+        }
+        for (f, l) in f[j0 + o..j0 + o + n].iter_mut().zip(&l[..n]) {
+            *f += *l;
+        }
+    }
+}
+
+/// Each lane's slot force (N, into `scratch.lane[0..3]`) and damping power (W, `lane[3]`) for
+/// offset `o` over lanes `j0..j0 + rest.len()`, with stiffness `k` and damping `c` (the
+/// material law `k_eff = k / L0` when `MATERIAL`): `spring_force`'s operations, in SIMD lanes.
+#[inline(always)]
+fn slot_forces<const MATERIAL: bool>(
+    scratch: &mut Scratch,
+    j0: usize,
+    o: usize,
+    rest: &[f64],
+    (k, c): (f64, f64),
+) {
+    let n = rest.len();
+    let [px, py, pz, vx, vy, vz] = &scratch.state;
+    let [lx, ly, lz, lp] = &mut scratch.lane;
+    let a = j0..j0 + n;
+    let b = j0 + o..j0 + o + n;
+    let (pax, pay, paz) = (&px[a.clone()], &py[a.clone()], &pz[a.clone()]);
+    let (pbx, pby, pbz) = (&px[b.clone()], &py[b.clone()], &pz[b.clone()]);
+    let (vax, vay, vaz) = (&vx[a.clone()], &vy[a.clone()], &vz[a]);
+    let (vbx, vby, vbz) = (&vx[b.clone()], &vy[b.clone()], &vz[b]);
+    let (lx, ly, lz, lp) = (&mut lx[..n], &mut ly[..n], &mut lz[..n], &mut lp[..n]);
+    for j in 0..n {
+        let r = rest[j];
+        let (dx, dy, dz) = (pax[j] - pbx[j], pay[j] - pby[j], paz[j] - pbz[j]);
+        let len2 = (dx * dx + dy * dy) + dz * dz;
+        let len = len2.sqrt();
+        let (nx, ny, nz) = (dx / len, dy / len, dz / len);
+        let (dvx, dvy, dvz) = (vax[j] - vbx[j], vay[j] - vby[j], vaz[j] - vbz[j]);
+        let vrel = (dvx * nx + dvy * ny) + dvz * nz;
+        let k_eff = if MATERIAL { k / r } else { k };
+        let s = k_eff * (len - r) + c * vrel;
+        // An empty slot (NaN rest) or a zero-length spring adds nothing.
+        let live = !r.is_nan() && len2 != 0.0;
+        lx[j] = if live { s * nx } else { 0.0 };
+        ly[j] = if live { s * ny } else { 0.0 };
+        lz[j] = if live { s * nz } else { 0.0 };
+        lp[j] = if live { c * vrel * vrel } else { 0.0 };
+    }
+}
+
+/// Walks one stencil piece (`chunk.piece`) of `body` into the chunk's force buffer and
+/// dissipated power.
+pub(super) fn walk_piece(body: &StencilBody, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+    SCRATCH.with(|s| {
+        let mut scratch = s.borrow_mut();
+        pulp::Arch::new().dispatch(PieceWalk {
+            body,
+            pos,
+            vel,
+            chunk,
+            scratch: &mut scratch,
+        });
+    });
+}
