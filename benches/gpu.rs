@@ -1,6 +1,6 @@
 //! GPU `World` throughput: full steps (springs, integrate, ground with friction) of the benchmark scene
 //! falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
-//! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
+//! spring-updates per second (in f32 with several options, and in f64: `energy_f64`), and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
 //! lattice) where dispatch and submission overhead dominate, and the cost of obstacles
 //! (mass-updates per second of the n = 40 lattice with 0 to 64 obstacles), and of collisions
 //! between masses (`gpu_collisions`: the scenes of `cpu_collisions`, whole steps with and without
@@ -21,7 +21,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hooke::builders::{Builder, Cube, Lattice, Placement};
-use hooke::{AtomicWidth, DVec3, Model, Params, SpringPass, World, WorldOptions};
+use hooke::{AtomicWidth, DVec3, Model, Params, Precision, SpringPass, World, WorldOptions};
 
 fn quick() -> bool {
     std::env::var_os("CI").is_some()
@@ -67,6 +67,25 @@ fn lattice(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new(label, n), &n, |b, _| {
                 b.iter(|| world.step(STEPS_PER_CALL).expect("step"));
             });
+        }
+        // Default options in f64 (`Precision::F64`), where the adapter has SHADER_F64.
+        if device.features().contains(wgpu::Features::SHADER_F64) {
+            let options = WorldOptions {
+                precision: Precision::F64,
+                ..WorldOptions::default()
+            };
+            let mut world =
+                World::with_device(device.clone(), queue.clone(), &model, options).expect("world");
+            world.step(5).expect("step");
+            group.throughput(Throughput::Elements(springs * STEPS_PER_CALL));
+            group.bench_with_input(BenchmarkId::new("energy_f64", n), &n, |b, _| {
+                b.iter(|| world.step(STEPS_PER_CALL).expect("step"));
+            });
+        } else {
+            eprintln!(
+                "gpu_lattice_step/energy_f64: {} has no SHADER_F64",
+                device.adapter_info().name
+            );
         }
     }
     group.finish();

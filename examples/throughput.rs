@@ -235,7 +235,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Times the GPU World in f64 on `model` beside the f32 line, or says why it cannot run (an
-/// adapter without `SHADER_F64`, or the f64 World not served yet).
+/// adapter without `SHADER_F64`).
 fn time_f64(
     device: &wgpu::Device,
     queue: &wgpu::Queue,

@@ -812,3 +812,36 @@ fn step_for_counts_steps() {
     assert_eq!(w.steps(), 30);
     assert!((w.time() - 0.03).abs() < 1e-15);
 }
+
+/// Regression (issue 15, found by the f64 GPU parity): `CpuWorld::set_rest_length` on a model
+/// with muscles brought every muscle to the current time but booked only the edited spring's
+/// work, so the others' change since the last step was never booked as injected. A
+/// `set_rest_length` to the value a spring already has must leave the energy books exactly as
+/// if it had not been called.
+#[test]
+fn set_rest_length_books_every_muscles_work() {
+    let mut model = Model::new(Params::default());
+    let creature = hooke::creatures::BreathingCube {
+        cube: hooke::Cube::lipson(),
+        amplitude: 0.1,
+        omega: std::f64::consts::TAU * 2.0,
+    };
+    model.add("breathing cube", creature.build().unwrap().part);
+    let mut edited = CpuWorld::new(&model).unwrap();
+    let mut plain = CpuWorld::new(&model).unwrap();
+    edited.step(500).unwrap();
+    plain.step(500).unwrap();
+    let spring = model.actuators[0].spring as usize;
+    let same = model.springs[spring].rest_length;
+    edited.set_rest_length(spring, same).unwrap();
+    edited.step(100).unwrap();
+    plain.step(100).unwrap();
+    let (a, b) = (edited.energy().unwrap(), plain.energy().unwrap());
+    assert_eq!(edited.position_slice(), plain.position_slice());
+    assert!(
+        (a.injected - b.injected).abs() <= 1e-12 * b.injected.abs(),
+        "injected {} J with a no-op edit, {} J without",
+        a.injected,
+        b.injected
+    );
+}

@@ -407,6 +407,38 @@ fn bad_sizes_and_cameras_are_refused() {
     assert_eq!(image.dimensions(), (64, 32));
 }
 
+/// An f64 World (its position buffer holds `vec4<f64>`, which the vertex shaders cannot read)
+/// is drawn where its mass is: `render_world` reads its positions back and uploads them.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn an_f64_world_is_drawn_where_its_masses_are() {
+    let (device, queue) = gpu();
+    if !device.features().contains(wgpu::Features::SHADER_F64) {
+        eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
+        return;
+    }
+    let mut r = renderer();
+    r.style_mut().mass_radius = 5.0;
+    let mut model = Model::new(no_ground());
+    model.add_mass(Mass::new(0.1, DVec3::new(0.05, 0.0, 0.1)));
+    let options = hooke::WorldOptions {
+        precision: hooke::Precision::F64,
+        ..Default::default()
+    };
+    let mut world =
+        hooke::World::with_device(device.clone(), queue.clone(), &model, options).unwrap();
+    world.step(1500).unwrap();
+    let mut drawing = Drawing::new(&r, &model).unwrap();
+    let camera = front_camera();
+    let image = r.render_world(&mut drawing, &world, &camera).unwrap();
+    let (found, n) = centroid_of(&image, r.style().mass, 3);
+    assert!(n > 40);
+    let expected = camera
+        .project(world.positions().unwrap()[0].as_vec3(), W, H)
+        .unwrap();
+    assert!(found.distance(expected) < 0.75, "{found} vs {expected}");
+}
+
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn a_gpu_world_is_drawn_from_its_own_position_buffer() {

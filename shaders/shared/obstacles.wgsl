@@ -158,6 +158,13 @@ fn segment_closest(a: vec3<Real>, b: vec3<Real>, x: vec3<Real>) -> vec3<Real> {
 
 // Heightfield obstacle `k` at x: height above the bilinear patch times the normal's z, normal
 // from the patch's gradient. Twin of `Heightfield::patch` and `Heightfield::surface`.
+// Sample `at` of the heightfield whose samples start at word `first` of `obstacle_words`, m:
+// REAL_WORDS words per sample (f32 bits, or f64 bits low word first).
+fn height_sample(first: u32, at: u32) -> Real {
+    let w = first + at * REAL_WORDS;
+    return real_of_words(obstacle_words[w], obstacle_words[w + REAL_WORDS - 1u]);
+}
+
 fn heightfield_surface(k: u32, x: vec3<Real>) -> Surface {
     let origin = obstacle_table[k].a.xyz;
     let spacing = obstacle_table[k].b.xy;
@@ -172,11 +179,12 @@ fn heightfield_surface(k: u32, x: vec3<Real>) -> Surface {
     let j = min(u32(floor(v)), rows - 2u);
     let s = u - Real(i);
     let t = v - Real(j);
-    let first = obstacle_table[k].first_height + j * columns + i;
-    let h00 = Real(bitcast<f32>(obstacle_words[first]));
-    let h10 = Real(bitcast<f32>(obstacle_words[first + 1u]));
-    let h01 = Real(bitcast<f32>(obstacle_words[first + columns]));
-    let h11 = Real(bitcast<f32>(obstacle_words[first + columns + 1u]));
+    let first = obstacle_table[k].first_height;
+    let at = j * columns + i;
+    let h00 = height_sample(first, at);
+    let h10 = height_sample(first, at + 1u);
+    let h01 = height_sample(first, at + columns);
+    let h11 = height_sample(first, at + columns + 1u);
     let height = (1.0 - t) * ((1.0 - s) * h00 + s * h10) + t * ((1.0 - s) * h01 + s * h11);
     let gx = ((1.0 - t) * (h10 - h00) + t * (h11 - h01)) / spacing.x;
     let gy = ((1.0 - s) * (h01 - h00) + s * (h11 - h10)) / spacing.y;

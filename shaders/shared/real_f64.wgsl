@@ -6,6 +6,14 @@
 // below 1 ulp there). The CPU reference uses the platform's sin: they agree to a few ulp.
 alias Real = f64;
 
+// u32 words per real in a word table (the heightfield samples of `obstacle_words`).
+const REAL_WORDS: u32 = 2u;
+
+// The real of its words in a word table: f64 bits, low word first.
+fn real_of_words(lo: u32, hi: u32) -> Real {
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
 const PIO2_1: f64 = 1.57079632673412561417e+00;
 const PIO2_2: f64 = 6.07710050630396597660e-11;
 const PIO2_3: f64 = 2.02226624871116645580e-21;

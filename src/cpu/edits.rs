@@ -136,10 +136,18 @@ impl CpuWorld {
         let masses = [self.mass[a as usize], self.mass[b as usize]];
         self.limit.rest_length(&old, rest_length, driver, masses);
         self.base_rest[spring] = rest_length;
-        let before = spring_energy(&self.springs, &self.pos, spring);
-        self.set_effective(spring, rest_length);
-        self.actuate();
-        self.injected += spring_energy(&self.springs, &self.pos, spring) - before;
+        if self.actuators.is_empty() {
+            let before = spring_energy(&self.springs, &self.pos, spring);
+            self.set_effective(spring, rest_length);
+            self.injected += spring_energy(&self.springs, &self.pos, spring) - before;
+        } else {
+            // `actuate` brings every muscle to the current time, so every muscle's change is
+            // booked here (the next step's actuation then sees none), as `set_actuator` does.
+            let before = energy_springs(&self.springs, &self.pos);
+            self.set_effective(spring, rest_length);
+            self.actuate();
+            self.injected += energy_springs(&self.springs, &self.pos) - before;
+        }
         Ok(())
     }
 

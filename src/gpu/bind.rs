@@ -4,9 +4,10 @@
 use wgpu::util::DeviceExt;
 
 use super::buffers::Buffers;
-use super::layout::{array_bytes, EnergySlot, GpuLink, GpuSpringPartial, GpuStep, MaterialIndex};
+use super::layout::{array_bytes, EnergySlot, GpuSpringPartial, GpuStep, MaterialIndex};
 use super::pipelines::{Kernel, Pipelines};
 use super::plan::{ChunkPlan, Dispatch, Plan};
+use super::tables::link_bytes;
 
 /// The bind groups of the kernels that see whole buffers.
 #[derive(Debug)]
@@ -90,7 +91,12 @@ pub(crate) fn integrate_group(
 }
 
 impl BindGroups {
-    pub(crate) fn new(device: &wgpu::Device, pipelines: &Pipelines, b: &Buffers) -> Self {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        pipelines: &Pipelines,
+        b: &Buffers,
+        plan: &Plan,
+    ) -> Self {
         let p = pipelines;
         Self {
             integrate: integrate_group(device, &p.integrate, b),
@@ -134,7 +140,7 @@ impl BindGroups {
                 layout: &p.step_layout,
                 entries: &[wgpu::BindGroupEntry {
                     binding: 0,
-                    resource: range(&b.steps, 0, array_bytes::<GpuStep>(1)),
+                    resource: range(&b.steps, 0, plan.precision.bytes::<GpuStep>(1)),
                 }],
             }),
         }
@@ -158,11 +164,8 @@ impl SpringChunk {
             usage: wgpu::BufferUsages::UNIFORM,
         });
         let first = u64::from(chunk.record.first);
-        let table = range(
-            &b.links,
-            array_bytes::<GpuLink>(first),
-            array_bytes::<GpuLink>(chunk.links),
-        );
+        let (real, link) = (plan.precision, link_bytes(plan.precision));
+        let table = range(&b.links, link * first, link * chunk.links);
         let materials = if one_material {
             b.link_materials.as_entire_binding()
         } else {
@@ -175,13 +178,13 @@ impl SpringChunk {
         let (slot0, slots) = plan.chunk_slots(chunk);
         let slots = range(
             &b.spring_slots,
-            array_bytes::<EnergySlot>(slot0),
-            array_bytes::<EnergySlot>(slots),
+            real.bytes::<EnergySlot>(slot0),
+            real.bytes::<EnergySlot>(slots),
         );
         let partials = range(
             &b.spring_partials,
-            array_bytes::<GpuSpringPartial>(chunk.first_group),
-            array_bytes::<GpuSpringPartial>(u64::from(chunk.dispatch.groups)),
+            real.bytes::<GpuSpringPartial>(chunk.first_group),
+            real.bytes::<GpuSpringPartial>(u64::from(chunk.dispatch.groups)),
         );
         let runs = b.stencil.as_ref().map_or(&b.runs, |s| &s.runs);
         let mut springs = vec![

@@ -10,7 +10,9 @@ use super::layout::{
     array_bytes, force_record_bytes, EnergySlot, GpuActuator, GpuBodySum, GpuMass, GpuMassPartial,
     GpuParams, GpuSpringPartial, GpuState, GpuStatus, Vec4,
 };
+use super::options::Precision;
 use super::plan::Plan;
+use super::real::Narrow;
 use super::tables::Tables;
 
 /// The stencil variant's tables: rest lengths per (mass, slot), and (first, end) link of each
@@ -33,7 +35,7 @@ pub(crate) struct Buffers {
     pub(crate) stencil: Option<StencilBuffers>,
     pub(crate) materials: wgpu::Buffer,
     pub(crate) actuators: wgpu::Buffer,
-    /// One f32 command per commanded actuator (a placeholder when there is none); written whole
+    /// One real command per commanded actuator (a placeholder when there is none); written whole
     /// by `World::set_commands` and `reset`.
     pub(crate) commands: wgpu::Buffer,
     pub(crate) oscillators: wgpu::Buffer,
@@ -42,10 +44,10 @@ pub(crate) struct Buffers {
     /// heightfields' samples).
     pub(crate) obstacles: wgpu::Buffer,
     pub(crate) obstacle_words: wgpu::Buffer,
-    /// The collision pass's force on each mass (two `vec4<f32>` per mass; a placeholder when no
+    /// The collision pass's force on each mass (two `vec4<Real>` per mass; a placeholder when no
     /// mass collides).
     pub(crate) touch: wgpu::Buffer,
-    /// Each mass's contact for the sensors (one `vec4<f32>` per mass, written by `integrate`
+    /// Each mass's contact for the sensors (one `vec4<Real>` per mass, written by `integrate`
     /// with `CONTACTS`; a placeholder until a sensor asks for contacts: see
     /// [`World::sense`](super::World::sense)).
     pub(crate) contacts: wgpu::Buffer,
@@ -81,6 +83,21 @@ fn table<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, items: &[T]) -> w
         contents: if bytes.is_empty() { &pad } else { bytes },
         usage: STORAGE,
     })
+}
+
+/// A buffer holding `items` (a static table of records built in f64) as the kernels of
+/// precision `real` read them; an empty table gets one zeroed record (at least `MIN_BYTES`).
+fn real_table<T: Narrow>(
+    device: &wgpu::Device,
+    label: &str,
+    real: Precision,
+    items: &[T],
+) -> wgpu::Buffer {
+    if items.is_empty() {
+        let bytes = vec![0u8; (MIN_BYTES.max(real.bytes::<T>(1))) as usize];
+        return table(device, label, &bytes);
+    }
+    table(device, label, &real.encode(items))
 }
 
 /// A zeroed buffer of `bytes` bytes (`MIN_BYTES` when empty) that `reset` fills.
@@ -131,15 +148,11 @@ impl Buffers {
         collisions: bool,
     ) -> Self {
         let n = tables.masses.len() as u64;
+        let real = plan.precision;
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         Self {
-            params: state(
-                device,
-                "hooke::params",
-                array_bytes::<GpuParams>(1),
-                uniform,
-            ),
-            masses: state(device, "hooke::masses", array_bytes::<GpuMass>(n), STORAGE),
+            params: state(device, "hooke::params", real.bytes::<GpuParams>(1), uniform),
+            masses: state(device, "hooke::masses", real.bytes::<GpuMass>(n), STORAGE),
             links: table(device, "hooke::links", &tables.link_records),
             link_materials: table(device, "hooke::link_materials", &tables.link_materials),
             runs: table(device, "hooke::runs", &tables.links.runs()),
@@ -148,36 +161,46 @@ impl Buffers {
                 .as_ref()
                 .zip(tables.outside.as_ref())
                 .map(|(st, (runs, _))| StencilBuffers {
-                    rests: table(device, "hooke::stencil", &st.table(&tables.springs.springs)),
+                    rests: real_table(
+                        device,
+                        "hooke::stencil",
+                        real,
+                        &st.table(&tables.springs.springs, real),
+                    ),
                     runs: table(device, "hooke::stencil_runs", runs),
                 }),
-            materials: table(device, "hooke::materials", &tables.springs.materials),
+            materials: real_table(device, "hooke::materials", real, &tables.springs.materials),
             actuators: state(
                 device,
                 "hooke::actuators",
-                array_bytes::<GpuActuator>(tables.actuators as u64),
+                real.bytes::<GpuActuator>(tables.actuators.max(1) as u64),
                 STORAGE,
             ),
             commands: state(
                 device,
                 "hooke::commands",
-                array_bytes::<f32>(tables.commands as u64),
+                real.bytes::<f64>(tables.commands as u64),
                 STORAGE,
             ),
-            oscillators: table(device, "hooke::oscillators", &tables.oscillators),
+            oscillators: real_table(device, "hooke::oscillators", real, &tables.oscillators),
             bodies: table(device, "hooke::bodies", &tables.bodies),
-            obstacles: table(device, "hooke::obstacles", &tables.obstacles.records),
+            obstacles: real_table(device, "hooke::obstacles", real, &tables.obstacles.records),
             obstacle_words: table(device, "hooke::obstacle_words", &tables.obstacles.words),
-            touch: scratch(device, "hooke::touch", touch_bytes(n, collisions), STORAGE),
-            contacts: scratch(device, "hooke::contacts", array_bytes::<Vec4>(1), STORAGE),
+            touch: scratch(
+                device,
+                "hooke::touch",
+                touch_bytes(n, collisions, real),
+                STORAGE,
+            ),
+            contacts: scratch(device, "hooke::contacts", real.bytes::<Vec4>(1), STORAGE),
             positions: scratch(
                 device,
                 "hooke::positions",
-                array_bytes::<Vec4>(n),
+                real.bytes::<Vec4>(n),
                 STORAGE | wgpu::BufferUsages::VERTEX,
             ),
-            velocities: scratch(device, "hooke::velocities", array_bytes::<Vec4>(n), STORAGE),
-            state: scratch(device, "hooke::state", array_bytes::<GpuState>(n), STORAGE),
+            velocities: scratch(device, "hooke::velocities", real.bytes::<Vec4>(n), STORAGE),
+            state: scratch(device, "hooke::state", real.bytes::<GpuState>(n), STORAGE),
             forces: scratch(
                 device,
                 "hooke::forces",
@@ -193,31 +216,31 @@ impl Buffers {
             spring_slots: scratch(
                 device,
                 "hooke::spring_slots",
-                array_bytes::<EnergySlot>(plan.spring_slots),
+                real.bytes::<EnergySlot>(plan.spring_slots),
                 STORAGE,
             ),
             mass_slots: scratch(
                 device,
                 "hooke::mass_slots",
-                array_bytes::<EnergySlot>(plan.mass_slots),
+                real.bytes::<EnergySlot>(plan.mass_slots),
                 STORAGE,
             ),
             mass_partials: scratch(
                 device,
                 "hooke::mass_partials",
-                array_bytes::<GpuMassPartial>(u64::from(plan.mass_dispatch.groups)),
+                real.bytes::<GpuMassPartial>(u64::from(plan.mass_dispatch.groups)),
                 STORAGE,
             ),
             spring_partials: scratch(
                 device,
                 "hooke::spring_partials",
-                array_bytes::<GpuSpringPartial>(u64::from(plan.spring_dispatch.groups)),
+                real.bytes::<GpuSpringPartial>(u64::from(plan.spring_dispatch.groups)),
                 STORAGE,
             ),
             body_sums: scratch(
                 device,
                 "hooke::body_sums",
-                array_bytes::<GpuBodySum>(tables.bodies.len() as u64),
+                real.bytes::<GpuBodySum>(tables.bodies.len() as u64),
                 STORAGE,
             ),
             steps: scratch(

@@ -7,10 +7,11 @@
 //! `grid_bounds` (per colliding mass), `grid_frame` (one invocation: dense numbering in the box of
 //! occupied cells when it fits the table, else hashed), `grid_count` (per colliding mass),
 //! `grid_scan` (per scan block), `grid_scan_blocks` (one workgroup), `grid_scatter` (per
-//! colliding mass), `grid_sort` (per bucket), `collide` (per colliding mass). It writes each colliding mass's force (two `vec4<f32>` per mass) to the
+//! colliding mass), `grid_sort` (per bucket), `collide` (per colliding mass). It writes each colliding mass's force (two `vec4<Real>` per mass) to the
 //! `touch` buffer, which the integrate pass reads.
 
 use super::layout::{array_bytes, GpuCollide, GpuCollider, Vec4, NONE};
+use super::options::Precision;
 use super::pipelines::Kernel;
 use super::plan::{Dispatch, Plan};
 use crate::cpu::collision_exclusions;
@@ -32,7 +33,7 @@ const CELL_MARGIN: f64 = 1.0 + 1.0 / 32.0;
 pub(crate) struct CollisionTables {
     pub(crate) params: GpuCollide,
     /// The pair force of each pair of classes: (stiffness (N/m), damping (N*s/m), friction, 0).
-    pub(crate) pair_table: Vec<[f32; 4]>,
+    pub(crate) pair_table: Vec<[f64; 4]>,
     pub(crate) colliders: Vec<GpuCollider>,
     /// Spring neighbours among the colliding masses (mass indices, sorted per collider).
     pub(crate) joined: Vec<u32>,
@@ -58,7 +59,7 @@ impl CollisionTables {
             .filter(|(_, m)| m.collision_radius > 0.0)
             .map(|(i, m)| GpuCollider {
                 mass: i as u32,
-                radius: m.collision_radius as f32,
+                radius: m.collision_radius,
                 group: m.collision_group,
                 mask: m.collision_mask,
                 body: body[i],
@@ -74,15 +75,15 @@ impl CollisionTables {
         let pair_table = model
             .collision_table()
             .iter()
-            .map(|c| [c.stiffness as f32, c.damping as f32, c.friction as f32, 0.0])
+            .map(|c| [c.stiffness, c.damping, c.friction, 0.0])
             .collect();
         Some(Self {
             params: GpuCollide {
-                dt: model.params.dt as f32,
-                inverse_cell: (1.0 / (2.0 * largest * CELL_MARGIN)) as f32,
+                dt: model.params.dt,
+                inverse_cell: 1.0 / (2.0 * largest * CELL_MARGIN),
                 members: members as u32,
                 buckets: buckets as u32,
-                largest: largest as f32,
+                largest,
                 ..GpuCollide::default()
             },
             pair_table,
@@ -132,12 +133,13 @@ impl CollisionPass {
     ) -> Result<Self> {
         use wgpu::util::DeviceExt;
         let block = plan.scan_block();
+        let real = plan.precision;
         let members = u64::from(tables.params.members);
         let buckets = u64::from(tables.params.buckets);
         for bytes in [
             array_bytes::<[i32; 4]>(members),
             array_bytes::<u32>(buckets),
-            array_bytes::<GpuCollider>(members),
+            real.bytes::<GpuCollider>(members),
         ] {
             plan.check_binding(bytes)?;
         }
@@ -165,14 +167,10 @@ impl CollisionPass {
         let buffers = vec![
             init(
                 "hooke::collide_params",
-                bytemuck::bytes_of(&tables.params),
+                &real.encode_one(&tables.params),
                 wgpu::BufferUsages::UNIFORM,
             ),
-            init(
-                "hooke::colliders",
-                bytemuck::cast_slice(&tables.colliders),
-                usage,
-            ),
+            init("hooke::colliders", &real.encode(&tables.colliders), usage),
             init("hooke::joined", bytemuck::cast_slice(joined), usage),
             zeroed("hooke::grid_cells", array_bytes::<[i32; 4]>(members)),
             init(
@@ -185,10 +183,10 @@ impl CollisionPass {
                 array_bytes::<u32>(buckets + tables.blocks(block)),
             ),
             zeroed("hooke::grid_keys", array_bytes::<[i32; 4]>(members)),
-            zeroed("hooke::grid_points", array_bytes::<Vec4>(members)),
+            zeroed("hooke::grid_points", real.bytes::<Vec4>(members)),
             init(
                 "hooke::pair_table",
-                bytemuck::cast_slice(&tables.pair_table),
+                &real.encode(&tables.pair_table),
                 wgpu::BufferUsages::UNIFORM,
             ),
         ];
@@ -274,10 +272,10 @@ fn counts_init(buckets: u64) -> Vec<u32> {
     words
 }
 
-/// Bytes of the `touch` buffer: two `vec4<f32>` per mass when a mass collides.
-pub(crate) fn touch_bytes(masses: u64, collisions: bool) -> u64 {
+/// Bytes of the `touch` buffer in `precision`: two `vec4<Real>` per mass when a mass collides.
+pub(crate) fn touch_bytes(masses: u64, collisions: bool, precision: Precision) -> u64 {
     if collisions {
-        array_bytes::<Vec4>(2 * masses)
+        precision.bytes::<Vec4>(2 * masses)
     } else {
         0
     }

@@ -77,6 +77,7 @@ mod pass;
 mod pipelines;
 mod plan;
 pub(crate) mod readback;
+pub(crate) mod real;
 mod sense;
 mod stencil;
 mod tables;

@@ -6,13 +6,15 @@
 use glam::{DQuat, DVec3};
 
 use super::layout::{self, GpuObstacle};
-use super::tables::{fits_f32, fits_f32_vec, v3};
+use super::options::Precision;
+use super::tables::{fits_f32, fits_f32_vec};
 use crate::error::{Error, Result};
 use crate::model::{Contact, FrictionRule, Obstacle, ObstacleGrid, Shape};
 
 /// The device's obstacle table and obstacle words: the grid's `starts` (offsets into the words)
-/// and `items` (obstacle indices), then the heightfields' samples (f32 bits, m relative to each
-/// origin's z), one heightfield after another.
+/// and `items` (obstacle indices), then the heightfields' samples (m relative to each origin's z,
+/// one heightfield after another): f32 bits in [`Precision::F32`], f64 bits as (low word, high
+/// word) in [`Precision::F64`] (WGSL `REAL_WORDS` words per sample, `real_of_words`).
 #[derive(Clone, Debug)]
 pub(crate) struct ObstacleTable {
     pub(crate) records: Vec<GpuObstacle>,
@@ -22,8 +24,8 @@ pub(crate) struct ObstacleTable {
 }
 
 impl ObstacleTable {
-    /// The table of `obstacles`, in model order.
-    pub(crate) fn new(obstacles: &[Obstacle]) -> Self {
+    /// The table of `obstacles`, in model order, for kernels in `precision`.
+    pub(crate) fn new(obstacles: &[Obstacle], precision: Precision) -> Self {
         let bounds: Vec<_> = obstacles.iter().map(|ob| ob.shape.bounds()).collect();
         let grid = ObstacleGrid::new(&bounds);
         let lists = grid.starts.len() as u32;
@@ -36,13 +38,14 @@ impl ObstacleTable {
         };
         for ob in obstacles {
             let mut record = contact_record(ob);
-            geometry(&ob.shape, &mut record, &mut table.words);
+            geometry(&ob.shape, &mut record, &mut table.words, precision);
             let (lo, hi) = ob
                 .shape
                 .bounds()
                 .unwrap_or((DVec3::NEG_INFINITY, DVec3::INFINITY));
-            record.lo = outward(lo, f32::next_down);
-            record.hi = outward(hi, f32::next_up);
+            // Rounded outward to f32 in both precisions (exact in f64): bounds only cull.
+            record.lo = outward(lo, f32::next_down).map(f64::from);
+            record.hi = outward(hi, f32::next_up).map(f64::from);
             table.records.push(record);
         }
         table
@@ -81,24 +84,23 @@ fn contact_record(ob: &Obstacle) -> GpuObstacle {
             FrictionRule::Coulomb => layout::FRICTION_COULOMB,
             FrictionRule::Naive => layout::FRICTION_NAIVE,
         },
-        stiffness: stiffness as f32,
-        damping: damping as f32,
-        restitution: restitution as f32,
-        rest_speed: f.rest_speed as f32,
-        static_friction: f.static_coefficient as f32,
-        kinetic_friction: f.kinetic_coefficient as f32,
+        stiffness,
+        damping,
+        restitution,
+        rest_speed: f.rest_speed,
+        static_friction: f.static_coefficient,
+        kinetic_friction: f.kinetic_coefficient,
         ..GpuObstacle::default()
     }
 }
 
-/// `(v, w)` as a WGSL `vec4<f32>`.
-fn v4(v: DVec3, w: f64) -> [f32; 4] {
-    let [x, y, z] = v3(v);
-    [x, y, z, w as f32]
+/// `(v, w)` as a WGSL `vec4<Real>`.
+fn v4(v: DVec3, w: f64) -> [f64; 4] {
+    v.extend(w).to_array()
 }
 
 /// Fills the record's shape part; a heightfield's samples go to the end of `words`.
-fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>) {
+fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>, precision: Precision) {
     match shape {
         Shape::Plane { normal, offset } => {
             r.shape = layout::SHAPE_PLANE;
@@ -121,7 +123,7 @@ fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>) {
             r.a = v4(*center, 0.0);
             r.b = v4(*half_extents, 0.0);
             let q = DQuat::from_scaled_axis(*rotation);
-            r.rotation = [q.x as f32, q.y as f32, q.z as f32, q.w as f32];
+            r.rotation = [q.x, q.y, q.z, q.w];
         }
         Shape::Sphere { center, radius } => {
             r.shape = layout::SHAPE_SPHERE;
@@ -135,24 +137,34 @@ fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>) {
         Shape::Heightfield(h) => {
             r.shape = layout::SHAPE_HEIGHTFIELD;
             r.a = v4(h.origin, 0.0);
-            r.b = [h.spacing.x as f32, h.spacing.y as f32, 0.0, 0.0];
+            r.b = [h.spacing.x, h.spacing.y, 0.0, 0.0];
             r.columns = h.columns as u32;
             r.rows = h.rows as u32;
             r.first_height = words.len() as u32;
-            words.extend(h.heights.iter().map(|&z| (z as f32).to_bits()));
+            for &z in &h.heights {
+                match precision {
+                    Precision::F32 => words.push((z as f32).to_bits()),
+                    Precision::F64 => {
+                        let bits = z.to_bits();
+                        words.extend([bits as u32, (bits >> 32) as u32]);
+                    }
+                }
+            }
         }
     }
 }
 
-/// Checks that every value of the (validated) `obstacles` the device holds in f32 is finite
-/// there, that a heightfield's spacing is a normal f32 (the kernel divides by it), and that the
-/// samples of all heightfields together can be indexed by a u32.
+/// Checks that the samples of all heightfields of the (validated) `obstacles` together can be
+/// indexed by a u32 in `precision` (one word per sample in f32, two in f64) and, in
+/// [`Precision::F32`], that every value the device holds is finite in f32 and a heightfield's
+/// spacing is a normal f32 (the kernel divides by it).
 ///
 /// # Errors
 /// [`Error::OutOfF32Range`] naming the obstacle and field;
 /// [`Error::InvalidObstacle`] for heightfields with more than `u32::MAX` samples in all.
-pub(crate) fn check_obstacles_f32(obstacles: &[Obstacle]) -> Result<()> {
+pub(crate) fn check_obstacles(obstacles: &[Obstacle], precision: Precision) -> Result<()> {
     let mut samples = 0usize;
+    let words = precision.real_bytes() as usize / 4;
     for (i, ob) in obstacles.iter().enumerate() {
         let element = || format!("obstacle {i}");
         let (k, c, e) = match ob.contact {
@@ -169,18 +181,22 @@ pub(crate) fn check_obstacles_f32(obstacles: &[Obstacle]) -> Result<()> {
             ("friction.kinetic_coefficient", f.kinetic_coefficient),
             ("friction.rest_speed", f.rest_speed),
         ] {
-            fits_f32(element, field, v)?;
+            if precision == Precision::F32 {
+                fits_f32(element, field, v)?;
+            }
         }
-        check_shape(&ob.shape, element)?;
+        if precision == Precision::F32 {
+            check_shape(&ob.shape, element)?;
+        }
         if let Shape::Heightfield(h) = &ob.shape {
             samples += h.heights.len();
-            if samples > u32::MAX as usize {
+            if samples * words > u32::MAX as usize {
                 return Err(Error::InvalidObstacle {
                     obstacle: i,
                     reason: format!(
                         "the heightfields hold {samples} samples up to this one; the GPU \
-                         indexes at most {} in all",
-                        u32::MAX
+                         indexes at most {} in all in {precision:?}",
+                        u32::MAX as usize / words
                     ),
                 });
             }
@@ -189,7 +205,7 @@ pub(crate) fn check_obstacles_f32(obstacles: &[Obstacle]) -> Result<()> {
     Ok(())
 }
 
-/// The shape part of [`check_obstacles_f32`].
+/// The f32 shape part of [`check_obstacles`].
 fn check_shape(shape: &Shape, element: impl Fn() -> String) -> Result<()> {
     match shape {
         Shape::Plane { normal, offset } => {
@@ -262,11 +278,13 @@ mod tests {
             Contact::default(),
             Friction::NONE,
         );
-        let t = ObstacleTable::new(std::slice::from_ref(&ob));
+        let t = ObstacleTable::new(std::slice::from_ref(&ob), Precision::F32);
         let (lo, hi) = ob.shape.bounds().unwrap();
         for k in 0..3 {
-            assert!(f64::from(t.records[0].lo[k]) <= lo[k]);
-            assert!(f64::from(t.records[0].hi[k]) >= hi[k]);
+            assert!(t.records[0].lo[k] <= lo[k]);
+            assert!(t.records[0].hi[k] >= hi[k]);
+            // They narrow to f32 exactly.
+            assert_eq!(f64::from(t.records[0].lo[k] as f32), t.records[0].lo[k]);
         }
     }
 
@@ -287,7 +305,7 @@ mod tests {
             .into_iter()
             .map(|s| Obstacle::new(s, Contact::default(), Friction::NONE))
             .collect();
-        let t = ObstacleTable::new(&obs);
+        let t = ObstacleTable::new(&obs, Precision::F32);
         let first = t.records[0].first_height as usize;
         let samples: Vec<f32> = t.words[first..]
             .iter()
@@ -299,6 +317,15 @@ mod tests {
         );
         assert_eq!(t.records[2].first_height as usize, first + 6);
         assert_eq!(first, t.grid.starts.len() + t.grid.items.len());
-        assert_eq!(t.records[1].lo[2], f32::NEG_INFINITY);
+        assert_eq!(t.records[1].lo[2], f64::NEG_INFINITY);
+        // In f64, two words per sample, the f64 bits.
+        let t = ObstacleTable::new(&obs, Precision::F64);
+        let first = t.records[0].first_height as usize;
+        assert_eq!(t.records[2].first_height as usize, first + 12);
+        let w = &t.words[first + 10..first + 12];
+        assert_eq!(
+            f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32)),
+            1.0
+        );
     }
 }

@@ -53,10 +53,13 @@ pub enum Precision {
     /// adapter. Costs twice the device memory per mass and per spring and, on GPUs, the
     /// adapter's f64 rate (1/2 to 1/64 of f32).
     ///
-    /// Not yet served (issue 15): the kernels compile in f64, but the World's f64 tables,
-    /// uploads and readbacks are not built, so on an adapter that has the features building a
-    /// World with it fails with [`Error::Gpu`](crate::Error::Gpu) saying so and naming each
-    /// subsystem that has no f64 path yet.
+    /// The same kernel source runs in both (`alias Real`); the host builds every record in f64
+    /// and uploads it as it is, the fixed-point quantum is about `F / 2^48`
+    /// ([`fixed`](crate::gpu::fixed)), and the heightfield samples are f64 too. On the parity
+    /// scenes the World then stays within about 1e-13 m of [`crate::CpuWorld`] (the Lipson cube
+    /// over 0.5 s: 3e-14 m, against 3e-6 m in f32; `tests/gpu_f64.rs`), and reruns are
+    /// bit-identical. [`World::position_buffer`](super::World::position_buffer) then holds
+    /// `vec4<f64>`, and no value is checked against f32's range.
     F64,
 }
 

@@ -3,7 +3,7 @@
 //! A kernel's source is its own file `shaders/<stem>.wgsl` after the shared fragments of
 //! `shaders/shared/` it uses, listed once per kernel in [`KERNELS`].
 
-use super::layout::{self, GpuStep};
+use super::layout::GpuStep;
 use super::options::Precision;
 
 /// A WGSL fragment of `shaders/shared/`, prepended to the kernels that list it in [`KERNELS`].
@@ -265,16 +265,16 @@ pub(crate) fn layout_entries(layout: &str) -> Vec<wgpu::BindGroupLayoutEntry> {
         .collect()
 }
 
-/// The group-1 layout entry of the stepped kernels: the per-step uniform, bound with a dynamic
-/// offset.
-pub(crate) fn step_entry() -> wgpu::BindGroupLayoutEntry {
+/// The group-1 layout entry of the stepped kernels: the per-step uniform in `precision`, bound
+/// with a dynamic offset.
+pub(crate) fn step_entry(precision: Precision) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding: 0,
         visibility: wgpu::ShaderStages::COMPUTE,
         ty: wgpu::BindingType::Buffer {
             ty: wgpu::BufferBindingType::Uniform,
             has_dynamic_offset: true,
-            min_binding_size: wgpu::BufferSize::new(layout::array_bytes::<GpuStep>(1)),
+            min_binding_size: wgpu::BufferSize::new(precision.bytes::<GpuStep>(1)),
         },
         count: None,
     }
@@ -328,7 +328,7 @@ impl Pipelines {
     ) -> Self {
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hooke::step"),
-            entries: &[step_entry()],
+            entries: &[step_entry(compile.precision)],
         });
         let build = |stem: &str, variant: Option<(&str, &str)>| {
             let kernel = kernel(stem);
@@ -442,17 +442,9 @@ mod tests {
             precision: Precision::F64,
             constants: &constants,
         };
-        // The f64 `GpuStep` is larger than the f32 mirror `step_entry` sizes the binding by:
-        // left unsized here (this test is about the kernels' code).
-        let mut entry = step_entry();
-        entry.ty = wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: true,
-            min_binding_size: None,
-        };
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hooke::step"),
-            entries: &[entry],
+            entries: &[step_entry(Precision::F64)],
         });
         for kernel in &KERNELS {
             let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);

@@ -6,10 +6,11 @@
 
 use super::fixed::{AtomicWidth, FixedPoint};
 use super::layout::{
-    array_bytes, force_record_bytes, EnergySlot, GpuChunk, GpuLink, GpuSpringPartial, GpuStep,
+    array_bytes, force_record_bytes, EnergySlot, GpuChunk, GpuSpringPartial, GpuStep,
     MaterialIndex, Run, Vec4, CPU_WORKGROUP_SIZE, LINK_ACTUATED, NONE, WORKGROUP_SIZE,
 };
 use super::options::{Precision, SpringPass, WorldOptions};
+use super::tables::link_bytes;
 use crate::error::{Error, Result};
 use crate::model::Model;
 
@@ -247,7 +248,7 @@ impl Plan {
             spring_pass_reason,
             track_energy: options.track_energy,
             step_stride: u64::from(limits.min_uniform_buffer_offset_alignment)
-                .max(array_bytes::<GpuStep>(1)),
+                .max(options.precision.bytes::<GpuStep>(1)),
             steps_per_submission: u64::from(options.steps_per_submission.max(1)),
             spring_slots: u64::from(granularity.workgroup_size) * u64::from(spring_dispatch.groups),
             mass_slots: n.div_ceil(u64::from(granularity.masses_per_invocation)),
@@ -279,10 +280,11 @@ impl Plan {
                 limit: u64::from(u32::MAX),
             });
         }
-        self.check_buffer(array_bytes::<GpuLink>(s))?;
-        self.check_binding(array_bytes::<Vec4>(n))?;
+        let real = self.precision;
+        self.check_buffer(link_bytes(real) * s)?;
+        self.check_binding(real.bytes::<Vec4>(n))?;
         self.check_binding(array_bytes::<Run>(n))?;
-        self.check_binding(array_bytes::<super::layout::GpuState>(n))?;
+        self.check_binding(real.bytes::<super::layout::GpuState>(n))?;
         self.check_binding(force_record_bytes(self.fixed_point.bits) * n)
     }
 
@@ -336,7 +338,7 @@ impl Plan {
     /// Whether a stencil of `words` rest-length words per mass and `codes` slot codes fits: its
     /// table in one binding, and its overflow codes (after the link indices) below [`NONE`].
     pub(crate) fn stencil_fits(&self, words: u32, codes: u64) -> bool {
-        let bytes = array_bytes::<Vec4>(u64::from(words) * self.masses);
+        let bytes = self.precision.bytes::<Vec4>(u64::from(words) * self.masses);
         bytes <= self.limits.max_storage_buffer_binding_size
             && bytes <= self.limits.max_buffer_size
             && self.springs + codes < u64::from(NONE)
@@ -355,12 +357,13 @@ impl Plan {
     /// dispatch does not fit.
     pub(crate) fn chunks(&self, offsets: &[u32]) -> Result<Vec<ChunkPlan>> {
         let (n, s) = (self.masses, self.springs);
-        let partial = array_bytes::<GpuSpringPartial>(1);
+        let partial = self.precision.bytes::<GpuSpringPartial>(1);
         let offset_align = u64::from(self.limits.min_storage_buffer_offset_alignment).max(partial);
         let masses_per_group = self.granularity.spring_masses_per_group();
         let block = masses_per_group * (offset_align / partial);
         let link_align = offset_align / array_bytes::<MaterialIndex>(1);
-        let binding_links = self.limits.max_storage_buffer_binding_size / array_bytes::<GpuLink>(1);
+        let link = link_bytes(self.precision);
+        let binding_links = self.limits.max_storage_buffer_binding_size / link;
         let cap = self
             .max_springs_per_binding
             .map_or(binding_links, |c| c.clamp(1, binding_links));
@@ -373,7 +376,7 @@ impl Plan {
             if end(m1) - first > binding_links {
                 return Err(Error::DeviceLimit {
                     what: "max_storage_buffer_binding_size (the springs of one block of masses)",
-                    asked: array_bytes::<GpuLink>(end(m1) - first),
+                    asked: link * (end(m1) - first),
                     limit: self.limits.max_storage_buffer_binding_size,
                 });
             }
@@ -465,8 +468,7 @@ fn atomic_bits(atomics: AtomicWidth, has64: bool) -> Result<u32> {
 /// # Errors
 /// [`Error::Gpu`] for [`Precision::F64`] on a device without `SHADER_F64` or without the 64-bit
 /// integer atomics (both named, with the adapter), with [`AtomicWidth::Bits32`] (f64 forces need
-/// 64-bit sums: 32 bits hold about 2^31 quanta, far too few for a quantum near f64's rounding),
-/// and, until the f64 host side lands, on any device.
+/// 64-bit sums: 32 bits hold about 2^31 quanta, far too few for a quantum near f64's rounding).
 fn check_precision(options: &WorldOptions, caps: &DeviceCaps) -> Result<()> {
     if options.precision == Precision::F32 {
         return Ok(());
@@ -494,32 +496,15 @@ fn check_precision(options: &WorldOptions, caps: &DeviceCaps) -> Result<()> {
                 .to_string(),
         ));
     }
-    Err(Error::Gpu(format!(
-        "Precision::F64 is not served yet on {adapter}: the f64 kernels compile, but the \
-         World's host side is f32 only for: {} (issue 15); use Precision::F32 on the GPU, or \
-         CpuWorld for f64",
-        F64_NOT_SERVED.join("; ")
-    )))
+    Ok(())
 }
-
-/// The parts of the World's host side (tables, uploads, partial writes, readbacks) that have no
-/// f64 path yet: while any is listed, [`check_precision`] refuses [`Precision::F64`] naming
-/// them all, never running an f64 kernel on f32 records. Remove an entry when its f64 path and
-/// its parity test land.
-pub(crate) const F64_NOT_SERVED: &[&str] = &[
-    "parameters and the per-step uniform (GpuParams, GpuStep)",
-    "masses, springs, materials and 16-byte links, and the stencil's rest-length table",
-    "position, velocity, force and energy readbacks",
-    "sine and commanded actuators, oscillators",
-    "edits and reset (set_rest_length, set_actuator, set_fixed, ...)",
-    "obstacles and terrain heights",
-    "collisions (colliders, pair table)",
-    "sensors and bodies",
-];
 
 /// Size in bytes of the energy slot records, which the chunk alignment assumes equal to the
 /// partial sums' (both are bound at workgroup-aligned offsets).
-const _: () = assert!(array_bytes::<EnergySlot>(1) == array_bytes::<GpuSpringPartial>(1));
+const _: () = assert!(
+    array_bytes::<EnergySlot>(1) == array_bytes::<GpuSpringPartial>(1)
+        && array_bytes::<[f32; 4]>(1) == array_bytes::<super::layout::real32::GpuSpringPartial>(1)
+);
 
 #[cfg(test)]
 mod tests {
@@ -589,10 +574,9 @@ mod tests {
         assert!(message.contains("AtomicWidth::Bits32"), "{message}");
     }
 
-    /// Until the f64 host side lands, F64 on a device with every feature must be refused with a
-    /// message naming each unserved subsystem (never an f64 kernel fed f32 records).
+    /// F64 plans on a device with every feature, with 64-bit sums.
     #[test]
-    fn f64_on_a_capable_device_names_every_unserved_subsystem() {
+    fn f64_plans_on_a_capable_device() {
         let all = caps(
             wgpu::DeviceType::Cpu,
             wgpu::Features::SHADER_INT64
@@ -603,15 +587,9 @@ mod tests {
             precision: Precision::F64,
             ..WorldOptions::default()
         };
-        let message = gpu_error(&all, &f64);
-        assert!(message.contains("not served yet"), "{message}");
-        assert!(message.contains("test adapter (Vulkan, Cpu)"), "{message}");
-        assert!(!F64_NOT_SERVED.is_empty());
-        for part in F64_NOT_SERVED {
-            assert!(message.contains(part), "{part} missing from: {message}");
-        }
-        // The same device plans F32.
-        assert!(Plan::new(&lattice(2), &all, &WorldOptions::default()).is_ok());
+        let plan = Plan::new(&lattice(2), &all, &f64).unwrap();
+        assert_eq!(plan.precision, Precision::F64);
+        assert_eq!(plan.fixed_point.bits, 64);
     }
 
     #[test]
@@ -698,11 +676,11 @@ mod tests {
     fn tables_over_the_device_limits_are_refused() {
         let model = lattice(10);
         let mut small = lavapipe();
-        small.limits.max_storage_buffer_binding_size = array_bytes::<Vec4>(999);
+        small.limits.max_storage_buffer_binding_size = Precision::F32.bytes::<Vec4>(999);
         match Plan::new(&model, &small, &WorldOptions::default()) {
             Err(Error::DeviceLimit { what, asked, .. }) => {
                 assert_eq!(what, "max_storage_buffer_binding_size");
-                assert_eq!(asked, array_bytes::<Vec4>(1000), "the position table");
+                assert_eq!(asked, 16 * 1000, "the position table");
             }
             other => panic!("{other:?}"),
         }

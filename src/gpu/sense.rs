@@ -2,7 +2,7 @@
 //! first time a World senses), the request table of the last [`SensorSpec`] (uploaded only when
 //! the spec changes), the output buffer, and decoding it. Layout in `shaders/shared/sense.wgsl`.
 
-use glam::{DMat3, DVec3, Vec3};
+use glam::{DMat3, DVec3};
 use wgpu::util::DeviceExt;
 
 use super::layout::SENSE_BODY_WORDS;
@@ -38,7 +38,7 @@ pub(crate) struct SenseRequest {
 pub(crate) struct SenseState {
     /// The kernels and the last request.
     pub(crate) pass: Option<SensePass>,
-    /// Each mass's model position less its body's model centre of mass (`vec4<f32>`, m).
+    /// Each mass's model position less its body's model centre of mass (`vec4<Real>`, m).
     pub(crate) model_offsets: Option<wgpu::Buffer>,
     /// Whether `integrate` records contacts (compiled with `CONTACTS`).
     pub(crate) contacts: bool,
@@ -100,7 +100,7 @@ impl SenseRequest {
             contents: bytemuck::cast_slice(words),
             usage: wgpu::BufferUsages::STORAGE,
         });
-        let out_bytes = 4 * out_words(spec);
+        let out_bytes = plan.precision.real_bytes() * out_words(spec);
         let out = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::sense_out"),
             size: out_bytes.max(16),
@@ -151,13 +151,13 @@ impl SenseRequest {
 }
 
 /// The sums of one body from its `SENSE_BODY_WORDS` output words.
-pub(crate) fn body_sums(w: &[f32]) -> BodySums {
-    let v = |k: usize| Vec3::new(w[4 * k], w[4 * k + 1], w[4 * k + 2]).as_dvec3();
+pub(crate) fn body_sums(w: &[f64]) -> BodySums {
+    let v = |k: usize| DVec3::new(w[4 * k], w[4 * k + 1], w[4 * k + 2]);
     let d = v(3);
     let o = v(4);
     BodySums {
         reference: v(8),
-        mass: f64::from(w[3]),
+        mass: w[3],
         moment: v(0),
         momentum: v(1),
         angular: v(2),
@@ -172,9 +172,9 @@ pub(crate) fn body_sums(w: &[f32]) -> BodySums {
 }
 
 /// A contact from its 4 output words.
-pub(crate) fn contact(w: &[f32]) -> ContactReading {
+pub(crate) fn contact(w: &[f64]) -> ContactReading {
     ContactReading {
         touching: w[3] != 0.0,
-        normal_force: Vec3::new(w[0], w[1], w[2]).as_dvec3(),
+        normal_force: DVec3::new(w[0], w[1], w[2]),
     }
 }

@@ -10,10 +10,11 @@
 
 use std::fmt::Write;
 
-use super::layout::{GpuMaterial, GpuSpring, Vec4, NONE};
+use super::layout::{GpuMaterial, GpuSpring, NONE};
+use super::options::Precision;
 
-/// Rest-length slots per `Words` of the device table (f32 lanes of a [`Vec4`]).
-const SLOTS_PER_WORD: usize = std::mem::size_of::<Vec4>() / std::mem::size_of::<f32>();
+/// Rest-length slots per `Words` of the device table (the lanes of a `vec4<Real>`).
+const SLOTS_PER_WORD: usize = 4;
 
 /// Most offsets (slots per mass) a stencil holds: each costs registers in the spring pass.
 pub(crate) const MAX_OFFSETS: usize = 16;
@@ -42,20 +43,19 @@ fn eligible(sp: &GpuSpring) -> bool {
         return false;
     }
     if sp.actuated {
-        return sp.rest < SLOT_ACTUATORS;
+        return sp.actuator < SLOT_ACTUATORS;
     }
-    let rest = f32::from_bits(sp.rest);
-    rest.is_finite() && rest >= 0.0
+    sp.rest.is_finite() && sp.rest >= 0.0
 }
 
-/// What a slot holding `sp` holds on the device: a plain spring's rest length (m), or
-/// `-(2 + i)` for the spring actuator `i` drives (exact in f32 for an eligible spring; -1 is an
-/// empty slot).
-pub(crate) fn slot_code(sp: &GpuSpring) -> f32 {
+/// What a slot holding `sp` holds on the device in `precision`: a plain spring's rest length
+/// (m, as the device holds it), or `-(2 + i)` for the spring actuator `i` drives (exact in f32
+/// for an eligible spring; -1 is an empty slot).
+pub(crate) fn slot_code(sp: &GpuSpring, precision: Precision) -> f64 {
     if sp.actuated {
-        -((sp.rest + 2) as f32)
+        -f64::from(sp.actuator + 2)
     } else {
-        f32::from_bits(sp.rest)
+        precision.round(sp.rest)
     }
 }
 
@@ -149,7 +149,7 @@ impl Stencil {
         self.held
     }
 
-    /// `Words` (4 f32) of rest lengths per mass.
+    /// `Words` (4 reals) of rest lengths per mass.
     pub(crate) fn words(&self) -> u32 {
         self.offsets.len().div_ceil(SLOTS_PER_WORD) as u32
     }
@@ -169,23 +169,24 @@ impl Stencil {
     }
 
     /// The device table: `words()` x 4 slot codes per mass ([`slot_code`]: rest length in m,
-    /// -1 for an empty slot, `-(2 + i)` for actuator `i`'s spring), taken from `springs`.
-    pub(crate) fn table(&self, springs: &[GpuSpring]) -> Vec<f32> {
+    /// -1 for an empty slot, `-(2 + i)` for actuator `i`'s spring), taken from `springs`, for
+    /// kernels in `precision`.
+    pub(crate) fn table(&self, springs: &[GpuSpring], precision: Precision) -> Vec<f64> {
         let k = self.slots();
         let width = SLOTS_PER_WORD * self.words() as usize;
         let masses = self.owner.len() / k;
-        let mut table = vec![-1.0f32; masses * width];
+        let mut table = vec![-1.0f64; masses * width];
         for (a, owners) in self.owner.chunks_exact(k).enumerate() {
             for (slot, &o) in owners.iter().enumerate() {
                 if o != NONE {
-                    table[a * width + slot] = slot_code(&springs[o as usize]);
+                    table[a * width + slot] = slot_code(&springs[o as usize], precision);
                 }
             }
         }
         table
     }
 
-    /// Index (in f32 elements) in the device table of model spring `index` (`sp`), if it sits in
+    /// Index (in reals) in the device table of model spring `index` (`sp`), if it sits in
     /// a slot.
     pub(crate) fn element(&self, index: usize, sp: &GpuSpring) -> Option<u64> {
         let (lo, offset) = slot_of(sp);
@@ -224,7 +225,13 @@ impl Stencil {
     /// `template` (shaders/springs_stencil.wgsl) with its `//@` lines generated for this
     /// stencil; `links` is the link count (the first slot code), `remainder` whether some springs
     /// are outside the stencil.
-    pub(crate) fn wgsl(&self, template: &str, links: u32, remainder: bool) -> String {
+    pub(crate) fn wgsl(
+        &self,
+        template: &str,
+        links: u32,
+        remainder: bool,
+        precision: Precision,
+    ) -> String {
         let chains = self.chains();
         let mut constants = String::new();
         let _ = writeln!(
@@ -234,12 +241,14 @@ impl Stencil {
             self.slots(),
             self.words()
         );
-        // Each slot's material as WGSL constants (f32 literals that round-trip exactly).
+        // Each slot's material as WGSL constants (literals that round-trip exactly).
         for (k, m) in self.materials.iter().enumerate() {
             let _ = writeln!(
                 constants,
-                "const SLOT_MATERIAL_{k}: GpuMaterial = GpuMaterial(Real({:?}f), Real({:?}f), {}u, 0u);",
-                m.stiffness, m.damping, m.law
+                "const SLOT_MATERIAL_{k}: GpuMaterial = GpuMaterial({}, {}, {}u, 0u);",
+                precision.wgsl_literal(m.stiffness),
+                precision.wgsl_literal(m.damping),
+                m.law
             );
         }
         let mut declare = String::new();
@@ -340,8 +349,8 @@ mod tests {
             .iter()
             .map(|s| {
                 let m = GpuMaterial {
-                    stiffness: s.stiffness as f32,
-                    damping: s.damping as f32,
+                    stiffness: s.stiffness,
+                    damping: s.damping,
                     law: LAW_HOOKE,
                     pad0: 0,
                 };
@@ -355,7 +364,8 @@ mod tests {
                 GpuSpring {
                     a: s.a,
                     b: s.b,
-                    rest: (s.rest_length as f32).to_bits(),
+                    rest: s.rest_length,
+                    actuator: 0,
                     material: material as u32,
                     actuated: false,
                 }
@@ -383,7 +393,7 @@ mod tests {
         assert_eq!(st.held(), springs.len());
         assert_eq!(st.words(), 4);
         // The last mass has no springs of its own: every slot empty.
-        let table = st.table(&springs);
+        let table = st.table(&springs, Precision::F32);
         assert_eq!(table.len(), model.masses.len() * 16);
         assert!(table[table.len() - 16..].iter().all(|&r| r == -1.0));
         // Mass (1, 1, 1) = 43 has all 13 (edges 0.01 m, face diagonals, body diagonals); the
@@ -395,7 +405,12 @@ mod tests {
             "padding {interior:?}"
         );
         assert_eq!(table[1], -1.0, "mass 0 has no spring to mass 5");
-        let wgsl = st.wgsl(crate::gpu::pipelines::SPRINGS_STENCIL, 999, false);
+        let wgsl = st.wgsl(
+            crate::gpu::pipelines::SPRINGS_STENCIL,
+            999,
+            false,
+            Precision::F32,
+        );
         assert!(!wgsl.lines().any(|l| l.trim_start().starts_with("//@")));
         assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));
         assert!(wgsl.contains("const HAS_REMAINDER: bool = false;"));
@@ -467,22 +482,22 @@ mod tests {
         let (mut springs, materials) = device_springs(&model);
         let (driven, far) = (4, 9);
         springs[driven].actuated = true;
-        springs[driven].rest = 7;
+        springs[driven].actuator = 7;
         springs[far].actuated = true;
-        springs[far].rest = SLOT_ACTUATORS;
+        springs[far].actuator = SLOT_ACTUATORS;
         let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
         assert_eq!(st.held(), springs.len() - 1, "all but the unfit index");
         let held = st.membership(springs.len());
         assert!(held[driven] && !held[far]);
-        let table = st.table(&springs);
+        let table = st.table(&springs, Precision::F32);
         let at = st.element(driven, &springs[driven]).unwrap() as usize;
         assert_eq!(table[at], -9.0);
         // The largest index that fits round-trips through f32.
         let last = GpuSpring {
-            rest: SLOT_ACTUATORS - 1,
+            actuator: SLOT_ACTUATORS - 1,
             ..springs[driven]
         };
-        let code = slot_code(&last);
+        let code = slot_code(&last, Precision::F32) as f32;
         assert!(eligible(&last));
         assert_eq!((-code) as u32 - 2, SLOT_ACTUATORS - 1);
     }
@@ -497,7 +512,7 @@ mod tests {
         let (mut springs, materials) = device_springs(&model);
         for (i, a) in model.actuators.iter().enumerate() {
             springs[a.spring as usize].actuated = true;
-            springs[a.spring as usize].rest = i as u32;
+            springs[a.spring as usize].actuator = i as u32;
         }
         let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
         let alone = Stencil::find(&springs[..94], 20, &materials).unwrap();

@@ -1,15 +1,16 @@
 //! Host tables: the model turned into the device's records, once, when a World is built (and
 //! the few records the setters rebuild: parameters, actuators, mass flags).
 
-use super::obstacles::{check_obstacles_f32, ObstacleTable};
+use super::obstacles::{check_obstacles, ObstacleTable};
 use std::collections::HashMap;
 
 use glam::DVec3;
 
 use super::layout::{
-    self, GpuActuator, GpuBody, GpuLink, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring,
-    Run,
+    self, array_bytes, GpuActuator, GpuBody, GpuLink, GpuLink64, GpuMass, GpuMaterial,
+    GpuOscillator, GpuParams, GpuSpring, Run,
 };
+use super::options::Precision;
 use super::plan::Plan;
 use super::stencil::Stencil;
 use crate::cpu::DragSpring;
@@ -19,9 +20,9 @@ use crate::model::{
     SpringLaw,
 };
 
-/// An f64 vector as the device's f32 triple.
-pub(crate) fn v3(v: DVec3) -> [f32; 3] {
-    v.as_vec3().to_array()
+/// An f64 vector as a record's triple.
+pub(crate) fn v3(v: DVec3) -> [f64; 3] {
+    v.to_array()
 }
 
 /// `GpuMass::flags` of a mass that is `fixed` or not.
@@ -33,17 +34,38 @@ pub(crate) fn mass_flags(fixed: bool) -> u32 {
     }
 }
 
+/// Bytes of one link of the device's link table in `precision`.
+pub(crate) fn link_bytes(precision: Precision) -> u64 {
+    match precision {
+        Precision::F32 => array_bytes::<GpuLink>(1),
+        Precision::F64 => array_bytes::<GpuLink64>(1),
+    }
+}
+
 impl GpuSpring {
-    /// The device's 8-byte record of this spring.
-    pub(crate) fn link(&self) -> GpuLink {
-        GpuLink {
-            b: self.b
-                | if self.actuated {
-                    layout::LINK_ACTUATED
+    /// The device's link record of this spring in `precision`: a [`GpuLink`] (the rest length
+    /// rounded to f32, or the actuator index) or a [`GpuLink64`].
+    pub(crate) fn link(&self, precision: Precision) -> Vec<u8> {
+        let b = self.b
+            | if self.actuated {
+                layout::LINK_ACTUATED
+            } else {
+                0
+            };
+        match precision {
+            Precision::F32 => {
+                let rest = if self.actuated {
+                    self.actuator
                 } else {
-                    0
-                },
-            rest: self.rest,
+                    (self.rest as f32).to_bits()
+                };
+                bytemuck::bytes_of(&GpuLink { b, rest }).to_vec()
+            }
+            Precision::F64 => {
+                let bits = self.rest.to_bits();
+                let link: GpuLink64 = [b, self.actuator, bits as u32, (bits >> 32) as u32];
+                bytemuck::bytes_of(&link).to_vec()
+            }
         }
     }
 }
@@ -180,8 +202,8 @@ impl SpringTable {
                 let next = materials.len() as u32;
                 let material = *material_index.entry(key).or_insert_with(|| {
                     materials.push(GpuMaterial {
-                        stiffness: sp.stiffness as f32,
-                        damping: sp.damping as f32,
+                        stiffness: sp.stiffness,
+                        damping: sp.damping,
                         law,
                         pad0: 0,
                     });
@@ -191,7 +213,8 @@ impl SpringTable {
                 GpuSpring {
                     a: sp.a,
                     b: sp.b,
-                    rest: actuator.unwrap_or_else(|| (sp.rest_length as f32).to_bits()),
+                    rest: sp.rest_length,
+                    actuator: actuator.unwrap_or(0),
                     material,
                     actuated: actuator.is_some(),
                 }
@@ -221,8 +244,8 @@ pub(crate) struct Tables {
     /// With a stencil: (first, end) link of each mass's springs outside it, and whether there
     /// are any.
     pub(crate) outside: Option<(Vec<Run>, bool)>,
-    /// The link table, in link order.
-    pub(crate) link_records: Vec<GpuLink>,
+    /// The link table's bytes in the World's precision, in link order.
+    pub(crate) link_records: Vec<u8>,
     /// The material index of each link, in link order (empty when there is one material).
     pub(crate) link_materials: Vec<u32>,
     /// Per-mass properties (external force and flags as the model gives them).
@@ -272,7 +295,10 @@ impl Tables {
         let held = stencil.as_ref().map(|st| st.membership(sp.len()));
         let links = Links::new(sp, n, held.as_deref());
         let outside = held.as_ref().map(|h| links.runs_outside(h));
-        let link_records = links.model_order().map(|i| sp[i as usize].link()).collect();
+        let link_records = links
+            .model_order()
+            .flat_map(|i| sp[i as usize].link(plan.precision))
+            .collect();
         let link_materials = if springs.materials.len() > 1 {
             links
                 .model_order()
@@ -300,7 +326,7 @@ impl Tables {
             masses,
             oscillators,
             bodies,
-            obstacles: ObstacleTable::new(&model.obstacles),
+            obstacles: ObstacleTable::new(&model.obstacles, plan.precision),
             actuators: model.actuators.len(),
             commands: model.actuators.iter().filter(|a| a.commanded).count(),
         }
@@ -314,15 +340,15 @@ fn mass_table(masses: &[Mass]) -> (Vec<GpuMass>, Vec<GpuOscillator>) {
         .iter()
         .map(|m| GpuMass {
             external_force: v3(m.external_force),
-            mass: m.mass as f32,
+            mass: m.mass,
             flags: mass_flags(m.fixed),
             oscillator: match &m.friction_oscillator {
                 Some(o) => {
                     oscillators.push(GpuOscillator {
-                        min: o.min as f32,
-                        max: o.max as f32,
-                        omega: o.omega as f32,
-                        phase: o.phase as f32,
+                        min: o.min,
+                        max: o.max,
+                        omega: o.omega,
+                        phase: o.phase,
                     });
                     oscillators.len() as u32 - 1
                 }
@@ -347,19 +373,19 @@ pub(crate) fn gpu_actuator(
     command: f64,
 ) -> GpuActuator {
     let (active, rest, offset) = match &a.duty {
-        Some(d) => (d.active as f32, d.rest as f32, d.offset as f32),
+        Some(d) => (d.active, d.rest, d.offset),
         None => (0.0, 0.0, 0.0),
     };
     GpuActuator {
-        base: base as f32,
-        amplitude: a.amplitude as f32,
-        omega: a.omega as f32,
-        phase: (std::f64::consts::TAU * a.phase) as f32,
+        base,
+        amplitude: a.amplitude,
+        omega: a.omega,
+        phase: std::f64::consts::TAU * a.phase,
         duty_active: active,
         duty_rest: rest,
         duty_offset: offset,
         command: slot.map_or(layout::NONE, |c| c as u32),
-        current: a.rest_length_with(base, time, command) as f32,
+        current: a.rest_length_with(base, time, command),
         ..Default::default()
     }
 }
@@ -376,32 +402,29 @@ pub(crate) struct Counts {
 pub(crate) fn gpu_params(p: &Params, drag: Option<DragSpring>, counts: Counts) -> GpuParams {
     let (contact, contact_stiffness, contact_damping, restitution) = match p.contact {
         Contact::None => (layout::CONTACT_NONE, 0.0, 0.0, 0.0),
-        Contact::Penalty { stiffness, damping } => (
-            layout::CONTACT_PENALTY,
-            stiffness as f32,
-            damping as f32,
-            0.0,
-        ),
+        Contact::Penalty { stiffness, damping } => {
+            (layout::CONTACT_PENALTY, stiffness, damping, 0.0)
+        }
         Contact::Restitution { restitution } => {
-            (layout::CONTACT_RESTITUTION, 0.0, 0.0, restitution as f32)
+            (layout::CONTACT_RESTITUTION, 0.0, 0.0, restitution)
         }
     };
     GpuParams {
         gravity: v3(p.gravity),
-        dt: p.dt as f32,
+        dt: p.dt,
         drag_target: drag.map_or([0.0; 3], |d| v3(d.target)),
         drag_mass: drag.map_or(layout::NONE, |d| d.mass as u32),
-        drag_stiffness: drag.map_or(0.0, |d| d.stiffness as f32),
-        drag_damping: drag.map_or(0.0, |d| d.damping as f32),
-        air_drag: p.air_drag as f32,
-        damping_factor: (-p.velocity_damping * p.dt).exp() as f32,
+        drag_stiffness: drag.map_or(0.0, |d| d.stiffness),
+        drag_damping: drag.map_or(0.0, |d| d.damping),
+        air_drag: p.air_drag,
+        damping_factor: (-p.velocity_damping * p.dt).exp(),
         contact,
         contact_stiffness,
         contact_damping,
         restitution,
-        static_friction: p.friction.static_coefficient as f32,
-        kinetic_friction: p.friction.kinetic_coefficient as f32,
-        rest_speed: p.friction.rest_speed as f32,
+        static_friction: p.friction.static_coefficient,
+        kinetic_friction: p.friction.kinetic_coefficient,
+        rest_speed: p.friction.rest_speed,
         integrator: match p.integrator {
             Integrator::SemiImplicitEuler => layout::INTEGRATOR_SEMI_IMPLICIT,
             Integrator::ExplicitEuler => layout::INTEGRATOR_EXPLICIT,
@@ -473,7 +496,7 @@ fn f32_where(
 /// [`Error::OutOfF32Range`] naming the first element and field that does not fit.
 pub(crate) fn check_f32(model: &Model) -> Result<()> {
     check_params(&model.params)?;
-    check_obstacles_f32(&model.obstacles)?;
+    check_obstacles(&model.obstacles, Precision::F32)?;
     for (i, m) in model.masses.iter().enumerate() {
         let element = || format!("mass {i}");
         normal_f32(element, "mass", m.mass)?;

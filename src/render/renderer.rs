@@ -429,10 +429,11 @@ impl Renderer {
     }
 
     /// Draws a GPU [`World`] from its position buffer, on the GPU, with nothing copied back
-    /// (see [`Renderer::render_world`], which also reads the image back).
+    /// (see [`Renderer::render_world`], which also reads the image back; an f64 World's
+    /// positions are read back and uploaded).
     ///
     /// # Errors
-    /// As [`Renderer::render_world`], without the readback errors.
+    /// As [`Renderer::render_world`], without the readback errors (with them for an f64 World).
     ///
     /// # Panics
     /// wgpu compares devices by id within one `wgpu::Instance`: a World whose device comes from
@@ -454,12 +455,19 @@ impl Renderer {
             });
         }
         drawing.actuate(self, world.actuators(), world.time())?;
+        if world.precision() == crate::Precision::F64 {
+            // The vertex shaders read `vec4<f32>`: an f64 World's positions are read back and
+            // uploaded to the drawing's own buffer instead.
+            drawing.set_positions(self, &world.positions()?)?;
+            return self.draw(drawing, Positions::Uploaded, camera);
+        }
         self.draw(drawing, Positions::Buffer(world.position_buffer()), camera)
     }
 
     /// Renders a GPU [`World`] running on this renderer's device: positions are read by the
     /// vertex shaders straight from [`World::position_buffer`] (no state is copied back to
-    /// draw), and the rest lengths of actuated springs are set for [`World::time`] (see
+    /// draw; a [`Precision::F64`](crate::Precision::F64) World's positions are read back and
+    /// uploaded, 32 bytes per mass), and the rest lengths of actuated springs are set for [`World::time`] (see
     /// [`Drawing::actuate`]). Rest lengths changed with `World::set_rest_length` are not seen:
     /// give them to [`Drawing::set_rest_lengths`] as well. Only the finished image is read back.
     ///

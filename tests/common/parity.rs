@@ -44,11 +44,26 @@
 //!
 //! The worst-case linear sum in (2) is an upper bound; the observed errors are typically 10-100x
 //! smaller, which the tests print so that a drifting margin is visible.
+//!
+//! # In f64 (`Precision::F64`)
+//! The same argument with the GPU in f64: the parameters are held exactly (`D_param = 0`), and
+//! each step perturbs the state by the f64 roundings of the position, velocity and force terms
+//! (the unit `u = 2^-52` covers a rounding of a result whose inputs were rounded, as an FMA or a
+//! different order of operations gives) and by the fixed-point sum: each spring's force is off by
+//! at most half a quantum `q` at each end, so a mass's velocity by at most
+//! `dv_q = n_max q dt / m_min` per step (`n_max` springs at the busiest mass, `m_min` the lightest
+//! mass). The state shadow starts from the initial state perturbed by one such step (each position
+//! coordinate by `u |x|`, each velocity by `u |v| + dv_q`, alternating in sign from mass to mass),
+//! and the floors are `u X` and `u (V + A dt) + dv_q`. Contact thresholds are handled as in f32.
 
-use hooke::{Contact, CpuWorld, DVec3, Energy, Friction, Model, Obstacle, Shape, SpringLaw, World};
+use hooke::{
+    Contact, CpuWorld, DVec3, Energy, Friction, Model, Obstacle, Precision, Shape, SpringLaw, World,
+};
 
 /// f32 unit roundoff.
 pub const U: f64 = f32::EPSILON as f64 / 2.0;
+/// The f64 rounding unit of the f64 comparison (see the module docs).
+pub const U64: f64 = f64::EPSILON;
 /// Roundings per step (see the module docs).
 pub const R: f64 = 4.0;
 
@@ -214,18 +229,23 @@ fn max_len(a: &[DVec3]) -> f64 {
 /// - ground: `sum k_c (|z| + tx) tx` over masses within `tx` of the ground or below it, and
 ///   likewise `k (|d| + tx) tx` with the signed distance `d` from each penalty obstacle.
 pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64; 4] {
+    energy_tolerance_in(model, cpu, tx, tv, U)
+}
+
+/// [`energy_tolerance`] with the GPU's rounding unit `u` (f32: [`U`]; f64: [`U64`]).
+fn energy_tolerance_in(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64, u: f64) -> [f64; 4] {
     let e = cpu.energy().unwrap();
     let g = model.params.gravity.length();
     let (pos, vel) = (cpu.position_slice(), cpu.velocity_slice());
     let n = model.masses.len() as f64;
-    let mut kin = n * U * e.kinetic.abs();
-    let mut grav = n * U * e.gravity.abs() + U * 1.0;
+    let mut kin = n * u * e.kinetic.abs();
+    let mut grav = n * u * e.gravity.abs() + u * 1.0;
     for (m, v) in model.masses.iter().zip(vel) {
         kin += m.mass * (v.length() * tv + 0.5 * tv * tv);
         grav += m.mass * g * tx;
     }
     let rest = cpu.rest_lengths().unwrap();
-    let mut elastic = model.springs.len() as f64 * U * e.elastic.abs();
+    let mut elastic = model.springs.len() as f64 * u * e.elastic.abs();
     for (s, &l0) in model.springs.iter().zip(&rest) {
         let len = pos[s.a as usize].distance(pos[s.b as usize]);
         let (k, l0) = match s.law {
@@ -235,7 +255,7 @@ pub fn energy_tolerance(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64) -> [f64
         };
         elastic += (k * (len - l0)).abs() * 2.0 * tx + 0.5 * k * 4.0 * tx * tx;
     }
-    let mut ground = n * U * e.ground.abs();
+    let mut ground = n * u * e.ground.abs();
     if let Contact::Penalty { stiffness, .. } = model.params.contact {
         for p in pos {
             if p.z < tx {
@@ -310,6 +330,50 @@ pub struct Margins {
     pub energy: f64,
 }
 
+/// How a GPU World's state is perturbed each step, by its precision: the rounding unit, the
+/// state shadow's model, the parameter shadow's model, and the velocity floor's quantum term.
+struct Rounding {
+    u: f64,
+    state_shadow: Model,
+    param_shadow: Model,
+    dv_quantum: f64,
+}
+
+impl Rounding {
+    fn of(model: &Model, gpu: &World) -> Self {
+        match gpu.precision() {
+            Precision::F32 => Self {
+                u: U,
+                state_shadow: state_rounded(model),
+                param_shadow: params_rounded(model),
+                dv_quantum: 0.0,
+            },
+            Precision::F64 => {
+                let mut incidence = vec![0u32; model.masses.len()];
+                for s in &model.springs {
+                    incidence[s.a as usize] += 1;
+                    incidence[s.b as usize] += 1;
+                }
+                let n_max = f64::from(incidence.iter().copied().max().unwrap_or(0));
+                let m_min = model.masses.iter().map(|m| m.mass).fold(f64::MAX, f64::min);
+                let dv_quantum = n_max * gpu.fixed_point().quantum * model.params.dt / m_min;
+                let mut shadow = model.clone();
+                for (i, m) in shadow.masses.iter_mut().enumerate() {
+                    let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+                    m.position += sign * U64 * m.position.abs();
+                    m.velocity += sign * (U64 * m.velocity.abs() + DVec3::splat(dv_quantum));
+                }
+                Self {
+                    u: U64,
+                    state_shadow: shadow,
+                    param_shadow: model.clone(),
+                    dv_quantum,
+                }
+            }
+        }
+    }
+}
+
 /// Steps `model` on the CPU and on `gpu` for `steps` steps, comparing every `every` steps:
 /// positions, velocities and every energy term, with tolerances derived as the module docs say.
 /// Panics with the details of the first disagreement. Returns the margins used.
@@ -335,9 +399,11 @@ pub fn compare_with_edits(
     every: u64,
     edit: impl Fn(u64, Target<'_>),
 ) -> Margins {
+    let rounding = Rounding::of(model, gpu);
+    let u = rounding.u;
     let mut cpu = CpuWorld::new(model).unwrap();
-    let mut state_shadow = CpuWorld::new(&state_rounded(model)).unwrap();
-    let mut param_shadow = CpuWorld::new(&params_rounded(model)).unwrap();
+    let mut state_shadow = CpuWorld::new(&rounding.state_shadow).unwrap();
+    let mut param_shadow = CpuWorld::new(&rounding.param_shadow).unwrap();
     let dt = model.params.dt;
     let (mut d_state_x, mut d_state_v) = (0.0f64, 0.0f64);
     let (mut x_max, mut v_max, mut dv_max) = (0.0f64, 0.0f64, 0.0f64);
@@ -368,9 +434,9 @@ pub fn compare_with_edits(
         d_state_v = d_state_v.max(max_dist(state_shadow.velocity_slice(), cv));
         let steps_f = done as f64;
         let mut tol_x =
-            max_dist(param_shadow.position_slice(), cp) + R * steps_f * d_state_x.max(U * x_max);
+            max_dist(param_shadow.position_slice(), cp) + R * steps_f * d_state_x.max(u * x_max);
         let mut tol_v = max_dist(param_shadow.velocity_slice(), cv)
-            + R * steps_f * d_state_v.max(U * (v_max + dv_max));
+            + R * steps_f * d_state_v.max(u * (v_max + dv_max) + rounding.dv_quantum);
         let surfaces = restitution_surfaces(model);
         if !surfaces.is_empty() {
             let g = model.params.gravity.length();
@@ -403,11 +469,11 @@ pub fn compare_with_edits(
             ev <= tol_v,
             "{name}: velocities differ by {ev:e} m/s > {tol_v:e} m/s after {done} steps"
         );
-        let tol_e = energy_tolerance(model, &cpu, tol_x, tol_v);
+        let tol_e = energy_tolerance_in(model, &cpu, tol_x, tol_v, u);
         let mech: f64 = tol_e.iter().sum();
         mech_tol_max = mech_tol_max.max(mech);
         let (ge, ce): (Energy, Energy) = (gpu.energy().unwrap(), cpu.energy().unwrap());
-        let accum = |x: f64| mech_tol_max + steps_f * U * x.abs() + 1e-12;
+        let accum = |x: f64| mech_tol_max + steps_f * u * x.abs() + 1e-12;
         let pairs = [
             ("kinetic", ge.kinetic, ce.kinetic, tol_e[0]),
             ("gravity", ge.gravity, ce.gravity, tol_e[1]),

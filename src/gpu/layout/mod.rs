@@ -63,10 +63,17 @@ pub(crate) const SENSE_BODY_WORDS: u32 = 36;
 /// `pad_*` field is empty in f32 and holds the bytes WGSL's f64 layout leaves before the next
 /// field (`vec3<f64>` and `vec4<f64>` align to 32 bytes, `f64` to 8) in f64, so both mirrors are
 /// `Pod` and the unit tests check each against the kernels compiled in its precision: the two
-/// cannot drift.
+/// cannot drift. The host builds every record in f64 ([`real64`], re-exported here) and
+/// [`Narrow`](super::real::Narrow) (implemented here field by field for each pair) turns it
+/// into its f32 twin when a World computes in f32.
 macro_rules! real_mirrors {
-    ($($item:item)*) => {
-        /// The mirrors in f32 (the names [`layout`](self) re-exports).
+    ($(
+        $(#[$attr:meta])*
+        pub(crate) struct $name:ident {
+            $( $(#[$fattr:meta])* pub(crate) $field:ident : $fty:ty ),* $(,)?
+        }
+    )*) => {
+        /// The mirrors in f32 (what the kernels read in [`Precision::F32`](super::options::Precision)).
         pub(crate) mod real32 {
             use super::*;
             /// The kernels' real type.
@@ -75,9 +82,13 @@ macro_rules! real_mirrors {
             pub(crate) const fn pad(_words: usize) -> usize {
                 0
             }
-            $($item)*
+            $(
+                $(#[$attr])*
+                pub(crate) struct $name { $( $(#[$fattr])* pub(crate) $field: $fty ),* }
+            )*
         }
-        /// The mirrors in f64.
+        /// The mirrors in f64: what the host builds (the names [`layout`](self) re-exports), and
+        /// what the kernels read in [`Precision::F64`](super::options::Precision).
         pub(crate) mod real64 {
             use super::*;
             /// The kernels' real type.
@@ -86,8 +97,22 @@ macro_rules! real_mirrors {
             pub(crate) const fn pad(words: usize) -> usize {
                 words
             }
-            $($item)*
+            $(
+                $(#[$attr])*
+                pub(crate) struct $name { $( $(#[$fattr])* pub(crate) $field: $fty ),* }
+            )*
         }
+        $(
+            impl super::real::Narrow for real64::$name {
+                type F32 = real32::$name;
+                fn narrow(&self) -> real32::$name {
+                    real32::$name { $( $field: super::real::Cast::cast(&self.$field) ),* }
+                }
+                fn widen(narrow: &real32::$name) -> Self {
+                    Self { $( $field: super::real::Cast::cast(&narrow.$field) ),* }
+                }
+            }
+        )*
     };
 }
 
@@ -221,7 +246,7 @@ pub(crate) struct GpuObstacle {
     pub(crate) contact: u32,
     /// [`FRICTION_COULOMB`] or [`FRICTION_NAIVE`].
     pub(crate) friction_rule: u32,
-    /// Heightfield: index of its first sample in the samples table.
+    /// Heightfield: index of its first sample's first word in the obstacle words.
     pub(crate) first_height: u32,
     /// N/m.
     pub(crate) stiffness: R,
@@ -345,7 +370,7 @@ pub(crate) struct GpuCollider {
 }
 }
 
-pub(crate) use real32::{
+pub(crate) use real64::{
     GpuActuator, GpuBodySum, GpuCollide, GpuCollider, GpuMass, GpuMassPartial, GpuMaterial,
     GpuObstacle, GpuOscillator, GpuParams, GpuSpringPartial, GpuState, GpuStep,
 };
@@ -355,17 +380,21 @@ pub(crate) use real32::{
 pub(crate) struct GpuSpring {
     pub(crate) a: u32,
     pub(crate) b: u32,
-    /// `f32` bits of the rest length (m), or the actuator index for an actuated spring.
-    pub(crate) rest: u32,
+    /// Rest length as the model gives it, m (of an actuated spring: its base, which the
+    /// actuator table holds).
+    pub(crate) rest: f64,
+    /// The actuator index of an actuated spring (0 otherwise).
+    pub(crate) actuator: u32,
     /// Material index.
     pub(crate) material: u32,
     /// Whether an actuator drives the spring.
     pub(crate) actuated: bool,
 }
 
-/// One spring of the device's link table, 8 bytes: the springs are stored grouped by their first
-/// mass `a` (which the table does not repeat; `runs[a]` = (first, end) link of its
-/// springs). Mirror of WGSL `GpuLink`.
+/// One spring of the device's link table in [`Precision::F32`](super::options::Precision), 8
+/// bytes: the springs are stored grouped by their first mass `a` (which the table does not
+/// repeat; `runs[a]` = (first, end) link of its springs). Mirror of WGSL `GpuLink`. In
+/// [`Precision::F64`](super::options::Precision) a link is a [`GpuLink64`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct GpuLink {
@@ -374,6 +403,11 @@ pub(crate) struct GpuLink {
     /// `f32` bits of the rest length (m), or the actuator index for an actuated spring.
     pub(crate) rest: u32,
 }
+
+/// One link in [`Precision::F64`](super::options::Precision), 16 bytes (WGSL `Link` of
+/// `words_f64.wgsl`, a `vec4<u32>`): the second mass or'ed with [`LINK_ACTUATED`], the actuator
+/// index (0 for a passive spring), and the rest length's f64 bits, low word first (m).
+pub(crate) type GpuLink64 = [u32; 4];
 
 /// Which masses and which part of the link table a spring-pass dispatch covers (uniform). Mirror
 /// of WGSL `GpuChunk`.
@@ -422,13 +456,14 @@ impl GpuStatus {
     };
 }
 
-/// A WGSL `vec4<f32>` element: one mass of the public position (m, w = 1) and velocity (m/s,
-/// w = 0) buffers, one 4-slot word of the stencil's rest lengths (m).
-pub(crate) type Vec4 = [f32; 4];
+/// A WGSL `vec4<Real>` element (built in f64; [`Precision`](super::options::Precision) encodes
+/// it): one mass of the public position (m, w = 1) and velocity (m/s, w = 0) buffers, one 4-slot
+/// word of the stencil's rest lengths (m).
+pub(crate) type Vec4 = [f64; 4];
 
-/// One invocation's running energy slot, WGSL `vec4<f32>`: (dissipated, compensation, injected,
-/// compensation), J.
-pub(crate) type EnergySlot = [f32; 4];
+/// One invocation's running energy slot, WGSL `vec4<Real>`: (dissipated, compensation,
+/// injected, compensation), J.
+pub(crate) type EnergySlot = [f64; 4];
 
 /// One mass's (first, end) link of its springs, WGSL `vec2<u32>`.
 pub(crate) type Run = [u32; 2];
@@ -453,23 +488,23 @@ pub(crate) fn force_record_bytes(bits: u32) -> u64 {
     }
 }
 
-const _: () = assert!(std::mem::size_of::<GpuParams>() == 96);
-const _: () = assert!(std::mem::size_of::<GpuStep>() == 16);
-const _: () = assert!(std::mem::size_of::<GpuMass>() == 32);
+const _: () = assert!(std::mem::size_of::<real32::GpuParams>() == 96);
+const _: () = assert!(std::mem::size_of::<real32::GpuStep>() == 16);
+const _: () = assert!(std::mem::size_of::<real32::GpuMass>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuLink>() == 8);
-const _: () = assert!(std::mem::size_of::<GpuMaterial>() == 16);
+const _: () = assert!(std::mem::size_of::<real32::GpuMaterial>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuChunk>() == 16);
-const _: () = assert!(std::mem::size_of::<GpuActuator>() == 36);
-const _: () = assert!(std::mem::size_of::<GpuOscillator>() == 16);
+const _: () = assert!(std::mem::size_of::<real32::GpuActuator>() == 36);
+const _: () = assert!(std::mem::size_of::<real32::GpuOscillator>() == 16);
 const _: () = assert!(std::mem::size_of::<GpuBody>() == 8);
-const _: () = assert!(std::mem::size_of::<GpuObstacle>() == 128);
+const _: () = assert!(std::mem::size_of::<real32::GpuObstacle>() == 128);
 const _: () = assert!(std::mem::size_of::<GpuStatus>() == 16);
-const _: () = assert!(std::mem::size_of::<GpuState>() == 32);
-const _: () = assert!(std::mem::size_of::<GpuMassPartial>() == 32);
-const _: () = assert!(std::mem::size_of::<GpuSpringPartial>() == 16);
-const _: () = assert!(std::mem::size_of::<GpuBodySum>() == 32);
-const _: () = assert!(std::mem::size_of::<GpuCollide>() == 32);
-const _: () = assert!(std::mem::size_of::<GpuCollider>() == 32);
+const _: () = assert!(std::mem::size_of::<real32::GpuState>() == 32);
+const _: () = assert!(std::mem::size_of::<real32::GpuMassPartial>() == 32);
+const _: () = assert!(std::mem::size_of::<real32::GpuSpringPartial>() == 16);
+const _: () = assert!(std::mem::size_of::<real32::GpuBodySum>() == 32);
+const _: () = assert!(std::mem::size_of::<real32::GpuCollide>() == 32);
+const _: () = assert!(std::mem::size_of::<real32::GpuCollider>() == 32);
 const _: () = assert!(WORKGROUP_SIZE.is_power_of_two() && CPU_WORKGROUP_SIZE.is_power_of_two());
 
 /// What the pipelines of one World are specialised to (WGSL overrides).

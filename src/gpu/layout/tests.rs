@@ -283,8 +283,8 @@ fn check_mirrors(module: &naga::Module, precision: Precision) -> Vec<&'static st
 }
 
 /// The stencil variant of the spring pass for the benchmark lattice with n = 4 (13 offsets in
-/// five chains), with and without springs outside the stencil.
-fn stencil_sources() -> Vec<String> {
+/// five chains), with and without springs outside the stencil, generated for `precision`.
+fn stencil_sources(precision: Precision) -> Vec<String> {
     let model = crate::builders::Lattice::benchmark(4).model().unwrap();
     let springs: Vec<GpuSpring> = model
         .springs
@@ -292,7 +292,8 @@ fn stencil_sources() -> Vec<String> {
         .map(|s| GpuSpring {
             a: s.a,
             b: s.b,
-            rest: (s.rest_length as f32).to_bits(),
+            rest: s.rest_length,
+            actuator: 0,
             material: 0,
             actuated: false,
         })
@@ -310,7 +311,7 @@ fn stencil_sources() -> Vec<String> {
         [1, 3, 4, 5, 11, 12, 13, 15, 16, 17, 19, 20, 21]
     );
     [false, true]
-        .map(|remainder| stencil.wgsl(SPRINGS_STENCIL, springs.len() as u32, remainder))
+        .map(|remainder| stencil.wgsl(SPRINGS_STENCIL, springs.len() as u32, remainder, precision))
         .to_vec()
 }
 
@@ -320,7 +321,7 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
         .iter()
         .map(|k| (k.stem, k.stem, k.body.to_string()))
         .collect();
-    for body in stencil_sources() {
+    for body in stencil_sources(Precision::F32) {
         all.push(("springs", "springs_stencil", body));
     }
     all
@@ -405,6 +406,11 @@ fn every_kernel_validates_in_f64() {
         }
         found.extend(checked);
     }
+    // The stencil variant as a World in f64 generates it (its materials as exact f64 literals).
+    for body in stencil_sources(Precision::F64) {
+        assert!(body.contains("lf, "), "f64 literals expected");
+        module_in("springs", &body, 64, true, false, Precision::F64);
+    }
     assert_eq!(found.len(), 17, "f64 mirrors found in the WGSL: {found:?}");
 }
 
@@ -469,7 +475,7 @@ fn wgsl_bindings_match_rust_layouts() {
                 .map(|e| (0, e.binding, buffer_type(e)))
                 .collect();
             if kernel(stem).stepped {
-                let step = step_entry();
+                let step = step_entry(Precision::F32);
                 rust.push((1, step.binding, buffer_type(&step)));
             }
             assert_eq!(declared, rust, "bindings of {layout} ({bits}-bit)");
@@ -513,7 +519,7 @@ fn overrides_match_constants() {
     given.sort();
     for body in [kernel("springs").body.to_string()]
         .into_iter()
-        .chain(stencil_sources())
+        .chain(stencil_sources(Precision::F32))
     {
         let module = module("springs", &body, 32, false, false);
         let mut declared: Vec<String> = module

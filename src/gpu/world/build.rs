@@ -11,7 +11,7 @@ use crate::gpu::buffers::Buffers;
 use crate::gpu::collisions::{CollisionPass, CollisionTables, Shared};
 use crate::gpu::device::request_device;
 use crate::gpu::layout::{self, Specialization};
-use crate::gpu::options::WorldOptions;
+use crate::gpu::options::{Precision, WorldOptions};
 use crate::gpu::pass::gpu_error;
 use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL};
 use crate::gpu::plan::{DeviceCaps, Plan};
@@ -51,11 +51,15 @@ impl World {
     /// [`open_device`](crate::gpu::open_device) does).
     ///
     /// # Errors
-    /// What [`Model::validate`] rejects; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range) naming the element and field of a value the GPU's f32 cannot hold (a magnitude above
-    /// 3.4e38, or a mass, `dt` or material rest length that rounds to zero or a subnormal);
+    /// What [`Model::validate`] rejects; [`Error::OutOfF32Range`](crate::Error::OutOfF32Range)
+    /// (in [`Precision::F32`]) naming the element and field of a value the GPU's f32 cannot hold
+    /// (a magnitude above 3.4e38, or a mass, `dt` or material rest length that rounds to zero or
+    /// a subnormal);
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a bad fixed-point quantum; [`Error::Gpu`](crate::Error::Gpu) if
     /// [`AtomicWidth::Bits64`](crate::AtomicWidth::Bits64) is asked for on a device without
-    /// `SHADER_INT64_ATOMIC_ALL_OPS`, or if wgpu reports a validation or out-of-memory error while
+    /// `SHADER_INT64_ATOMIC_ALL_OPS`, if [`Precision::F64`] is asked for on a device without
+    /// `SHADER_F64` or the 64-bit atomics (naming the missing feature and the adapter), or if
+    /// wgpu reports a validation or out-of-memory error while
     /// building buffers and pipelines; [`Error::DeviceLimit`](crate::Error::DeviceLimit) naming
     /// the limit and the size asked for when the scene does not fit the device (buffer size,
     /// storage binding size, workgroups per dispatch dimension).
@@ -66,11 +70,13 @@ impl World {
         options: WorldOptions,
     ) -> Result<Self> {
         model.validate()?;
-        check_f32(model)?;
+        if options.precision == Precision::F32 {
+            check_f32(model)?;
+        }
         Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
     }
 
-    /// Builds a World for `model`, already validated and checked against the f32 range.
+    /// Builds a World for `model`, already validated (and in f32 checked against its range).
     fn build(
         device: wgpu::Device,
         queue: wgpu::Queue,
@@ -106,7 +112,7 @@ impl World {
             .iter()
             .map(|c| SpringChunk::new(&device, &pipelines, &buffers, &plan, c, one_material))
             .collect();
-        let groups = BindGroups::new(&device, &pipelines, &buffers);
+        let groups = BindGroups::new(&device, &pipelines, &buffers, &plan);
         let validation = pollster::block_on(scope_val.pop());
         let oom = pollster::block_on(scope_oom.pop());
         if let Some(e) = validation.or(oom) {
@@ -197,7 +203,7 @@ fn compile(
         .stencil
         .as_ref()
         .zip(tables.outside.as_ref())
-        .map(|(st, (_, any))| st.wgsl(SPRINGS_STENCIL, links, *any));
+        .map(|(st, (_, any))| st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision));
     let compile = Compile {
         bits: fixed_point.bits,
         wide: plan.wide_words,

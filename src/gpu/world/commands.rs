@@ -1,5 +1,5 @@
 //! The commands of the commanded actuators ([`Actuator::commanded`](crate::Actuator::commanded)):
-//! one f32 per commanded actuator in the `commands` buffer, uploaded whole in one
+//! one real (f32 or f64) per commanded actuator in the `commands` buffer, uploaded whole in one
 //! `queue.write_buffer` per call; the spring pass reads them at the start of each step.
 
 use super::World;
@@ -38,9 +38,8 @@ impl World {
         if self.commands.is_empty() {
             return;
         }
-        let values: Vec<f32> = self.commands.iter().map(|&c| c as f32).collect();
-        self.queue
-            .write_buffer(&self.buffers.commands, 0, bytemuck::cast_slice(&values));
+        let values = self.plan.precision.encode(&self.commands);
+        self.queue.write_buffer(&self.buffers.commands, 0, &values);
     }
 
     /// The command of actuator `i` (0 for a sine actuator), as last set.

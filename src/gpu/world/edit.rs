@@ -1,15 +1,16 @@
 //! Setters: small buffer writes at offsets taken from the device mirrors.
 
-use std::mem::offset_of;
-
-use glam::{DVec3, Vec3};
+use glam::DVec3;
 
 use super::World;
 use crate::cpu::DragSpring;
 use crate::error::{Error, Result};
-use crate::gpu::layout::{self, array_bytes, GpuActuator, GpuLink, GpuMass, GpuState, Vec4};
+use crate::gpu::layout::{self, GpuActuator, GpuMass, GpuState, Vec4};
+use crate::gpu::options::Precision;
+use crate::gpu::real::field_offset;
+use crate::gpu::stencil::slot_code;
 use crate::gpu::tables::{
-    fits_f32, fits_f32_vec, gpu_actuator, gpu_params, mass_flags, v3, Counts,
+    fits_f32, fits_f32_vec, gpu_actuator, gpu_params, link_bytes, mass_flags, v3, Counts,
 };
 use crate::model::{check_same_kind, Actuator, Spring, SpringLaw};
 
@@ -22,12 +23,17 @@ impl World {
         }
     }
 
+    /// Whether the device holds reals in f32 (then the setters check f32's range).
+    fn in_f32(&self) -> bool {
+        self.plan.precision == Precision::F32
+    }
+
     /// Sets the constant external force on mass `mass` to `force` (N) from the next step on
-    /// (a 12-byte buffer write).
+    /// (a 12-byte buffer write, 24 bytes in f64).
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a missing mass; [`Error::InvalidParameter`] for a
-    /// non-finite force; [`Error::OutOfF32Range`] for one above f32's range.
+    /// non-finite force; [`Error::OutOfF32Range`] for one above f32's range in f32.
     pub fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()> {
         Self::check_index("mass", mass, self.masses.len())?;
         if !force.is_finite() {
@@ -37,36 +43,38 @@ impl World {
                 expected: "must be finite (N)",
             });
         }
-        fits_f32_vec(|| format!("mass {mass}"), "external_force", force)?;
+        if self.in_f32() {
+            fits_f32_vec(|| format!("mass {mass}"), "external_force", force)?;
+        }
         self.limit.external_force(self.masses[mass].mass, force);
         self.gpu_masses[mass].external_force = v3(force);
+        let real = self.plan.precision;
         self.queue.write_buffer(
             &self.buffers.masses,
-            array_bytes::<GpuMass>(mass as u64) + offset_of!(GpuMass, external_force) as u64,
-            bytemuck::cast_slice(&self.gpu_masses[mass].external_force),
+            real.bytes::<GpuMass>(mass as u64) + field_offset!(real, GpuMass, external_force),
+            &real.encode_one(&self.gpu_masses[mass].external_force),
         );
         Ok(())
     }
 
-    /// Sets or clears the drag spring (a 96-byte uniform write). Setting one reads the dragged
-    /// mass's position back (16 bytes): its stored energy `k d^2 / 2` (`d` the distance to the
-    /// target) raises the blow-up bound, as on the CPU.
+    /// Sets or clears the drag spring (a 96-byte uniform write, 192 in f64). Setting one reads the
+    /// dragged mass's position back (16 bytes, 32 in f64): its stored energy `k d^2 / 2` (`d` the
+    /// distance to the target) raises the blow-up bound, as on the CPU.
     ///
     /// # Errors
     /// What [`DragSpring::validate`] rejects; [`Error::OutOfF32Range`] for a target, stiffness
-    /// or damping above f32's range; GPU errors as [`World::positions`].
+    /// or damping above f32's range in f32; GPU errors as [`World::positions`].
     pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
         if let Some(d) = &drag {
             d.validate(self.masses.len())?;
-            let element = || format!("drag spring on mass {}", d.mass);
-            fits_f32_vec(element, "target", d.target)?;
-            fits_f32(element, "stiffness", d.stiffness)?;
-            fits_f32(element, "damping", d.damping)?;
-            let one = array_bytes::<Vec4>(1);
-            let at = array_bytes::<Vec4>(d.mass as u64);
-            let bytes = self.read(&[(&self.buffers.positions, at, one)])?;
-            let p: Vec4 = bytemuck::pod_read_unaligned(&bytes);
-            let stretch = d.target.distance(Vec3::from_slice(&p[..3]).as_dvec3());
+            if self.in_f32() {
+                let element = || format!("drag spring on mass {}", d.mass);
+                fits_f32_vec(element, "target", d.target)?;
+                fits_f32(element, "stiffness", d.stiffness)?;
+                fits_f32(element, "damping", d.damping)?;
+            }
+            let p = self.read_vec4(&self.buffers.positions, d.mass as u32)?;
+            let stretch = d.target.distance(DVec3::from_slice(&p[..3]));
             self.limit.inject(0.5 * d.stiffness * stretch * stretch);
         }
         self.drag = drag;
@@ -76,41 +84,49 @@ impl World {
             bodies: self.params.bodies,
         };
         self.params = gpu_params(&self.model_params, drag, counts);
-        self.queue
-            .write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
+        let params = self.plan.precision.encode_one(&self.params);
+        self.queue.write_buffer(&self.buffers.params, 0, &params);
         Ok(())
     }
 
+    /// Element `mass` of the public position or velocity buffer `buffer`.
+    fn read_vec4(&self, buffer: &wgpu::Buffer, mass: u32) -> Result<Vec4> {
+        let real = self.plan.precision;
+        let at = real.bytes::<Vec4>(u64::from(mass));
+        let bytes = self.read(&[(buffer, at, real.bytes::<Vec4>(1))])?;
+        Ok(real.decode::<Vec4>(&bytes)[0])
+    }
+
     /// Fixes or frees a mass (a 4-byte write). A newly fixed mass stops dead: its kinetic energy
-    /// is booked as dissipated, as on the CPU (this reads its velocity back, 16 bytes).
+    /// is booked as dissipated, as on the CPU (this reads its velocity back, 16 bytes, 32 in
+    /// f64).
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a missing mass; GPU errors as [`World::positions`].
     pub fn set_fixed(&mut self, mass: usize, fixed: bool) -> Result<()> {
         Self::check_index("mass", mass, self.masses.len())?;
         let m = mass as u64;
+        let real = self.plan.precision;
         if fixed {
-            let at = array_bytes::<Vec4>(m);
-            let bytes = self.read(&[(&self.buffers.velocities, at, array_bytes::<Vec4>(1))])?;
-            let v: Vec4 = bytemuck::pod_read_unaligned(&bytes);
-            let v = Vec3::new(v[0], v[1], v[2]).as_dvec3();
+            let v = self.read_vec4(&self.buffers.velocities, mass as u32)?;
+            let v = DVec3::from_slice(&v[..3]);
             self.host_dissipated += 0.5 * self.masses[mass].mass * v.length_squared();
             self.queue.write_buffer(
                 &self.buffers.velocities,
-                at,
-                bytemuck::bytes_of(&Vec4::default()),
+                real.bytes::<Vec4>(m),
+                &real.encode_one(&Vec4::default()),
             );
             self.queue.write_buffer(
                 &self.buffers.state,
-                array_bytes::<GpuState>(m) + offset_of!(GpuState, velocity) as u64,
-                bytemuck::bytes_of(&[0f32; 3]),
+                real.bytes::<GpuState>(m) + field_offset!(real, GpuState, velocity),
+                &real.encode_one(&[0f64; 3]),
             );
         }
         let flags = mass_flags(fixed);
         self.gpu_masses[mass].flags = flags;
         self.queue.write_buffer(
             &self.buffers.masses,
-            array_bytes::<GpuMass>(m) + offset_of!(GpuMass, flags) as u64,
+            real.bytes::<GpuMass>(m) + field_offset!(real, GpuMass, flags),
             bytemuck::bytes_of(&flags),
         );
         Ok(())
@@ -138,7 +154,9 @@ impl World {
         if self.springs.laws[spring] == layout::LAW_MATERIAL && rest_length == 0.0 {
             return Err(Error::ZeroRestLength { spring });
         }
-        fits_f32(|| format!("spring {spring}"), "rest_length", rest_length)?;
+        if self.in_f32() {
+            fits_f32(|| format!("spring {spring}"), "rest_length", rest_length)?;
+        }
         let driver = self
             .springs
             .spring_actuator
@@ -165,23 +183,31 @@ impl World {
         self.host_injected += self.elastic_energy(spring, len, rest_length)
             - self.elastic_energy(spring, len, before);
         self.rest_changed.insert(spring, rest_length);
-        let bits = (rest_length as f32).to_bits();
+        self.write_rest_length(spring, rest_length);
+        Ok(())
+    }
+
+    /// Writes the rest length (m) of plain spring `spring` to its link and its stencil slot.
+    pub(super) fn write_rest_length(&self, spring: usize, rest_length: f64) {
+        let real = self.plan.precision;
+        let sp = crate::gpu::layout::GpuSpring {
+            rest: rest_length,
+            ..self.springs.springs[spring]
+        };
         self.queue.write_buffer(
             &self.buffers.links,
-            array_bytes::<GpuLink>(self.links.link(spring)) + offset_of!(GpuLink, rest) as u64,
-            bytemuck::bytes_of(&bits),
+            link_bytes(real) * self.links.link(spring),
+            &sp.link(real),
         );
-        let sp = &self.springs.springs[spring];
         if let (Some(st), Some(sb)) = (&self.stencil, &self.buffers.stencil) {
-            if let Some(at) = st.element(spring, sp) {
+            if let Some(at) = st.element(spring, &sp) {
                 self.queue.write_buffer(
                     &sb.rests,
-                    array_bytes::<f32>(at),
-                    bytemuck::bytes_of(&bits),
+                    real.bytes::<f64>(at),
+                    &real.encode_one(&slot_code(&sp, real)),
                 );
             }
         }
-        Ok(())
     }
 
     /// Spring `spring` as a model spring (stiffness and damping as the device holds them, its
@@ -189,6 +215,7 @@ impl World {
     fn model_spring(&self, spring: usize) -> Spring {
         let sp = self.springs.springs[spring];
         let material = self.springs.materials[sp.material as usize];
+        let real = self.plan.precision;
         Spring {
             a: sp.a,
             b: sp.b,
@@ -197,8 +224,8 @@ impl World {
                 layout::LAW_ZERO_LENGTH => SpringLaw::ZeroLength,
                 _ => SpringLaw::Hooke,
             },
-            stiffness: f64::from(material.stiffness),
-            damping: f64::from(material.damping),
+            stiffness: real.round(material.stiffness),
+            damping: real.round(material.damping),
             rest_length: self.base_rest(spring),
         }
     }
@@ -212,23 +239,22 @@ impl World {
     /// The current length (m) of spring `spring`, from its two end positions read back.
     fn spring_length(&self, spring: usize) -> Result<f64> {
         let sp = self.springs.springs[spring];
-        let one = array_bytes::<Vec4>(1);
+        let real = self.plan.precision;
+        let one = real.bytes::<Vec4>(1);
         let positions = &self.buffers.positions;
         let bytes = self.read(&[
-            (positions, array_bytes::<Vec4>(u64::from(sp.a)), one),
-            (positions, array_bytes::<Vec4>(u64::from(sp.b)), one),
+            (positions, real.bytes::<Vec4>(u64::from(sp.a)), one),
+            (positions, real.bytes::<Vec4>(u64::from(sp.b)), one),
         ])?;
-        let p: Vec<Vec4> = bytemuck::pod_collect_to_vec(&bytes);
-        Ok(Vec3::from_slice(&p[0][..3])
-            .as_dvec3()
-            .distance(Vec3::from_slice(&p[1][..3]).as_dvec3()))
+        let p: Vec<Vec4> = real.decode(&bytes);
+        Ok(DVec3::from_slice(&p[0][..3]).distance(DVec3::from_slice(&p[1][..3])))
     }
 
     /// Elastic energy (J) of plain spring `spring` at length `len` (m) with rest length `rest`
     /// (m).
     fn elastic_energy(&self, spring: usize, len: f64, rest: f64) -> f64 {
         let sp = self.springs.springs[spring];
-        let k = f64::from(self.springs.materials[sp.material as usize].stiffness);
+        let k = (self.plan.precision).round(self.springs.materials[sp.material as usize].stiffness);
         match self.springs.laws[spring] {
             layout::LAW_MATERIAL => 0.5 * k / rest * (len - rest) * (len - rest),
             layout::LAW_ZERO_LENGTH => 0.5 * k * len * len,
@@ -259,7 +285,9 @@ impl World {
         actuator.check(index, self.spring_count())?;
         check_same_kind(index, &old, &actuator)?;
         let s = actuator.spring as usize;
-        fits_f32(|| format!("actuator {index}"), "omega", actuator.omega)?;
+        if self.in_f32() {
+            fits_f32(|| format!("actuator {index}"), "omega", actuator.omega)?;
+        }
         self.limit
             .actuator(&self.model_spring(s), &actuator, self.spring_masses(s));
         self.actuators[index] = actuator;
@@ -273,10 +301,12 @@ impl World {
     /// Writes actuator `index` but its `current` rest length: the next spring pass books the
     /// change from the booked one.
     fn write_actuator(&self, index: usize, entry: &GpuActuator) {
+        let real = self.plan.precision;
+        let bytes = real.encode_one(entry);
         self.queue.write_buffer(
             &self.buffers.actuators,
-            array_bytes::<GpuActuator>(index as u64),
-            &bytemuck::bytes_of(entry)[..offset_of!(GpuActuator, current)],
+            real.bytes::<GpuActuator>(index as u64),
+            &bytes[..field_offset!(real, GpuActuator, current) as usize],
         );
     }
 }

@@ -21,7 +21,7 @@ use super::buffers::Buffers;
 use super::collisions::CollisionPass;
 use super::fixed::FixedPoint;
 use super::layout::{GpuMass, GpuParams, Specialization};
-use super::options::{WorldOptions, WorldStats};
+use super::options::{Precision, WorldOptions, WorldStats};
 use super::pipelines::{Pipelines, COLLISION_STEMS};
 use super::plan::Plan;
 use super::sense::SenseState;
@@ -39,9 +39,9 @@ use status::Failure;
 /// on the same adapter (see [`fixed`](super::fixed)).
 ///
 /// Buffers a renderer on the same device may read:
-/// [`World::position_buffer`] is `array<vec4<f32>>`, one element per mass in model order, xyz the
-/// position in m and w = 1; [`World::velocity_buffer`] is the same with velocities in m/s and
-/// w = 0. Both have usage `STORAGE | COPY_SRC | COPY_DST` (and `VERTEX` for positions).
+/// [`World::position_buffer`] is `array<vec4<f32>>` (`array<vec4<f64>>` in [`Precision::F64`]),
+/// one element per mass in model order, xyz the position in m and w = 1;
+/// [`World::velocity_buffer`] is the same with velocities in m/s and w = 0. Both have usage `STORAGE | COPY_SRC | COPY_DST` (and `VERTEX` for positions).
 ///
 /// # Examples
 ///
@@ -134,6 +134,12 @@ impl World {
         self.initial_limit = limit;
     }
 
+    /// The real type its kernels compute and store the state in ([`WorldOptions::precision`]).
+    #[must_use]
+    pub fn precision(&self) -> Precision {
+        self.plan.precision
+    }
+
     /// The adapter this World runs on (name, backend, device type).
     #[must_use]
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
@@ -152,15 +158,16 @@ impl World {
         &self.queue
     }
 
-    /// The position buffer: `array<vec4<f32>>`, one element per mass in model order, xyz the
-    /// position in m, w = 1. Usage `STORAGE | VERTEX | COPY_SRC | COPY_DST`. A renderer on the
+    /// The position buffer: `array<vec4<f32>>` (`array<vec4<f64>>` in [`Precision::F64`]), one
+    /// element per mass in model order, xyz the position in m, w = 1. Usage `STORAGE | VERTEX | COPY_SRC | COPY_DST`. A renderer on the
     /// same device can draw from it directly; it changes only when the World steps or resets.
     #[must_use]
     pub fn position_buffer(&self) -> &wgpu::Buffer {
         &self.buffers.positions
     }
 
-    /// The velocity buffer: `array<vec4<f32>>`, xyz the velocity in m/s, w = 0.
+    /// The velocity buffer: `array<vec4<f32>>` (`array<vec4<f64>>` in [`Precision::F64`]), xyz
+    /// the velocity in m/s, w = 0.
     #[must_use]
     pub fn velocity_buffer(&self) -> &wgpu::Buffer {
         &self.buffers.velocities

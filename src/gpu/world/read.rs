@@ -2,7 +2,7 @@
 //! `energy_springs`, `bodies`) that leave only partial sums to read; the spring pass's forces
 //! for the parity suite.
 
-use glam::{DVec3, Vec3};
+use glam::DVec3;
 use std::collections::HashMap;
 
 use super::World;
@@ -43,10 +43,12 @@ impl World {
             // An empty readback has no alignment to cast from.
             return Ok(Vec::new());
         }
-        let bytes = self.read(&[(buffer, 0, array_bytes::<Vec4>(self.masses.len() as u64))])?;
-        let v: Vec<Vec4> = bytemuck::pod_collect_to_vec(&bytes);
-        Ok(v.iter()
-            .map(|p| Vec3::new(p[0], p[1], p[2]).as_dvec3())
+        let real = self.plan.precision;
+        let bytes = self.read(&[(buffer, 0, real.bytes::<Vec4>(self.masses.len() as u64))])?;
+        Ok(real
+            .decode::<Vec4>(&bytes)
+            .iter()
+            .map(|p| DVec3::new(p[0], p[1], p[2]))
             .collect())
     }
 
@@ -61,8 +63,8 @@ impl World {
     /// Every pair of masses `[a, b]`, `a < b`, touching in the current state (closer than the sum
     /// of their collision radii and allowed to collide: see [`Collision`](crate::Collision)), in
     /// increasing order; empty when no mass has a collision radius. Reads the positions back
-    /// (16 bytes per mass) and finds the pairs on the host with the CPU reference's broad phase,
-    /// as [`CpuWorld::contacts`](crate::CpuWorld::contacts) does.
+    /// (16 bytes per mass, 32 in f64) and finds the pairs on the host with the CPU reference's
+    /// broad phase, as [`CpuWorld::contacts`](crate::CpuWorld::contacts) does.
     ///
     /// # Errors
     /// As [`World::positions`].
@@ -110,11 +112,11 @@ impl World {
         })?;
         let mg = u64::from(md.groups);
         let sg = u64::from(self.plan.spring_dispatch.groups);
-        let b = &self.buffers;
-        let mass_bytes = array_bytes::<GpuMassPartial>(mg);
+        let (b, real) = (&self.buffers, self.plan.precision);
+        let mass_bytes = real.bytes::<GpuMassPartial>(mg);
         let bytes = self.read(&[
             (&b.mass_partials, 0, mass_bytes),
-            (&b.spring_partials, 0, array_bytes::<GpuSpringPartial>(sg)),
+            (&b.spring_partials, 0, real.bytes::<GpuSpringPartial>(sg)),
         ])?;
         let (mp, sp) = bytes.split_at(mass_bytes as usize);
         let mut e = Energy {
@@ -122,18 +124,18 @@ impl World {
             injected: self.host_injected,
             ..Energy::default()
         };
-        for p in bytemuck::pod_collect_to_vec::<u8, GpuMassPartial>(mp) {
-            e.kinetic += f64::from(p.kinetic);
-            e.gravity += f64::from(p.gravity);
-            e.ground += f64::from(p.ground);
-            e.dissipated += f64::from(p.dissipated);
-            e.injected += f64::from(p.injected);
+        for p in real.decode::<GpuMassPartial>(mp) {
+            e.kinetic += p.kinetic;
+            e.gravity += p.gravity;
+            e.ground += p.ground;
+            e.dissipated += p.dissipated;
+            e.injected += p.injected;
         }
         if !self.springs.springs.is_empty() {
-            for p in bytemuck::pod_collect_to_vec::<u8, GpuSpringPartial>(sp) {
-                e.elastic += f64::from(p.elastic);
-                e.dissipated += f64::from(p.dissipated);
-                e.injected += f64::from(p.injected);
+            for p in real.decode::<GpuSpringPartial>(sp) {
+                e.elastic += p.elastic;
+                e.dissipated += p.dissipated;
+                e.injected += p.injected;
             }
         }
         Ok(e)
@@ -156,16 +158,18 @@ impl World {
             pass.dispatch_workgroups(d.x, d.y, 1);
         })?;
         let count = self.bodies.len() as u64;
-        let bytes = self.read(&[(&self.buffers.body_sums, 0, array_bytes::<GpuBodySum>(count))])?;
-        Ok(bytemuck::pod_collect_to_vec::<u8, GpuBodySum>(&bytes)
+        let real = self.plan.precision;
+        let bytes = self.read(&[(&self.buffers.body_sums, 0, real.bytes::<GpuBodySum>(count))])?;
+        Ok(real
+            .decode::<GpuBodySum>(&bytes)
             .iter()
             .map(|s| {
-                let mass = f64::from(s.mass);
+                let mass = s.mass;
                 if mass > 0.0 {
                     BodyState {
                         mass,
-                        centre_of_mass: Vec3::from_array(s.moment).as_dvec3() / mass,
-                        mean_velocity: Vec3::from_array(s.momentum).as_dvec3() / mass,
+                        centre_of_mass: DVec3::from_array(s.moment) / mass,
+                        mean_velocity: DVec3::from_array(s.momentum) / mass,
                     }
                 } else {
                     BodyState::default()
@@ -253,14 +257,14 @@ impl World {
             mapped_at_creation: false,
         });
         let step = GpuStep {
-            time: self.time as f32,
+            time: self.time,
             index: 1,
-            speed_energy: self.limit.scaled_energy() as f32,
-            speed_growth: self.limit.scaled_growth() as f32,
+            speed_energy: self.limit.scaled_energy(),
+            speed_growth: self.limit.scaled_growth(),
             ..Default::default()
         };
-        self.queue
-            .write_buffer(&b.steps, 0, bytemuck::bytes_of(&step));
+        let step = self.plan.precision.encode_one(&step);
+        self.queue.write_buffer(&b.steps, 0, &step);
         pass::run_pass_between(
             &self.device,
             &self.queue,
@@ -308,7 +312,8 @@ impl World {
 
     /// Rest length of every spring at the current time [`World::time`], m, evaluated on the host
     /// in f64 from the base rest lengths, actuators and commands in force (the spring pass evaluates the
-    /// same actuators in f32 at the start of each step, so the two agree to f32 rounding);
+    /// same actuators in the World's precision at the start of each step, so in f32 the two
+    /// agree to f32 rounding);
     /// zero-length springs report 0. No device readback.
     ///
     /// # Errors

@@ -1,9 +1,8 @@
 //! The initial state: [`World::reset`] is its only writer (the buffers are created zeroed).
 
 use super::World;
-use crate::gpu::layout::{array_bytes, GpuActuator, GpuLink, GpuState, GpuStatus};
+use crate::gpu::layout::{GpuActuator, GpuState, GpuStatus, Vec4};
 use crate::gpu::pass;
-use crate::gpu::stencil::slot_code;
 use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
 
 impl World {
@@ -18,9 +17,8 @@ impl World {
         self.commands.fill(0.0);
         self.write_commands();
         if !self.actuators.is_empty() {
-            let table = self.actuator_table(0.0);
-            self.queue
-                .write_buffer(&self.buffers.actuators, 0, bytemuck::cast_slice(&table));
+            let table = self.plan.precision.encode(&self.actuator_table(0.0));
+            self.queue.write_buffer(&self.buffers.actuators, 0, &table);
         }
         self.drag = None;
         let counts = Counts {
@@ -30,8 +28,8 @@ impl World {
         };
         self.params = gpu_params(&self.model_params, None, counts);
         let b = &self.buffers;
-        self.queue
-            .write_buffer(&b.params, 0, bytemuck::bytes_of(&self.params));
+        let params = self.plan.precision.encode_one(&self.params);
+        self.queue.write_buffer(&b.params, 0, &params);
         self.queue
             .write_buffer(&b.status, 0, bytemuck::bytes_of(&GpuStatus::CLEAR));
         pass::clear(
@@ -61,15 +59,18 @@ impl World {
                 v3(m.velocity)
             }
         };
-        let pos: Vec<[f32; 4]> = self
+        let pos: Vec<Vec4> = self
             .masses
             .iter()
-            .map(|m| m.position.as_vec3().extend(1.0).to_array())
+            .map(|m| m.position.extend(1.0).to_array())
             .collect();
-        let vel: Vec<[f32; 4]> = self
+        let vel: Vec<Vec4> = self
             .masses
             .iter()
-            .map(|m| glam::Vec3::from_array(velocity(m)).extend(0.0).to_array())
+            .map(|m| {
+                let [x, y, z] = velocity(m);
+                [x, y, z, 0.0]
+            })
             .collect();
         let state: Vec<GpuState> = self
             .masses
@@ -80,13 +81,11 @@ impl World {
                 ..Default::default()
             })
             .collect();
-        let b = &self.buffers;
+        let (b, real) = (&self.buffers, self.plan.precision);
+        self.queue.write_buffer(&b.positions, 0, &real.encode(&pos));
         self.queue
-            .write_buffer(&b.positions, 0, bytemuck::cast_slice(&pos));
-        self.queue
-            .write_buffer(&b.velocities, 0, bytemuck::cast_slice(&vel));
-        self.queue
-            .write_buffer(&b.state, 0, bytemuck::cast_slice(&state));
+            .write_buffer(&b.velocities, 0, &real.encode(&vel));
+        self.queue.write_buffer(&b.state, 0, &real.encode(&state));
     }
 
     /// The mass records with the model's external forces and fixed flags.
@@ -96,34 +95,16 @@ impl World {
             g.flags = mass_flags(m.fixed);
         }
         if !self.gpu_masses.is_empty() {
-            self.queue.write_buffer(
-                &self.buffers.masses,
-                0,
-                bytemuck::cast_slice(&self.gpu_masses),
-            );
+            let masses = self.plan.precision.encode(&self.gpu_masses);
+            self.queue.write_buffer(&self.buffers.masses, 0, &masses);
         }
     }
 
     /// The model's rest lengths of the springs `set_rest_length` changed, in the link table and
     /// the stencil.
     fn restore_rest_lengths(&mut self) {
-        let b = &self.buffers;
         for &s in self.rest_changed.keys() {
-            let sp = &self.springs.springs[s];
-            self.queue.write_buffer(
-                &b.links,
-                array_bytes::<GpuLink>(self.links.link(s)),
-                bytemuck::bytes_of(&sp.link()),
-            );
-            if let (Some(st), Some(sb)) = (&self.stencil, &b.stencil) {
-                if let Some(at) = st.element(s, sp) {
-                    self.queue.write_buffer(
-                        &sb.rests,
-                        array_bytes::<f32>(at),
-                        bytemuck::bytes_of(&slot_code(sp)),
-                    );
-                }
-            }
+            self.write_rest_length(s, self.springs.springs[s].rest);
         }
         self.rest_changed.clear();
     }
@@ -145,7 +126,7 @@ impl World {
         self.rest_changed.get(&s).copied().unwrap_or_else(|| {
             match self.springs.actuated_base.get(&(s as u32)) {
                 Some(&base) => base,
-                None => f64::from(f32::from_bits(self.springs.springs[s].rest)),
+                None => self.plan.precision.round(self.springs.springs[s].rest),
             }
         })
     }

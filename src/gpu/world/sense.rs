@@ -6,7 +6,7 @@ use glam::DVec3;
 
 use super::World;
 use crate::error::Result;
-use crate::gpu::layout::{array_bytes, Specialization, Vec4, SENSE_BODY_WORDS};
+use crate::gpu::layout::{Specialization, Vec4, SENSE_BODY_WORDS};
 use crate::gpu::pass;
 use crate::gpu::pipelines::{build_kernel, kernel, Compile, Kernel};
 use crate::gpu::sense::{body_sums, contact, request_words, SenseInputs, SensePass, SenseRequest};
@@ -61,7 +61,7 @@ impl World {
             }
         })?;
         let bytes = self.read(&[(&request.out, 0, request.out_bytes)])?;
-        let words: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+        let words: Vec<f64> = self.plan.precision.decode(&bytes);
         let (bodies, rest) = words.split_at(SENSE_BODY_WORDS as usize * spec.bodies.len());
         let (contacts, lengths) = rest.split_at(4 * spec.contacts.len());
         readings.bodies = bodies
@@ -74,7 +74,7 @@ impl World {
             readings.springs = lengths
                 .iter()
                 .zip(rest_lengths)
-                .map(|(&l, rest)| SpringReading::new(f64::from(l), rest))
+                .map(|(&l, rest)| SpringReading::new(l, rest))
                 .collect();
         }
         Ok(readings)
@@ -156,7 +156,7 @@ impl World {
         self.specialization.contacts = true;
         self.buffers.contacts = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::contacts"),
-            size: array_bytes::<Vec4>(self.masses.len().max(1) as u64),
+            size: (self.plan.precision).bytes::<Vec4>(self.masses.len().max(1) as u64),
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_SRC
                 | wgpu::BufferUsages::COPY_DST,
@@ -181,7 +181,7 @@ impl World {
     /// Uploads each mass's model position less its body's model centre of mass (f64 sums in
     /// mass order, as on the CPU), for the orientation.
     fn upload_model_offsets(&mut self) {
-        let mut offsets = vec![[0.0_f32; 4]; self.masses.len().max(1)];
+        let mut offsets: Vec<Vec4> = vec![[0.0; 4]; self.masses.len().max(1)];
         for body in &self.bodies {
             let masses = &self.masses[body.masses.clone()];
             let total: f64 = masses.iter().map(|m| m.mass).sum();
@@ -193,15 +193,14 @@ impl World {
                 .fold(DVec3::ZERO, |acc, m| acc + m.mass * m.position)
                 / total;
             for (i, m) in body.masses.clone().zip(masses) {
-                let d = (m.position - centre).as_vec3();
-                offsets[i] = [d.x, d.y, d.z, 0.0];
+                offsets[i] = (m.position - centre).extend(0.0).to_array();
             }
         }
         let buffer = wgpu::util::DeviceExt::create_buffer_init(
             &self.device,
             &wgpu::util::BufferInitDescriptor {
                 label: Some("hooke::model_offsets"),
-                contents: bytemuck::cast_slice(&offsets),
+                contents: &self.plan.precision.encode(&offsets),
                 usage: wgpu::BufferUsages::STORAGE,
             },
         );

@@ -2,7 +2,7 @@
 //! the blow-up bound, a fixed-point overflow), device loss, and the errors a stopped World
 //! returns.
 
-use glam::Vec3;
+use glam::DVec3;
 
 use super::World;
 use crate::error::{Error, Result};
@@ -41,12 +41,14 @@ impl World {
         Ok(bytemuck::pod_read_unaligned(&bytes))
     }
 
-    /// Position (m) and velocity (m/s) of mass `mass` in the state records (32 bytes read).
-    fn read_state(&self, mass: usize) -> Result<(Vec3, Vec3)> {
-        let at = array_bytes::<GpuState>(mass as u64);
-        let bytes = self.read(&[(&self.buffers.state, at, array_bytes::<GpuState>(1))])?;
-        let st: GpuState = bytemuck::pod_read_unaligned(&bytes);
-        Ok((Vec3::from(st.position), Vec3::from(st.velocity)))
+    /// Position (m) and velocity (m/s) of mass `mass` in the state records (32 bytes read, 64
+    /// in f64).
+    fn read_state(&self, mass: usize) -> Result<(DVec3, DVec3)> {
+        let real = self.plan.precision;
+        let at = real.bytes::<GpuState>(mass as u64);
+        let bytes = self.read(&[(&self.buffers.state, at, real.bytes::<GpuState>(1))])?;
+        let st: GpuState = real.decode(&bytes)[0];
+        Ok((DVec3::from(st.position), DVec3::from(st.velocity)))
     }
 
     /// Stops the World on what `status` reports after a round of `n` steps that started at
@@ -89,12 +91,12 @@ impl World {
             // the CPU.
             let (x, v) = self.read_state(mass)?;
             self.failed = Some(if x.is_finite() && v.is_finite() {
-                let mass_kg = f64::from(self.gpu_masses[mass].mass);
+                let mass_kg = self.gpu_masses[mass].mass;
                 Failure::BlowUp(BlowUp {
                     mass,
                     step: self.steps,
                     time: t0,
-                    speed: f64::from(v.length()),
+                    speed: v.length(),
                     limit: self.limit.speed(mass_kg, self.time),
                 })
             } else {

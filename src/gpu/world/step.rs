@@ -4,7 +4,7 @@
 use super::World;
 use crate::cpu::steps_for;
 use crate::error::Result;
-use crate::gpu::layout::{array_bytes, GpuStep};
+use crate::gpu::layout::GpuStep;
 use crate::gpu::pass;
 
 impl World {
@@ -79,18 +79,19 @@ impl World {
     /// `t` (s); returns the time after the last.
     fn write_step_uniforms(&self, done: u64, count: u64, mut t: f64) -> f64 {
         let stride = self.plan.step_stride;
-        let record = array_bytes::<GpuStep>(1) as usize;
+        let real = self.plan.precision;
+        let record = real.bytes::<GpuStep>(1) as usize;
         let mut uniforms = vec![0u8; (stride * count) as usize];
         for j in 0..count {
             let step = GpuStep {
-                time: t as f32,
+                time: t,
                 index: (done + j + 1) as u32,
-                speed_energy: self.limit.scaled_energy() as f32,
-                speed_growth: self.limit.scaled_growth() as f32,
+                speed_energy: self.limit.scaled_energy(),
+                speed_growth: self.limit.scaled_growth(),
                 ..Default::default()
             };
             let at = (stride * j) as usize;
-            uniforms[at..at + record].copy_from_slice(bytemuck::bytes_of(&step));
+            uniforms[at..at + record].copy_from_slice(&real.encode_one(&step));
             t += self.model_params.dt;
         }
         self.queue.write_buffer(&self.buffers.steps, 0, &uniforms);

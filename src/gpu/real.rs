@@ -1,0 +1,215 @@
+//! The World's real type on the host side. The host builds every device record once, in f64
+//! (the `real64` mirrors of [`layout`](super::layout)); [`Precision`] encodes records for the
+//! kernels' precision when they are uploaded (narrowing each real field to f32 in
+//! [`Precision::F32`], as they are in [`Precision::F64`]) and decodes what is read back to f64.
+//! Buffer sizes and field offsets come from the same place, so no upload, readback or partial
+//! write can assume one precision while the kernels run in the other.
+
+use bytemuck::Pod;
+
+use super::options::Precision;
+
+/// A device record built in f64 that has an f32 twin of the same fields.
+pub(crate) trait Narrow: Pod {
+    /// The f32 twin.
+    type F32: Pod;
+    /// The twin, every real field rounded to the nearest f32.
+    fn narrow(&self) -> Self::F32;
+    /// The record of an f32 twin (exact).
+    fn widen(narrow: &Self::F32) -> Self;
+}
+
+/// One field of a record converted between its f64 and f32 twins (reals rounded to nearest or
+/// widened exactly; integers copied; the f64 alignment padding, `[u32; 0]` in f32, zeroed).
+pub(crate) trait Cast<T> {
+    fn cast(&self) -> T;
+}
+
+impl Cast<f32> for f64 {
+    fn cast(&self) -> f32 {
+        *self as f32
+    }
+}
+
+impl Cast<f64> for f32 {
+    fn cast(&self) -> f64 {
+        f64::from(*self)
+    }
+}
+
+impl<const N: usize> Cast<[f32; N]> for [f64; N] {
+    fn cast(&self) -> [f32; N] {
+        self.map(|x| x as f32)
+    }
+}
+
+impl<const N: usize> Cast<[f64; N]> for [f32; N] {
+    fn cast(&self) -> [f64; N] {
+        self.map(f64::from)
+    }
+}
+
+impl Cast<u32> for u32 {
+    fn cast(&self) -> u32 {
+        *self
+    }
+}
+
+impl<const N: usize, const M: usize> Cast<[u32; M]> for [u32; N] {
+    fn cast(&self) -> [u32; M] {
+        [0; M]
+    }
+}
+
+impl Narrow for f64 {
+    type F32 = f32;
+    fn narrow(&self) -> f32 {
+        *self as f32
+    }
+    fn widen(narrow: &f32) -> Self {
+        f64::from(*narrow)
+    }
+}
+
+impl<const N: usize> Narrow for [f64; N]
+where
+    [f64; N]: Pod,
+    [f32; N]: Pod,
+{
+    type F32 = [f32; N];
+    fn narrow(&self) -> [f32; N] {
+        self.cast()
+    }
+    fn widen(narrow: &[f32; N]) -> Self {
+        narrow.cast()
+    }
+}
+
+impl Precision {
+    /// Bytes of one real (4 or 8).
+    #[must_use]
+    pub(crate) const fn real_bytes(self) -> u64 {
+        match self {
+            Precision::F32 => 4,
+            Precision::F64 => 8,
+        }
+    }
+
+    /// Bytes of `count` records `T` in a device array of this precision.
+    #[must_use]
+    pub(crate) fn bytes<T: Narrow>(self, count: u64) -> u64 {
+        count
+            * match self {
+                Precision::F32 => std::mem::size_of::<T::F32>(),
+                Precision::F64 => std::mem::size_of::<T>(),
+            } as u64
+    }
+
+    /// `items` as the device's bytes in this precision.
+    #[must_use]
+    pub(crate) fn encode<T: Narrow>(self, items: &[T]) -> Vec<u8> {
+        match self {
+            Precision::F32 => {
+                let narrow: Vec<T::F32> = items.iter().map(Narrow::narrow).collect();
+                bytemuck::cast_slice(&narrow).to_vec()
+            }
+            Precision::F64 => bytemuck::cast_slice(items).to_vec(),
+        }
+    }
+
+    /// One record as the device's bytes in this precision.
+    #[must_use]
+    pub(crate) fn encode_one<T: Narrow>(self, item: &T) -> Vec<u8> {
+        self.encode(std::slice::from_ref(item))
+    }
+
+    /// The records of device bytes in this precision (a whole number of records).
+    #[must_use]
+    pub(crate) fn decode<T: Narrow>(self, bytes: &[u8]) -> Vec<T> {
+        match self {
+            Precision::F32 => bytemuck::pod_collect_to_vec::<u8, T::F32>(bytes)
+                .iter()
+                .map(T::widen)
+                .collect(),
+            Precision::F64 => bytemuck::pod_collect_to_vec(bytes),
+        }
+    }
+
+    /// `x` as the device holds it: rounded to the nearest f32 in [`Precision::F32`], itself in
+    /// [`Precision::F64`].
+    #[must_use]
+    pub(crate) fn round(self, x: f64) -> f64 {
+        match self {
+            Precision::F32 => f64::from(x as f32),
+            Precision::F64 => x,
+        }
+    }
+
+    /// A WGSL literal of the real `x` as the device holds it (`Real(…f)` or `…lf`), exact.
+    #[must_use]
+    pub(crate) fn wgsl_literal(self, x: f64) -> String {
+        match self {
+            Precision::F32 => format!("Real({:?}f)", x as f32),
+            Precision::F64 => format!("{x:?}lf"),
+        }
+    }
+}
+
+/// The byte offset of `field` in the device record `$ty` of `precision` (the `real32` or
+/// `real64` mirror of [`layout`](super::layout)).
+macro_rules! field_offset {
+    ($precision:expr, $ty:ident, $field:ident) => {
+        match $precision {
+            $crate::gpu::options::Precision::F32 => {
+                std::mem::offset_of!($crate::gpu::layout::real32::$ty, $field) as u64
+            }
+            $crate::gpu::options::Precision::F64 => {
+                std::mem::offset_of!($crate::gpu::layout::real64::$ty, $field) as u64
+            }
+        }
+    };
+}
+pub(crate) use field_offset;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::layout::GpuMass;
+
+    #[test]
+    fn f32_records_round_each_real_and_keep_the_integers() {
+        let mass = GpuMass {
+            external_force: [0.1, -2.5, 1e-3],
+            mass: 0.1,
+            flags: 1,
+            oscillator: 7,
+            body: 3,
+            ..Default::default()
+        };
+        let bytes = Precision::F32.encode_one(&mass);
+        assert_eq!(bytes.len() as u64, Precision::F32.bytes::<GpuMass>(1));
+        assert_eq!(bytes.len(), 32);
+        let back: Vec<GpuMass> = Precision::F32.decode(&bytes);
+        assert_eq!(back[0].external_force, [0.1f32, -2.5, 1e-3].map(f64::from));
+        assert_eq!(back[0].mass, f64::from(0.1f32));
+        assert_eq!((back[0].flags, back[0].oscillator, back[0].body), (1, 7, 3));
+        // f64 records are their own bytes.
+        let wide = Precision::F64.encode_one(&mass);
+        assert_eq!(wide.len(), 64);
+        assert_eq!(Precision::F64.decode::<GpuMass>(&wide)[0].mass, 0.1);
+    }
+
+    #[test]
+    fn field_offsets_follow_the_precision() {
+        assert_eq!(field_offset!(Precision::F32, GpuParams, drag_stiffness), 32);
+        // f64: the u32 `drag_mass` at 56 is padded to 64.
+        assert_eq!(field_offset!(Precision::F64, GpuParams, drag_stiffness), 64);
+    }
+
+    #[test]
+    fn wgsl_literals_are_exact() {
+        assert_eq!(Precision::F32.wgsl_literal(0.1), "Real(0.1f)");
+        assert_eq!(Precision::F64.wgsl_literal(0.1), "0.1lf");
+        assert_eq!(Precision::F64.wgsl_literal(1e5), "100000.0lf");
+    }
+}
