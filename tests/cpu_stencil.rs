@@ -198,3 +198,32 @@ fn bodies_that_do_not_fit_a_stencil_keep_the_scalar_walks_bits() {
     off.step(50).unwrap();
     assert!(on.position_slice() == off.position_slice());
 }
+
+/// A lattice with one extra spring joining its first and last masses fits a stencil by the
+/// offsets and materials alone, but that one far offset would make every piece's window the
+/// whole body: it keeps the scalar walk (and its bits).
+#[test]
+fn a_body_with_a_far_sparse_offset_keeps_the_scalar_walk() {
+    let mut model = lattice(20);
+    let last = model.masses.len() as u32 - 1;
+    let template = model.springs[0];
+    model.springs.push(hooke::Spring {
+        a: 0,
+        b: last,
+        rest_length: model.masses[0]
+            .position
+            .distance(model.masses[last as usize].position),
+        ..template
+    });
+    let mut on = world(&model, true, 2);
+    let mut off = world(&model, false, 2);
+    assert_eq!(on.stencil_springs(), 0);
+    on.step(20).unwrap();
+    off.step(20).unwrap();
+    assert!(on.position_slice() == off.position_slice());
+    // The lattice alone keeps its stencil.
+    assert_eq!(
+        world(&lattice(20), true, 2).stencil_springs(),
+        lattice(20).springs.len()
+    );
+}

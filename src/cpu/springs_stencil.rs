@@ -4,7 +4,8 @@
 //!
 //! A body (a run of springs between free cuts, see `chunks.rs`) of at least
 //! [`STENCIL_MIN_SPRINGS`] springs gets a stencil when every one of its springs fits one: the
-//! offsets `|b - a|` are at most [`MAX_OFFSETS`] distinct values, every offset's springs share
+//! offsets `|b - a|` are at most [`MAX_OFFSETS`] distinct values, each held by at least a quarter
+//! of the body's masses and none reaching past an eighth of them, every offset's springs share
 //! one stiffness, damping and law, and no two springs join the same pair of masses in the same
 //! slot (a lattice, a cloth grid, a rope). Otherwise the body stays with the scalar walk
 //! (`springs_simd.rs`), bit for bit as before. The slot of a spring is `(lower mass, offset)`;
@@ -48,6 +49,20 @@ const BLOCK: usize = 512;
 
 /// A body's pieces: about this many, of whole blocks (as `chunks.rs` cuts scalar bodies).
 const PIECES: usize = 16;
+
+/// Whether the offsets of a body of `masses` masses whose springs join `ends` are regular
+/// enough for the stencil to pay off: each offset held by at least a quarter of the masses (an
+/// offset costs every mass a slot, filled or not), and the largest at most an eighth of the
+/// masses (each piece's window reaches that far past its masses: a body joined end to end by a
+/// few far springs would transpose most of itself for every piece).
+fn dense(ends: &[[u32; 2]], offsets: &[usize], masses: usize) -> bool {
+    let mut held: HashMap<usize, usize> = offsets.iter().map(|&o| (o, 0)).collect();
+    for &[a, b] in ends {
+        *held.entry(a.abs_diff(b) as usize).or_default() += 1;
+    }
+    let reach = offsets.iter().copied().max().unwrap_or(0);
+    8 * reach <= masses && held.values().all(|&n| 4 * n >= masses)
+}
 
 /// One body's stencil.
 #[derive(Clone, Debug)]
@@ -104,6 +119,9 @@ impl StencilBody {
             if offsets.len() > MAX_OFFSETS || param_of[k] != p {
                 return None;
             }
+        }
+        if !dense(ends, &offsets, masses) {
+            return None;
         }
         // Offsets ascending, and the slot of every spring.
         let mut order: Vec<usize> = (0..offsets.len()).collect();
