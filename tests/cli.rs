@@ -151,6 +151,56 @@ fn hooke_run_gpu_trace_is_the_gpu_worlds_own_values() {
     assert_eq!(observed(&header, &rows), expected_rows(&mut world, 100, 2));
 }
 
+/// `hooke run --gpu --f64` runs the GPU World in f64: its trace is that World's own values and
+/// within 1e-12 m of the CPU reference's (the f32 World's is about 1e-6 m away). `--f64` alone
+/// is refused (it needs `--gpu`).
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn hooke_run_gpu_f64_trace_follows_the_cpu_reference() {
+    let (device, _) = hooke::gpu::request_device().unwrap();
+    if !device.features().contains(wgpu::Features::SHADER_F64) {
+        eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
+        return;
+    }
+    let dir = scratch("run_gpu_f64");
+    let out_csv = dir.join("cube.csv");
+    let args = [
+        "run",
+        "scenes/cube.json",
+        "--duration",
+        "0.05",
+        "--every",
+        "0.01",
+        "--gpu",
+        "--f64",
+        "--out",
+        out_csv.to_str().unwrap(),
+    ];
+    let out = hooke(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("F64"), "{}", stderr(&out));
+    let (header, rows) = read_trace(&out_csv);
+    let model = Scene::load("scenes/cube.json").unwrap().to_model().unwrap();
+    let options = hooke::WorldOptions {
+        precision: hooke::Precision::F64,
+        ..Default::default()
+    };
+    let (device, queue) = hooke::gpu::request_device().unwrap();
+    let mut world = World::with_device(device, queue, &model, options).unwrap();
+    assert_eq!(observed(&header, &rows), expected_rows(&mut world, 100, 5));
+    let mut cpu = CpuWorld::new(&model).unwrap();
+    let cpu_rows = expected_rows(&mut cpu, 100, 5);
+    for (g, c) in observed(&header, &rows).iter().zip(&cpu_rows) {
+        // Centre of mass columns (the last is the total energy).
+        for (a, b) in g[..g.len() - 1].iter().zip(&c[..c.len() - 1]) {
+            assert!((a - b).abs() < 1e-12, "{a} (GPU f64) vs {b} (CPU)");
+        }
+    }
+    let refused = hooke(&["run", "scenes/cube.json", "--f64"]);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--gpu"), "{}", stderr(&refused));
+}
+
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn hooke_info_reports_counts_stable_dt_and_adapter() {

@@ -138,6 +138,10 @@ pub(crate) struct RunArgs {
     /// Run on the GPU World instead of the CPU reference integrator.
     #[arg(long)]
     pub(crate) gpu: bool,
+    /// With --gpu: run the GPU World in f64 (`Precision::F64`; the adapter needs SHADER_F64, as
+    /// lavapipe and most Vulkan desktop GPUs have). The CPU reference is always f64.
+    #[arg(long, requires = "gpu")]
+    pub(crate) f64: bool,
     /// CPU threads for the CPU reference (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) threads: Option<u32>,

@@ -4,7 +4,7 @@ use std::error::Error;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use hooke::{CpuWorld, Simulation, World};
+use hooke::{CpuWorld, Precision, Simulation, World, WorldOptions};
 
 use crate::args::RunArgs;
 use crate::progress::Progress;
@@ -15,10 +15,20 @@ use crate::trace::TraceWriter;
 pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
     let (_, model) = scene_file::load(&args.scene)?;
     if args.gpu {
-        let mut world = World::new(&model)?;
+        let mut world = if args.f64 {
+            let options = WorldOptions {
+                precision: Precision::F64,
+                ..WorldOptions::default()
+            };
+            let (device, queue) = hooke::gpu::request_device()?;
+            World::with_device(device, queue, &model, options)?
+        } else {
+            World::new(&model)?
+        };
         eprintln!(
-            "GPU: {}",
-            crate::info::describe_adapter(world.adapter_info())
+            "GPU: {} ({:?})",
+            crate::info::describe_adapter(world.adapter_info()),
+            world.precision()
         );
         trace(&mut world, args)
     } else {
