@@ -151,6 +151,32 @@ fn run_bits(model: &Model, options: WorldOptions, steps: u64) -> Run {
     )
 }
 
+/// Energy booking (`WorldOptions::track_energy`) only books: off, a World's trajectory keeps
+/// every bit (muscles, friction, both spring passes), and the dissipated and injected totals
+/// read 0. Populations rely on it (they evaluate with booking off).
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn energy_booking_off_keeps_the_trajectorys_bits() {
+    let worm = hooke::creatures::Inchworm::default().build().unwrap();
+    for model in [scenes::breathing_cube(), worm.herd(4, 1.0).unwrap()] {
+        for spring_pass in [hooke::SpringPass::Links, hooke::SpringPass::Stencil] {
+            let on = WorldOptions {
+                spring_pass,
+                ..WorldOptions::default()
+            };
+            let off = WorldOptions {
+                track_energy: false,
+                ..on
+            };
+            let (a, b) = (run_bits(&model, on, 700), run_bits(&model, off, 700));
+            assert!(a.0 == b.0, "positions differ ({spring_pass:?})");
+            assert!(a.1 == b.1, "velocities differ ({spring_pass:?})");
+            assert!(a.2.injected > 0.0);
+            assert_eq!((b.2.dissipated, b.2.injected), (0.0, 0.0));
+        }
+    }
+}
+
 /// Spring tables larger than one storage binding are bound in chunks, each its own dispatch.
 /// Capping the chunk size splits a small lattice into several chunks: the integer force sums do
 /// not care how the springs are split, so every bit must match the unchunked run.
