@@ -120,14 +120,17 @@ pub use crate::simulation::BodyState;
 pub struct WorldStats {
     /// Device memory per spring, bytes: the 8-byte link record (plus a 4-byte material index
     /// when the model has several materials) and the spring pass's energy slots (16 bytes per
-    /// invocation) shared over the springs.
+    /// invocation) shared over the springs. In [`Precision::F64`] the link is 16 bytes and the
+    /// slots 32.
     pub bytes_per_spring: f64,
     /// Device memory per mass, bytes: position and velocity (16 each, and again interleaved in
     /// the 32-byte state record the passes read), the fixed-point force sum (4 x 4 or 4 x 8),
     /// the 32-byte properties record, the 8-byte range of its springs in the link table, its
     /// share of the integrate pass's energy slots, and with the stencil variant of the spring
     /// pass ([`SpringPass`]) its rest-length slots (16 bytes per 4 offsets) and a second 8-byte
-    /// range (its springs outside the stencil).
+    /// range (its springs outside the stencil). In [`Precision::F64`] every real doubles: 32-byte
+    /// positions and velocities, a 64-byte state and properties record, 32 bytes of slots per 4
+    /// offsets.
     pub bytes_per_mass: f64,
     /// Device memory of all the World's buffers, bytes.
     pub device_bytes: u64,

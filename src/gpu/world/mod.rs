@@ -32,7 +32,7 @@ use crate::model::{Actuator, Body, Mass, SpeedLimit, StableDt};
 use status::Failure;
 
 /// The GPU simulation of a [`Model`](crate::Model): the physics of [`crate::CpuWorld`] in f32 on
-/// any adapter wgpu finds.
+/// any adapter wgpu finds, or in f64 ([`Precision::F64`]) where the adapter has `SHADER_F64`.
 ///
 /// State stays on the GPU; [`World::positions`], [`World::velocities`], [`World::energy`] and
 /// [`World::bodies`] read back only what they report. Results are bit-identical from run to run
