@@ -71,6 +71,28 @@ fn f64_on_the_gl_backend_names_shader_f64_and_the_adapter() {
     World::with_device(device, queue, &cube(), WorldOptions::default()).unwrap();
 }
 
+/// `World::with_options` opens an adapter itself and builds an f64 World on it (lavapipe has
+/// SHADER_F64), or names the missing feature.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn with_options_builds_an_f64_world_on_an_adapter_it_picks() {
+    match World::with_options(&cube(), f64_options()) {
+        Ok(mut world) => {
+            assert_eq!(world.precision(), Precision::F64);
+            world.step(10).unwrap();
+        }
+        Err(Error::Gpu(message)) => {
+            let (device, _) = common::gpu();
+            assert!(
+                !device.adapter_info().name.contains("llvmpipe"),
+                "lavapipe has SHADER_F64: {message}"
+            );
+            assert!(message.contains("SHADER_F64"), "{message}");
+        }
+        Err(other) => panic!("{other}"),
+    }
+}
+
 /// F64 with 32-bit fixed-point sums is refused before anything else: f64 forces need 64-bit
 /// sums.
 #[test]

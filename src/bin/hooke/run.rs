@@ -15,16 +15,16 @@ use crate::trace::TraceWriter;
 pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
     let (_, model) = scene_file::load(&args.scene)?;
     if args.gpu {
-        let mut world = if args.f64 {
-            let options = WorldOptions {
-                precision: Precision::F64,
-                ..WorldOptions::default()
-            };
-            let (device, queue) = hooke::gpu::request_device()?;
-            World::with_device(device, queue, &model, options)?
+        let precision = if args.f64 {
+            Precision::F64
         } else {
-            World::new(&model)?
+            Precision::F32
         };
+        let options = WorldOptions {
+            precision,
+            ..WorldOptions::default()
+        };
+        let mut world = World::with_options(&model, options)?;
         eprintln!(
             "GPU: {} ({:?})",
             crate::info::describe_adapter(world.adapter_info()),

@@ -32,8 +32,20 @@ impl World {
     /// [`Error::RequestDevice`](crate::Error::RequestDevice); and what [`World::with_device`]
     /// rejects.
     pub fn new(model: &Model) -> Result<Self> {
+        Self::with_options(model, WorldOptions::default())
+    }
+
+    /// As [`World::new`], with `options` (e.g. [`Precision::F64`], or energy booking off): picks
+    /// an adapter itself and opens it with the features the options may need.
+    ///
+    /// # Errors
+    /// As [`World::new`] and [`World::with_device`] (in [`Precision::F64`] an adapter without
+    /// `SHADER_F64` gives [`Error::Gpu`](crate::Error::Gpu) naming it).
+    pub fn with_options(model: &Model, options: WorldOptions) -> Result<Self> {
         model.validate()?;
-        check_f32(model)?;
+        if options.precision == Precision::F32 {
+            check_f32(model)?;
+        }
         let (device, queue) = request_device()?;
         let lost = Arc::new(Mutex::new(None));
         let flag = lost.clone();
@@ -42,7 +54,7 @@ impl World {
                 *l = Some(format!("{reason:?}: {message}"));
             }
         });
-        Self::build(device, queue, model, WorldOptions::default(), lost)
+        Self::build(device, queue, model, options, lost)
     }
 
     /// Builds a World for `model` on a device and queue the caller already has (to share a GPU
