@@ -254,7 +254,10 @@ impl World {
     /// (m).
     fn elastic_energy(&self, spring: usize, len: f64, rest: f64) -> f64 {
         let sp = self.springs.springs[spring];
-        let k = (self.plan.precision).round(self.springs.materials[sp.material as usize].stiffness);
+        let k = self
+            .plan
+            .precision
+            .round(self.springs.materials[sp.material as usize].stiffness);
         match self.springs.laws[spring] {
             layout::LAW_MATERIAL => 0.5 * k / rest * (len - rest) * (len - rest),
             layout::LAW_ZERO_LENGTH => 0.5 * k * len * len,

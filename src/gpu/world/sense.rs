@@ -156,7 +156,10 @@ impl World {
         self.specialization.contacts = true;
         self.buffers.contacts = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::contacts"),
-            size: (self.plan.precision).bytes::<Vec4>(self.masses.len().max(1) as u64),
+            size: self
+                .plan
+                .precision
+                .bytes::<Vec4>(self.masses.len().max(1) as u64),
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_SRC
                 | wgpu::BufferUsages::COPY_DST,
