@@ -845,3 +845,30 @@ fn set_rest_length_books_every_muscles_work() {
         b.injected
     );
 }
+
+/// `CpuWorld::set_track_energy(false)` only stops the booking: a herd of inchworms (muscles,
+/// friction) keeps every bit of its trajectory, the dissipated and injected totals read 0, and
+/// booking turned back on starts from 0.
+#[test]
+fn energy_booking_off_keeps_the_cpu_trajectorys_bits() {
+    let worm = hooke::creatures::Inchworm::default().build().unwrap();
+    let model = worm.herd(4, 1.0).unwrap();
+    let mut on = CpuWorld::new(&model).unwrap();
+    let mut off = CpuWorld::new(&model).unwrap();
+    off.set_track_energy(false);
+    on.step(700).unwrap();
+    off.step(700).unwrap();
+    assert_eq!(on.position_slice(), off.position_slice());
+    assert_eq!(on.velocity_slice(), off.velocity_slice());
+    let (a, b) = (on.energy().unwrap(), off.energy().unwrap());
+    assert!(a.injected > 0.0 && a.dissipated > 0.0);
+    assert_eq!((b.injected, b.dissipated), (0.0, 0.0));
+    assert_eq!((a.kinetic, a.elastic), (b.kinetic, b.elastic));
+    off.set_track_energy(true);
+    off.step(100).unwrap();
+    let c = off.energy().unwrap();
+    assert!(
+        c.injected != 0.0 && c.injected.abs() < a.injected.abs(),
+        "{c:?}"
+    );
+}

@@ -86,6 +86,15 @@ struct Part<'a> {
     order: &'a [u32],
 }
 
+/// Sets the chunk's actuated rest lengths without booking their work (energy tracking off).
+fn set_rests(part: Part<'_>, drive: &Drive<'_>) -> (f64, f64) {
+    for &i in part.order {
+        let s = drive.actuators[i as usize].spring as usize;
+        part.rest[s - part.first] = drive.rest(i as usize);
+    }
+    (0.0, 0.0)
+}
+
 /// Sets the chunk's actuated rest lengths and returns the elastic energy of its actuated springs
 /// before and after, J (each a sum in spring order).
 fn actuate_part(
@@ -163,7 +172,14 @@ impl CpuWorld {
                 order: &by.order[by.actuators_at[c]..by.actuators_at[c + 1]],
             });
         }
-        let run = |p: Part<'_>| actuate_part(p, &drive, ends, table, param, pos);
+        let book = self.track_energy;
+        let run = |p: Part<'_>| {
+            if book {
+                actuate_part(p, &drive, ends, table, param, pos)
+            } else {
+                set_rests(p, &drive)
+            }
+        };
         let sums: Vec<(f64, f64)> = match pool {
             Some(pool) if parts.len() > 1 => {
                 pool.install(|| parts.into_par_iter().with_max_len(1).map(run).collect())

@@ -129,6 +129,8 @@ pub struct CpuWorld {
     pub(super) dissipated: f64,
     /// Work injected so far, J.
     pub(super) injected: f64,
+    /// Whether dissipated and injected energy are booked ([`CpuWorld::set_track_energy`]).
+    pub(super) track_energy: bool,
     /// Threads used for large models.
     pub(super) threads: usize,
     /// The shared worker pool of `threads` threads (`None` for one thread; see `pool.rs`).
@@ -193,6 +195,7 @@ impl CpuWorld {
             steps: 0,
             dissipated: 0.0,
             injected: 0.0,
+            track_energy: true,
             threads: 1,
             pool: None,
             failed: None,
@@ -405,14 +408,30 @@ impl CpuWorld {
         rest
     }
 
-    /// Energy terms of the current state, and the dissipated and injected totals so far, J.
+    /// Whether the world books dissipated and injected energy (default `true`), as
+    /// [`WorldOptions::track_energy`](crate::WorldOptions::track_energy) on the GPU. Off, the
+    /// muscles' share of a step skips their work (a length and two elastic energies per actuated
+    /// spring: about a fifth of the step of a herd of inchworms), [`CpuWorld::energy`] reports
+    /// both totals as 0, and every position and velocity keeps its bits. Turned back on, booking
+    /// starts again from 0. Populations evaluate with it off (fitness reads body states only).
+    pub fn set_track_energy(&mut self, on: bool) {
+        if on && !self.track_energy {
+            self.dissipated = 0.0;
+            self.injected = 0.0;
+        }
+        self.track_energy = on;
+    }
+
+    /// Energy terms of the current state, and the dissipated and injected totals so far, J (both
+    /// 0 while booking is off: [`CpuWorld::set_track_energy`]).
     ///
     /// # Errors
     /// None on the CPU; the `Result` is the [`crate::Simulation`] signature.
     pub fn energy(&self) -> Result<Energy> {
+        let booked = |x: f64| if self.track_energy { x } else { 0.0 };
         let mut e = Energy {
-            dissipated: self.dissipated,
-            injected: self.injected,
+            dissipated: booked(self.dissipated),
+            injected: booked(self.injected),
             elastic: energy_springs(&self.springs, &self.pos),
             ..energy_masses(&self.params, &self.solids, &self.mass, &self.pos, &self.vel)
         };

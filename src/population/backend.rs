@@ -45,6 +45,8 @@ impl sealed::Sealed for CpuWorld {
     fn build(model: &Model, _eval: &Evaluation) -> Result<Self> {
         let mut w = CpuWorld::new(model)?;
         w.pin_bound();
+        // Fitness reads body states only; booking never changes a trajectory's bits.
+        w.set_track_energy(false);
         Ok(w)
     }
     fn pin_bound(&mut self) {
