@@ -20,7 +20,8 @@ pub(crate) trait Narrow: Pod {
 }
 
 /// One field of a record converted between its f64 and f32 twins (reals rounded to nearest or
-/// widened exactly; integers copied; the f64 alignment padding, `[u32; 0]` in f32, zeroed).
+/// widened exactly; integers copied; the f64 alignment padding, `[u32; 0]` in f32, dropped or
+/// zeroed).
 pub(crate) trait Cast<T> {
     fn cast(&self) -> T;
 }
@@ -55,9 +56,11 @@ impl Cast<u32> for u32 {
     }
 }
 
+/// Integer arrays: the words both twins have are copied, the rest zeroed (the f64 alignment
+/// padding is `[u32; n]` in f64 and `[u32; 0]` in f32).
 impl<const N: usize, const M: usize> Cast<[u32; M]> for [u32; N] {
     fn cast(&self) -> [u32; M] {
-        [0; M]
+        std::array::from_fn(|i| self.get(i).copied().unwrap_or(0))
     }
 }
 
