@@ -184,6 +184,16 @@ fn rest_length_edits_and_muscles_reach_the_stencil_slots() {
     assert!((plain[m] - stencil[m]).length() > 1e-7);
 }
 
+/// `model` gets no stencil: stencil on and off give the same bits over `steps` steps.
+fn keeps_the_scalar_walk(model: &Model, steps: u64) {
+    let mut on = world(model, true, 2);
+    let mut off = world(model, false, 2);
+    assert_eq!(on.stencil_springs(), 0);
+    on.step(steps).unwrap();
+    off.step(steps).unwrap();
+    assert!(on.position_slice() == off.position_slice());
+}
+
 #[test]
 fn bodies_that_do_not_fit_a_stencil_keep_the_scalar_walks_bits() {
     // Two stiffnesses on the same offset: no stencil, so stencil on and off are the same.
@@ -191,12 +201,7 @@ fn bodies_that_do_not_fit_a_stencil_keep_the_scalar_walks_bits() {
     for s in model.springs.iter_mut().step_by(2) {
         s.stiffness *= 1.5;
     }
-    let mut on = world(&model, true, 2);
-    let mut off = world(&model, false, 2);
-    assert_eq!(on.stencil_springs(), 0);
-    on.step(50).unwrap();
-    off.step(50).unwrap();
-    assert!(on.position_slice() == off.position_slice());
+    keeps_the_scalar_walk(&model, 50);
 }
 
 /// A lattice with one extra spring joining its first and last masses fits a stencil by the
@@ -215,12 +220,7 @@ fn a_body_with_a_far_sparse_offset_keeps_the_scalar_walk() {
             .distance(model.masses[last as usize].position),
         ..template
     });
-    let mut on = world(&model, true, 2);
-    let mut off = world(&model, false, 2);
-    assert_eq!(on.stencil_springs(), 0);
-    on.step(20).unwrap();
-    off.step(20).unwrap();
-    assert!(on.position_slice() == off.position_slice());
+    keeps_the_scalar_walk(&model, 20);
     // The lattice alone keeps its stencil.
     assert_eq!(
         world(&lattice(20), true, 2).stencil_springs(),

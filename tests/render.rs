@@ -407,24 +407,15 @@ fn bad_sizes_and_cameras_are_refused() {
     assert_eq!(image.dimensions(), (64, 32));
 }
 
-/// An f64 World (its position buffer holds `vec4<f64>`, which the vertex shaders cannot read)
-/// is drawn where its mass is: `render_world` reads its positions back and uploads them.
-#[test]
-#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
-fn an_f64_world_is_drawn_where_its_masses_are() {
-    let (device, queue) = gpu();
-    if !device.features().contains(wgpu::Features::SHADER_F64) {
-        eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
-        return;
-    }
+/// One mass falling for 1500 steps (0.11 m) in a GPU World built with `options`, drawn by
+/// `render_world` from the front: the model, the World, the drawn mass's centroid (pixels) and
+/// the camera.
+fn falling_mass_drawn(options: hooke::WorldOptions) -> (Model, hooke::World, glam::Vec2, Camera) {
     let mut r = renderer();
     r.style_mut().mass_radius = 5.0;
     let mut model = Model::new(no_ground());
     model.add_mass(Mass::new(0.1, DVec3::new(0.05, 0.0, 0.1)));
-    let options = hooke::WorldOptions {
-        precision: hooke::Precision::F64,
-        ..Default::default()
-    };
+    let (device, queue) = gpu();
     let mut world =
         hooke::World::with_device(device.clone(), queue.clone(), &model, options).unwrap();
     world.step(1500).unwrap();
@@ -433,6 +424,24 @@ fn an_f64_world_is_drawn_where_its_masses_are() {
     let image = r.render_world(&mut drawing, &world, &camera).unwrap();
     let (found, n) = centroid_of(&image, r.style().mass, 3);
     assert!(n > 40);
+    (model, world, found, camera)
+}
+
+/// An f64 World (its position buffer holds `vec4<f64>`, which the vertex shaders cannot read)
+/// is drawn where its mass is: `render_world` reads its positions back and uploads them.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn an_f64_world_is_drawn_where_its_masses_are() {
+    let (device, _) = gpu();
+    if !device.features().contains(wgpu::Features::SHADER_F64) {
+        eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
+        return;
+    }
+    let options = hooke::WorldOptions {
+        precision: hooke::Precision::F64,
+        ..Default::default()
+    };
+    let (_, world, found, camera) = falling_mass_drawn(options);
     let expected = camera
         .project(world.positions().unwrap()[0].as_vec3(), W, H)
         .unwrap();
@@ -442,22 +451,9 @@ fn an_f64_world_is_drawn_where_its_masses_are() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn a_gpu_world_is_drawn_from_its_own_position_buffer() {
-    let mut r = renderer();
-    r.style_mut().mass_radius = 5.0;
-    let mut model = Model::new(no_ground());
-    model.add_mass(Mass::new(0.1, DVec3::new(0.05, 0.0, 0.1)));
-    let (device, queue) = gpu();
-    let mut world =
-        hooke::World::with_device(device.clone(), queue.clone(), &model, Default::default())
-            .unwrap();
+    let (model, _, found, camera) = falling_mass_drawn(Default::default());
     let mut cpu = CpuWorld::new(&model).unwrap();
-    world.step(1500).unwrap();
     cpu.step(1500).unwrap();
-    let mut drawing = Drawing::new(&r, &model).unwrap();
-    let camera = front_camera();
-    let image = r.render_world(&mut drawing, &world, &camera).unwrap();
-    let (found, n) = centroid_of(&image, r.style().mass, 3);
-    assert!(n > 40);
     // The World's mass fell 0.11 m like the CPU's (f32 against f64 over 1500 steps: far below a
     // pixel, which is 1.2 mm here).
     let expected = camera
