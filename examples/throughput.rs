@@ -36,7 +36,8 @@
 //! actuators removed (the same springs, all passive: what the muscles cost). With `--creature
 //! inchworm` it times instead herds of `--robots` inchworms in one model (`Creature::herd`; the
 //! issue-15 population is `--robots 500 --duration 2`), stepped directly on both backends with the
-//! lattice mode's options (`--links` shows what the stencil variant gains).
+//! lattice mode's options (`--links` shows what the stencil variant gains, `--no-alike` what the CPU's
+//! lanes for bodies alike gain).
 
 // In a folder of its own: `examples/collisions.rs` is another example.
 #[path = "throughput/collisions.rs"]
@@ -93,6 +94,10 @@ struct Args {
     /// With --population: the same robots with their actuators removed (what the muscles cost).
     #[arg(long)]
     no_muscles: bool,
+    /// With --creature: the CPU reference walks the creatures one by one (`CpuWorld::set_alike
+    /// (false)`) instead of side by side in SIMD lanes (the same bits; what the lanes gain).
+    #[arg(long)]
+    no_alike: bool,
     /// With --population: skip the GPU World.
     #[arg(long, env = "HOOKE_CPU_ONLY")]
     cpu_only: bool,

@@ -88,3 +88,43 @@ fn many_worlds_stepping_at_once_share_the_pool_without_deadlock() {
         assert!(r.0 == alone.0 && r.2 == alone.2);
     }
 }
+
+#[test]
+fn a_herd_walked_side_by_side_keeps_each_creatures_bits() {
+    // 250 inchworms, each muscle with its own amplitude (so rest lengths differ from lane to
+    // lane) and creature 7 with one stiffer spring (a shape of its own, walked alone): stepped
+    // with the lanes kernel for bodies alike and with the scalar walk, the same bits; and
+    // creature 0 gets the bits it has in a world of its own.
+    let amplitudes = |model: &mut Model| {
+        for (i, a) in model.actuators.iter_mut().enumerate() {
+            a.amplitude *= 1.0 + 0.01 * (i % 13) as f64;
+        }
+    };
+    let mut model = herd();
+    amplitudes(&mut model);
+    let per = model.springs.len() / 250;
+    model.springs[7 * per].stiffness *= 1.5;
+    let run = |model: &Model, alike: bool| {
+        let mut w = CpuWorld::new(model).unwrap();
+        w.set_alike(alike);
+        let walked = w.alike_springs();
+        w.step(300).unwrap();
+        let state = (w.position_slice().to_vec(), w.velocity_slice().to_vec());
+        (state, walked)
+    };
+    let (lanes, walked) = run(&model, true);
+    assert_eq!(
+        walked,
+        249 * per,
+        "every creature but the stiffer one in lanes"
+    );
+    let (scalar, none) = run(&model, false);
+    assert_eq!(none, 0);
+    assert!(lanes.1.iter().any(|v| v.length() > 1e-3), "the herd moves");
+    assert!(lanes.0 == scalar.0, "positions differ");
+    assert!(lanes.1 == scalar.1, "velocities differ");
+    let mut alone = Inchworm::default().build().unwrap().herd(1, 0.6).unwrap();
+    amplitudes(&mut alone);
+    let ((pos, vel), _) = run(&alone, true);
+    assert!(pos[..] == lanes.0[..pos.len()] && vel[..] == lanes.1[..vel.len()]);
+}

@@ -19,6 +19,7 @@ const STEPS_PER_CALL: u64 = 100;
 /// Times herds of `args.robots` creatures of kind `creature` for `args.duration` simulated
 /// seconds on the CPU reference (unless `--gpu-only`) and on the GPU World (unless
 /// `--cpu-only`), with the options of the lattice mode (`--links`, `--bits32`, `--no-energy`);
+/// `--no-energy` turns energy booking off on both backends (as `Population` evaluates);
 /// `--no-muscles` removes the creature's actuators (what the muscles cost).
 pub(crate) fn run(
     args: &Args,
@@ -48,6 +49,13 @@ pub(crate) fn run(
         let rate = |seconds: f64| springs as f64 * steps as f64 / seconds / 1e6;
         if !args.gpu_only {
             let mut cpu = CpuWorld::new(&model)?;
+            // As a `Population` evaluates: fitness reads body states only.
+            cpu.set_track_energy(!args.no_energy);
+            cpu.set_alike(!args.no_alike);
+            println!(
+                "  cpu: {} of {springs} springs walked side by side (bodies alike)",
+                cpu.alike_springs()
+            );
             let t = timed(|| cpu.step(steps).map(|_| ()))?;
             println!(
                 "  cpu (f64, all cores)   {t:9.3} s, {:8.1} M spring-updates/s; load average {:.2}",

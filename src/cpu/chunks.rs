@@ -9,9 +9,12 @@
 //! [`CHUNK_TARGET`] springs each, so that both cores share a population of small robots) changes
 //! no bit of any trajectory. The cuts depend only on the model, never on the thread count.
 
+use std::ops::Range;
+
 use glam::DVec3;
 
 use super::springs::Chunk;
+use super::springs_alike::AlikePlan;
 use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
 
@@ -45,23 +48,48 @@ pub(super) const CHUNK_TARGET: usize = 4096;
 /// more than it saves.
 pub(super) const PARALLEL_MIN_SPRINGS: usize = 10_000;
 
-/// Cuts the springs into chunks (see the module docs), and with `stencil` finds the stencil
-/// bodies: a run that fits a stencil (`springs_stencil.rs`) is cut into its pieces instead.
-pub(super) fn make_chunks(sp: &SpringArrays, stencil: bool) -> (Vec<Chunk>, Vec<StencilBody>) {
+/// Which kernels of the spring pass a world may use besides the scalar walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Kernels {
+    /// Large regular bodies run the stencil kernel (`springs_stencil.rs`).
+    pub(super) stencil: bool,
+    /// Small bodies alike run side by side in SIMD lanes (`springs_alike.rs`).
+    pub(super) alike: bool,
+}
+
+impl Kernels {
+    /// Every kernel (a new world's default).
+    pub(super) const ALL: Self = Self {
+        stencil: true,
+        alike: true,
+    };
+}
+
+/// Cuts the springs into chunks (see the module docs) and finds the stencil bodies: a run that
+/// fits a stencil (`springs_stencil.rs`) is cut into its pieces instead; a chunk packed from
+/// small runs some of which are alike gets its plan for the lanes kernel (`springs_alike.rs`).
+pub(super) fn make_chunks(sp: &SpringArrays, kernels: Kernels) -> (Vec<Chunk>, Vec<StencilBody>) {
     let mut chunks = Vec::new();
     let mut stencils = Vec::new();
     let mut pack = 0..0;
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    let packed = |pack: &Range<usize>, runs: &mut Vec<Range<usize>>| {
+        let mut c = chunk(sp, pack.clone());
+        c.alike = AlikePlan::find(sp, runs).filter(|_| kernels.alike);
+        runs.clear();
+        c
+    };
     for run in free_runs(sp) {
-        if let Some(body) = StencilBody::find(sp, run.clone()).filter(|_| stencil) {
+        if let Some(body) = StencilBody::find(sp, run.clone()).filter(|_| kernels.stencil) {
             if !pack.is_empty() {
-                chunks.push(chunk(sp, pack.clone()));
+                chunks.push(packed(&pack, &mut runs));
             }
             chunks.extend(body.chunks(stencils.len()));
             stencils.push(body);
             pack = run.end..run.end;
         } else if run.len() > CHUNK_TARGET {
             if !pack.is_empty() {
-                chunks.push(chunk(sp, pack.clone()));
+                chunks.push(packed(&pack, &mut runs));
             }
             let piece = piece_len(run.len());
             let mut start = run.start;
@@ -72,14 +100,16 @@ pub(super) fn make_chunks(sp: &SpringArrays, stencil: bool) -> (Vec<Chunk>, Vec<
             }
             pack = run.end..run.end;
         } else if !pack.is_empty() && pack.len() + run.len() > CHUNK_TARGET {
-            chunks.push(chunk(sp, pack.clone()));
-            pack = run;
+            chunks.push(packed(&pack, &mut runs));
+            pack = run.clone();
+            runs.push(run);
         } else {
             pack.end = run.end;
+            runs.push(run);
         }
     }
     if !pack.is_empty() {
-        chunks.push(chunk(sp, pack));
+        chunks.push(packed(&pack, &mut runs));
     }
     (chunks, stencils)
 }
@@ -136,14 +166,21 @@ fn chunk(sp: &SpringArrays, springs: std::ops::Range<usize>) -> Chunk {
         force: vec![DVec3::ZERO; (hi - lo + 1) as usize],
         dissipated: 0.0,
         piece: None,
+        alike: None,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{make_chunks, piece_len, CHUNK_TARGET, RUN_PIECES, SPRINGS_PER_CHUNK};
+    use super::{make_chunks, piece_len, Kernels, CHUNK_TARGET, RUN_PIECES, SPRINGS_PER_CHUNK};
     use crate::cpu::tables::SpringArrays;
     use crate::model::Spring;
+
+    /// The scalar walk only.
+    const SCALAR: Kernels = Kernels {
+        stencil: false,
+        alike: false,
+    };
 
     /// A spring from `a` to `b` whose stiffness alternates with `a` (so a chain of them never
     /// fits a stencil, which wants one stiffness per offset, and the scalar chunks are tested).
@@ -167,7 +204,7 @@ mod tests {
         // 500 bodies of 94 springs (an inchworm's count): packed into chunks of at most
         // CHUNK_TARGET springs, each cut on a body boundary, and covering every spring once.
         let sp = bodies(500, 94);
-        let chunks = make_chunks(&sp, false).0;
+        let chunks = make_chunks(&sp, SCALAR).0;
         assert!(chunks.len() >= 10, "{} chunks", chunks.len());
         let mut next = 0;
         for c in &chunks {
@@ -194,7 +231,7 @@ mod tests {
         assert_eq!(piece, big.div_ceil(RUN_PIECES));
         let mut springs: Vec<Spring> = (0..10).map(|i| link(i, i + 1)).collect();
         springs.extend((0..big as u32).map(|i| link(11 + i, 12 + i)));
-        let chunks = make_chunks(&SpringArrays::new(&springs), false).0;
+        let chunks = make_chunks(&SpringArrays::new(&springs), SCALAR).0;
         let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
         let expected: Vec<_> = std::iter::once(0..10)
             .chain(
@@ -217,14 +254,14 @@ mod tests {
         // from the first body's first mass to the second body makes them one run.
         let mut springs: Vec<Spring> = (0..3000).map(|i| link(i, i + 1)).collect();
         springs.extend((0..3000).map(|i| link(3001 + i, 3002 + i)));
-        assert_eq!(make_chunks(&SpringArrays::new(&springs), false).0.len(), 2);
+        assert_eq!(make_chunks(&SpringArrays::new(&springs), SCALAR).0.len(), 2);
         assert_eq!(
-            make_chunks(&SpringArrays::new(&springs), false).0[0].springs,
+            make_chunks(&SpringArrays::new(&springs), SCALAR).0[0].springs,
             0..3000
         );
         springs.push(link(0, 6001));
         // Now one run of 6001 springs, cut as one body: every CHUNK_TARGET from its start.
-        let chunks = make_chunks(&SpringArrays::new(&springs), false).0;
+        let chunks = make_chunks(&SpringArrays::new(&springs), SCALAR).0;
         let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
         assert_eq!(cuts, [0..CHUNK_TARGET, CHUNK_TARGET..6001]);
     }
@@ -235,13 +272,13 @@ mod tests {
         // one chunk, so its spring pass ran on one thread. Now it is cut into pieces counted from
         // its own start, the same pieces after a small body as alone.
         for per in [10_000u32, 40_000, 131_072] {
-            let alone = make_chunks(&bodies(1, per), false).0;
+            let alone = make_chunks(&bodies(1, per), SCALAR).0;
             assert!(alone.len() >= 2, "{per} springs: {} chunks", alone.len());
             let piece = piece_len(per as usize);
             assert!(piece <= (per as usize).div_ceil(RUN_PIECES).max(CHUNK_TARGET));
             let mut springs: Vec<Spring> = (0..10).map(|i| link(i, i + 1)).collect();
             springs.extend((0..per).map(|i| link(11 + i, 12 + i)));
-            let batch = make_chunks(&SpringArrays::new(&springs), false).0;
+            let batch = make_chunks(&SpringArrays::new(&springs), SCALAR).0;
             let shifted: Vec<_> = batch[1..]
                 .iter()
                 .map(|c| c.springs.start - 10..c.springs.end - 10)

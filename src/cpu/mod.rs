@@ -55,6 +55,7 @@ mod oscillators;
 mod pool;
 mod sense;
 mod springs;
+mod springs_alike;
 mod springs_simd;
 mod springs_stencil;
 mod step;

@@ -15,6 +15,7 @@ use glam::DVec3;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
+use super::springs_alike::{walk_alike, AlikePlan};
 use super::springs_simd;
 use super::springs_stencil::{walk_piece, Piece, StencilBody};
 use super::tables::SpringArrays;
@@ -77,6 +78,9 @@ pub(super) struct Chunk {
     /// The stencil piece this chunk computes (`springs_stencil.rs`), or `None` for a chunk of
     /// the scalar walk.
     pub(super) piece: Option<Piece>,
+    /// How the chunk's small bodies are walked when some are alike (`springs_alike.rs`), or
+    /// `None` for the scalar walk of the whole chunk.
+    pub(super) alike: Option<AlikePlan>,
 }
 
 /// Walks the springs of one chunk (WGSL's `walk_run`, over a chunk instead of one mass's run):
@@ -140,7 +144,8 @@ pub(super) fn walk_chunk_scalar(
 /// has no direction and exerts no force. Each chunk also records the power its dampers dissipate,
 /// `sum c ((v_a - v_b) . n)^2` (W). Chunks are independent, so which thread walks which changes
 /// no bit. Chunks that are pieces of a stencil body run the stencil kernel
-/// (`springs_stencil.rs`), the others the scalar walk.
+/// (`springs_stencil.rs`), chunks of small bodies some of which are alike the lanes kernel
+/// (`springs_alike.rs`), the others the scalar walk.
 pub(super) fn springs(
     sp: &SpringArrays,
     stencils: &[StencilBody],
@@ -151,6 +156,7 @@ pub(super) fn springs(
 ) {
     let run = |chunk: &mut Chunk| match chunk.piece.as_ref().map(|p| p.body) {
         Some(body) => walk_piece(&stencils[body], pos, vel, chunk),
+        None if chunk.alike.is_some() => walk_alike(sp, pos, vel, chunk),
         None => springs_simd::walk_chunk(sp, pos, vel, chunk),
     };
     match pool {

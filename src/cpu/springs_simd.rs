@@ -29,12 +29,14 @@
 //! springs side by side in SIMD lanes and scattering them in list order; the lanes have to be
 //! gathered from the masses one by one, which costs more instructions than the lanes save.
 
+use std::ops::Range;
+
 use glam::DVec3;
 
 use super::springs::Chunk;
 use super::tables::SpringArrays;
 
-/// The chunk walk for the instruction set `pulp` picked (see the module docs).
+/// The walk of a run of springs for the instruction set `pulp` picked (see the module docs).
 struct Walk<'a> {
     /// The spring table.
     sp: &'a SpringArrays,
@@ -42,28 +44,31 @@ struct Walk<'a> {
     pos: &'a [DVec3],
     /// Velocities of every mass, m/s.
     vel: &'a [DVec3],
-    /// The chunk walked, its force buffer and dissipated power written.
-    chunk: &'a mut Chunk,
+    /// The springs walked.
+    range: Range<usize>,
+    /// The first mass of `force`.
+    lo: usize,
+    /// Spring force on masses `lo..`, N, added to.
+    force: &'a mut [DVec3],
 }
 
 impl pulp::WithSimd for Walk<'_> {
-    type Output = ();
+    /// The damping power of the springs walked, W.
+    type Output = f64;
 
     #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
         let Walk {
             sp,
             pos,
             vel,
-            chunk,
+            range,
+            lo,
+            force,
         } = self;
-        let lo = chunk.lo;
-        let force = &mut chunk.force;
-        force.fill(DVec3::ZERO);
         // Equal lengths: one bounds check serves both loads of a mass.
         let n = pos.len().min(vel.len());
         let (pos, vel) = (&pos[..n], &vel[..n]);
-        let range = chunk.springs.clone();
         let mut run_mass = usize::MAX;
         let mut run_force = DVec3::ZERO;
         // The run's first mass, loaded once per run.
@@ -107,7 +112,7 @@ impl pulp::WithSimd for Walk<'_> {
         if run_mass != usize::MAX {
             force[run_mass - lo] += run_force;
         }
-        chunk.dissipated = power;
+        power
     }
 }
 
@@ -118,6 +123,27 @@ pub(super) fn walk_chunk(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk:
     walk_chunk_on(pulp::Arch::new(), sp, pos, vel, chunk);
 }
 
+/// Walks the springs `range` (whole bodies of a chunk whose force buffer `force` starts at mass
+/// `lo`) onto `force`, and returns their damping power, W: the kernel of [`walk_chunk`], without
+/// zeroing the buffer first.
+pub(super) fn walk_range(
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    vel: &[DVec3],
+    range: Range<usize>,
+    lo: usize,
+    force: &mut [DVec3],
+) -> f64 {
+    pulp::Arch::new().dispatch(Walk {
+        sp,
+        pos,
+        vel,
+        range,
+        lo,
+        force,
+    })
+}
+
 /// [`walk_chunk`] compiled for the instruction set `arch` (the tests run every one).
 fn walk_chunk_on(
     arch: pulp::Arch,
@@ -126,11 +152,14 @@ fn walk_chunk_on(
     vel: &[DVec3],
     chunk: &mut Chunk,
 ) {
-    arch.dispatch(Walk {
+    chunk.force.fill(DVec3::ZERO);
+    chunk.dissipated = arch.dispatch(Walk {
         sp,
         pos,
         vel,
-        chunk,
+        range: chunk.springs.clone(),
+        lo: chunk.lo,
+        force: &mut chunk.force,
     });
 }
 
@@ -167,6 +196,7 @@ mod tests {
                 force: vec![DVec3::splat(f64::NAN); hi - lo + 1],
                 dissipated: f64::NAN,
                 piece: None,
+                alike: None,
             });
             start = end;
         }
@@ -271,6 +301,7 @@ mod tests {
             force: vec![DVec3::ZERO; 30],
             dissipated: 0.0,
             piece: None,
+            alike: None,
         };
         let touched: Vec<usize> = sp.ends[0..5]
             .iter()

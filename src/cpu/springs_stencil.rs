@@ -199,6 +199,7 @@ impl StencilBody {
                         m0: self.first + j0,
                         m1: self.first + j1,
                     }),
+                    alike: None,
                 }
             })
             .collect()

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::actuation::ChunkActuators;
-use super::chunks::{make_chunks, PARALLEL_MIN_SPRINGS};
+use super::chunks::{make_chunks, Kernels, PARALLEL_MIN_SPRINGS};
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
@@ -114,6 +114,8 @@ pub struct CpuWorld {
     pub(super) chunks: Vec<Chunk>,
     /// The stencils of the large regular bodies (`springs_stencil.rs`), in spring order.
     pub(super) stencils: Vec<StencilBody>,
+    /// The spring pass's kernels in use besides the scalar walk.
+    pub(super) kernels: Kernels,
     /// Scratch: the gathered spring force on each mass, N.
     pub(super) force: Vec<DVec3>,
     /// Each mass's contact in the last step, once a sensor asked for contacts (empty before:
@@ -188,6 +190,7 @@ impl CpuWorld {
             collider,
             chunks: Vec::new(),
             stencils: Vec::new(),
+            kernels: Kernels::ALL,
             force: vec![DVec3::ZERO; n],
             contacts: Vec::new(),
             drag: None,
@@ -206,7 +209,7 @@ impl CpuWorld {
         for s in 0..model.springs.len() {
             w.set_effective(s, w.base_rest[s]);
         }
-        (w.chunks, w.stencils) = make_chunks(&w.springs, true);
+        (w.chunks, w.stencils) = make_chunks(&w.springs, w.kernels);
         w.set_threads(std::thread::available_parallelism().map_or(1, |t| t.get()));
         w.reset();
         Ok(w)
@@ -261,8 +264,33 @@ impl CpuWorld {
     /// comparisons). Other bodies are not affected. Results do not depend on the thread count
     /// either way.
     pub fn set_stencil(&mut self, on: bool) {
-        (self.chunks, self.stencils) = make_chunks(&self.springs, on);
+        self.kernels.stencil = on;
+        (self.chunks, self.stencils) = make_chunks(&self.springs, self.kernels);
         self.find_actuated_springs();
+    }
+
+    /// Whether small bodies alike run side by side in SIMD lanes (default `true`).
+    ///
+    /// Bodies (springs joined through shared masses) of at most 4 096 springs over at most 512
+    /// consecutive mass indices whose spring lists are the same relative to their lowest mass
+    /// (a herd of identical creatures, a population evolving one body's controller; rest
+    /// lengths and states may differ) are walked eight at a time, one body per SIMD lane, each
+    /// lane performing exactly the scalar walk for its body. Their forces and trajectories are
+    /// bit for bit the same either way, and the same alone as in any batch; only the energy
+    /// totals (`dissipated`) add the dampers' power in another fixed order (last bits). `false`
+    /// is for A/B comparisons.
+    pub fn set_alike(&mut self, on: bool) {
+        self.kernels.alike = on;
+        (self.chunks, self.stencils) = make_chunks(&self.springs, self.kernels);
+        self.find_actuated_springs();
+    }
+
+    /// Springs whose forces the lanes kernel for bodies alike computes (see
+    /// [`CpuWorld::set_alike`]): 0 when no two small bodies of a chunk are alike or it is off.
+    #[must_use]
+    pub fn alike_springs(&self) -> usize {
+        let plans = self.chunks.iter().filter_map(|c| c.alike.as_ref());
+        plans.map(|p| p.springs()).sum()
     }
 
     /// Springs whose forces the stencil kernel computes (see [`CpuWorld::set_stencil`]): 0 when
