@@ -16,18 +16,46 @@ use crate::model::{Actuator, SpringLaw};
 /// The actuators and actuated springs of each chunk.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ChunkActuators {
-    /// Actuator indices grouped by the chunk of their spring, in actuator order within a chunk
+    /// The actuators grouped by the chunk of their spring, in actuator order within a chunk
     /// (so a spring driven by two actuators takes the later one's rest length, as `actuate`).
-    order: Vec<u32>,
-    /// `order[actuators_at[c]..actuators_at[c + 1]]` are chunk `c`'s actuators.
+    muscles: Vec<Muscle>,
+    /// `muscles[actuators_at[c]..actuators_at[c + 1]]` are chunk `c`'s actuators.
     actuators_at: Vec<usize>,
     /// `actuated_springs[springs_at[c]..springs_at[c + 1]]` are chunk `c`'s actuated springs.
     springs_at: Vec<usize>,
 }
 
+/// What a step reads of one actuator, in 24 bytes: a sine actuator's rest length is a product
+/// of its spring's base length, its amplitude and its wave's sine, without touching the
+/// [`Actuator`] record.
+#[derive(Clone, Copy, Debug)]
+struct Muscle {
+    /// The actuated spring.
+    spring: u32,
+    /// The actuator's index.
+    actuator: u32,
+    /// Its wave (`waves.rs`), or [`ZERO_LENGTH`] or [`OTHER`].
+    wave: u32,
+    /// Its amplitude (relative rest-length change).
+    amplitude: f64,
+}
+
+/// [`Muscle::wave`] of an actuator on a zero-length spring: its rest length stays 0.
+const ZERO_LENGTH: u32 = u32::MAX;
+
+/// [`Muscle::wave`] of a commanded actuator: [`Drive::rest`] computes its rest length.
+const OTHER: u32 = u32::MAX - 1;
+
 impl ChunkActuators {
-    /// Groups `actuators` and `actuated` (the actuated springs, increasing) by chunk.
-    pub(super) fn new(actuators: &[Actuator], actuated: &[usize], chunks: &[Chunk]) -> Self {
+    /// Groups `actuators` (whose distinct waves are `waves`, on springs of laws `law`) and
+    /// `actuated` (the actuated springs, increasing) by chunk.
+    pub(super) fn new(
+        actuators: &[Actuator],
+        waves: &Waves,
+        law: &[SpringLaw],
+        actuated: &[usize],
+        chunks: &[Chunk],
+    ) -> Self {
         let chunk_of = |s: usize| chunks.partition_point(|c| c.springs.end <= s);
         let mut order: Vec<u32> = (0..actuators.len() as u32).collect();
         order.sort_by_key(|&i| chunk_of(actuators[i as usize].spring as usize));
@@ -39,8 +67,22 @@ impl ChunkActuators {
                 order.partition_point(|&i| (actuators[i as usize].spring as usize) < end);
             springs_at[c + 1] = actuated.partition_point(|&s| s < end);
         }
+        let muscle = |i: u32| {
+            let a = &actuators[i as usize];
+            let wave = match (law[a.spring as usize], waves.of(i as usize)) {
+                (SpringLaw::ZeroLength, _) => ZERO_LENGTH,
+                (_, Some(w)) => w,
+                (_, None) => OTHER,
+            };
+            Muscle {
+                spring: a.spring,
+                actuator: i,
+                wave,
+                amplitude: a.amplitude,
+            }
+        };
         Self {
-            order,
+            muscles: order.into_iter().map(muscle).collect(),
             actuators_at,
             springs_at,
         }
@@ -74,23 +116,34 @@ impl Drive<'_> {
             SpringLaw::Hooke | SpringLaw::Material => rest,
         }
     }
+
+    /// [`Drive::rest`] of muscle `m`: for a sine actuator `base (1 + amplitude sin)` as
+    /// [`Waves::rest`] forms it, from the 24-byte record.
+    #[inline]
+    fn muscle_rest(&self, m: &Muscle) -> f64 {
+        match m.wave {
+            ZERO_LENGTH => 0.0,
+            OTHER => self.rest(m.actuator as usize),
+            w => self.base_rest[m.spring as usize] * (1.0 + m.amplitude * self.waves.sine(w)),
+        }
+    }
 }
 
 /// One chunk's part: its springs `first..first + rest.len()` (current rest lengths `rest`),
-/// its actuated springs `springs` (with scratch `len` for their lengths) and actuators `order`.
+/// its actuated springs `springs` (with scratch `len` for their lengths) and actuators
+/// `muscles`.
 struct Part<'a> {
     first: usize,
     rest: &'a mut [f64],
     springs: &'a [usize],
     len: &'a mut [f64],
-    order: &'a [u32],
+    muscles: &'a [Muscle],
 }
 
 /// Sets the chunk's actuated rest lengths without booking their work (energy tracking off).
 fn set_rests(part: Part<'_>, drive: &Drive<'_>) -> (f64, f64) {
-    for &i in part.order {
-        let s = drive.actuators[i as usize].spring as usize;
-        part.rest[s - part.first] = drive.rest(i as usize);
+    for m in part.muscles {
+        part.rest[m.spring as usize - part.first] = drive.muscle_rest(m);
     }
     (0.0, 0.0)
 }
@@ -110,7 +163,7 @@ fn actuate_part(
         rest,
         springs,
         len,
-        order,
+        muscles,
     } = part;
     let energy = |s: usize, rest: f64, l: f64| {
         let ke = table[param[s] as usize].effective(rest);
@@ -125,9 +178,8 @@ fn actuate_part(
             energy(s, rest[s - first], *l)
         })
         .sum();
-    for &i in order {
-        let s = drive.actuators[i as usize].spring as usize;
-        rest[s - first] = drive.rest(i as usize);
+    for m in muscles {
+        rest[m.spring as usize - first] = drive.muscle_rest(m);
     }
     let after: f64 = springs
         .iter()
@@ -169,7 +221,7 @@ impl CpuWorld {
                 rest: r,
                 springs: &self.actuated_springs[by.springs_at[c]..by.springs_at[c + 1]],
                 len: l,
-                order: &by.order[by.actuators_at[c]..by.actuators_at[c + 1]],
+                muscles: &by.muscles[by.actuators_at[c]..by.actuators_at[c + 1]],
             });
         }
         let book = self.track_energy;
@@ -189,5 +241,88 @@ impl CpuWorld {
         let before: f64 = sums.iter().map(|s| s.0).sum();
         let after: f64 = sums.iter().map(|s| s.1).sum();
         after - before
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::DVec3;
+
+    use super::super::CpuWorld;
+    use crate::model::{Actuator, DutyCycle, Mass, Model, Params, Part, Spring, SpringLaw};
+
+    /// The rest lengths a step uses, set from the compact per-chunk muscle records, are each
+    /// actuator's own `Actuator::rest_length_with`, bit for bit: sine actuators with and without
+    /// duty cycles sharing and not sharing waves, commanded ones, an actuated zero-length spring
+    /// (rest length 0), and a spring driven by a sine then a commanded actuator (the later one
+    /// wins); with energy booking on and off.
+    #[test]
+    fn muscle_records_give_each_actuators_own_rest_length() {
+        let mut part = Part::new();
+        for i in 0..9 {
+            part.add_mass(Mass::new(1.0, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
+        }
+        for i in 0..8 {
+            part.springs
+                .push(Spring::hooke(i, i + 1, 1e3, 0.1 + 0.01 * f64::from(i)));
+        }
+        part.springs[3].law = SpringLaw::ZeroLength;
+        let duty = DutyCycle {
+            active: 0.03,
+            rest: 0.02,
+            offset: 0.01,
+        };
+        let sine = |spring: u32, phase: f64, duty: Option<DutyCycle>| Actuator {
+            spring,
+            amplitude: 0.05 + 0.01 * f64::from(spring),
+            omega: 40.0,
+            phase,
+            duty,
+            commanded: false,
+        };
+        part.actuators = vec![
+            sine(0, 0.0, None),
+            sine(1, 0.0, None),
+            sine(2, 0.3, Some(duty)),
+            sine(3, 0.1, None),
+            sine(5, 0.3, Some(duty)),
+            Actuator::commanded(6, 0.2),
+            sine(7, 0.7, None),
+            Actuator::commanded(7, -0.1),
+        ];
+        let actuators = part.actuators.clone();
+        let base: Vec<f64> = part.springs.iter().map(|s| s.rest_length).collect();
+        let mut model = Model::new(Params::default());
+        model.add("chain", part);
+        let commands = [0.3, -0.4];
+        for book in [true, false] {
+            let mut w = CpuWorld::new(&model).unwrap();
+            w.set_track_energy(book);
+            w.set_commands(&commands).unwrap();
+            for t in [0.0, 1e-4, 0.012_345, 0.031, 0.047, 2.5] {
+                w.time = t;
+                w.actuate_step(None);
+                let mut expected = base.clone();
+                let mut slot = 0;
+                for a in &actuators {
+                    let command = if a.commanded {
+                        slot += 1;
+                        commands[slot - 1]
+                    } else {
+                        0.0
+                    };
+                    let s = a.spring as usize;
+                    expected[s] = a.rest_length_with(base[s], t, command);
+                }
+                expected[3] = 0.0;
+                for (s, (g, e)) in w.springs.rest.iter().zip(&expected).enumerate() {
+                    assert_eq!(
+                        g.to_bits(),
+                        e.to_bits(),
+                        "spring {s} at {t} s: {g} against {e}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -220,8 +220,13 @@ impl CpuWorld {
         springs.dedup();
         self.actuated_springs = springs;
         self.waves = Waves::new(&self.actuators);
-        self.chunk_actuators =
-            ChunkActuators::new(&self.actuators, &self.actuated_springs, &self.chunks);
+        self.chunk_actuators = ChunkActuators::new(
+            &self.actuators,
+            &self.waves,
+            &self.law,
+            &self.actuated_springs,
+            &self.chunks,
+        );
     }
 
     /// Rewrites the rest length of every actuated spring for the current time (commanded ones

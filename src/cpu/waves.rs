@@ -71,6 +71,17 @@ impl Waves {
         }
     }
 
+    /// The wave of actuator `i`, `None` for a commanded one.
+    pub(super) fn of(&self, i: usize) -> Option<u32> {
+        Some(self.of[i]).filter(|&w| w != u32::MAX)
+    }
+
+    /// The sine of wave `w` at the last [`Waves::evaluate`].
+    #[inline]
+    pub(super) fn sine(&self, w: u32) -> f64 {
+        self.sines[w as usize]
+    }
+
     /// The rest length (m) of sine actuator `i` (`a`, on a spring of base length `base`, m) at
     /// the last evaluation: `base (1 + amplitude sin(...))`, as [`Actuator::rest_length_with`]
     /// computes it; `None` for a commanded actuator.
