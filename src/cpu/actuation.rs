@@ -117,15 +117,25 @@ impl Drive<'_> {
         }
     }
 
-    /// [`Drive::rest`] of muscle `m`: for a sine actuator `base (1 + amplitude sin)` as
-    /// [`Waves::rest`] forms it, from the 24-byte record.
-    #[inline]
-    fn muscle_rest(&self, m: &Muscle) -> f64 {
-        match m.wave {
-            ZERO_LENGTH => 0.0,
-            OTHER => self.rest(m.actuator as usize),
-            w => self.base_rest[m.spring as usize] * (1.0 + m.amplitude * self.waves.sine(w)),
+    /// Sets the rest length of every muscle of `muscles` in `rest` (springs `first..`): for a
+    /// sine actuator `base (1 + amplitude sin)` as [`Waves::rest`] forms it, from the 24-byte
+    /// record, in a loop over slices; [`Drive::rest`] for the others.
+    fn set_muscles(&self, muscles: &[Muscle], first: usize, rest: &mut [f64]) {
+        let (base, sines) = (self.base_rest, self.waves.sines());
+        for m in muscles {
+            let s = m.spring as usize;
+            rest[s - first] = match m.wave {
+                ZERO_LENGTH => 0.0,
+                OTHER => self.rest_cold(m.actuator as usize),
+                w => base[s] * (1.0 + m.amplitude * sines[w as usize]),
+            };
         }
+    }
+
+    /// [`Drive::rest`], kept out of [`Drive::set_muscles`]'s loop.
+    #[inline(never)]
+    fn rest_cold(&self, i: usize) -> f64 {
+        self.rest(i)
     }
 }
 
@@ -142,9 +152,7 @@ struct Part<'a> {
 
 /// Sets the chunk's actuated rest lengths without booking their work (energy tracking off).
 fn set_rests(part: Part<'_>, drive: &Drive<'_>) -> (f64, f64) {
-    for m in part.muscles {
-        part.rest[m.spring as usize - part.first] = drive.muscle_rest(m);
-    }
+    drive.set_muscles(part.muscles, part.first, part.rest);
     (0.0, 0.0)
 }
 
@@ -178,9 +186,7 @@ fn actuate_part(
             energy(s, rest[s - first], *l)
         })
         .sum();
-    for m in muscles {
-        rest[m.spring as usize - first] = drive.muscle_rest(m);
-    }
+    drive.set_muscles(muscles, first, rest);
     let after: f64 = springs
         .iter()
         .zip(len.iter())

@@ -76,10 +76,9 @@ impl Waves {
         Some(self.of[i]).filter(|&w| w != u32::MAX)
     }
 
-    /// The sine of wave `w` at the last [`Waves::evaluate`].
-    #[inline]
-    pub(super) fn sine(&self, w: u32) -> f64 {
-        self.sines[w as usize]
+    /// The sine of each wave at the last [`Waves::evaluate`].
+    pub(super) fn sines(&self) -> &[f64] {
+        &self.sines
     }
 
     /// The rest length (m) of sine actuator `i` (`a`, on a spring of base length `base`, m) at
