@@ -48,13 +48,15 @@ pub(super) const CHUNK_TARGET: usize = 4096;
 /// more than it saves.
 pub(super) const PARALLEL_MIN_SPRINGS: usize = 10_000;
 
-/// Which kernels of the spring pass a world may use besides the scalar walk.
+/// Which kernels a world may use besides the scalar walk and the scalar mass pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Kernels {
     /// Large regular bodies run the stencil kernel (`springs_stencil.rs`).
     pub(super) stencil: bool,
     /// Small bodies alike run side by side in SIMD lanes (`springs_alike.rs`).
     pub(super) alike: bool,
+    /// Blocks of masses run the mass pass in SIMD lanes (`integrate_simd.rs`).
+    pub(super) mass_lanes: bool,
 }
 
 impl Kernels {
@@ -62,6 +64,7 @@ impl Kernels {
     pub(super) const ALL: Self = Self {
         stencil: true,
         alike: true,
+        mass_lanes: true,
     };
 }
 
@@ -180,6 +183,7 @@ mod tests {
     const SCALAR: Kernels = Kernels {
         stencil: false,
         alike: false,
+        mass_lanes: false,
     };
 
     /// A spring from `a` to `b` whose stiffness alternates with `a` (so a chain of them never

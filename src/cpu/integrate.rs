@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::collisions::Touch;
+use super::integrate_simd::{integrate_block, LANES};
 use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::springs::{gather, Chunk};
@@ -45,6 +46,8 @@ pub(super) struct MassPass<'a> {
     pub(super) obstacles: &'a Solids,
     /// The collision pass's force on each mass (`collisions.rs`; empty when no mass collides).
     pub(super) touch: &'a [Touch],
+    /// Whether blocks of masses may run in SIMD lanes (`integrate_simd.rs`).
+    pub(super) lanes: bool,
 }
 
 /// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.
@@ -346,22 +349,82 @@ pub(super) fn integrate(
     total
 }
 
-/// One invocation: gathers the spring force of its masses, then integrates them in order.
-fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
-    let mut out = MassOutcome::default();
+/// One invocation: gathers the spring force of its masses, then integrates them in order:
+/// blocks of eight in SIMD lanes where the model allows (`integrate_simd.rs`, the same bits),
+/// the others one by one.
+fn integrate_range(pass: &MassPass<'_>, mut state: MassState<'_>) -> MassOutcome {
     gather(pass.chunks, state.first, state.force);
-    for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {
-        let i = state.first + j;
-        let r = pass.integrate_mass(i, state.force[j], pos, vel);
-        out.dissipated -= r.dissipative_work;
-        out.dissipated += r.damped;
-        out.injected += r.injected;
-        if r.bad && out.first_bad.is_none() {
-            out.first_bad = Some(i);
-        }
-        if let Some(c) = state.contacts.get_mut(j) {
-            *c = r.contact;
-        }
+    if pass.lanes && pass.obstacles.solids.is_empty() && pass.touch.is_empty() {
+        return pulp::Arch::new().dispatch(Blocks { pass, state });
+    }
+    let mut out = MassOutcome::default();
+    for j in 0..state.pos.len() {
+        integrate_one(pass, &mut state, j, &mut out);
     }
     out
+}
+
+/// Integrates mass `state.first + j` on its own, booking into `out`.
+#[inline(always)]
+fn integrate_one(pass: &MassPass<'_>, state: &mut MassState<'_>, j: usize, out: &mut MassOutcome) {
+    let i = state.first + j;
+    let r = pass.integrate_mass(i, state.force[j], &mut state.pos[j], &mut state.vel[j]);
+    out.dissipated -= r.dissipative_work;
+    out.dissipated += r.damped;
+    out.injected += r.injected;
+    if r.bad && out.first_bad.is_none() {
+        out.first_bad = Some(i);
+    }
+    if let Some(c) = state.contacts.get_mut(j) {
+        *c = r.contact;
+    }
+}
+
+/// The masses of one invocation in blocks of [`LANES`], for the instruction set `pulp` picked:
+/// a block with a fixed mass or the drag spring's, and the last partial block, one by one.
+struct Blocks<'a, 'b> {
+    pass: &'a MassPass<'b>,
+    state: MassState<'a>,
+}
+
+impl pulp::WithSimd for Blocks<'_, '_> {
+    type Output = MassOutcome;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> MassOutcome {
+        let Blocks { pass, mut state } = self;
+        let mut out = MassOutcome::default();
+        let (n, first) = (state.pos.len(), state.first);
+        let drag = pass.drag.map(|d| d.mass);
+        let mut j = 0;
+        while j < n {
+            let block = first + j..first + j + LANES;
+            let lanes = j + LANES <= n
+                && !pass.fixed[block.clone()].contains(&true)
+                && !drag.is_some_and(|m| block.contains(&m));
+            if lanes {
+                let contacts = match state.contacts.get_mut(j..j + LANES) {
+                    Some(c) => c,
+                    None => &mut [],
+                };
+                integrate_block(
+                    pass,
+                    first + j,
+                    &mut state.pos[j..j + LANES],
+                    &mut state.vel[j..j + LANES],
+                    &state.force[j..j + LANES],
+                    contacts,
+                    &mut out,
+                );
+                j += LANES;
+            } else {
+                let end = (j + LANES).min(n);
+                for k in j..end {
+                    integrate_one(pass, &mut state, k, &mut out);
+                }
+                j = end;
+            }
+        }
+        out
+    }
 }

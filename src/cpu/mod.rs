@@ -49,6 +49,7 @@ mod edits;
 mod energy_masses;
 mod energy_springs;
 mod integrate;
+mod integrate_simd;
 mod mass_grid;
 mod obstacles;
 mod oscillators;

@@ -85,6 +85,7 @@ impl CpuWorld {
             chunks: &self.chunks,
             obstacles: &self.solids,
             touch: self.collider.as_ref().map_or(&[], |c| &c.touch),
+            lanes: self.kernels.mass_lanes,
         };
         let state = MassState {
             pos: &mut self.pos,

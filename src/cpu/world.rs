@@ -285,6 +285,16 @@ impl CpuWorld {
         self.find_actuated_springs();
     }
 
+    /// Whether the mass pass integrates eight masses at a time in SIMD lanes (default `true`).
+    ///
+    /// Blocks of eight consecutive masses, none fixed nor held by the drag spring, in a model
+    /// without obstacles or collisions, run `integrate_mass` with every branch a select; the
+    /// positions, velocities, contacts and energy totals are bit for bit the same either way.
+    /// `false` is for A/B comparisons.
+    pub fn set_mass_lanes(&mut self, on: bool) {
+        self.kernels.mass_lanes = on;
+    }
+
     /// Springs whose forces the lanes kernel for bodies alike computes (see
     /// [`CpuWorld::set_alike`]): 0 when no two small bodies of a chunk are alike or it is off.
     #[must_use]

@@ -136,8 +136,14 @@ impl SpeedLimit {
     /// over the limit. The per-step part `S (1 m/s + A t)` is tried first without a square
     /// root or a division (typical speeds are far below it), as the WGSL does.
     pub(crate) fn over(&self, mass: f64, t: f64, v: DVec3) -> bool {
-        let base = BLOW_UP_FLOOR_SPEED + self.scaled_growth() * t;
+        let base = self.floor_speed(t);
         v.length_squared() > base * base && v.length() > self.speed(mass, t)
+    }
+
+    /// The per-step part of the limit after a step ending at time `t` (s), m/s: no mass is over
+    /// the limit at or below this speed (the cheap test of [`SpeedLimit::over`]).
+    pub(crate) fn floor_speed(&self, t: f64) -> f64 {
+        BLOW_UP_FLOOR_SPEED + self.scaled_growth() * t
     }
 
     /// A mass of `mass` kg now feels the external force `force` (N).

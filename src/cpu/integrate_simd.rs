@@ -1,0 +1,424 @@
+//! The mass pass eight masses at a time: `integrate_mass` (with `ground` and `friction`) in
+//! SIMD lanes, bit for bit, for blocks of masses that need none of its rarer parts.
+//!
+//! A block of [`LANES`] consecutive masses runs here when the model has no obstacles and no
+//! collision forces, none of the block's masses is fixed and none is the drag spring's. Every
+//! branch of `integrate_mass` becomes a select: each lane computes what its mass would (the
+//! ground contact of the model's contact law, the friction rule's cases, each mass's friction
+//! oscillator) and keeps what the scalar code keeps, performing the same IEEE operations in the
+//! same order (no fused multiply-add: Rust never contracts; the same `f64::max`; a sum that the
+//! scalar code skips is selected away, not added as zero). The speed limit's cheap test runs in
+//! lanes and a lane over it asks `SpeedLimit::over` itself. The energies are booked mass by mass
+//! in mass order, as `integrate_range` books them. So a block gives exactly the scalar pass's
+//! positions, velocities, contacts and energy totals (tests below); [`pulp::Arch`] compiles it
+//! for AVX2 or AVX-512 where the CPU has it.
+
+use glam::DVec3;
+
+use super::integrate::{MassOutcome, MassPass};
+use crate::model::{Contact, FrictionRule, Integrator};
+use crate::sensors::ContactReading;
+
+/// Masses per block: one per f64 lane of an AVX-512 register.
+pub(super) const LANES: usize = 8;
+
+/// One f64 per lane.
+type L = [f64; LANES];
+
+/// A vector per lane.
+#[derive(Clone, Copy)]
+struct V {
+    x: L,
+    y: L,
+    z: L,
+}
+
+/// `f(l)` for every lane.
+#[inline(always)]
+fn lanes(f: impl Fn(usize) -> f64) -> L {
+    std::array::from_fn(f)
+}
+
+impl V {
+    #[inline(always)]
+    fn load(v: &[DVec3]) -> Self {
+        Self {
+            x: lanes(|l| v[l].x),
+            y: lanes(|l| v[l].y),
+            z: lanes(|l| v[l].z),
+        }
+    }
+
+    /// `f` applied to each component of each lane (with the component's index).
+    #[inline(always)]
+    fn map(f: impl Fn(usize, usize) -> f64) -> Self {
+        Self {
+            x: lanes(|l| f(0, l)),
+            y: lanes(|l| f(1, l)),
+            z: lanes(|l| f(2, l)),
+        }
+    }
+
+    #[inline(always)]
+    fn c(&self, c: usize) -> &L {
+        match c {
+            0 => &self.x,
+            1 => &self.y,
+            _ => &self.z,
+        }
+    }
+
+    /// `self + o`, as glam adds vectors.
+    #[inline(always)]
+    fn add(&self, o: &Self) -> Self {
+        Self::map(|c, l| self.c(c)[l] + o.c(c)[l])
+    }
+
+    /// `(x o.x + y o.y) + z o.z`, as glam's `dot`.
+    #[inline(always)]
+    fn dot(&self, o: &Self) -> L {
+        lanes(|l| (self.x[l] * o.x[l] + self.y[l] * o.y[l]) + self.z[l] * o.z[l])
+    }
+
+    /// Whether every component is finite, per lane.
+    #[inline(always)]
+    fn finite(&self) -> [bool; LANES] {
+        std::array::from_fn(|l| {
+            self.x[l].is_finite() && self.y[l].is_finite() && self.z[l].is_finite()
+        })
+    }
+}
+
+/// What the ground gives each lane (`Ground`, and the normal force friction saw).
+struct GroundLanes {
+    conservative_z: L,
+    dissipative: V,
+    normal_z: L,
+    touching: [bool; LANES],
+}
+
+/// The block's inputs that `integrate_mass` reads per mass.
+struct Inputs {
+    m: L,
+    x0: V,
+    v0: V,
+    applied: V,
+    conservative: V,
+    drag: V,
+    mu_s: L,
+    mu_k: L,
+}
+
+/// Integrates masses `i0..i0 + LANES` (`pos`, `vel` and `force` their slices) into `out`
+/// and their contact readings into `contacts` (empty: not recorded); see the module docs for
+/// when a block may. The caller has checked [`MassPass::lanes_serve`].
+#[inline(always)]
+pub(super) fn integrate_block(
+    pass: &MassPass<'_>,
+    i0: usize,
+    pos: &mut [DVec3],
+    vel: &mut [DVec3],
+    force: &[DVec3],
+    contacts: &mut [ContactReading],
+    out: &mut MassOutcome,
+) {
+    let p = pass.params;
+    let dt = p.dt;
+    let inputs = inputs(pass, i0, pos, vel, force);
+    let Inputs {
+        m, x0, v0, applied, ..
+    } = inputs;
+    let g = ground(pass, &inputs);
+    let dissipative = g.dissipative;
+    let total = V::map(|c, l| {
+        let conservative = inputs.conservative.c(c)[l];
+        let ground = if c == 2 { g.conservative_z[l] } else { 0.0 };
+        (conservative + ground) + dissipative.c(c)[l]
+    });
+    let v_pre = V::map(|c, l| v0.c(c)[l] + total.c(c)[l] / m[l] * dt);
+    let v_new = V::map(|c, l| v_pre.c(c)[l] * pass.damping_factor);
+    let x_new = match p.integrator {
+        Integrator::SemiImplicitEuler => V::map(|c, l| x0.c(c)[l] + v_new.c(c)[l] * dt),
+        Integrator::ExplicitEuler => V::map(|c, l| x0.c(c)[l] + v0.c(c)[l] * dt),
+    };
+    let work = V::map(|c, l| 0.5 * (v0.c(c)[l] + v_pre.c(c)[l]) * dt);
+    let (finite_x, finite_v) = (x_new.finite(), v_new.finite());
+    let (dissipative_work, injected) = (dissipative.dot(&work), applied.dot(&work));
+    let (pre2, new2) = (v_pre.dot(&v_pre), v_new.dot(&v_new));
+    let t = pass.time + dt;
+    let base = pass.limit.floor_speed(t);
+    for l in 0..LANES {
+        let i = i0 + l;
+        pos[l] = DVec3::new(x_new.x[l], x_new.y[l], x_new.z[l]);
+        vel[l] = DVec3::new(v_new.x[l], v_new.y[l], v_new.z[l]);
+        out.dissipated -= dissipative_work[l];
+        out.dissipated += 0.5 * m[l] * (pre2[l] - new2[l]);
+        out.injected += injected[l];
+        // The speed limit's cheap test first, as `SpeedLimit::over` (which decides the rest).
+        let over = new2[l] > base * base && pass.limit.over(m[l], t, vel[l]);
+        if (!(finite_x[l] && finite_v[l]) || over) && out.first_bad.is_none() {
+            out.first_bad = Some(i);
+        }
+        if let Some(c) = contacts.get_mut(l) {
+            *c = ContactReading {
+                touching: g.touching[l],
+                normal_force: DVec3::new(0.0, 0.0, g.normal_z[l]),
+            };
+        }
+    }
+}
+
+/// The block's masses, states and the forces `integrate_mass` sums before the ground.
+#[inline(always)]
+fn inputs(pass: &MassPass<'_>, i0: usize, pos: &[DVec3], vel: &[DVec3], f: &[DVec3]) -> Inputs {
+    let p = pass.params;
+    let m = lanes(|l| pass.mass[i0 + l]);
+    let (x0, v0, sf) = (V::load(pos), V::load(vel), V::load(f));
+    let applied = V::load(&pass.external[i0..i0 + LANES]);
+    let gravity = p.gravity.to_array();
+    let conservative = V::map(|c, l| (sf.c(c)[l] + m[l] * gravity[c]) + applied.c(c)[l]);
+    let air = -p.air_drag;
+    let drag = V::map(|c, l| air * v0.c(c)[l]);
+    let fr = &p.friction;
+    let mu: [Option<f64>; LANES] = std::array::from_fn(|l| pass.oscillators.coefficient(i0 + l));
+    let mu_s = lanes(|l| mu[l].unwrap_or(fr.static_coefficient));
+    let mu_k = lanes(|l| mu[l].unwrap_or(fr.kinetic_coefficient));
+    Inputs {
+        m,
+        x0,
+        v0,
+        applied,
+        conservative,
+        drag,
+        mu_s,
+        mu_k,
+    }
+}
+
+/// `MassPass::ground` in lanes: the contact law's normal force, then friction where it touches.
+#[inline(always)]
+fn ground(pass: &MassPass<'_>, b: &Inputs) -> GroundLanes {
+    let p = pass.params;
+    let dt = p.dt;
+    let (x, v, m) = (&b.x0, &b.v0, &b.m);
+    let f = b.conservative.add(&b.drag);
+    let mut g = GroundLanes {
+        conservative_z: [0.0; LANES],
+        dissipative: b.drag,
+        normal_z: [0.0; LANES],
+        touching: [false; LANES],
+    };
+    let normal: L = match p.contact {
+        Contact::None => return g,
+        Contact::Penalty { stiffness, damping } => {
+            // Not `z >= 0` (a NaN height touches, as in the scalar code).
+            g.touching = std::array::from_fn(|l| x.z[l] < 0.0 || x.z[l].is_nan());
+            let spring = lanes(|l| -stiffness * x.z[l]);
+            let n = lanes(|l| (spring[l] - damping * v.z[l]).max(0.0));
+            let t = g.touching;
+            g.conservative_z = lanes(|l| if t[l] { 0.0 + spring[l] } else { 0.0 });
+            let dz = g.dissipative.z;
+            g.dissipative.z = lanes(|l| {
+                if t[l] {
+                    dz[l] + (n[l] - spring[l])
+                } else {
+                    dz[l]
+                }
+            });
+            g.normal_z = lanes(|l| if t[l] { n[l] } else { 0.0 });
+            n
+        }
+        Contact::Restitution { restitution } => {
+            // Not `z > 0`.
+            g.touching = std::array::from_fn(|l| x.z[l] <= 0.0 || x.z[l].is_nan());
+            let n = lanes(|l| (-f.z[l]).max(0.0));
+            let impulse = lanes(|l| {
+                let hit = -m[l] * (1.0 + restitution) * v.z[l] / dt;
+                if v.z[l] < 0.0 {
+                    hit
+                } else {
+                    0.0
+                }
+            });
+            let t = g.touching;
+            let dz = g.dissipative.z;
+            g.dissipative.z = lanes(|l| {
+                if t[l] {
+                    dz[l] + (n[l] + impulse[l])
+                } else {
+                    dz[l]
+                }
+            });
+            g.normal_z = lanes(|l| if t[l] { n[l] + impulse[l] } else { 0.0 });
+            n
+        }
+    };
+    let fr = friction(pass, b, &normal, &f);
+    let (t, d) = (g.touching, g.dissipative);
+    g.dissipative = V::map(|c, l| {
+        if t[l] {
+            d.c(c)[l] + fr.c(c)[l]
+        } else {
+            d.c(c)[l]
+        }
+    });
+    g
+}
+
+/// `friction` in lanes for the ground (normal `+z`): tangential velocity and force are the x
+/// and y components, z being 0.
+#[inline(always)]
+fn friction(pass: &MassPass<'_>, b: &Inputs, normal: &L, f: &V) -> V {
+    let p = pass.params;
+    let (dt, rule, rest_speed) = (p.dt, p.friction.rule, p.friction.rest_speed);
+    let (m, v) = (&b.m, &b.v0);
+    let vt = V::map(|c, l| if c == 2 { 0.0 } else { v.c(c)[l] });
+    let ft = V::map(|c, l| if c == 2 { 0.0 } else { f.c(c)[l] });
+    let f_stop = V::map(|c, l| -(m[l] * vt.c(c)[l] / dt + ft.c(c)[l]));
+    let (stop2, speed2) = (f_stop.dot(&f_stop), vt.dot(&vt));
+    let stop = lanes(|l| stop2[l].sqrt());
+    let speed = lanes(|l| speed2[l].sqrt());
+    let mu_k_n = lanes(|l| b.mu_k[l] * normal[l]);
+    let kinetic = V::map(|c, l| -mu_k_n[l] * vt.c(c)[l] / speed[l]);
+    let moving: [bool; LANES] = std::array::from_fn(|l| speed[l] > rest_speed);
+    if rule == FrictionRule::Naive {
+        return V::map(|c, l| if moving[l] { kinetic.c(c)[l] } else { 0.0 });
+    }
+    let holds_k: [bool; LANES] = std::array::from_fn(|l| stop[l] <= mu_k_n[l]);
+    let holds_s: [bool; LANES] = std::array::from_fn(|l| stop[l] <= b.mu_s[l] * normal[l]);
+    V::map(|c, l| {
+        let (stopped, slides) = (f_stop.c(c)[l], kinetic.c(c)[l]);
+        let capped = mu_k_n[l] * f_stop.c(c)[l] / stop[l];
+        match (moving[l], holds_k[l], holds_s[l]) {
+            (true, true, _) | (false, _, true) => stopped,
+            (true, false, _) => slides,
+            (false, _, false) => capped,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::DVec3;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::super::CpuWorld;
+    use crate::model::{
+        Contact, DragSpring, Friction, FrictionOscillator, FrictionRule, Integrator, Mass, Model,
+        Params, Part, Spring,
+    };
+    use crate::sensors::ContactReading;
+
+    /// 61 masses near the ground (some under it, some at rest, some sliding slower than the
+    /// rest speed), joined in a loose chain; external forces, friction oscillators, a fixed
+    /// mass and a drag spring on a few; for `contact`, `rule` and `integrator`.
+    fn model(contact: Contact, rule: FrictionRule, integrator: Integrator, seed: u64) -> Model {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut part = Part::new();
+        for i in 0..61u32 {
+            let z = [-0.003, 0.0, -0.0, 0.02, rng.random_range(-0.01..0.03)][i as usize % 5];
+            let p = DVec3::new(0.05 * f64::from(i), rng.random_range(-0.1..0.1), z);
+            let v = match i % 4 {
+                0 => DVec3::ZERO,
+                1 => DVec3::new(3e-7, -2e-7, 0.0),
+                _ => DVec3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random(),
+                    -rng.random::<f64>(),
+                ),
+            };
+            let mut mass = Mass::new(rng.random_range(0.05..2.0), p).with_velocity(v);
+            if i % 7 == 3 {
+                mass.external_force = DVec3::new(0.5, -0.2, 3.0);
+            }
+            if i % 6 == 1 {
+                mass.friction_oscillator = Some(FrictionOscillator {
+                    min: 0.1,
+                    max: 1.2,
+                    omega: 30.0,
+                    phase: f64::from(i),
+                });
+            }
+            if i == 20 {
+                mass = mass.fixed();
+            }
+            part.add_mass(mass);
+        }
+        for i in (0..60).step_by(3) {
+            part.springs
+                .push(Spring::hooke(i, i + 1, 400.0, 0.05).with_damping(0.3));
+        }
+        let params = Params {
+            contact,
+            integrator,
+            friction: Friction {
+                static_coefficient: 0.9,
+                kinetic_coefficient: 0.6,
+                rest_speed: 1e-6,
+                rule,
+            },
+            air_drag: 0.02,
+            velocity_damping: 0.1,
+            dt: 1e-4,
+            ..Params::default()
+        };
+        let mut model = Model::new(params);
+        model.add("beads", part);
+        model
+    }
+
+    /// The state, contacts and energy after `steps` steps, with or without the lanes.
+    fn run(model: &Model, lanes: bool, steps: u64) -> (Vec<u64>, Vec<ContactReading>) {
+        let mut w = CpuWorld::new(model).unwrap();
+        w.set_mass_lanes(lanes);
+        w.contacts = vec![ContactReading::default(); model.masses.len()];
+        w.set_drag(Some(DragSpring {
+            mass: 45,
+            target: DVec3::new(2.0, 0.0, 0.5),
+            stiffness: 30.0,
+            damping: 1.0,
+        }))
+        .unwrap();
+        w.step(steps).unwrap();
+        let e = w.energy().unwrap();
+        let state = w.pos.iter().chain(&w.vel).flat_map(|v| v.to_array());
+        let bits = state
+            .chain([e.dissipated, e.injected])
+            .map(f64::to_bits)
+            .collect();
+        (bits, w.contacts.clone())
+    }
+
+    /// The mass pass in lanes gives exactly the scalar pass's positions, velocities, contacts
+    /// and energy totals, for every contact law, friction rule and integrator: masses under,
+    /// on and over the ground, at rest, sliding below the rest speed and moving; friction
+    /// oscillators, external forces, a fixed mass and a drag spring (blocks with those run one
+    /// by one), and a last partial block.
+    #[test]
+    fn mass_pass_in_lanes_gives_the_scalar_bits() {
+        let contacts = [
+            Contact::Penalty {
+                stiffness: 1e4,
+                damping: 5.0,
+            },
+            Contact::Restitution { restitution: 0.4 },
+            Contact::None,
+        ];
+        for (k, &contact) in contacts.iter().enumerate() {
+            for rule in [FrictionRule::Coulomb, FrictionRule::Naive] {
+                for integrator in [Integrator::SemiImplicitEuler, Integrator::ExplicitEuler] {
+                    let model = model(contact, rule, integrator, k as u64);
+                    let (lanes, touch) = run(&model, true, 300);
+                    let (scalar, touch_scalar) = run(&model, false, 300);
+                    let what = format!("{contact:?}, {rule:?}, {integrator:?}");
+                    assert!(lanes == scalar, "{what}: state or energy differs");
+                    assert_eq!(touch, touch_scalar, "{what}: contacts differ");
+                    let touching = touch.iter().filter(|c| c.touching).count();
+                    let expected = !matches!(contact, Contact::None);
+                    assert_eq!(touching > 0, expected, "{what}: {touching} touching");
+                }
+            }
+        }
+    }
+}
