@@ -196,6 +196,9 @@ fn inputs(pass: &MassPass<'_>, i0: usize, pos: &[DVec3], vel: &[DVec3], f: &[DVe
 }
 
 /// `MassPass::ground` in lanes: the contact law's normal force, then friction where it touches.
+///
+/// Conditions are compared where they select (a compare into a mask register each time, which
+/// is cheaper than an array of `bool`s converted back).
 #[inline(always)]
 fn ground(pass: &MassPass<'_>, b: &Inputs) -> GroundLanes {
     let p = pass.params;
@@ -208,29 +211,37 @@ fn ground(pass: &MassPass<'_>, b: &Inputs) -> GroundLanes {
         normal_z: [0.0; LANES],
         touching: [false; LANES],
     };
+    // Not `z >= 0` (penalty) or `z > 0` (restitution): a NaN height touches, as in the scalar
+    // code.
+    let touches = |l: usize| match p.contact {
+        Contact::None => false,
+        Contact::Penalty { .. } => x.z[l] < 0.0 || x.z[l].is_nan(),
+        Contact::Restitution { .. } => x.z[l] <= 0.0 || x.z[l].is_nan(),
+    };
+    g.touching = std::array::from_fn(touches);
+    if !g.touching.contains(&true) {
+        // Nothing touches: every select below would keep its lane as it is.
+        return g;
+    }
+    let dz = g.dissipative.z;
     let normal: L = match p.contact {
         Contact::None => return g,
         Contact::Penalty { stiffness, damping } => {
-            // Not `z >= 0` (a NaN height touches, as in the scalar code).
-            g.touching = std::array::from_fn(|l| x.z[l] < 0.0 || x.z[l].is_nan());
             let spring = lanes(|l| -stiffness * x.z[l]);
             let n = lanes(|l| (spring[l] - damping * v.z[l]).max(0.0));
-            let t = g.touching;
-            g.conservative_z = lanes(|l| if t[l] { 0.0 + spring[l] } else { 0.0 });
-            let dz = g.dissipative.z;
+            g.conservative_z = lanes(|l| if touches(l) { 0.0 + spring[l] } else { 0.0 });
             g.dissipative.z = lanes(|l| {
-                if t[l] {
-                    dz[l] + (n[l] - spring[l])
+                let touched = dz[l] + (n[l] - spring[l]);
+                if touches(l) {
+                    touched
                 } else {
                     dz[l]
                 }
             });
-            g.normal_z = lanes(|l| if t[l] { n[l] } else { 0.0 });
+            g.normal_z = lanes(|l| if touches(l) { n[l] } else { 0.0 });
             n
         }
         Contact::Restitution { restitution } => {
-            // Not `z > 0`.
-            g.touching = std::array::from_fn(|l| x.z[l] <= 0.0 || x.z[l].is_nan());
             let n = lanes(|l| (-f.z[l]).max(0.0));
             let impulse = lanes(|l| {
                 let hit = -m[l] * (1.0 + restitution) * v.z[l] / dt;
@@ -240,24 +251,24 @@ fn ground(pass: &MassPass<'_>, b: &Inputs) -> GroundLanes {
                     0.0
                 }
             });
-            let t = g.touching;
-            let dz = g.dissipative.z;
             g.dissipative.z = lanes(|l| {
-                if t[l] {
-                    dz[l] + (n[l] + impulse[l])
+                let touched = dz[l] + (n[l] + impulse[l]);
+                if touches(l) {
+                    touched
                 } else {
                     dz[l]
                 }
             });
-            g.normal_z = lanes(|l| if t[l] { n[l] + impulse[l] } else { 0.0 });
+            g.normal_z = lanes(|l| if touches(l) { n[l] + impulse[l] } else { 0.0 });
             n
         }
     };
     let fr = friction(pass, b, &normal, &f);
-    let (t, d) = (g.touching, g.dissipative);
+    let d = g.dissipative;
     g.dissipative = V::map(|c, l| {
-        if t[l] {
-            d.c(c)[l] + fr.c(c)[l]
+        let touched = d.c(c)[l] + fr.c(c)[l];
+        if touches(l) {
+            touched
         } else {
             d.c(c)[l]
         }
@@ -280,19 +291,32 @@ fn friction(pass: &MassPass<'_>, b: &Inputs, normal: &L, f: &V) -> V {
     let speed = lanes(|l| speed2[l].sqrt());
     let mu_k_n = lanes(|l| b.mu_k[l] * normal[l]);
     let kinetic = V::map(|c, l| -mu_k_n[l] * vt.c(c)[l] / speed[l]);
-    let moving: [bool; LANES] = std::array::from_fn(|l| speed[l] > rest_speed);
     if rule == FrictionRule::Naive {
-        return V::map(|c, l| if moving[l] { kinetic.c(c)[l] } else { 0.0 });
+        return V::map(|c, l| {
+            if speed[l] > rest_speed {
+                kinetic.c(c)[l]
+            } else {
+                0.0
+            }
+        });
     }
-    let holds_k: [bool; LANES] = std::array::from_fn(|l| stop[l] <= mu_k_n[l]);
-    let holds_s: [bool; LANES] = std::array::from_fn(|l| stop[l] <= b.mu_s[l] * normal[l]);
     V::map(|c, l| {
         let (stopped, slides) = (f_stop.c(c)[l], kinetic.c(c)[l]);
         let capped = mu_k_n[l] * f_stop.c(c)[l] / stop[l];
-        match (moving[l], holds_k[l], holds_s[l]) {
-            (true, true, _) | (false, _, true) => stopped,
-            (true, false, _) => slides,
-            (false, _, false) => capped,
+        let moving = if stop[l] <= mu_k_n[l] {
+            stopped
+        } else {
+            slides
+        };
+        let resting = if stop[l] <= b.mu_s[l] * normal[l] {
+            stopped
+        } else {
+            capped
+        };
+        if speed[l] > rest_speed {
+            moving
+        } else {
+            resting
         }
     })
 }

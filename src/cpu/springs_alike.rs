@@ -306,19 +306,21 @@ fn walk_group(s: &mut Scratch, t: &Template, table: &[SpringParams]) -> Lanes {
             run = [[0.0; LANES]; 3];
         }
         let p = &table[param as usize];
-        let (f, pw, live) = spring_lanes(&s.state[a], &s.state[b], &s.rest[j], p);
+        let (f, pw, len2) = spring_lanes(&s.state[a], &s.state[b], &s.rest[j], p);
         let fb = &mut s.force[b];
-        // A zero-length spring is skipped, not added as zero (-0.0 + 0.0 is +0.0).
+        // A zero-length spring is skipped, not added as zero (-0.0 + 0.0 is +0.0). The test is
+        // made where it is used (a compare into a mask register, not an array of `bool`s).
+        let live = |l: usize| len2[l] != 0.0;
         for c in 0..3 {
             for l in 0..LANES {
-                run[c][l] = if live[l] {
+                run[c][l] = if live(l) {
                     run[c][l] - f[c][l]
                 } else {
                     run[c][l]
                 };
             }
             for l in 0..LANES {
-                fb[c][l] = if live[l] {
+                fb[c][l] = if live(l) {
                     fb[c][l] + f[c][l]
                 } else {
                     fb[c][l]
@@ -326,7 +328,7 @@ fn walk_group(s: &mut Scratch, t: &Template, table: &[SpringParams]) -> Lanes {
             }
         }
         for l in 0..LANES {
-            power[l] = if live[l] { power[l] + pw[l] } else { power[l] };
+            power[l] = if live(l) { power[l] + pw[l] } else { power[l] };
         }
     }
     if run_mass != usize::MAX {
@@ -346,18 +348,18 @@ fn add_lanes(force: &mut [Lanes; 3], run: &[Lanes; 3]) {
 }
 
 /// One template spring in every lane, from mass state `a` to `b` with rest lengths `rest`:
-/// the force on `b` (N), the damping power (W), and whether the spring has a length (the
-/// operations of `spring_force`, in the scalar walk's order).
+/// the force on `b` (N), the damping power (W), and the squared length (m^2; 0: no force), by
+/// the operations of `spring_force`, in the scalar walk's order.
 #[inline(always)]
 fn spring_lanes(
     a: &[Lanes; 6],
     b: &[Lanes; 6],
     rest: &Lanes,
     p: &SpringParams,
-) -> ([Lanes; 3], Lanes, [bool; LANES]) {
+) -> ([Lanes; 3], Lanes, Lanes) {
     let mut f = [[0.0; LANES]; 3];
     let mut power = [0.0; LANES];
-    let mut live = [false; LANES];
+    let mut length2 = [0.0; LANES];
     for l in 0..LANES {
         let (dx, dy, dz) = (a[0][l] - b[0][l], a[1][l] - b[1][l], a[2][l] - b[2][l]);
         let len2 = (dx * dx + dy * dy) + dz * dz;
@@ -371,9 +373,9 @@ fn spring_lanes(
         f[1][l] = s * ny;
         f[2][l] = s * nz;
         power[l] = p.c * vrel * vrel;
-        live[l] = len2 != 0.0;
+        length2[l] = len2;
     }
-    (f, power, live)
+    (f, power, length2)
 }
 
 #[cfg(test)]
