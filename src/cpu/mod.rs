@@ -25,7 +25,8 @@
 //! |---|---|
 //! | `springs.wgsl`, `spring_pass.wgsl` (`spring_force`, `elastic`) | `springs.rs` (the pass, the chunks, the scalar reference walk), `springs_simd.rs` (the per-chunk kernel the pass runs, bit-identical to the scalar walk, AVX2 where the CPU has it) |
 //! | `springs_stencil.wgsl` (and `src/gpu/stencil.rs`'s offsets) | `springs_stencil.rs` (large regular bodies: springs by index offset, four or eight masses per SIMD operation; same per-spring operations, each mass's sum in another fixed order) |
-//! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs` |
+//! | (no GPU twin: the GPU runs every body in parallel already) | `springs_alike.rs` (small bodies alike, one per SIMD lane, each lane the scalar walk: the same bits) |
+//! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs`, `integrate_simd.rs` (blocks of eight masses in SIMD lanes, bit for bit `integrate_mass`) |
 //! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape.rs` and `model/heightfield.rs` (the shapes) |
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
 //! | `energy_masses.wgsl` | `energy_masses.rs` |

@@ -96,6 +96,14 @@ pub(crate) struct Granularity {
 /// Masses per spring-pass invocation on CPU adapters.
 const CPU_SPRING_MASSES: u32 = 32;
 
+/// Workgroups per pass a CPU adapter is kept busy with: lavapipe runs a workgroup's
+/// invocations as SIMD loops on one of its threads (one per core), so a few workgroups per core
+/// balance the load, and more masses per invocation amortise each invocation's fixed work. 16
+/// (the first choice) left a herd of 500 inchworms (10 000 masses) at 8 masses per invocation;
+/// 8 gives it 16 and steps it 1.03-1.4x faster on 2 cores (docs/PERFORMANCE.md). A fixed count,
+/// not one per core of the host, so results do not depend on the machine's core count.
+const CPU_WORKGROUPS: u64 = 8;
+
 impl Granularity {
     /// For `masses` masses on an adapter of type `device_type`.
     ///
@@ -104,11 +112,11 @@ impl Granularity {
     /// energy slot); GPUs want many threads with neighbouring lanes on neighbouring data, so they
     /// get one mass per invocation in the spring pass and one in the integrate pass. Counts shrink
     /// (by powers of two, down to 1) until each pass has enough workgroups to keep the adapter's
-    /// cores busy: 16 on a CPU adapter, 256 on a GPU.
+    /// cores busy: [`CPU_WORKGROUPS`] on a CPU adapter, 256 on a GPU.
     pub(crate) fn for_device(device_type: wgpu::DeviceType, masses: u64) -> Self {
         let (size, max_spring_masses, max_masses, workgroups) =
             if device_type == wgpu::DeviceType::Cpu {
-                (CPU_WORKGROUP_SIZE, CPU_SPRING_MASSES, 16, 16)
+                (CPU_WORKGROUP_SIZE, CPU_SPRING_MASSES, 16, CPU_WORKGROUPS)
             } else {
                 (WORKGROUP_SIZE, 1, 1, 256)
             };
@@ -644,13 +652,14 @@ mod tests {
             (big.spring_masses_per_invocation, big.masses_per_invocation),
             (CPU_SPRING_MASSES, 16)
         );
+        // 1000 masses: 2 per invocation leaves 8 workgroups of 64 invocations.
         let small = Granularity::for_device(wgpu::DeviceType::Cpu, 1000);
         assert_eq!(
             (
                 small.spring_masses_per_invocation,
                 small.masses_per_invocation
             ),
-            (1, 1)
+            (2, 2)
         );
         // Auto picks the stencil only on CPU adapters with at least 4 masses per invocation.
         let plan = |n| Plan::new(&lattice(n), &lavapipe(), &WorldOptions::default()).unwrap();
