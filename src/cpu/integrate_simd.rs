@@ -22,6 +22,11 @@ use crate::sensors::ContactReading;
 /// Masses per block: one per f64 lane of an AVX-512 register.
 pub(super) const LANES: usize = 8;
 
+/// Models of more masses keep the scalar pass: its state then streams from memory, and the
+/// lanes' strided loads (gathers) lost 5-25 % on the n = 120 lattice (1.7 M masses) while they
+/// gained on the n = 60 lattice (216 000) and the inchworm herd (10 000) (docs/PERFORMANCE.md).
+pub(super) const MASS_LANES_MAX_MASSES: usize = 1 << 18;
+
 /// One f64 per lane.
 type L = [f64; LANES];
 

@@ -5,6 +5,7 @@
 use super::chunks::PARALLEL_MIN_SPRINGS;
 use super::collisions::State;
 use super::integrate::{integrate, MassPass, MassState};
+use super::integrate_simd::MASS_LANES_MAX_MASSES;
 use super::springs::springs;
 use super::world::Failure;
 use super::{steps_for, CpuWorld};
@@ -85,7 +86,7 @@ impl CpuWorld {
             chunks: &self.chunks,
             obstacles: &self.solids,
             touch: self.collider.as_ref().map_or(&[], |c| &c.touch),
-            lanes: self.kernels.mass_lanes,
+            lanes: self.kernels.mass_lanes && self.mass.len() <= MASS_LANES_MAX_MASSES,
         };
         let state = MassState {
             pos: &mut self.pos,

@@ -288,9 +288,10 @@ impl CpuWorld {
     /// Whether the mass pass integrates eight masses at a time in SIMD lanes (default `true`).
     ///
     /// Blocks of eight consecutive masses, none fixed nor held by the drag spring, in a model
-    /// without obstacles or collisions, run `integrate_mass` with every branch a select; the
-    /// positions, velocities, contacts and energy totals are bit for bit the same either way.
-    /// `false` is for A/B comparisons.
+    /// of at most 262 144 masses without obstacles or collisions, run `integrate_mass` with every
+    /// branch a select (larger models keep the scalar pass, faster once their state streams from
+    /// memory); the positions, velocities, contacts and energy totals are bit for bit the same
+    /// either way. `false` is for A/B comparisons.
     pub fn set_mass_lanes(&mut self, on: bool) {
         self.kernels.mass_lanes = on;
     }
