@@ -352,19 +352,30 @@ pub(super) fn integrate(
 /// One invocation: gathers the spring force of its masses, then integrates them in order:
 /// blocks of eight in SIMD lanes where the model allows (`integrate_simd.rs`, the same bits),
 /// the others one by one.
-fn integrate_range(pass: &MassPass<'_>, mut state: MassState<'_>) -> MassOutcome {
+fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
     gather(pass.chunks, state.first, state.force);
     if pass.lanes && pass.obstacles.solids.is_empty() && pass.touch.is_empty() {
         return pulp::Arch::new().dispatch(Blocks { pass, state });
     }
     let mut out = MassOutcome::default();
-    for j in 0..state.pos.len() {
-        integrate_one(pass, &mut state, j, &mut out);
+    for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {
+        let i = state.first + j;
+        let r = pass.integrate_mass(i, state.force[j], pos, vel);
+        out.dissipated -= r.dissipative_work;
+        out.dissipated += r.damped;
+        out.injected += r.injected;
+        if r.bad && out.first_bad.is_none() {
+            out.first_bad = Some(i);
+        }
+        if let Some(c) = state.contacts.get_mut(j) {
+            *c = r.contact;
+        }
     }
     out
 }
 
-/// Integrates mass `state.first + j` on its own, booking into `out`.
+/// Integrates mass `state.first + j` on its own, booking into `out` (as `integrate_range`'s
+/// loop does).
 #[inline(always)]
 fn integrate_one(pass: &MassPass<'_>, state: &mut MassState<'_>, j: usize, out: &mut MassOutcome) {
     let i = state.first + j;
