@@ -3,7 +3,8 @@
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
 //! lattice, one inchworm, one `Population::benchmark` robot) where overhead dominates,
 //! populations stepped in one world (`cpu_population_step`: 500 inchworms and 1 000 benchmark
-//! robots, as spring-updates per second beside the lattice's), the cost of obstacles (0 to 64 on the n = 40 lattice) and
+//! robots, as spring-updates per second beside the lattice's, one step per call with energy
+//! booking and, `*_as_evaluated`, 100 steps per call without, as `Population` evaluates), the cost of obstacles (0 to 64 on the n = 40 lattice) and
 //! of collisions between masses (`cpu_collisions`: the lattice at n = 40 with every mass
 //! colliding and beds of 10^5 to 10^6 loose particles, as mass-updates per second of the
 //! collision pass alone, of the spring pass alone, of the whole step, and of the same step with
@@ -155,9 +156,20 @@ fn population_step(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new(name, count), &count, |b, _| {
             b.iter(|| world.step(1).expect("step"));
         });
+        // As `Population` evaluates: no energy booking, a control period of steps per call.
+        world.set_track_energy(false);
+        let steps = POPULATION_STEPS_PER_CALL;
+        group.throughput(Throughput::Elements(model.springs.len() as u64 * steps));
+        let id = BenchmarkId::new(format!("{name}_as_evaluated"), count);
+        group.bench_with_input(id, &count, |b, _| {
+            b.iter(|| world.step(steps).expect("step"));
+        });
     }
     group.finish();
 }
+
+/// Steps per `step` call in the `*_as_evaluated` benchmarks: a control period's worth.
+const POPULATION_STEPS_PER_CALL: u64 = 100;
 
 /// Populations of voxel robots (see `common::populations`): one `Population::evaluate` call on
 /// the CPU reference per iteration (building the world included), as robots per second; each
