@@ -153,17 +153,25 @@ fn hooke_run_gpu_trace_is_the_gpu_worlds_own_values() {
 
 /// `hooke run --gpu --f64` runs the GPU World in f64: its trace is that World's own values and
 /// within 1e-12 m of the CPU reference's (the f32 World's is about 1e-6 m away). `--f64` alone
-/// is refused (it needs `--gpu`).
+/// is refused (it needs `--gpu`). On an adapter without `SHADER_F64` (never lavapipe) the command
+/// fails naming the feature.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn hooke_run_gpu_f64_trace_follows_the_cpu_reference() {
-    let (device, _) = hooke::gpu::request_device().unwrap();
-    if !device.features().contains(wgpu::Features::SHADER_F64) {
-        eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
-        return;
-    }
     let dir = scratch("run_gpu_f64");
     let out_csv = dir.join("cube.csv");
+    let (device, _) = hooke::gpu::request_device().unwrap();
+    if !device.features().contains(wgpu::Features::SHADER_F64) {
+        let name = device.adapter_info().name;
+        assert!(!name.contains("llvmpipe"), "lavapipe has SHADER_F64");
+        let out = hooke(&["run", "scenes/cube.json", "--gpu", "--f64"]);
+        assert!(
+            !out.status.success(),
+            "{name} ran an f64 World without SHADER_F64"
+        );
+        assert!(stderr(&out).contains("SHADER_F64"), "{}", stderr(&out));
+        return;
+    }
     let args = [
         "run",
         "scenes/cube.json",

@@ -78,7 +78,7 @@ pub(super) fn make_chunks(sp: &SpringArrays, kernels: Kernels) -> (Vec<Chunk>, V
     let mut runs: Vec<Range<usize>> = Vec::new();
     let packed = |pack: &Range<usize>, runs: &mut Vec<Range<usize>>| {
         let mut c = chunk(sp, pack.clone());
-        c.alike = AlikePlan::find(sp, runs).filter(|_| kernels.alike);
+        c.alike = kernels.alike.then(|| AlikePlan::find(sp, runs)).flatten();
         runs.clear();
         c
     };

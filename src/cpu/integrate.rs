@@ -361,15 +361,7 @@ fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
     for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {
         let i = state.first + j;
         let r = pass.integrate_mass(i, state.force[j], pos, vel);
-        out.dissipated -= r.dissipative_work;
-        out.dissipated += r.damped;
-        out.injected += r.injected;
-        if r.bad && out.first_bad.is_none() {
-            out.first_bad = Some(i);
-        }
-        if let Some(c) = state.contacts.get_mut(j) {
-            *c = r.contact;
-        }
+        book(&mut out, i, &r, state.contacts.get_mut(j));
     }
     out
 }
@@ -380,13 +372,20 @@ fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
 fn integrate_one(pass: &MassPass<'_>, state: &mut MassState<'_>, j: usize, out: &mut MassOutcome) {
     let i = state.first + j;
     let r = pass.integrate_mass(i, state.force[j], &mut state.pos[j], &mut state.vel[j]);
+    book(out, i, &r, state.contacts.get_mut(j));
+}
+
+/// Books mass `i`'s step `r` into `out` (energies in mass order, the first bad mass) and its
+/// contact into `contact` when contacts are recorded.
+#[inline(always)]
+fn book(out: &mut MassOutcome, i: usize, r: &Integrated, contact: Option<&mut ContactReading>) {
     out.dissipated -= r.dissipative_work;
     out.dissipated += r.damped;
     out.injected += r.injected;
     if r.bad && out.first_bad.is_none() {
         out.first_bad = Some(i);
     }
-    if let Some(c) = state.contacts.get_mut(j) {
+    if let Some(c) = contact {
         *c = r.contact;
     }
 }

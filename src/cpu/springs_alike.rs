@@ -53,7 +53,7 @@ type Body = (usize, usize);
 type Lanes = [f64; LANES];
 
 /// The spring list shared by alike bodies, relative to each body's lowest mass.
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Template {
     /// Each spring's masses less the body's lowest mass.
     ends: Vec<[u32; 2]>,
@@ -107,10 +107,7 @@ impl AlikePlan {
             let k = match shapes.get(&template) {
                 Some(&k) => k,
                 None => {
-                    let shape = Arc::new(Shape::new(Template {
-                        ends: template.ends.clone(),
-                        param: template.param.clone(),
-                    }));
+                    let shape = Arc::new(Shape::new(template.clone()));
                     members.push((shape, Vec::new()));
                     shapes.insert(template, members.len() - 1);
                     members.len() - 1

@@ -134,7 +134,20 @@ pub(super) fn walk_range(
     lo: usize,
     force: &mut [DVec3],
 ) -> f64 {
-    pulp::Arch::new().dispatch(Walk {
+    walk_range_on(pulp::Arch::new(), sp, pos, vel, range, lo, force)
+}
+
+/// [`walk_range`] compiled for the instruction set `arch`.
+fn walk_range_on(
+    arch: pulp::Arch,
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    vel: &[DVec3],
+    range: Range<usize>,
+    lo: usize,
+    force: &mut [DVec3],
+) -> f64 {
+    arch.dispatch(Walk {
         sp,
         pos,
         vel,
@@ -153,14 +166,8 @@ fn walk_chunk_on(
     chunk: &mut Chunk,
 ) {
     chunk.force.fill(DVec3::ZERO);
-    chunk.dissipated = arch.dispatch(Walk {
-        sp,
-        pos,
-        vel,
-        range: chunk.springs.clone(),
-        lo: chunk.lo,
-        force: &mut chunk.force,
-    });
+    let range = chunk.springs.clone();
+    chunk.dissipated = walk_range_on(arch, sp, pos, vel, range, chunk.lo, &mut chunk.force);
 }
 
 #[cfg(test)]
