@@ -8,7 +8,10 @@
 //
 // Slot k of mass a is the spring from a to a + offset_k: element k of a's STENCIL_WORDS words in
 // `stencil` is its rest length (m), -1 when a has no such spring, or -(2 + i) when actuator i
-// drives it (the slot then evaluates the actuator each step, as the link table does). Each invocation walks
+// drives it (the slot then evaluates the actuator each step, as the link table does). When the
+// World books no energy (MUSCLES_SET, a generated constant), each invocation first writes the
+// rest lengths of the muscles in its masses' slots into those slots (springs_stencil_muscles.wgsl),
+// so the walk sees plain springs and has no actuator branch. Each invocation walks
 // SPRING_MASSES_PER_INVOCATION consecutive masses. The offsets group into chains of consecutive
 // offsets (base, base + 1, ...; the first chain has base 0, the walked mass itself), and for each
 // chain the invocation keeps in registers the states of masses a + base + j and the fixed-point
@@ -23,8 +26,9 @@
 // are walked in the link table as in `springs.wgsl`. Bindings and the per-spring
 // helpers: shared/spring_pass.wgsl.
 
-// Rest lengths (or actuator codes) of the stencil slots, STENCIL_WORDS `Words` (4 f32 each) per mass.
-@group(0) @binding(12) var<storage, read> stencil: array<Words>;
+// Rest lengths (or actuator codes) of the stencil slots, STENCIL_WORDS `Words` (4 reals each)
+// per mass: binding 12, read-only, or read-write when MUSCLES_SET (see springs_stencil_muscles.wgsl).
+//@ table
 
 //@ constants
 
@@ -41,6 +45,8 @@ fn springs(
         return;
     }
     let count = min(SPRING_MASSES_PER_INVOCATION, chunk.end_mass - a0);
+    // With MUSCLES_SET: the rest lengths of the muscles in this invocation's slots.
+//@ muscles
     let last_mass = params.masses - 1u;
     let zero = vec3<Fixed>(Fixed(0));
     var dissipated: Real = 0.0;
@@ -78,15 +84,15 @@ fn springs(
 
 // One stencil slot from a (position pa, m; velocity va, m/s) to the mass of state sb, holding
 // `code`: the rest length (m) of a plain spring (>= 0), -1 for no spring, or -(2 + i) for the
-// spring that actuator i drives (its rest length evaluated by `actuate`, as in the link table).
-// An absent slot gives zero force, power and work and is always ok.
+// spring that actuator i drives (its rest length evaluated by `actuate`, as in the link table;
+// with MUSCLES_SET the slot already holds that rest length). An absent slot gives zero force, power and work and is always ok.
 fn stencil_slot(pa: vec3<Real>, va: vec3<Real>, sb: State, mat: GpuMaterial, code: Real) -> SlotSpring {
     let d = pa - state_position(sb);
     let len = length(d);
     var rest = code;
     var injected: Real = 0.0;
     var present = code >= 0.0;
-    if HAS_ACTUATORS && code < -1.5 {
+    if HAS_ACTUATORS && !MUSCLES_SET && code < -1.5 {
         let moved = actuate(u32(-code) - 2u, mat, len);
         rest = moved.x;
         injected = moved.y;

@@ -137,6 +137,37 @@ fn commanded_lattice_matches_the_cpu_on_both_spring_passes() {
     }
 }
 
+/// Without energy booking the stencil variant sets the rest lengths of its commanded and sine
+/// muscles before its walk (`shaders/springs_stencil_muscles.wgsl`) instead of evaluating each
+/// in the walk as it does with booking: the same functions, so the same bits (positions,
+/// velocities, and the elastic energy, which reads each muscle's `current` rest length) while
+/// the commands change every 250 steps.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn commanded_muscles_set_before_the_walk_give_the_walks_bits() {
+    let model = lattice_with_muscles();
+    let run = |track_energy| {
+        let options = WorldOptions {
+            spring_pass: SpringPass::Stencil,
+            track_energy,
+            ..WorldOptions::default()
+        };
+        let mut w = common::world_with(&model, options);
+        assert_eq!(w.stats().stencil_springs, model.springs.len() as u64);
+        let n = w.commanded_count();
+        for tick in 0..8 {
+            w.set_commands(&commands(tick, n)).unwrap();
+            w.step(250).unwrap();
+        }
+        let elastic = w.energy().unwrap().elastic;
+        (w.positions().unwrap(), w.velocities().unwrap(), elastic)
+    };
+    let (walked, set) = (run(true), run(false));
+    assert!(set.0 == walked.0, "positions differ");
+    assert!(set.1 == walked.1, "velocities differ");
+    assert_eq!(set.2, walked.2, "elastic energy differs");
+}
+
 /// Reruns with the same command sequence give the same bits (the commands are uploaded, not
 /// accumulated).
 #[test]

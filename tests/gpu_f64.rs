@@ -334,3 +334,35 @@ fn f64_bodies_sensors_and_commands_match_the_cpu() {
         assert!((g.length - c.length).abs() < 1e-10, "{g:?} vs {c:?}");
     }
 }
+
+/// In f64, without energy booking, the stencil variant sets its muscles' rest lengths before its
+/// walk (`shaders/springs_stencil_muscles.wgsl`, each slot a whole f64 of its word): the
+/// inchworm (its muscles in stencil slots) runs to the bits of the walk that evaluates each
+/// muscle (booking on): positions, velocities and elastic energy.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn f64_muscles_set_before_the_walk_give_the_walks_bits() {
+    let model = scenes::inchworm();
+    if f64_world(&model).is_none() {
+        return;
+    }
+    let world = |track_energy| {
+        let options = WorldOptions {
+            spring_pass: hooke::SpringPass::Stencil,
+            track_energy,
+            ..f64_options()
+        };
+        let w = common::world_with(&model, options);
+        assert!(w.stats().stencil_springs > 0, "{:?}", w.stats());
+        w
+    };
+    let run = |mut w: World| {
+        w.step(1500).unwrap();
+        let elastic = w.energy().unwrap().elastic;
+        (w.positions().unwrap(), w.velocities().unwrap(), elastic)
+    };
+    let (walked, set) = (run(world(true)), run(world(false)));
+    assert!(set.0 == walked.0, "positions differ");
+    assert!(set.1 == walked.1, "velocities differ");
+    assert_eq!(set.2, walked.2, "elastic energy differs");
+}

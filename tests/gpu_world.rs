@@ -758,16 +758,7 @@ fn overflow_advice(model: &Model, spring_pass: SpringPass) -> (WorldStats, Strin
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn devices_without_64_bit_integers_give_the_same_bits() {
-    let (device, queue) = pollster::block_on(async {
-        let adapter = hooke::gpu::find_adapter().await.unwrap();
-        let desc = wgpu::DeviceDescriptor {
-            label: Some("plain"),
-            required_features: wgpu::Features::empty(),
-            required_limits: adapter.limits(),
-            ..Default::default()
-        };
-        adapter.request_device(&desc).await.unwrap()
-    });
+    let (device, queue) = device_without_int64();
     assert!(!device.features().contains(wgpu::Features::SHADER_INT64));
     for model in [
         strained_lattice(4),
@@ -1134,4 +1125,87 @@ fn muscle_edits_reach_stencil_slots() {
         stencil_reset == fresh,
         "reset did not restore the muscles' slots"
     );
+}
+
+/// A device without 64-bit integer features (records read as 32-bit words), from the test
+/// adapter.
+fn device_without_int64() -> (wgpu::Device, wgpu::Queue) {
+    pollster::block_on(async {
+        let adapter = hooke::gpu::find_adapter().await.unwrap();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("plain"),
+            required_features: wgpu::Features::empty(),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        };
+        adapter.request_device(&desc).await.unwrap()
+    })
+}
+
+/// Positions, velocities and elastic energy (which reads each muscle's `current` rest length)
+/// after 1000 steps, `edit_muscles`, 300 steps; then the positions after `reset` and 1300 steps.
+type MuscleRun = ((Vec<DVec3>, Vec<DVec3>, f64), Vec<DVec3>);
+
+fn run_muscles(model: &Model, mut w: World) -> MuscleRun {
+    w.step(1000).unwrap();
+    edit_muscles(model)(1000, Target::Gpu(&mut w));
+    w.step(300).unwrap();
+    let out = (
+        w.positions().unwrap(),
+        w.velocities().unwrap(),
+        w.energy().unwrap().elastic,
+    );
+    w.reset();
+    w.step(1300).unwrap();
+    (out, w.positions().unwrap())
+}
+
+/// Without energy booking, each spring-pass invocation of the stencil variant writes the rest
+/// lengths of the muscles in its slots before its walk (`shaders/springs_stencil_muscles.wgsl`)
+/// instead of evaluating each in the walk: the same functions, so the same bits. The muscled
+/// lattice (sine muscles of several waves, duty cycles, edits of a slot-held muscle at step
+/// 1000) runs to the bits of the walk that evaluates its muscles (booking on) and of the link
+/// table (booking off), on the test device (64-bit words: a slot shares its word with its
+/// neighbour) and on one without 64-bit integers (32-bit words; 32-bit fixed point for all);
+/// the elastic energy, which reads
+/// each muscle's `current` rest length, agrees; the edits change the run, and `reset` gives a
+/// fresh World's bits.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn muscles_set_before_the_walk_give_the_walks_bits() {
+    let model = muscled_lattice();
+    // 32-bit fixed point throughout: the only width a device without 64-bit integers has.
+    let options = |spring_pass, track_energy| WorldOptions {
+        spring_pass,
+        track_energy,
+        ..opts(AtomicWidth::Bits32)
+    };
+    let set = options(SpringPass::Stencil, false);
+    let reference = run_muscles(
+        &model,
+        common::world_with(&model, options(SpringPass::Stencil, true)),
+    );
+    let (plain_device, plain_queue) = device_without_int64();
+    for (name, w) in [
+        ("stencil, booking off", common::world_with(&model, set)),
+        (
+            "links, booking off",
+            common::world_with(&model, options(SpringPass::Links, false)),
+        ),
+        (
+            "stencil, booking off, 32-bit words",
+            World::with_device(plain_device.clone(), plain_queue.clone(), &model, set).unwrap(),
+        ),
+    ] {
+        let run = run_muscles(&model, w);
+        assert!(run.0 .0 == reference.0 .0, "{name}: positions differ");
+        assert!(run.0 .1 == reference.0 .1, "{name}: velocities differ");
+        assert_eq!(run.0 .2, reference.0 .2, "{name}: elastic energy differs");
+        assert!(run.1 == reference.1, "{name}: positions after reset differ");
+    }
+    let mut fresh = common::world_with(&model, set);
+    fresh.step(1300).unwrap();
+    let fresh = fresh.positions().unwrap();
+    assert!(fresh == reference.1, "reset is not a fresh World");
+    assert!(fresh != reference.0 .0, "the edits did not change the run");
 }

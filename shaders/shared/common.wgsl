@@ -214,24 +214,28 @@ fn workgroup_linear(wg: vec3<u32>, groups: vec3<u32>) -> u32 {
     return wg.x + wg.y * groups.x;
 }
 
-// Rest length of an actuated spring at time t (s): L_base (1 + a sin(omega tau + 2 pi p)).
-fn actuated_rest(act: GpuActuator, t: Real) -> Real {
-    var tau = t;
-    if act.duty_active > 0.0 {
-        let cycle = act.duty_active + act.duty_rest;
-        let u = t + act.duty_offset;
-        let cycles = floor(u / cycle);
-        let within = u - cycles * cycle;
-        tau = cycles * act.duty_active + min(within, act.duty_active);
-    }
-    return act.base * (1.0 + act.amplitude * sin_real(act.omega * tau + act.phase));
+// The clock of a duty-cycled actuator at time t (s): the active time (s) it has run, with
+// `on` and `off` (s) the lengths of its active and rest phases and `offset` (s) its start.
+fn duty_clock(t: Real, on: Real, off: Real, offset: Real) -> Real {
+    let cycle = on + off;
+    let u = t + offset;
+    let cycles = floor(u / cycle);
+    let within = u - cycles * cycle;
+    return cycles * on + min(within, on);
 }
 
-// Rest length of a commanded actuator's spring for command c (relative rest-length change):
-// L_base (1 + clamp(c, -|a|, |a|)), as `Actuator::rest_length_with`.
-fn commanded_rest(act: GpuActuator, c: Real) -> Real {
-    let a = abs(act.amplitude);
-    return act.base * (1.0 + clamp(c, -a, a));
+// Rest length of an actuated spring of base length `base` (m) at clock tau (s):
+// L_base (1 + a sin(omega tau + 2 pi p)).
+fn wave_rest(base: Real, amplitude: Real, omega: Real, phase: Real, tau: Real) -> Real {
+    return base * (1.0 + amplitude * sin_real(omega * tau + phase));
+}
+
+// Rest length of a commanded actuator's spring of base length `base` (m) for command c
+// (relative rest-length change): L_base (1 + clamp(c, -|a|, |a|)), as
+// `Actuator::rest_length_with`.
+fn commanded_rest(base: Real, amplitude: Real, c: Real) -> Real {
+    let a = abs(amplitude);
+    return base * (1.0 + clamp(c, -a, a));
 }
 
 // Effective Hooke stiffness (N/m) and rest length (m) of a spring: every law folds into

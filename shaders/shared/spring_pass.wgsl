@@ -92,22 +92,36 @@ fn link_spring(i: u32, pa: vec3<Real>, va: vec3<Real>) -> LinkSpring {
 // material `mat`. Both variants of the spring pass call it, so an actuated spring gives the
 // same bits in the link table and in a stencil slot.
 fn actuate(i: u32, mat: GpuMaterial, len: Real) -> vec2<Real> {
-    let act = actuator_table[i];
-    var rest: Real;
-    if HAS_COMMANDS && act.command != NONE {
-        rest = commanded_rest(act, commands[act.command]);
-    } else {
-        rest = actuated_rest(act, step.time);
-    }
+    let rest = muscle_rest(i);
     var injected: Real = 0.0;
     if TRACK_ENERGY {
         // Work done by the muscle: the change of elastic energy at fixed positions.
-        let before = effective(mat, act.current);
+        let before = effective(mat, actuator_table[i].current);
         let after = effective(mat, rest);
         injected = elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
     }
     actuator_table[i].current = rest;
     return vec2<Real>(rest, injected);
+}
+
+// The rest length (m) of the spring that actuator `i` drives at the step's time: from its
+// command for a commanded actuator, else its waveform. Loads only the fields it uses (each a
+// load per invocation on CPU adapters), the duty cycle's only when the actuator has one.
+fn muscle_rest(i: u32) -> Real {
+    let base = actuator_table[i].base;
+    let amplitude = actuator_table[i].amplitude;
+    if HAS_COMMANDS {
+        let command = actuator_table[i].command;
+        if command != NONE {
+            return commanded_rest(base, amplitude, commands[command]);
+        }
+    }
+    var tau = step.time;
+    let on = actuator_table[i].duty_active;
+    if on > 0.0 {
+        tau = duty_clock(tau, on, actuator_table[i].duty_rest, actuator_table[i].duty_offset);
+    }
+    return wave_rest(base, amplitude, actuator_table[i].omega, actuator_table[i].phase, tau);
 }
 
 // What walking one run of the link table adds up: the fixed-point sum for the run's first mass

@@ -53,3 +53,12 @@ fn state_velocity(s: State) -> vec3<Real> {
 fn state_pack(p: vec3<Real>, v: vec3<Real>) -> State {
     return State(vec4<Real>(p, v.x), vec4<Real>(v.y, v.z, 0.0, 0.0));
 }
+
+// A stencil slot's part of its `Words`: one real per slot, written whole.
+alias SlotPart = Real;
+const SLOT_PARTS: u32 = 4u;
+
+// The part holding real x in slot c (0..3) of a word whose part held `old`.
+fn slot_merge(old: SlotPart, x: Real, c: u32) -> SlotPart {
+    return x;
+}

@@ -57,3 +57,12 @@ fn state_pack(p: vec3<f32>, v: vec3<f32>) -> State {
     let b = bitcast<vec3<u32>>(v);
     return State(vec4<u32>(a, b.x), vec4<u32>(b.y, b.z, 0u, 0u));
 }
+
+// A stencil slot's part of its `Words`: one 32-bit word per slot, written whole.
+alias SlotPart = u32;
+const SLOT_PARTS: u32 = 4u;
+
+// The part holding real x in slot c (0..3) of a word whose part held `old`.
+fn slot_merge(old: SlotPart, x: Real, c: u32) -> SlotPart {
+    return bitcast<u32>(x);
+}

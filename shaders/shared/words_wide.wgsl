@@ -78,3 +78,14 @@ fn state_pack(p: vec3<f32>, v: vec3<f32>) -> State {
         u64(b.y) | (u64(b.z) << 32u),
     );
 }
+
+// A stencil slot's part of its `Words`: the 64-bit word it shares with its neighbour slot
+// (slot c in the low half for even c, as `words_pack` puts it).
+alias SlotPart = u64;
+const SLOT_PARTS: u32 = 2u;
+
+// The part holding real x in slot c (0..3) of a word whose part held `old`.
+fn slot_merge(old: SlotPart, x: Real, c: u32) -> SlotPart {
+    let shift = (c % 2u) * 32u;
+    return (old & ~(0xfffffffflu << shift)) | (u64(bitcast<u32>(x)) << shift);
+}

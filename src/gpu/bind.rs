@@ -203,6 +203,7 @@ impl SpringChunk {
         ];
         if let Some(s) = &b.stencil {
             springs.push(s.rests.as_entire_binding());
+            springs.extend(s.muscles.iter().flatten().map(|m| m.as_entire_binding()));
         }
         let energy = vec![
             b.params.as_entire_binding(),

@@ -21,6 +21,9 @@ use super::tables::Tables;
 pub(crate) struct StencilBuffers {
     pub(crate) rests: wgpu::Buffer,
     pub(crate) runs: wgpu::Buffer,
+    /// The muscles the spring pass sets before its walk, when it does: per mass the first of
+    /// its muscles (masses + 1 entries), and per muscle its (actuator, slot element).
+    pub(crate) muscles: Option<[wgpu::Buffer; 2]>,
 }
 
 /// GPU buffers of a World.
@@ -168,6 +171,12 @@ impl Buffers {
                         &st.table(&tables.springs.springs, real),
                     ),
                     runs: table(device, "hooke::stencil_runs", runs),
+                    muscles: tables.muscles.as_ref().map(|m| {
+                        [
+                            table(device, "hooke::muscle_starts", &m.starts),
+                            table(device, "hooke::muscle_slots", &m.slots),
+                        ]
+                    }),
                 }),
             materials: real_table(device, "hooke::materials", real, &tables.springs.materials),
             actuators: state(
@@ -283,6 +292,7 @@ impl Buffers {
         ]
         .into_iter()
         .chain(self.stencil.iter().flat_map(|s| [&s.rests, &s.runs]))
+        .chain(self.stencil.iter().flat_map(|s| s.muscles.iter().flatten()))
     }
 
     /// Bytes of the stencil variant's tables (0 without a stencil).

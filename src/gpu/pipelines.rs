@@ -221,6 +221,11 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
             Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
             Uniform, Read, Read,
         ],
+        // With the muscles set before the walk: the table is written, and the muscle lists.
+        "springs_stencil_muscles" => &[
+            Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
+            Uniform, Read, ReadWrite, Read, Read,
+        ],
         "integrate" => &[
             Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read, Read,
             ReadWrite,
@@ -318,12 +323,12 @@ pub(crate) struct Compile<'a> {
 }
 
 impl Pipelines {
-    /// Compiles every kernel; `stencil` is the generated stencil variant of `springs`, if the
-    /// World runs it; the collision kernels when `collisions`.
+    /// Compiles every kernel; `stencil` is the generated stencil variant of `springs` and its
+    /// bind group layout, if the World runs it; the collision kernels when `collisions`.
     pub(crate) fn new(
         device: &wgpu::Device,
         compile: &Compile<'_>,
-        stencil: Option<&str>,
+        stencil: Option<(&str, &str)>,
         collisions: bool,
     ) -> Self {
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -336,7 +341,7 @@ impl Pipelines {
             build_kernel(device, compile, &step_layout, kernel, layout, body)
         };
         Self {
-            springs: build("springs", stencil.map(|body| ("springs_stencil", body))),
+            springs: build("springs", stencil),
             integrate: build("integrate", None),
             energy_masses: build("energy_masses", None),
             energy_springs: build("energy_springs", None),

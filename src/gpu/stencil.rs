@@ -222,22 +222,46 @@ impl Stencil {
         chains
     }
 
+    /// The muscles held in slots, for kernels that set their rest lengths before the walk
+    /// (`shaders/springs_stencil_muscles.wgsl`), or `None` when no slot holds one.
+    pub(crate) fn muscles(&self, springs: &[GpuSpring]) -> Option<MuscleSlots> {
+        let k = self.slots();
+        let width = SLOTS_PER_WORD as u32 * self.words();
+        let mut starts = Vec::with_capacity(self.owner.len() / k + 1);
+        let mut slots = Vec::new();
+        for (a, owners) in self.owner.chunks_exact(k).enumerate() {
+            starts.push(slots.len() as u32);
+            for (slot, &o) in owners.iter().enumerate() {
+                let sp = springs.get(o as usize).filter(|sp| sp.actuated);
+                if let Some(sp) = sp {
+                    slots.push([sp.actuator, a as u32 * width + slot as u32]);
+                }
+            }
+        }
+        starts.push(slots.len() as u32);
+        (!slots.is_empty()).then_some(MuscleSlots { starts, slots })
+    }
+
     /// `template` (shaders/springs_stencil.wgsl) with its `//@` lines generated for this
     /// stencil; `links` is the link count (the first slot code), `remainder` whether some springs
-    /// are outside the stencil.
+    /// are outside the stencil, `muscles` whether each invocation sets the rest lengths of the
+    /// muscles in its slots first (then `springs_stencil_muscles.wgsl` is appended, and the
+    /// kernel's bind group layout is [`Stencil::layout`]`(true)`).
     pub(crate) fn wgsl(
         &self,
         template: &str,
         links: u32,
         remainder: bool,
         precision: Precision,
+        muscles: bool,
     ) -> String {
         let chains = self.chains();
         let mut constants = String::new();
         let _ = writeln!(
             constants,
             "const STENCIL_SLOTS: u32 = {}u;\nconst STENCIL_WORDS: u32 = {}u;\n\
-             const STENCIL_CODE: u32 = {links}u;\nconst HAS_REMAINDER: bool = {remainder};",
+             const STENCIL_CODE: u32 = {links}u;\nconst HAS_REMAINDER: bool = {remainder};\n\
+             const MUSCLES_SET: bool = {muscles};",
             self.slots(),
             self.words()
         );
@@ -315,9 +339,19 @@ impl Stencil {
                 last = width - 1
             );
         }
+        let access = if muscles { "read_write" } else { "read" };
+        let table =
+            format!("@group(0) @binding(12) var<storage, {access}> stencil: array<Words>;\n");
+        let set = if muscles {
+            "    set_muscles(a0, count);\n"
+        } else {
+            ""
+        };
         let mut out = String::with_capacity(template.len() + 4096);
         for line in template.lines() {
             match line.trim() {
+                "//@ table" => out.push_str(&table),
+                "//@ muscles" => out.push_str(set),
                 "//@ constants" => out.push_str(&constants),
                 "//@ declare" => out.push_str(&declare),
                 "//@ slots" => out.push_str(&slots),
@@ -329,8 +363,33 @@ impl Stencil {
                 }
             }
         }
+        if muscles {
+            out.push_str(SPRINGS_STENCIL_MUSCLES);
+        }
         out
     }
+
+    /// The bind group layout (see `pipelines::bindings`) of the stencil variant, with or without
+    /// the muscles set before the walk.
+    pub(crate) fn layout(muscles: bool) -> &'static str {
+        if muscles {
+            "springs_stencil_muscles"
+        } else {
+            "springs_stencil"
+        }
+    }
+}
+
+/// What the stencil variant appends when invocations set their muscles' rest lengths.
+const SPRINGS_STENCIL_MUSCLES: &str = include_str!("../../shaders/springs_stencil_muscles.wgsl");
+
+/// The muscles held in stencil slots: those of mass `a` are `slots[starts[a]..starts[a + 1]]`,
+/// each `[actuator index, element of the slot table (in reals)]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MuscleSlots {
+    /// Masses + 1 entries, ascending.
+    pub(crate) starts: Vec<u32>,
+    pub(crate) slots: Vec<[u32; 2]>,
 }
 
 #[cfg(test)]
@@ -405,15 +464,63 @@ mod tests {
             "padding {interior:?}"
         );
         assert_eq!(table[1], -1.0, "mass 0 has no spring to mass 5");
-        let wgsl = st.wgsl(
-            crate::gpu::pipelines::SPRINGS_STENCIL,
-            999,
-            false,
-            Precision::F32,
-        );
-        assert!(!wgsl.lines().any(|l| l.trim_start().starts_with("//@")));
-        assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));
-        assert!(wgsl.contains("const HAS_REMAINDER: bool = false;"));
+        for muscles in [false, true] {
+            let wgsl = st.wgsl(
+                crate::gpu::pipelines::SPRINGS_STENCIL,
+                999,
+                false,
+                Precision::F32,
+                muscles,
+            );
+            assert!(!wgsl.lines().any(|l| l.trim_start().starts_with("//@")));
+            assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));
+            assert!(wgsl.contains("const HAS_REMAINDER: bool = false;"));
+            assert_eq!(wgsl.contains("set_muscles(a0, count);"), muscles);
+        }
+        assert_eq!(st.muscles(&springs), None, "no spring is actuated");
+    }
+
+    /// The muscle list names each muscle held in a slot once, under the mass whose slot holds
+    /// it, with the slot's element in the table; muscles outside the stencil are not listed.
+    #[test]
+    fn muscle_slots_list_each_held_muscle_under_its_mass() {
+        let model = Lattice::benchmark(4).model().unwrap();
+        let (mut springs, materials) = device_springs(&model);
+        // Every third spring actuated (actuator = its index / 3), one of them reversed.
+        for (i, sp) in springs.iter_mut().enumerate().step_by(3) {
+            sp.actuated = true;
+            sp.actuator = i as u32 / 3;
+        }
+        let sp = &mut springs[3];
+        (sp.a, sp.b) = (sp.b, sp.a);
+        let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
+        let list = st.muscles(&springs).expect("muscles in slots");
+        assert_eq!(list.starts.len(), model.masses.len() + 1);
+        assert_eq!(list.starts[0], 0);
+        assert!(list.starts.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(*list.starts.last().unwrap() as usize, list.slots.len());
+        let table = st.table(&springs, Precision::F32);
+        let mut listed = 0;
+        for (i, sp) in springs.iter().enumerate() {
+            let Some(at) = st.element(i, sp) else {
+                continue;
+            };
+            assert_eq!(table[at as usize] < -1.5, sp.actuated, "spring {i}");
+            if !sp.actuated {
+                continue;
+            }
+            listed += 1;
+            let lo = sp.a.min(sp.b) as usize;
+            let own = &list.slots[list.starts[lo] as usize..list.starts[lo + 1] as usize];
+            assert!(
+                own.contains(&[sp.actuator, at as u32]),
+                "spring {i}: {own:?}"
+            );
+        }
+        assert_eq!(listed, list.slots.len());
+        assert_eq!(listed, springs.len().div_ceil(3));
+        springs.iter_mut().for_each(|sp| sp.actuated = false);
+        assert_eq!(st.muscles(&springs), None);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::layout::{
 };
 use super::options::Precision;
 use super::plan::Plan;
-use super::stencil::Stencil;
+use super::stencil::{MuscleSlots, Stencil};
 use crate::cpu::DragSpring;
 use crate::error::{Error, Result};
 use crate::model::{
@@ -244,6 +244,10 @@ pub(crate) struct Tables {
     /// With a stencil: (first, end) link of each mass's springs outside it, and whether there
     /// are any.
     pub(crate) outside: Option<(Vec<Run>, bool)>,
+    /// With a stencil whose slots hold muscles and no energy booking: the muscles each
+    /// spring-pass invocation sets before its walk (see `shaders/springs_stencil_muscles.wgsl`).
+    /// With booking the slots evaluate their actuators as they go, to book each one's work.
+    pub(crate) muscles: Option<MuscleSlots>,
     /// The link table's bytes in the World's precision, in link order.
     pub(crate) link_records: Vec<u8>,
     /// The material index of each link, in link order (empty when there is one material).
@@ -295,6 +299,10 @@ impl Tables {
         let held = stencil.as_ref().map(|st| st.membership(sp.len()));
         let links = Links::new(sp, n, held.as_deref());
         let outside = held.as_ref().map(|h| links.runs_outside(h));
+        let muscles = stencil
+            .as_ref()
+            .filter(|_| !plan.track_energy)
+            .and_then(|st| st.muscles(sp));
         let link_records = links
             .model_order()
             .flat_map(|i| sp[i as usize].link(plan.precision))
@@ -321,6 +329,7 @@ impl Tables {
             links,
             stencil,
             outside,
+            muscles,
             link_records,
             link_materials,
             masses,

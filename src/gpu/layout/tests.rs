@@ -283,8 +283,9 @@ fn check_mirrors(module: &naga::Module, precision: Precision) -> Vec<&'static st
 }
 
 /// The stencil variant of the spring pass for the benchmark lattice with n = 4 (13 offsets in
-/// five chains), with and without springs outside the stencil, generated for `precision`.
-fn stencil_sources(precision: Precision) -> Vec<String> {
+/// five chains), with and without springs outside the stencil, with and without the muscles set
+/// before the walk, generated for `precision`, each with its bind group layout.
+fn stencil_sources(precision: Precision) -> Vec<(&'static str, String)> {
     let model = crate::builders::Lattice::benchmark(4).model().unwrap();
     let springs: Vec<GpuSpring> = model
         .springs
@@ -310,9 +311,20 @@ fn stencil_sources(precision: Precision) -> Vec<String> {
         stencil.offsets(),
         [1, 3, 4, 5, 11, 12, 13, 15, 16, 17, 19, 20, 21]
     );
-    [false, true]
-        .map(|remainder| stencil.wgsl(SPRINGS_STENCIL, springs.len() as u32, remainder, precision))
-        .to_vec()
+    let mut sources = Vec::new();
+    for remainder in [false, true] {
+        for muscles in [false, true] {
+            let body = stencil.wgsl(
+                SPRINGS_STENCIL,
+                springs.len() as u32,
+                remainder,
+                precision,
+                muscles,
+            );
+            sources.push((Stencil::layout(muscles), body));
+        }
+    }
+    sources
 }
 
 /// Every kernel variant as (stem, bind group layout name, own WGSL).
@@ -321,8 +333,8 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
         .iter()
         .map(|k| (k.stem, k.stem, k.body.to_string()))
         .collect();
-    for body in stencil_sources(Precision::F32) {
-        all.push(("springs", "springs_stencil", body));
+    for (layout, body) in stencil_sources(Precision::F32) {
+        all.push(("springs", layout, body));
     }
     all
 }
@@ -407,7 +419,7 @@ fn every_kernel_validates_in_f64() {
         found.extend(checked);
     }
     // The stencil variant as a World in f64 generates it (its materials as exact f64 literals).
-    for body in stencil_sources(Precision::F64) {
+    for (_, body) in stencil_sources(Precision::F64) {
         assert!(body.contains("lf, "), "f64 literals expected");
         module_in("springs", &body, 64, true, false, Precision::F64);
     }
@@ -519,7 +531,7 @@ fn overrides_match_constants() {
     given.sort();
     for body in [kernel("springs").body.to_string()]
         .into_iter()
-        .chain(stencil_sources(Precision::F32))
+        .chain(stencil_sources(Precision::F32).into_iter().map(|(_, b)| b))
     {
         let module = module("springs", &body, 32, false, false);
         let mut declared: Vec<String> = module

@@ -16,6 +16,7 @@ use crate::gpu::pass::gpu_error;
 use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL};
 use crate::gpu::plan::{DeviceCaps, Plan};
 use crate::gpu::sense::SenseState;
+use crate::gpu::stencil::Stencil;
 use crate::gpu::tables::{check_f32, gpu_params, Counts, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
 
@@ -215,7 +216,11 @@ fn compile(
         .stencil
         .as_ref()
         .zip(tables.outside.as_ref())
-        .map(|(st, (_, any))| st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision));
+        .map(|(st, (_, any))| {
+            let muscles = tables.muscles.is_some();
+            let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, muscles);
+            (Stencil::layout(muscles), body)
+        });
     let compile = Compile {
         bits: fixed_point.bits,
         wide: plan.wide_words,
@@ -224,7 +229,12 @@ fn compile(
         constants: &constants,
     };
     (
-        Pipelines::new(device, &compile, stencil.as_deref(), collisions),
+        Pipelines::new(
+            device,
+            &compile,
+            stencil.as_ref().map(|(l, b)| (*l, b.as_str())),
+            collisions,
+        ),
         specialization,
     )
 }
