@@ -347,9 +347,12 @@ impl Plan {
     /// table in one binding, and its overflow codes (after the link indices) below [`NONE`].
     pub(crate) fn stencil_fits(&self, words: u32, codes: u64) -> bool {
         let bytes = self.precision.bytes::<Vec4>(u64::from(words) * self.masses);
-        bytes <= self.limits.max_storage_buffer_binding_size
-            && bytes <= self.limits.max_buffer_size
-            && self.springs + codes < u64::from(NONE)
+        self.binding_fits(bytes) && self.springs + codes < u64::from(NONE)
+    }
+
+    /// Whether a table of `bytes` bytes fits one storage binding (and one buffer).
+    pub(crate) fn binding_fits(&self, bytes: u64) -> bool {
+        bytes <= self.limits.max_storage_buffer_binding_size && bytes <= self.limits.max_buffer_size
     }
 
     /// The chunks the link table is bound in, given where each mass's links start (`offsets`,
@@ -734,5 +737,68 @@ mod tests {
         assert_eq!(next_mass as usize, model.masses.len());
         let one = Plan::new(&model, &lavapipe(), &WorldOptions::default()).unwrap();
         assert_eq!(one.chunks(&offsets).unwrap().len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod muscle_list_tests {
+    use super::*;
+    use crate::builders::Lattice;
+    use crate::gpu::tables::Tables;
+    use crate::model::Actuator;
+
+    /// The benchmark lattice (n = 8) with every spring a muscle.
+    fn all_muscles() -> Model {
+        let mut model = Lattice::benchmark(8).model().unwrap();
+        for s in 0..model.springs.len() as u32 {
+            model.actuators.push(Actuator::commanded(s, 0.1));
+        }
+        model
+    }
+
+    fn lavapipe(limits: wgpu::Limits) -> DeviceCaps {
+        DeviceCaps {
+            adapter: "test adapter (Vulkan, Cpu)".to_string(),
+            device_type: wgpu::DeviceType::Cpu,
+            features: wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
+            limits,
+        }
+    }
+
+    /// Without booking the stencil's muscles are listed for the spring pass to set before its
+    /// walk; with booking they are not (the walk evaluates them); and where the list would not
+    /// fit one storage binding while the slot table does, the World keeps the walk's muscles
+    /// rather than fail to bind it.
+    #[test]
+    fn the_muscle_list_is_built_only_without_booking_and_where_it_fits() {
+        let model = all_muscles();
+        let options = |track_energy| WorldOptions {
+            spring_pass: SpringPass::Stencil,
+            track_energy,
+            ..WorldOptions::default()
+        };
+        let tables = |limits: wgpu::Limits, track_energy| {
+            let plan = Plan::new(&model, &lavapipe(limits), &options(track_energy)).unwrap();
+            Tables::new(&model, &plan)
+        };
+        let free = tables(wgpu::Limits::default(), false);
+        let st = free.stencil.as_ref().expect("the lattice has a stencil");
+        let list = free
+            .muscles
+            .as_ref()
+            .expect("muscles listed without booking");
+        assert_eq!(list.slots.len(), st.held());
+        assert!(tables(wgpu::Limits::default(), true).muscles.is_none());
+        // A binding just large enough for the slot table (4 f32 words of 16 bytes per mass).
+        let table = 16 * u64::from(st.words()) * model.masses.len() as u64;
+        let list_bytes = 8 * list.slots.len() as u64;
+        assert!(list_bytes > table, "{list_bytes} vs {table}");
+        let tight = wgpu::Limits {
+            max_storage_buffer_binding_size: table,
+            ..wgpu::Limits::default()
+        };
+        let tight = tables(tight, false);
+        assert!(tight.stencil.is_some(), "the slot table still fits");
+        assert!(tight.muscles.is_none(), "the list does not fit one binding");
     }
 }

@@ -246,7 +246,8 @@ pub(crate) struct Tables {
     pub(crate) outside: Option<(Vec<Run>, bool)>,
     /// With a stencil whose slots hold muscles and no energy booking: the muscles each
     /// spring-pass invocation sets before its walk (see `shaders/springs_stencil_muscles.wgsl`).
-    /// With booking the slots evaluate their actuators as they go, to book each one's work.
+    /// With booking (or a list too large for one binding) the slots evaluate their actuators as
+    /// they go, to book each one's work.
     pub(crate) muscles: Option<MuscleSlots>,
     /// The link table's bytes in the World's precision, in link order.
     pub(crate) link_records: Vec<u8>,
@@ -302,7 +303,8 @@ impl Tables {
         let muscles = stencil
             .as_ref()
             .filter(|_| !plan.track_energy)
-            .and_then(|st| st.muscles(sp));
+            .and_then(|st| st.muscles(sp))
+            .filter(|m| plan.binding_fits(std::mem::size_of_val(m.slots.as_slice()) as u64));
         let link_records = links
             .model_order()
             .flat_map(|i| sp[i as usize].link(plan.precision))
