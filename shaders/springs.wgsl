@@ -13,6 +13,9 @@
 // order, so the booking is deterministic. `energy_springs` reduces the slots when energy is read.
 // Bindings and the per-spring helpers: shared/spring_pass.wgsl.
 
+@group(0) @binding(6) var<storage, read> state: array<State>;
+@group(1) @binding(0) var<uniform> step: GpuStep;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn springs(
     @builtin(workgroup_id) wg: vec3<u32>,

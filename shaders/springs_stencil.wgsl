@@ -28,7 +28,9 @@
 
 // Rest lengths (or actuator codes) of the stencil slots, STENCIL_WORDS `Words` (4 reals each)
 // per mass: binding 12, read-only, or read-write when MUSCLES_SET (see springs_stencil_muscles.wgsl).
-//@ table
+// Then `state` and `step` (see shared/spring_pass.wgsl): read-only and a uniform here; written
+// and a private copy when this walk is part of the fused steps kernel (steps.wgsl).
+//@ bindings
 
 //@ constants
 
@@ -45,9 +47,16 @@ fn springs(
         return;
     }
     let count = min(SPRING_MASSES_PER_INVOCATION, chunk.end_mass - a0);
+    walk_masses(invocation, a0, count, params.masses - 1u);
+}
+
+// The springs of masses a0 .. a0 + count (count >= 1) for invocation `invocation`, with the
+// states of masses past `last_mass` never loaded (clamped to it; what a slot beyond it would
+// read is masked out) and no sum added past it. Returns whether a spring force passed the
+// fixed-point bound (reported to the status as well).
+fn walk_masses(invocation: u32, a0: u32, count: u32, last_mass: u32) -> bool {
     // With MUSCLES_SET: the rest lengths of the muscles in this invocation's slots.
 //@ muscles
-    let last_mass = params.masses - 1u;
     let zero = vec3<Fixed>(Fixed(0));
     var dissipated: Real = 0.0;
     var injected: Real = 0.0;
@@ -80,6 +89,7 @@ fn springs(
     let next = a0 + count;
 //@ finish
     finish_invocation(invocation, overflow, dissipated, injected);
+    return overflow != NONE;
 }
 
 // One stencil slot from a (position pa, m; velocity va, m/s) to the mass of state sb, holding

@@ -15,9 +15,10 @@
 // The springs of mass a that the pass walks in the link table are links runs[a].x .. runs[a].y
 // (one load per mass): all of a's springs, or in the stencil variant those outside the stencil.
 @group(0) @binding(5) var<storage, read> runs: array<vec2<u32>>;
-// Each mass's position and velocity in one 32-byte `State` (written by `integrate`), so a
-// spring reads its second mass in one load.
-@group(0) @binding(6) var<storage, read> state: array<State>;
+// Binding 6, `state` (each mass's position and velocity in one 32-byte `State`, written by
+// `integrate`, so a spring reads its second mass in one load), and the per-step record `step`
+// are declared by the kernel's own file (read-only and a uniform in the spring pass; written and
+// a private copy in the fused steps kernel, steps.wgsl).
 // Binding 7, the fixed-point force sums, and `scatter` are declared by scatter_*.wgsl.
 @group(0) @binding(8) var<storage, read_write> status: GpuStatus;
 // Per invocation running (dissipated, compensation, injected, compensation), J.
@@ -26,7 +27,6 @@
 // The command of each commanded actuator (relative rest-length change), written by the host in
 // one upload per `World::set_commands`; read only when HAS_COMMANDS.
 @group(0) @binding(11) var<storage, read> commands: array<Real>;
-@group(1) @binding(0) var<uniform> step: GpuStep;
 
 // A spring's force on its second mass `b` in fixed point (its first mass gets -q), and the damping
 // power c vrel^2 (W) it dissipates.

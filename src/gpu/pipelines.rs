@@ -21,6 +21,9 @@ pub(crate) enum Fragment {
     Scatter,
     /// `spring_pass.wgsl`: the bindings and per-spring helpers of both spring-pass variants.
     SpringPass,
+    /// `integrate_mass.wgsl`: the per-mass update of the integrate pass (`ground`,
+    /// `integrate_mass`).
+    IntegrateMass,
     /// `obstacles.wgsl`: the friction rule, the obstacle table's record, each shape's distance
     /// and normal, contact with the obstacles and their penalty energy.
     Obstacles,
@@ -45,6 +48,7 @@ impl Fragment {
             Self::Scatter if packed => include_str!("../../shaders/shared/scatter_packed.wgsl"),
             Self::Scatter => include_str!("../../shaders/shared/scatter_words.wgsl"),
             Self::SpringPass => include_str!("../../shaders/shared/spring_pass.wgsl"),
+            Self::IntegrateMass => include_str!("../../shaders/shared/integrate_mass.wgsl"),
             Self::Obstacles => include_str!("../../shaders/shared/obstacles.wgsl"),
             Self::Collisions => include_str!("../../shaders/shared/collisions.wgsl"),
             Self::Sense => include_str!("../../shaders/shared/sense.wgsl"),
@@ -89,7 +93,9 @@ pub(crate) const COLLISION_STEMS: [&str; 8] = [
 
 /// The kernels, and which shared fragments each uses.
 pub(crate) const KERNELS: [KernelSource; 16] = {
-    use Fragment::{Common, Obstacles, Scatter, Sense, SpringCommon, SpringPass, Words};
+    use Fragment::{
+        Common, IntegrateMass, Obstacles, Scatter, Sense, SpringCommon, SpringPass, Words,
+    };
     [
         KernelSource {
             stem: "springs",
@@ -99,7 +105,7 @@ pub(crate) const KERNELS: [KernelSource; 16] = {
         },
         KernelSource {
             stem: "integrate",
-            fragments: &[Common, Words, Obstacles],
+            fragments: &[Common, Words, Obstacles, IntegrateMass],
             body: include_str!("../../shaders/integrate.wgsl"),
             stepped: true,
         },

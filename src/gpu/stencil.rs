@@ -246,7 +246,9 @@ impl Stencil {
     /// stencil; `links` is the link count (the first slot code), `remainder` whether some springs
     /// are outside the stencil, `muscles` whether each invocation sets the rest lengths of the
     /// muscles in its slots first (then `springs_stencil_muscles.wgsl` is appended, and the
-    /// kernel's bind group layout is [`Stencil::layout`]`(true)`).
+    /// kernel's bind group layout is [`Stencil::layout`]`(true)`), `fused` whether the walk is
+    /// part of the fused steps kernel (`state` written, `step` a private copy; see
+    /// `shaders/steps.wgsl`).
     pub(crate) fn wgsl(
         &self,
         template: &str,
@@ -254,6 +256,7 @@ impl Stencil {
         remainder: bool,
         precision: Precision,
         muscles: bool,
+        fused: bool,
     ) -> String {
         let chains = self.chains();
         let mut constants = String::new();
@@ -340,8 +343,15 @@ impl Stencil {
             );
         }
         let access = if muscles { "read_write" } else { "read" };
-        let table =
+        let mut bindings =
             format!("@group(0) @binding(12) var<storage, {access}> stencil: array<Words>;\n");
+        bindings.push_str(if fused {
+            "@group(0) @binding(6) var<storage, read_write> state: array<State>;\n\
+             var<private> step: GpuStep;\n"
+        } else {
+            "@group(0) @binding(6) var<storage, read> state: array<State>;\n\
+             @group(1) @binding(0) var<uniform> step: GpuStep;\n"
+        });
         let set = if muscles {
             "    set_muscles(a0, count);\n"
         } else {
@@ -350,7 +360,7 @@ impl Stencil {
         let mut out = String::with_capacity(template.len() + 4096);
         for line in template.lines() {
             match line.trim() {
-                "//@ table" => out.push_str(&table),
+                "//@ bindings" => out.push_str(&bindings),
                 "//@ muscles" => out.push_str(set),
                 "//@ constants" => out.push_str(&constants),
                 "//@ declare" => out.push_str(&declare),
@@ -471,6 +481,7 @@ mod tests {
                 false,
                 Precision::F32,
                 muscles,
+                false,
             );
             assert!(!wgsl.lines().any(|l| l.trim_start().starts_with("//@")));
             assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));

@@ -320,6 +320,7 @@ fn stencil_sources(precision: Precision) -> Vec<(&'static str, String)> {
                 remainder,
                 precision,
                 muscles,
+                false,
             );
             sources.push((Stencil::layout(muscles), body));
         }

@@ -218,7 +218,7 @@ fn compile(
         .zip(tables.outside.as_ref())
         .map(|(st, (_, any))| {
             let muscles = tables.muscles.is_some();
-            let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, muscles);
+            let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, muscles, false);
             (Stencil::layout(muscles), body)
         });
     let compile = Compile {
