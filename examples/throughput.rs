@@ -98,6 +98,10 @@ struct Args {
     /// (false)`) instead of side by side in SIMD lanes (the same bits; what the lanes gain).
     #[arg(long)]
     no_alike: bool,
+    /// Keep two dispatches per step where the GPU World would fuse its steps into one dispatch
+    /// per submission (`WorldOptions::fuse_steps = false`; the same bits; what fusing gains).
+    #[arg(long)]
+    no_fuse: bool,
     /// With --population: skip the GPU World.
     #[arg(long, env = "HOOKE_CPU_ONLY")]
     cpu_only: bool,
@@ -290,6 +294,7 @@ fn options_of(args: &Args) -> WorldOptions {
         } else {
             SpringPass::Auto
         },
+        fuse_steps: !args.no_fuse,
         ..WorldOptions::default()
     }
 }

@@ -13,3 +13,13 @@ fn scatter(mass: u32, q: vec3<i32>) {
     atomicAdd(&forces[i], (i64(q.y) << 32u) + i64(q.x));
     atomicAdd(&forces[i + 1u], i64(q.z));
 }
+
+// Mass `mass`'s sum as the integrate pass reads it (the two 64-bit words as four 32-bit ones,
+// low half first: x, y plus the borrow, z, z's sign), cleared: for the fused steps kernel
+// (steps.wgsl), which reads the sums through the same atomics it adds them with.
+fn take_force_atomic(mass: u32) -> vec4<i32> {
+    let i = 2u * mass;
+    let xy = atomicExchange(&forces[i], 0li);
+    let z = atomicExchange(&forces[i + 1u], 0li);
+    return vec4<i32>(i32(xy), i32(xy >> 32u), i32(z), i32(z >> 32u));
+}

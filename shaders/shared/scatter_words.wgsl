@@ -10,3 +10,15 @@ fn scatter(mass: u32, q: vec3<Fixed>) {
     atomicAdd(&forces[i + 1u], q.y);
     atomicAdd(&forces[i + 2u], q.z);
 }
+
+// Mass `mass`'s sum as the integrate pass reads it (x, y, z, 0), cleared: for the fused steps
+// kernel (steps.wgsl), which reads the sums through the same atomics it adds them with.
+fn take_force_atomic(mass: u32) -> vec4<Fixed> {
+    let i = 4u * mass;
+    return vec4<Fixed>(
+        atomicExchange(&forces[i], Fixed(0)),
+        atomicExchange(&forces[i + 1u], Fixed(0)),
+        atomicExchange(&forces[i + 2u], Fixed(0)),
+        Fixed(0),
+    );
+}

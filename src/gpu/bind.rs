@@ -7,6 +7,7 @@ use super::buffers::Buffers;
 use super::layout::{array_bytes, EnergySlot, GpuSpringPartial, GpuStep, MaterialIndex};
 use super::pipelines::{Kernel, Pipelines};
 use super::plan::{ChunkPlan, Dispatch, Plan};
+use super::steps::FusedSteps;
 use super::tables::link_bytes;
 
 /// The bind groups of the kernels that see whole buffers.
@@ -149,7 +150,9 @@ impl BindGroups {
 
 impl SpringChunk {
     /// The bind groups of `chunk`; `one_material` when the model's springs share one material
-    /// (the shaders then never read the placeholder `link_materials` table).
+    /// (the shaders then never read the placeholder `link_materials` table). With `islands`
+    /// (the World fuses its steps: one chunk), also the fused steps kernel's bind group and
+    /// buffers, which bind the same spring-pass resources.
     pub(crate) fn new(
         device: &wgpu::Device,
         pipelines: &Pipelines,
@@ -157,7 +160,8 @@ impl SpringChunk {
         plan: &Plan,
         chunk: &ChunkPlan,
         one_material: bool,
-    ) -> Self {
+        islands: Option<&[[u32; 2]]>,
+    ) -> (Self, Option<FusedSteps>) {
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("hooke::chunk"),
             contents: bytemuck::bytes_of(&chunk.record),
@@ -217,7 +221,20 @@ impl SpringChunk {
             partials,
             uniform.as_entire_binding(),
         ];
-        Self {
+        let fused = islands
+            .zip(pipelines.steps.as_ref())
+            .map(|(islands, kernel)| {
+                FusedSteps::new(
+                    device,
+                    kernel,
+                    springs.clone(),
+                    b,
+                    islands,
+                    plan.steps_per_submission,
+                    real,
+                )
+            });
+        let chunk = Self {
             dispatch: chunk.dispatch,
             springs: bind(device, &pipelines.springs, "hooke::springs", springs),
             energy: bind(
@@ -226,6 +243,7 @@ impl SpringChunk {
                 "hooke::energy_springs",
                 energy,
             ),
-        }
+        };
+        (chunk, fused)
     }
 }

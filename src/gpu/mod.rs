@@ -56,7 +56,8 @@
 //! - `buffers.rs` and `bind.rs`: the device buffers, and the bind groups of each kernel.
 //! - `pipelines.rs`: the kernels (`shaders/<stem>.wgsl`), the shared fragments each uses
 //!   (`shaders/shared/`), their bindings and pipelines; `stencil.rs`: the stencil variant of
-//!   the spring pass; `fixed.rs`: the fixed-point encoding.
+//!   the spring pass; `steps.rs`: the fused steps kernel (every step of a submission in one
+//!   dispatch, for islands of bodies); `fixed.rs`: the fixed-point encoding.
 //! - `pass.rs`: the one helper that records, submits and checks a compute pass;
 //!   `readback.rs`: the one staging -> map -> poll sequence.
 //! - `world/`: the [`World`] itself: `build.rs`, `reset.rs`, `step.rs`, `status.rs`, `read.rs`,
@@ -80,6 +81,7 @@ pub(crate) mod readback;
 pub(crate) mod real;
 mod sense;
 mod stencil;
+mod steps;
 mod tables;
 mod world;
 

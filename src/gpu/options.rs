@@ -35,6 +35,16 @@ pub struct WorldOptions {
     pub spring_pass: SpringPass,
     /// The real type of the kernels (default [`Precision::F32`]).
     pub precision: Precision,
+    /// Run every step of a submission in one dispatch where the model allows it (default
+    /// `true`): the stencil variant of the spring pass, no energy booking, no collisions between
+    /// masses, one spring-table chunk, and masses that fall into islands no spring joins, each
+    /// small enough for one workgroup (a population of bodies, numbered body by body). Each
+    /// workgroup then steps its own bodies with barriers between the spring walk and the mass
+    /// update, instead of two dispatches per step; the same bits (a failure reruns the
+    /// submission's steps with the two passes, so every mass stops at the first failing step).
+    /// [`WorldStats::dispatches_per_step`] tells whether a World fuses. `false` keeps two
+    /// dispatches per step (for comparison).
+    pub fuse_steps: bool,
 }
 
 /// The real type the World's kernels compute in ([`WorldOptions::precision`]).
@@ -109,6 +119,7 @@ impl Default for WorldOptions {
             max_springs_per_binding: None,
             spring_pass: SpringPass::Auto,
             precision: Precision::F32,
+            fuse_steps: true,
         }
     }
 }
@@ -139,6 +150,8 @@ pub struct WorldStats {
     /// Compute dispatches recorded per step: one per chunk of the spring table (the table is
     /// bound in chunks that fit the device's storage-binding limit) plus the integrate pass. Each
     /// [`World::step`](super::World::step) call adds one more, which writes the public position and velocity buffers.
+    /// 0 when the World fuses its steps ([`WorldOptions::fuse_steps`]): one dispatch per
+    /// submission runs all of its steps.
     pub dispatches_per_step: u32,
     /// Steps recorded per queue submission ([`WorldOptions::steps_per_submission`]): a call
     /// `step(n)` makes `ceil(n / steps_per_submission)` submissions and one 16-byte status read.

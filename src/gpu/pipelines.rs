@@ -165,6 +165,30 @@ pub(crate) const KERNELS: [KernelSource; 16] = {
     ]
 };
 
+/// The fused steps kernel: the fragments of `springs` and `integrate_mass`, then the stencil
+/// variant generated for it ([`super::stencil::Stencil::wgsl`] with `fused`) and
+/// [`STEPS_BODY`]. Not stepped: its step records are a storage table in group 0.
+pub(crate) const STEPS: KernelSource = {
+    use Fragment::{Common, IntegrateMass, Obstacles, Scatter, SpringCommon, SpringPass, Words};
+    KernelSource {
+        stem: "steps",
+        fragments: &[
+            Common,
+            SpringCommon,
+            Words,
+            Scatter,
+            SpringPass,
+            Obstacles,
+            IntegrateMass,
+        ],
+        body: "",
+        stepped: false,
+    }
+};
+
+/// `shaders/steps.wgsl`, appended to the generated stencil variant.
+pub(crate) const STEPS_BODY: &str = include_str!("../../shaders/steps.wgsl");
+
 /// The stencil variant of the `springs` kernel (same fragments, same entry point): a template
 /// whose `//@` lines [`super::stencil::Stencil::wgsl`] generates.
 pub(crate) const SPRINGS_STENCIL: &str = include_str!("../../shaders/springs_stencil.wgsl");
@@ -235,6 +259,13 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
         "integrate" => &[
             Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read, Read,
             ReadWrite,
+        ],
+        // The fused steps kernel: the muscles variant's bindings with `state` written, then the
+        // integrate pass's tables, the islands, the step table and the call uniform.
+        "steps" => &[
+            Uniform, Read, Read, Read, ReadWrite, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+            Uniform, Read, ReadWrite, Read, Read, Read, Read, Read, Read, Read, ReadWrite, Read,
+            Read, Uniform,
         ],
         "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite, Read, Read, Read],
         "energy_springs" => &[
@@ -309,6 +340,8 @@ pub(crate) struct Pipelines {
     pub(crate) publish: Kernel,
     /// The collision pass's kernels, in [`COLLISION_STEMS`] order, when a mass collides.
     pub(crate) collisions: Option<Vec<Kernel>>,
+    /// The fused steps kernel, when the World fuses its steps (see `super::steps`).
+    pub(crate) steps: Option<Kernel>,
     /// Group 1 of `springs` and `integrate`: the per-step uniform with a dynamic offset.
     pub(crate) step_layout: wgpu::BindGroupLayout,
 }
@@ -330,11 +363,13 @@ pub(crate) struct Compile<'a> {
 
 impl Pipelines {
     /// Compiles every kernel; `stencil` is the generated stencil variant of `springs` and its
-    /// bind group layout, if the World runs it; the collision kernels when `collisions`.
+    /// bind group layout, if the World runs it; `steps` the generated body of the fused steps
+    /// kernel, if the World fuses its steps; the collision kernels when `collisions`.
     pub(crate) fn new(
         device: &wgpu::Device,
         compile: &Compile<'_>,
         stencil: Option<(&str, &str)>,
+        steps: Option<&str>,
         collisions: bool,
     ) -> Self {
         let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -355,6 +390,8 @@ impl Pipelines {
             publish: build("publish", None),
             collisions: collisions
                 .then(|| COLLISION_STEMS.iter().map(|s| build(s, None)).collect()),
+            steps: steps
+                .map(|body| build_kernel(device, compile, &step_layout, &STEPS, "steps", body)),
             step_layout,
         }
     }

@@ -350,6 +350,11 @@ impl Plan {
         self.binding_fits(bytes) && self.springs + codes < u64::from(NONE)
     }
 
+    /// Workgroups per dispatch dimension.
+    pub(crate) fn max_workgroups(&self) -> u32 {
+        self.max_dim
+    }
+
     /// Whether a table of `bytes` bytes fits one storage binding (and one buffer).
     pub(crate) fn binding_fits(&self, bytes: u64) -> bool {
         bytes <= self.limits.max_storage_buffer_binding_size && bytes <= self.limits.max_buffer_size

@@ -13,10 +13,11 @@ use crate::gpu::device::request_device;
 use crate::gpu::layout::{self, Specialization};
 use crate::gpu::options::{Precision, WorldOptions};
 use crate::gpu::pass::gpu_error;
-use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL};
+use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL, STEPS_BODY};
 use crate::gpu::plan::{DeviceCaps, Plan};
 use crate::gpu::sense::SenseState;
-use crate::gpu::stencil::Stencil;
+use crate::gpu::stencil::{MuscleSlots, Stencil};
+use crate::gpu::steps::islands;
 use crate::gpu::tables::{check_f32, gpu_params, Counts, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
 
@@ -101,13 +102,19 @@ impl World {
         warn_if_above("World", model.params.dt, &stable);
         let limit = SpeedLimit::of_model(model);
         let plan = Plan::new(model, &DeviceCaps::of(&device), &options)?;
-        let tables = Tables::new(model, &plan);
+        let mut tables = Tables::new(model, &plan);
         let collision_tables = CollisionTables::new(model, plan.scan_block());
         let chunks = plan.chunks(&tables.links.offsets)?;
+        let islands = fused_islands(&plan, &mut tables, &options, &chunks, &collision_tables);
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let (pipelines, specialization) =
-            compile(&device, &plan, &tables, collision_tables.is_some());
+        let (pipelines, specialization) = compile(
+            &device,
+            &plan,
+            &tables,
+            collision_tables.is_some(),
+            islands.is_some(),
+        );
         let buffers = Buffers::new(&device, &plan, &tables, collision_tables.is_some());
         let collisions = match (&collision_tables, &pipelines.collisions) {
             (Some(t), Some(kernels)) => {
@@ -121,9 +128,25 @@ impl World {
             _ => None,
         };
         let one_material = tables.link_materials.is_empty();
+        let mut fused = None;
         let spring_chunks = chunks
             .iter()
-            .map(|c| SpringChunk::new(&device, &pipelines, &buffers, &plan, c, one_material))
+            .map(|c| {
+                let islands = islands.as_deref();
+                let (chunk, f) = SpringChunk::new(
+                    &device,
+                    &pipelines,
+                    &buffers,
+                    &plan,
+                    c,
+                    one_material,
+                    islands,
+                );
+                if f.is_some() {
+                    fused = f;
+                }
+                chunk
+            })
             .collect();
         let groups = BindGroups::new(&device, &pipelines, &buffers, &plan);
         let validation = pollster::block_on(scope_val.pop());
@@ -147,6 +170,7 @@ impl World {
             buffers,
             groups,
             spring_chunks,
+            fused,
             collisions,
             contact_finder: crate::cpu::Collider::new(model),
             options,
@@ -179,12 +203,46 @@ impl World {
     }
 }
 
-/// The pipelines of a World with `tables` under `plan`, specialised to the model.
+/// The islands of the fused steps kernel (see `crate::gpu::steps`), when the World fuses its
+/// steps: asked for, the stencil variant, no energy booking, no collisions, one spring-table
+/// chunk, and islands that each fit one workgroup and fit one dispatch. The stencil then lists
+/// its muscles (an empty list without any), as the fused kernel sets them before each walk.
+fn fused_islands(
+    plan: &Plan,
+    tables: &mut Tables,
+    options: &WorldOptions,
+    chunks: &[crate::gpu::plan::ChunkPlan],
+    collisions: &Option<CollisionTables>,
+) -> Option<Vec<[u32; 2]>> {
+    if !options.fuse_steps
+        || tables.stencil.is_none()
+        || plan.track_energy
+        || collisions.is_some()
+        || chunks.len() != 1
+    {
+        return None;
+    }
+    let masses = tables.masses.len();
+    let capacity = plan.granularity.spring_masses_per_group();
+    let islands = islands(&tables.springs.springs, masses, capacity)?;
+    if islands.len() as u64 > u64::from(plan.max_workgroups()) {
+        return None;
+    }
+    tables.muscles.get_or_insert_with(|| MuscleSlots {
+        starts: vec![0; masses + 1],
+        slots: Vec::new(),
+    });
+    Some(islands)
+}
+
+/// The pipelines of a World with `tables` under `plan`, specialised to the model; the fused
+/// steps kernel when `fused`.
 fn compile(
     device: &wgpu::Device,
     plan: &Plan,
     tables: &Tables,
     collisions: bool,
+    fused: bool,
 ) -> (Pipelines, Specialization) {
     let materials = &tables.springs.materials;
     let fixed_point = plan.fixed_point;
@@ -221,6 +279,15 @@ fn compile(
             let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, muscles, false);
             (Stencil::layout(muscles), body)
         });
+    let steps = tables
+        .stencil
+        .as_ref()
+        .zip(tables.outside.as_ref())
+        .filter(|_| fused)
+        .map(|(st, (_, any))| {
+            let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, true, true);
+            body + STEPS_BODY
+        });
     let compile = Compile {
         bits: fixed_point.bits,
         wide: plan.wide_words,
@@ -233,6 +300,7 @@ fn compile(
             device,
             &compile,
             stencil.as_ref().map(|(l, b)| (*l, b.as_str())),
+            steps.as_deref(),
             collisions,
         ),
         specialization,

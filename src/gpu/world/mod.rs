@@ -26,6 +26,7 @@ use super::pipelines::{Pipelines, COLLISION_STEMS};
 use super::plan::Plan;
 use super::sense::SenseState;
 use super::stencil::Stencil;
+use super::steps::FusedSteps;
 use super::tables::{Links, SpringTable};
 use crate::cpu::DragSpring;
 use crate::model::{Actuator, Body, Mass, SpeedLimit, StableDt};
@@ -83,6 +84,9 @@ pub struct World {
     buffers: Buffers,
     groups: BindGroups,
     spring_chunks: Vec<SpringChunk>,
+    /// The fused steps kernel's bind group and buffers, when the World fuses its steps
+    /// (`WorldOptions::fuse_steps`; see `crate::gpu::steps`).
+    fused: Option<FusedSteps>,
     /// The collision pass, when a mass has a collision radius.
     collisions: Option<CollisionPass>,
     /// The CPU twin's broad phase and exclusions, for [`World::contacts`].
@@ -219,7 +223,11 @@ impl World {
                 + collision_bytes) as f64
                 / masses,
             device_bytes: b.all().map(wgpu::Buffer::size).sum::<u64>() + collision_bytes,
-            dispatches_per_step: self.spring_chunks.len() as u32 + 1 + collision_dispatches,
+            dispatches_per_step: if self.fused.is_some() {
+                0
+            } else {
+                self.spring_chunks.len() as u32 + 1 + collision_dispatches
+            },
             steps_per_submission: self.options.steps_per_submission.max(1),
             spring_masses_per_invocation: granularity.spring_masses_per_invocation,
             masses_per_invocation: granularity.masses_per_invocation,

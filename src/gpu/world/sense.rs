@@ -150,7 +150,8 @@ impl World {
     }
 
     /// Turns on the contact recording: a zeroed record per mass, `integrate` rebuilt with
-    /// `CONTACTS` and bound to it; the sensor request is rebuilt to bind it too.
+    /// `CONTACTS` and bound to it; the sensor request is rebuilt to bind it too. A World that
+    /// fused its steps runs the two passes from then on.
     fn record_contacts(&mut self) -> Result<()> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.specialization.contacts = true;
@@ -172,6 +173,9 @@ impl World {
             &self.buffers,
         );
         self.sense_state.contacts = true;
+        // The fused steps kernel was compiled without contacts: two passes from now on.
+        self.fused = None;
+        self.pipelines.steps = None;
         if let Some(p) = &mut self.sense_state.pass {
             p.request = None;
         }

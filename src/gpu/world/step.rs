@@ -4,8 +4,9 @@
 use super::World;
 use crate::cpu::steps_for;
 use crate::error::Result;
-use crate::gpu::layout::GpuStep;
+use crate::gpu::layout::{GpuStatus, GpuStep};
 use crate::gpu::pass;
+use crate::gpu::steps::FusedSteps;
 
 impl World {
     /// Advances `steps` steps of `dt`: records them into as few submissions as possible (see
@@ -60,39 +61,125 @@ impl World {
     }
 
     /// `n` steps (at most `u32::MAX - 1`, the status buffer's step indices), then the status.
+    /// A World that fuses its steps runs them in one dispatch per submission from a saved state;
+    /// if a mass failed, it restores that state and runs them again with the two passes, which
+    /// stop every mass at the first failing step (a fused workgroup stops only its own).
     fn step_round(&mut self, n: u64) -> Result<()> {
         let (start_time, start_steps) = (self.time, self.steps);
+        if self.fused.is_some() {
+            let (status, t) = self.run_round(n, true)?;
+            let failed = status.bad_step != u32::MAX || status.overflow_step != u32::MAX;
+            if !failed {
+                return self.settle_round(status, n, start_steps, start_time, t);
+            }
+            self.restore_round()?;
+        }
+        let (status, t) = self.run_round(n, false)?;
+        self.settle_round(status, n, start_steps, start_time, t)
+    }
+
+    /// Runs `n` steps from the World's time (fused: in one dispatch per submission, the state
+    /// saved first); returns the status and the time after the last step.
+    fn run_round(&self, n: u64, fused: bool) -> Result<(GpuStatus, f64)> {
         let per = self.plan.steps_per_submission;
         let mut done = 0u64;
         let mut t = self.time;
         while done < n {
             let count = (n - done).min(per);
-            t = self.write_step_uniforms(done, count, t);
-            self.submit_steps(count, done + count == n)?;
+            let publish = done + count == n;
+            match (&self.fused, fused) {
+                (Some(f), true) => {
+                    t = self.write_step_table(f, done, count, t);
+                    self.submit_fused(f, done == 0, publish)?;
+                }
+                _ => {
+                    t = self.write_step_uniforms(done, count, t);
+                    self.submit_steps(count, publish)?;
+                }
+            }
             done += count;
         }
-        let status = self.read_status()?;
-        self.settle_round(status, n, start_steps, start_time, t)
+        Ok((self.read_status()?, t))
+    }
+
+    /// Puts back the state saved before a fused round, with the force sums zeroed and the status
+    /// cleared, as they were.
+    fn restore_round(&self) -> Result<()> {
+        let f = self.fused.as_ref().expect("a fused World");
+        let b = &self.buffers;
+        pass::clear(&self.device, &self.queue, "hooke::restore", &[&b.forces]);
+        self.queue
+            .write_buffer(&b.status, 0, bytemuck::bytes_of(&GpuStatus::CLEAR));
+        pass::run_pass_between(
+            &self.device,
+            &self.queue,
+            "hooke::restore",
+            |encoder| f.restore(encoder, &b.state),
+            |_| {},
+            |_| {},
+        )
+    }
+
+    /// The records of steps `done + 1 ..= done + count` of a round, the first at time `t` (s).
+    fn step_records(&self, done: u64, count: u64, mut t: f64) -> (Vec<GpuStep>, f64) {
+        let records = (0..count)
+            .map(|j| {
+                let step = GpuStep {
+                    time: t,
+                    index: (done + j + 1) as u32,
+                    speed_energy: self.limit.scaled_energy(),
+                    speed_growth: self.limit.scaled_growth(),
+                    ..Default::default()
+                };
+                t += self.model_params.dt;
+                step
+            })
+            .collect();
+        (records, t)
+    }
+
+    /// Writes the step table of the fused kernel for steps `done + 1 ..= done + count`, the
+    /// first at time `t` (s); returns the time after the last.
+    fn write_step_table(&self, f: &FusedSteps, done: u64, count: u64, t: f64) -> f64 {
+        let (records, t) = self.step_records(done, count, t);
+        f.write_steps(&self.queue, &records);
+        t
+    }
+
+    /// One submission of the fused kernel over the written steps, the state saved first when
+    /// `first` (of the round); `publish` adds the dispatch that writes the public buffers.
+    fn submit_fused(&self, f: &FusedSteps, first: bool, publish: bool) -> Result<()> {
+        let kernel = self.pipelines.steps.as_ref().expect("the fused kernel");
+        pass::run_pass_between(
+            &self.device,
+            &self.queue,
+            "hooke::steps",
+            |encoder| {
+                if first {
+                    f.save(encoder, &self.buffers.state);
+                }
+            },
+            |pass| {
+                f.record(kernel, pass);
+                if publish {
+                    self.record_publish(pass);
+                }
+            },
+            |_| {},
+        )
     }
 
     /// Writes the uniforms of steps `done + 1 ..= done + count` of a round, the first at time
     /// `t` (s); returns the time after the last.
-    fn write_step_uniforms(&self, done: u64, count: u64, mut t: f64) -> f64 {
+    fn write_step_uniforms(&self, done: u64, count: u64, t: f64) -> f64 {
         let stride = self.plan.step_stride;
         let real = self.plan.precision;
         let record = real.bytes::<GpuStep>(1) as usize;
         let mut uniforms = vec![0u8; (stride * count) as usize];
-        for j in 0..count {
-            let step = GpuStep {
-                time: t,
-                index: (done + j + 1) as u32,
-                speed_energy: self.limit.scaled_energy(),
-                speed_growth: self.limit.scaled_growth(),
-                ..Default::default()
-            };
-            let at = (stride * j) as usize;
-            uniforms[at..at + record].copy_from_slice(&real.encode_one(&step));
-            t += self.model_params.dt;
+        let (records, t) = self.step_records(done, count, t);
+        for (j, step) in records.iter().enumerate() {
+            let at = stride as usize * j;
+            uniforms[at..at + record].copy_from_slice(&real.encode_one(step));
         }
         self.queue.write_buffer(&self.buffers.steps, 0, &uniforms);
         t
@@ -126,11 +213,16 @@ impl World {
                 pass.dispatch_workgroups(d.x, d.y, 1);
             }
             if publish {
-                let d = self.plan.mass_dispatch;
-                pass.set_pipeline(&p.publish.pipeline);
-                pass.set_bind_group(0, &self.groups.publish, &[]);
-                pass.dispatch_workgroups(d.x, d.y, 1);
+                self.record_publish(pass);
             }
         })
+    }
+
+    /// Records the dispatch that writes the public position and velocity buffers.
+    fn record_publish(&self, pass: &mut wgpu::ComputePass<'_>) {
+        let d = self.plan.mass_dispatch;
+        pass.set_pipeline(&self.pipelines.publish.pipeline);
+        pass.set_bind_group(0, &self.groups.publish, &[]);
+        pass.dispatch_workgroups(d.x, d.y, 1);
     }
 }
