@@ -19,7 +19,9 @@ fn scatter(mass: u32, q: vec3<i32>) {
 // (steps.wgsl), which reads the sums through the same atomics it adds them with.
 fn take_force_atomic(mass: u32) -> vec4<i32> {
     let i = 2u * mass;
-    let xy = atomicExchange(&forces[i], 0li);
-    let z = atomicExchange(&forces[i + 1u], 0li);
+    let xy = atomicLoad(&forces[i]);
+    let z = atomicLoad(&forces[i + 1u]);
+    atomicStore(&forces[i], 0li);
+    atomicStore(&forces[i + 1u], 0li);
     return vec4<i32>(i32(xy), i32(xy >> 32u), i32(z), i32(z >> 32u));
 }

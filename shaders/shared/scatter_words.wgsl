@@ -15,10 +15,14 @@ fn scatter(mass: u32, q: vec3<Fixed>) {
 // kernel (steps.wgsl), which reads the sums through the same atomics it adds them with.
 fn take_force_atomic(mass: u32) -> vec4<Fixed> {
     let i = 4u * mass;
-    return vec4<Fixed>(
-        atomicExchange(&forces[i], Fixed(0)),
-        atomicExchange(&forces[i + 1u], Fixed(0)),
-        atomicExchange(&forces[i + 2u], Fixed(0)),
+    let sum = vec4<Fixed>(
+        atomicLoad(&forces[i]),
+        atomicLoad(&forces[i + 1u]),
+        atomicLoad(&forces[i + 2u]),
         Fixed(0),
     );
+    atomicStore(&forces[i], Fixed(0));
+    atomicStore(&forces[i + 1u], Fixed(0));
+    atomicStore(&forces[i + 2u], Fixed(0));
+    return sum;
 }

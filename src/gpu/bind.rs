@@ -224,15 +224,7 @@ impl SpringChunk {
         let fused = islands
             .zip(pipelines.steps.as_ref())
             .map(|(islands, kernel)| {
-                FusedSteps::new(
-                    device,
-                    kernel,
-                    springs.clone(),
-                    b,
-                    islands,
-                    plan.steps_per_submission,
-                    real,
-                )
+                FusedSteps::new(device, kernel, springs.clone(), b, islands, plan)
             });
         let chunk = Self {
             dispatch: chunk.dispatch,

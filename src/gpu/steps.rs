@@ -17,26 +17,32 @@ use super::buffers::Buffers;
 use super::layout::{GpuSpring, GpuStep};
 use super::options::Precision;
 use super::pipelines::Kernel;
+use super::plan::Plan;
 
 /// What a World that fuses its steps keeps: the kernel's bind group and its own buffers.
 #[derive(Debug)]
 pub(crate) struct FusedSteps {
     group: wgpu::BindGroup,
-    /// Workgroups of the dispatch: one per island.
+    /// Islands: one invocation each.
     islands: u32,
+    /// Workgroups of the dispatch.
+    workgroups: u32,
     /// The submission's `GpuStep` records, in order (storage).
     step_table: wgpu::Buffer,
-    /// (steps in the submission, 0, 0, 0).
+    /// (steps in the submission, islands, 0, 0).
     call: wgpu::Buffer,
     /// The state records as they were before the last fused submission.
     snapshot: wgpu::Buffer,
     precision: Precision,
 }
 
-/// Cuts masses `0..masses` into islands of at most `capacity` consecutive masses such that no
-/// spring of `springs` joins two islands (a cut falls only where every spring starting before it
-/// also ends before it). `None` when some run of masses that springs tie together is longer than
-/// `capacity`.
+/// Most masses an island may have: one invocation steps it alone.
+pub(crate) const ISLAND_MASSES: u64 = 256;
+
+/// Cuts masses `0..masses` into islands: runs of consecutive masses that no spring of `springs`
+/// joins to another run, as short as that allows (a cut falls wherever every spring starting
+/// before it also ends before it: between bodies numbered body by body). `None` when an island
+/// would have more than `capacity` masses.
 pub(crate) fn islands(
     springs: &[GpuSpring],
     masses: usize,
@@ -48,21 +54,18 @@ pub(crate) fn islands(
         let (lo, hi) = (sp.a.min(sp.b) as usize, sp.a.max(sp.b));
         reach[lo] = reach[lo].max(hi);
     }
-    // A cut before mass c is allowed when every spring from below c ends below c.
-    let mut allowed = vec![false; masses + 1];
-    let mut furthest = 0u32;
-    allowed[0] = true;
-    for c in 1..=masses {
-        furthest = furthest.max(reach[c - 1]);
-        allowed[c] = furthest < c as u32;
-    }
     let mut out = Vec::new();
-    let mut start = 0usize;
-    while start < masses {
-        let top = (start as u64 + capacity).min(masses as u64) as usize;
-        let end = (start + 1..=top).rev().find(|&c| allowed[c])?;
-        out.push([start as u32, end as u32]);
-        start = end;
+    let (mut start, mut furthest) = (0u32, 0u32);
+    for (m, &r) in reach.iter().enumerate() {
+        furthest = furthest.max(r);
+        if furthest == m as u32 {
+            let end = m as u32 + 1;
+            if u64::from(end - start) > capacity {
+                return None;
+            }
+            out.push([start, end]);
+            start = end;
+        }
     }
     Some(out)
 }
@@ -77,9 +80,9 @@ impl FusedSteps {
         springs: Vec<wgpu::BindingResource<'_>>,
         b: &Buffers,
         islands: &[[u32; 2]],
-        steps_per_submission: u64,
-        precision: Precision,
+        plan: &Plan,
     ) -> Self {
+        let (steps_per_submission, precision) = (plan.steps_per_submission, plan.precision);
         let island_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("hooke::islands"),
             contents: bytemuck::cast_slice(islands),
@@ -131,6 +134,8 @@ impl FusedSteps {
         Self {
             group,
             islands: islands.len() as u32,
+            workgroups: (islands.len() as u64).div_ceil(u64::from(plan.granularity.workgroup_size))
+                as u32,
             step_table,
             call,
             snapshot,
@@ -141,7 +146,7 @@ impl FusedSteps {
     /// Writes the records of the next submission's steps.
     pub(crate) fn write_steps(&self, queue: &wgpu::Queue, steps: &[GpuStep]) {
         queue.write_buffer(&self.step_table, 0, &self.precision.encode(steps));
-        let call = [steps.len() as u32, 0, 0, 0];
+        let call = [steps.len() as u32, self.islands, 0, 0];
         queue.write_buffer(&self.call, 0, bytemuck::cast_slice(&call));
     }
 
@@ -149,7 +154,7 @@ impl FusedSteps {
     pub(crate) fn record(&self, kernel: &Kernel, pass: &mut wgpu::ComputePass<'_>) {
         pass.set_pipeline(&kernel.pipeline);
         pass.set_bind_group(0, &self.group, &[]);
-        pass.dispatch_workgroups(self.islands, 1, 1);
+        pass.dispatch_workgroups(self.workgroups, 1, 1);
     }
 
     /// Copies the state records to the snapshot.
@@ -178,10 +183,10 @@ mod tests {
         }
     }
 
-    /// Islands end only where no spring crosses, hold at most `capacity` masses, cover every
-    /// mass once in order, and a tied run longer than the capacity is refused.
+    /// Islands end wherever no spring crosses, cover every mass once in order, and an island
+    /// over the capacity is refused.
     #[test]
-    fn islands_are_cut_only_between_bodies() {
+    fn islands_are_cut_between_bodies() {
         // Bodies 0-2, 3-4 (joined backwards), 5 alone, 6-9.
         let springs = [
             spring(0, 1),
@@ -192,18 +197,15 @@ mod tests {
             spring(7, 8),
         ];
         assert_eq!(
-            islands(&springs, 10, 5),
-            Some(vec![[0, 5], [5, 6], [6, 10]])
+            islands(&springs, 10, 4),
+            Some(vec![[0, 3], [3, 5], [5, 6], [6, 10]])
         );
         assert_eq!(
             islands(&springs, 10, 3),
             None,
             "6-9 are four masses tied together"
         );
-        assert_eq!(
-            islands(&springs, 10, 4),
-            Some(vec![[0, 3], [3, 6], [6, 10]])
-        );
-        assert_eq!(islands(&[], 3, 2), Some(vec![[0, 2], [2, 3]]));
+        assert_eq!(islands(&[], 2, 1), Some(vec![[0, 1], [1, 2]]));
+        assert_eq!(islands(&[spring(0, 2)], 3, 3), Some(vec![[0, 3]]));
     }
 }

@@ -17,7 +17,7 @@ use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL, STEPS_BODY};
 use crate::gpu::plan::{DeviceCaps, Plan};
 use crate::gpu::sense::SenseState;
 use crate::gpu::stencil::{MuscleSlots, Stencil};
-use crate::gpu::steps::islands;
+use crate::gpu::steps::{islands, ISLAND_MASSES};
 use crate::gpu::tables::{check_f32, gpu_params, Counts, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
 
@@ -205,7 +205,8 @@ impl World {
 
 /// The islands of the fused steps kernel (see `crate::gpu::steps`), when the World fuses its
 /// steps: asked for, the stencil variant, no energy booking, no collisions, one spring-table
-/// chunk, and islands that each fit one workgroup and fit one dispatch. The stencil then lists
+/// chunk, and islands of at most `ISLAND_MASSES` masses (one invocation each) that fit one
+/// dispatch. The stencil then lists
 /// its muscles (an empty list without any), as the fused kernel sets them before each walk.
 fn fused_islands(
     plan: &Plan,
@@ -223,9 +224,9 @@ fn fused_islands(
         return None;
     }
     let masses = tables.masses.len();
-    let capacity = plan.granularity.spring_masses_per_group();
-    let islands = islands(&tables.springs.springs, masses, capacity)?;
-    if islands.len() as u64 > u64::from(plan.max_workgroups()) {
+    let islands = islands(&tables.springs.springs, masses, ISLAND_MASSES)?;
+    let workgroups = (islands.len() as u64).div_ceil(u64::from(plan.granularity.workgroup_size));
+    if workgroups > u64::from(plan.max_workgroups()) {
         return None;
     }
     tables.muscles.get_or_insert_with(|| MuscleSlots {
