@@ -8,7 +8,8 @@
 //! (`gpu_population`: 10, 100 and 1 000 robots of `Population::benchmark`, each evaluated for
 //! 0.1 s in one World, as robot-evaluations per second), and the issue-15 herd of 500 inchworms
 //! in one model (`gpu_population_inchworms`: spring-updates per second, stencil and link
-//! variants, and the stencil variant without energy booking as `Population` evaluates).
+//! variants, and the stencil variant without energy booking as `Population` evaluates, with its
+//! steps fused and in two passes).
 //!
 //! Every timed call is `World::step`, which submits the steps and waits for the GPU to finish (it
 //! reads the 16-byte status word back), so the timings are GPU work, not only submission.
@@ -218,15 +219,23 @@ fn inchworms(c: &mut Criterion) {
         model.springs.len() as u64 * STEPS_PER_CALL,
     ));
     // Default options; without energy booking, as `Population` evaluates (the stencil variant
-    // then sets its muscles' rest lengths before its walk); the link variant.
-    for (name, spring_pass, track_energy) in [
-        ("default", SpringPass::default(), true),
-        ("as_evaluated", SpringPass::default(), false),
-        ("links", SpringPass::Links, true),
+    // then sets its muscles' rest lengths before its walk, and the World fuses its steps: one
+    // dispatch per submission), and the same with two passes per step; the link variant.
+    for (name, spring_pass, track_energy, fuse_steps) in [
+        ("default", SpringPass::default(), true, true),
+        ("as_evaluated", SpringPass::default(), false, true),
+        (
+            "as_evaluated_two_passes",
+            SpringPass::default(),
+            false,
+            false,
+        ),
+        ("links", SpringPass::Links, true, true),
     ] {
         let options = WorldOptions {
             spring_pass,
             track_energy,
+            fuse_steps,
             ..WorldOptions::default()
         };
         let mut world =

@@ -32,11 +32,21 @@ fn options(fuse_steps: bool) -> WorldOptions {
     }
 }
 
-/// Positions, velocities and elastic energy after calls of 700 and 800 steps.
+/// Positions, velocities and elastic energy after calls of 700 and 800 steps, with a muscle's
+/// wave and another muscle's base length edited between them.
 fn run(model: &Model, options: WorldOptions) -> (Vec<DVec3>, Vec<DVec3>, f64, u32) {
     let mut w = common::world_with(model, options);
     let dispatches = w.stats().dispatches_per_step;
     w.step(700).unwrap();
+    let edited = hooke::Actuator {
+        omega: 31.0,
+        phase: 0.4,
+        ..model.actuators[70]
+    };
+    w.set_actuator(70, edited).unwrap();
+    let spring = model.actuators[200].spring as usize;
+    w.set_rest_length(spring, 0.95 * model.springs[spring].rest_length)
+        .unwrap();
     w.step(800).unwrap();
     let elastic = w.energy().unwrap().elastic;
     (
@@ -47,9 +57,9 @@ fn run(model: &Model, options: WorldOptions) -> (Vec<DVec3>, Vec<DVec3>, f64, u3
     )
 }
 
-/// 40 inchworms (800 masses: on lavapipe several workgroups of whole worms) give the two
-/// passes' bits with 64-bit and 32-bit fixed point (the latter packs x and y in one 64-bit
-/// atomic, which the fused kernel reads back through the atomics).
+/// 40 inchworms (800 masses: 40 islands, one invocation each) give the two passes' bits, edits
+/// between calls included, with 64-bit and 32-bit fixed point (the latter packs x and y in one
+/// 64-bit atomic, which the fused kernel reads back through the atomics).
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn fused_steps_give_the_two_passes_bits() {
@@ -198,4 +208,30 @@ fn fused_steps_with_obstacles_commands_and_f64_give_the_passes_bits() {
             "{precision:?}: positions differ after sensing"
         );
     }
+}
+
+/// Regression: lavapipe ends every loop of an invocation early, silently, once the invocation
+/// has run 65 535 loop iterations in all, and a fused dispatch of a whole 1 024-step submission
+/// passed that (an inchworm takes ~100 iterations a step: wrong from step ~650). Dispatches are
+/// now cut to stay under it: one call of 2 000 steps with the default submissions keeps the
+/// passes' bits.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn a_long_fused_dispatch_is_not_cut_short_by_lavapipes_loop_limit() {
+    let model = herd(8);
+    let go = |fuse_steps| {
+        let options = WorldOptions {
+            spring_pass: SpringPass::Stencil,
+            track_energy: false,
+            fuse_steps,
+            ..WorldOptions::default()
+        };
+        let mut w = common::world_with(&model, options);
+        assert_eq!(w.stats().steps_per_submission, 1024);
+        w.step(2000).unwrap();
+        (w.positions().unwrap(), w.velocities().unwrap())
+    };
+    let (fused, passes) = (go(true), go(false));
+    assert!(fused.0 == passes.0, "positions differ");
+    assert!(fused.1 == passes.1, "velocities differ");
 }

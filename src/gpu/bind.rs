@@ -7,7 +7,7 @@ use super::buffers::Buffers;
 use super::layout::{array_bytes, EnergySlot, GpuSpringPartial, GpuStep, MaterialIndex};
 use super::pipelines::{Kernel, Pipelines};
 use super::plan::{ChunkPlan, Dispatch, Plan};
-use super::steps::FusedSteps;
+use super::steps::{FusedSteps, Islands};
 use super::tables::link_bytes;
 
 /// The bind groups of the kernels that see whole buffers.
@@ -160,7 +160,7 @@ impl SpringChunk {
         plan: &Plan,
         chunk: &ChunkPlan,
         one_material: bool,
-        islands: Option<&[[u32; 2]]>,
+        islands: Option<&Islands>,
     ) -> (Self, Option<FusedSteps>) {
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("hooke::chunk"),

@@ -193,10 +193,11 @@ pub(crate) const STEPS_BODY: &str = include_str!("../../shaders/steps.wgsl");
 /// whose `//@` lines [`super::stencil::Stencil::wgsl`] generates.
 pub(crate) const SPRINGS_STENCIL: &str = include_str!("../../shaders/springs_stencil.wgsl");
 
-/// The kernel of stem `stem`.
+/// The kernel of stem `stem` (the fused steps kernel included).
 pub(crate) fn kernel(stem: &str) -> &'static KernelSource {
     KERNELS
         .iter()
+        .chain(std::iter::once(&STEPS))
         .find(|k| k.stem == stem)
         .expect("unknown kernel stem")
 }

@@ -14,7 +14,7 @@
 use wgpu::util::DeviceExt;
 
 use super::buffers::Buffers;
-use super::layout::{GpuSpring, GpuStep};
+use super::layout::{GpuSpring, GpuStep, Run};
 use super::options::Precision;
 use super::pipelines::Kernel;
 use super::plan::Plan;
@@ -25,6 +25,8 @@ pub(crate) struct FusedSteps {
     group: wgpu::BindGroup,
     /// Islands: one invocation each.
     islands: u32,
+    /// Steps per dispatch (and per submission): see [`steps_per_dispatch`].
+    pub(crate) steps_per_dispatch: u64,
     /// Workgroups of the dispatch.
     workgroups: u32,
     /// The submission's `GpuStep` records, in order (storage).
@@ -38,6 +40,50 @@ pub(crate) struct FusedSteps {
 
 /// Most masses an island may have: one invocation steps it alone.
 pub(crate) const ISLAND_MASSES: u64 = 256;
+
+/// Loop iterations one invocation of a fused dispatch may take in all (every loop of the
+/// kernel, every step). Lavapipe (Mesa's gallivm) caps the loop iterations of an invocation at
+/// 65 535 in all, counted across every loop of the shader (its "loop limiter", against hangs),
+/// and then ends every loop early, silently: a dispatch of 1 024 steps of a 64-mass lattice with
+/// 134 muscles (266 iterations per step) went wrong at step 248 (regression tests
+/// `a_long_fused_dispatch_is_not_cut_short_by_lavapipes_loop_limit`,
+/// `commanded_muscles_set_before_the_walk_give_the_walks_bits`). Dispatches are cut to stay well
+/// under it, which on a GPU also keeps one dispatch short of the driver's watchdog.
+const LOOP_ITERATIONS: u64 = 60_000;
+
+/// Steps one fused dispatch may run: `LOOP_ITERATIONS` over the loop iterations of the
+/// costliest island's step, at least 1 and at most `per_submission`. Lavapipe counts each
+/// loop's iterations plus one (its exit), so a step of an island of n masses with M muscles in
+/// slots, R springs outside the stencil and O obstacles takes at most 1 (the step loop) +
+/// (M + 1) (the muscles) + (n + 1) (the walk) + (R + n) (each mass's springs outside the
+/// stencil) + (n + 1) (the update) + n (O + 1) (each mass's obstacle candidates, with
+/// obstacles): measured, the 20-mass inchworm (M = 60, R = 4) went wrong after 508 steps in one
+/// dispatch (129 a step), the 64-mass lattice (M = 134, R = 0) after 247 (266).
+pub(crate) fn steps_per_dispatch(
+    islands: &[[u32; 2]],
+    muscle_starts: &[u32],
+    outside: &[Run],
+    obstacles: u64,
+    per_submission: u64,
+) -> u64 {
+    let worst = islands
+        .iter()
+        .map(|&[start, end]| {
+            let (a, b) = (start as usize, end as usize);
+            let masses = u64::from(end - start);
+            let muscles = u64::from(muscle_starts[b] - muscle_starts[a]);
+            let links: u64 = outside[a..b].iter().map(|r| u64::from(r[1] - r[0])).sum();
+            let obstacle_loops = if obstacles > 0 {
+                masses * (obstacles + 1)
+            } else {
+                0
+            };
+            4 + muscles + 3 * masses + links + obstacle_loops
+        })
+        .max()
+        .unwrap_or(1);
+    (LOOP_ITERATIONS / worst).clamp(1, per_submission.max(1))
+}
 
 /// Cuts masses `0..masses` into islands: runs of consecutive masses that no spring of `springs`
 /// joins to another run, as short as that allows (a cut falls wherever every spring starting
@@ -70,6 +116,13 @@ pub(crate) fn islands(
     Some(out)
 }
 
+/// The islands of a World that fuses its steps, and how many steps one dispatch runs.
+#[derive(Debug)]
+pub(crate) struct Islands {
+    pub(crate) ranges: Vec<[u32; 2]>,
+    pub(crate) steps_per_dispatch: u64,
+}
+
 impl FusedSteps {
     /// The buffers and bind group of `kernel` for `islands`, with `springs` the resources of the
     /// spring pass's bindings 0-14 (state bound writable) and `b` the World's buffers, for
@@ -79,10 +132,12 @@ impl FusedSteps {
         kernel: &Kernel,
         springs: Vec<wgpu::BindingResource<'_>>,
         b: &Buffers,
-        islands: &[[u32; 2]],
+        islands: &Islands,
         plan: &Plan,
     ) -> Self {
-        let (steps_per_submission, precision) = (plan.steps_per_submission, plan.precision);
+        let steps_per_submission = islands.steps_per_dispatch;
+        let precision = plan.precision;
+        let islands = islands.ranges.as_slice();
         let island_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("hooke::islands"),
             contents: bytemuck::cast_slice(islands),
@@ -133,6 +188,7 @@ impl FusedSteps {
         });
         Self {
             group,
+            steps_per_dispatch: steps_per_submission,
             islands: islands.len() as u32,
             workgroups: (islands.len() as u64).div_ceil(u64::from(plan.granularity.workgroup_size))
                 as u32,
@@ -207,5 +263,36 @@ mod tests {
         );
         assert_eq!(islands(&[], 2, 1), Some(vec![[0, 1], [1, 2]]));
         assert_eq!(islands(&[spring(0, 2)], 3, 3), Some(vec![[0, 3]]));
+    }
+
+    /// The steps per dispatch keep the costliest island's loop iterations under the limit.
+    #[test]
+    fn dispatches_stay_under_the_loop_limit() {
+        // Island 0: 64 masses, 134 muscles, no links outside the stencil; island 1: 2 masses
+        // with 10 links outside it.
+        let islands = [[0, 64], [64, 66]];
+        let starts: Vec<u32> = (0..67u32)
+            .map(|m| if m >= 64 { 134 } else { 2 * m })
+            .collect();
+        let mut outside = vec![[0u32, 0u32]; 66];
+        outside[64] = [0, 10];
+        // The lattice case measured on lavapipe: 266 iterations a step (wrong after 247 steps).
+        let worst = 4 + 134 + 3 * 64;
+        assert!(worst >= 266);
+        assert_eq!(
+            steps_per_dispatch(&islands, &starts, &outside, 0, 1024),
+            LOOP_ITERATIONS / worst
+        );
+        assert!(steps_per_dispatch(&islands, &starts, &outside, 0, 1024) * worst < 65_535);
+        // Obstacle candidates count per mass; a short submission caps it too; at least 1.
+        assert_eq!(
+            steps_per_dispatch(&islands, &starts, &outside, 3, 1024),
+            LOOP_ITERATIONS / (worst + 4 * 64)
+        );
+        assert_eq!(steps_per_dispatch(&islands, &starts, &outside, 0, 10), 10);
+        assert_eq!(
+            steps_per_dispatch(&[[0, 1]], &[0, 70_000], &[[0, 0]], 0, 10),
+            1
+        );
     }
 }

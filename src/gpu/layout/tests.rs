@@ -8,7 +8,7 @@ use std::mem::offset_of;
 use super::*;
 use crate::gpu::options::Precision;
 use crate::gpu::pipelines::{
-    kernel, layout_entries, source, step_entry, Compile, KERNELS, SPRINGS_STENCIL,
+    kernel, layout_entries, source, step_entry, Compile, KERNELS, SPRINGS_STENCIL, STEPS_BODY,
 };
 use crate::gpu::plan::Granularity;
 use crate::gpu::stencil::Stencil;
@@ -284,8 +284,9 @@ fn check_mirrors(module: &naga::Module, precision: Precision) -> Vec<&'static st
 
 /// The stencil variant of the spring pass for the benchmark lattice with n = 4 (13 offsets in
 /// five chains), with and without springs outside the stencil, with and without the muscles set
-/// before the walk, generated for `precision`, each with its bind group layout.
-fn stencil_sources(precision: Precision) -> Vec<(&'static str, String)> {
+/// before the walk, and the fused steps kernel built on it, generated for `precision`, each as
+/// (stem, bind group layout, own WGSL).
+fn stencil_sources(precision: Precision) -> Vec<(&'static str, &'static str, String)> {
     let model = crate::builders::Lattice::benchmark(4).model().unwrap();
     let springs: Vec<GpuSpring> = model
         .springs
@@ -322,8 +323,17 @@ fn stencil_sources(precision: Precision) -> Vec<(&'static str, String)> {
                 muscles,
                 false,
             );
-            sources.push((Stencil::layout(muscles), body));
+            sources.push(("springs", Stencil::layout(muscles), body));
         }
+        let walk = stencil.wgsl(
+            SPRINGS_STENCIL,
+            springs.len() as u32,
+            remainder,
+            precision,
+            true,
+            true,
+        );
+        sources.push(("steps", "steps", walk + STEPS_BODY));
     }
     sources
 }
@@ -334,9 +344,7 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
         .iter()
         .map(|k| (k.stem, k.stem, k.body.to_string()))
         .collect();
-    for (layout, body) in stencil_sources(Precision::F32) {
-        all.push(("springs", layout, body));
-    }
+    all.extend(stencil_sources(Precision::F32));
     all
 }
 
@@ -420,9 +428,9 @@ fn every_kernel_validates_in_f64() {
         found.extend(checked);
     }
     // The stencil variant as a World in f64 generates it (its materials as exact f64 literals).
-    for (_, body) in stencil_sources(Precision::F64) {
+    for (stem, _, body) in stencil_sources(Precision::F64) {
         assert!(body.contains("lf, "), "f64 literals expected");
-        module_in("springs", &body, 64, true, false, Precision::F64);
+        module_in(stem, &body, 64, true, false, Precision::F64);
     }
     assert_eq!(found.len(), 17, "f64 mirrors found in the WGSL: {found:?}");
 }
@@ -530,11 +538,15 @@ fn overrides_match_constants() {
         .map(|(n, _)| n.to_string())
         .collect();
     given.sort();
-    for body in [kernel("springs").body.to_string()]
+    for (stem, body) in [("springs", kernel("springs").body.to_string())]
         .into_iter()
-        .chain(stencil_sources(Precision::F32).into_iter().map(|(_, b)| b))
+        .chain(
+            stencil_sources(Precision::F32)
+                .into_iter()
+                .map(|(s, _, b)| (s, b)),
+        )
     {
-        let module = module("springs", &body, 32, false, false);
+        let module = module(stem, &body, 32, false, false);
         let mut declared: Vec<String> = module
             .overrides
             .iter()

@@ -17,7 +17,7 @@ use crate::gpu::pipelines::{Compile, Pipelines, SPRINGS_STENCIL, STEPS_BODY};
 use crate::gpu::plan::{DeviceCaps, Plan};
 use crate::gpu::sense::SenseState;
 use crate::gpu::stencil::{MuscleSlots, Stencil};
-use crate::gpu::steps::{islands, ISLAND_MASSES};
+use crate::gpu::steps::{islands, steps_per_dispatch, Islands, ISLAND_MASSES};
 use crate::gpu::tables::{check_f32, gpu_params, Counts, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
 
@@ -132,7 +132,7 @@ impl World {
         let spring_chunks = chunks
             .iter()
             .map(|c| {
-                let islands = islands.as_deref();
+                let islands = islands.as_ref();
                 let (chunk, f) = SpringChunk::new(
                     &device,
                     &pipelines,
@@ -214,7 +214,7 @@ fn fused_islands(
     options: &WorldOptions,
     chunks: &[crate::gpu::plan::ChunkPlan],
     collisions: &Option<CollisionTables>,
-) -> Option<Vec<[u32; 2]>> {
+) -> Option<Islands> {
     if !options.fuse_steps
         || tables.stencil.is_none()
         || plan.track_energy
@@ -224,16 +224,27 @@ fn fused_islands(
         return None;
     }
     let masses = tables.masses.len();
-    let islands = islands(&tables.springs.springs, masses, ISLAND_MASSES)?;
-    let workgroups = (islands.len() as u64).div_ceil(u64::from(plan.granularity.workgroup_size));
+    let ranges = islands(&tables.springs.springs, masses, ISLAND_MASSES)?;
+    let workgroups = (ranges.len() as u64).div_ceil(u64::from(plan.granularity.workgroup_size));
     if workgroups > u64::from(plan.max_workgroups()) {
         return None;
     }
-    tables.muscles.get_or_insert_with(|| MuscleSlots {
+    let muscles = tables.muscles.get_or_insert_with(|| MuscleSlots {
         starts: vec![0; masses + 1],
         slots: Vec::new(),
     });
-    Some(islands)
+    let (outside, _) = tables.outside.as_ref()?;
+    let steps_per_dispatch = steps_per_dispatch(
+        &ranges,
+        &muscles.starts,
+        outside,
+        tables.obstacles.records.len() as u64,
+        plan.steps_per_submission,
+    );
+    Some(Islands {
+        ranges,
+        steps_per_dispatch,
+    })
 }
 
 /// The pipelines of a World with `tables` under `plan`, specialised to the model; the fused

@@ -81,7 +81,10 @@ impl World {
     /// Runs `n` steps from the World's time (fused: in one dispatch per submission, the state
     /// saved first); returns the status and the time after the last step.
     fn run_round(&self, n: u64, fused: bool) -> Result<(GpuStatus, f64)> {
-        let per = self.plan.steps_per_submission;
+        let per = match (&self.fused, fused) {
+            (Some(f), true) => f.steps_per_dispatch,
+            _ => self.plan.steps_per_submission,
+        };
         let mut done = 0u64;
         let mut t = self.time;
         while done < n {
