@@ -2,14 +2,19 @@
 //! models whose masses fall into islands that no spring joins.
 //!
 //! A population of bodies that do not collide (a herd, robots evaluated side by side) needs no
-//! synchronisation between bodies within a step, only between the spring pass and the integrate
-//! pass of each body. A workgroup that owns whole bodies can run both for every step with
-//! workgroup barriers in between, which saves the two dispatches per step (on lavapipe ~45 us
-//! each, waking its threads; a few us on a GPU, where a small population's step is of that
-//! order). The walk and the mass update are the passes' own functions, so the bits are the same.
-//! A failure stops only the workgroup that meets it, so the World saves the state before the
-//! submission and, when the status reports a failure, restores it and reruns the steps with the
-//! two passes (`World::step_round`), which stop every mass at the first failing step.
+//! synchronisation between bodies within a step, only between the spring walk and the mass
+//! update of each body. One invocation that owns a whole body (an island) can run both for
+//! every step on its own, which saves the two dispatches per step (on lavapipe ~45 us each,
+//! waking its threads; a few us on a GPU, where a small population's step is of that order) and
+//! keeps the body's data in the cache through the dispatch's steps. The walk and the mass update
+//! are the passes' own functions, so the bits are the same. A failure stops only the island that
+//! meets it, so the World saves the state records before each round and, when the status
+//! reports a failure, restores them and reruns the round with the two passes
+//! (`World::step_round`), which stop every mass at the first failing step.
+//!
+//! A first version gave each workgroup whole bodies and synchronised its invocations with
+//! workgroup barriers between the walk and the update: on lavapipe, which runs a kernel with
+//! barriers as coroutines, it ran at 0.7x the two passes (docs/PERFORMANCE.md).
 
 use wgpu::util::DeviceExt;
 
@@ -29,11 +34,11 @@ pub(crate) struct FusedSteps {
     pub(crate) steps_per_dispatch: u64,
     /// Workgroups of the dispatch.
     workgroups: u32,
-    /// The submission's `GpuStep` records, in order (storage).
+    /// The dispatch's `GpuStep` records, in order (storage).
     step_table: wgpu::Buffer,
-    /// (steps in the submission, islands, 0, 0).
+    /// (steps in the dispatch, islands, 0, 0).
     call: wgpu::Buffer,
-    /// The state records as they were before the last fused submission.
+    /// The state records as they were before the last fused round.
     snapshot: wgpu::Buffer,
     precision: Precision,
 }
@@ -126,7 +131,7 @@ pub(crate) struct Islands {
 impl FusedSteps {
     /// The buffers and bind group of `kernel` for `islands`, with `springs` the resources of the
     /// spring pass's bindings 0-14 (state bound writable) and `b` the World's buffers, for
-    /// submissions of up to `steps_per_submission` steps.
+    /// dispatches of up to `islands.steps_per_dispatch` steps.
     pub(crate) fn new(
         device: &wgpu::Device,
         kernel: &Kernel,
@@ -135,7 +140,7 @@ impl FusedSteps {
         islands: &Islands,
         plan: &Plan,
     ) -> Self {
-        let steps_per_submission = islands.steps_per_dispatch;
+        let steps_per_dispatch = islands.steps_per_dispatch;
         let precision = plan.precision;
         let islands = islands.ranges.as_slice();
         let island_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -145,7 +150,7 @@ impl FusedSteps {
         });
         let step_table = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::step_table"),
-            size: precision.bytes::<GpuStep>(steps_per_submission),
+            size: precision.bytes::<GpuStep>(steps_per_dispatch),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -188,7 +193,7 @@ impl FusedSteps {
         });
         Self {
             group,
-            steps_per_dispatch: steps_per_submission,
+            steps_per_dispatch,
             islands: islands.len() as u32,
             workgroups: (islands.len() as u64).div_ceil(u64::from(plan.granularity.workgroup_size))
                 as u32,

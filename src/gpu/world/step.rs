@@ -11,7 +11,10 @@ use crate::gpu::steps::FusedSteps;
 impl World {
     /// Advances `steps` steps of `dt`: records them into as few submissions as possible (see
     /// [`WorldOptions::steps_per_submission`](crate::WorldOptions::steps_per_submission)) with no
-    /// host round trip between steps, then reads the 16-byte status buffer once.
+    /// host round trip between steps, then reads the 16-byte status buffer once. A World that
+    /// fuses its steps ([`WorldOptions::fuse_steps`](crate::WorldOptions::fuse_steps)) runs many
+    /// steps per dispatch instead, with the same bits and the same failure behaviour (it reruns
+    /// the call's steps with the two passes when a mass failed).
     ///
     /// The integrate kernel checks every mass after every step against the blow-up bound of
     /// [`CpuWorld::step`](crate::CpuWorld::step) (a speed no stable run reaches) and against
@@ -61,9 +64,10 @@ impl World {
     }
 
     /// `n` steps (at most `u32::MAX - 1`, the status buffer's step indices), then the status.
-    /// A World that fuses its steps runs them in one dispatch per submission from a saved state;
-    /// if a mass failed, it restores that state and runs them again with the two passes, which
-    /// stop every mass at the first failing step (a fused workgroup stops only its own).
+    /// A World that fuses its steps runs them in fused dispatches (see `crate::gpu::steps`) from
+    /// a saved state; if a mass failed, it restores that state and runs them again with the two
+    /// passes, which stop every mass at the first failing step (a fused island stops only
+    /// itself).
     fn step_round(&mut self, n: u64) -> Result<()> {
         let (start_time, start_steps) = (self.time, self.steps);
         if self.fused.is_some() {
@@ -78,7 +82,7 @@ impl World {
         self.settle_round(status, n, start_steps, start_time, t)
     }
 
-    /// Runs `n` steps from the World's time (fused: in one dispatch per submission, the state
+    /// Runs `n` steps from the World's time (fused: one submission per fused dispatch, the state
     /// saved first); returns the status and the time after the last step.
     fn run_round(&self, n: u64, fused: bool) -> Result<(GpuStatus, f64)> {
         let per = match (&self.fused, fused) {
