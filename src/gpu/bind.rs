@@ -39,7 +39,7 @@ fn range(buffer: &wgpu::Buffer, offset: u64, size: u64) -> wgpu::BindingResource
 }
 
 /// A bind group of `kernel` with `resources` at bindings 0, 1, ...
-fn bind(
+pub(crate) fn bind(
     device: &wgpu::Device,
     kernel: &Kernel,
     label: &str,

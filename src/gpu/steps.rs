@@ -18,6 +18,7 @@
 
 use wgpu::util::DeviceExt;
 
+use super::bind::bind;
 use super::buffers::Buffers;
 use super::layout::{GpuSpring, GpuStep, Run};
 use super::options::Precision;
@@ -178,19 +179,7 @@ impl FusedSteps {
             step_table.as_entire_binding(),
             call.as_entire_binding(),
         ]);
-        let entries: Vec<wgpu::BindGroupEntry> = resources
-            .into_iter()
-            .enumerate()
-            .map(|(i, resource)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource,
-            })
-            .collect();
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("hooke::steps"),
-            layout: &kernel.layout,
-            entries: &entries,
-        });
+        let group = bind(device, kernel, "hooke::steps", resources);
         Self {
             group,
             steps_per_dispatch,

@@ -206,8 +206,8 @@ impl World {
 /// The islands of the fused steps kernel (see `crate::gpu::steps`), when the World fuses its
 /// steps: asked for, the stencil variant, no energy booking, no collisions, one spring-table
 /// chunk, and islands of at most `ISLAND_MASSES` masses (one invocation each) that fit one
-/// dispatch. The stencil then lists
-/// its muscles (an empty list without any), as the fused kernel sets them before each walk.
+/// dispatch. The stencil then lists its muscles (an empty list without any), as the fused kernel
+/// sets them before each walk.
 fn fused_islands(
     plan: &Plan,
     tables: &mut Tables,

@@ -85,24 +85,19 @@ impl World {
     /// Runs `n` steps from the World's time (fused: one submission per fused dispatch, the state
     /// saved first); returns the status and the time after the last step.
     fn run_round(&self, n: u64, fused: bool) -> Result<(GpuStatus, f64)> {
-        let per = match (&self.fused, fused) {
-            (Some(f), true) => f.steps_per_dispatch,
-            _ => self.plan.steps_per_submission,
-        };
+        let fused = self.fused.as_ref().filter(|_| fused);
+        let per = fused.map_or(self.plan.steps_per_submission, |f| f.steps_per_dispatch);
         let mut done = 0u64;
         let mut t = self.time;
         while done < n {
             let count = (n - done).min(per);
             let publish = done + count == n;
-            match (&self.fused, fused) {
-                (Some(f), true) => {
-                    t = self.write_step_table(f, done, count, t);
-                    self.submit_fused(f, done == 0, publish)?;
-                }
-                _ => {
-                    t = self.write_step_uniforms(done, count, t);
-                    self.submit_steps(count, publish)?;
-                }
+            if let Some(f) = fused {
+                t = self.write_step_table(f, done, count, t);
+                self.submit_fused(f, done == 0, publish)?;
+            } else {
+                t = self.write_step_uniforms(done, count, t);
+                self.submit_steps(count, publish)?;
             }
             done += count;
         }
