@@ -1167,9 +1167,10 @@ fn run_muscles(model: &Model, mut w: World) -> MuscleRun {
 /// 1000) runs to the bits of the walk that evaluates its muscles (booking on) and of the link
 /// table (booking off), on the test device (64-bit words: a slot shares its word with its
 /// neighbour) and on one without 64-bit integers (32-bit words; 32-bit fixed point for all);
-/// the elastic energy, which reads
-/// each muscle's `current` rest length, agrees; the edits change the run, and `reset` gives a
-/// fresh World's bits.
+/// the elastic energy, which reads each muscle's `current` rest length, agrees bit for bit with
+/// booking on in the same variant (the link variant's table lists springs under other ends than
+/// the stencil's, so its energy sum rounds in another order); the edits change the run, and
+/// `reset` gives a fresh World's bits.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn muscles_set_before_the_walk_give_the_walks_bits() {
@@ -1200,7 +1201,13 @@ fn muscles_set_before_the_walk_give_the_walks_bits() {
         let run = run_muscles(&model, w);
         assert!(run.0 .0 == reference.0 .0, "{name}: positions differ");
         assert!(run.0 .1 == reference.0 .1, "{name}: velocities differ");
-        assert_eq!(run.0 .2, reference.0 .2, "{name}: elastic energy differs");
+        let elastic = if name.starts_with("links") {
+            let booking = common::world_with(&model, options(SpringPass::Links, true));
+            run_muscles(&model, booking).0 .2
+        } else {
+            reference.0 .2
+        };
+        assert_eq!(run.0 .2, elastic, "{name}: elastic energy differs");
         assert!(run.1 == reference.1, "{name}: positions after reset differ");
     }
     let mut fresh = common::world_with(&model, set);

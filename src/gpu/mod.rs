@@ -74,6 +74,7 @@ pub(crate) mod layout;
 mod no_adapter;
 mod obstacles;
 mod options;
+mod orient;
 mod pass;
 mod pipelines;
 mod plan;

@@ -79,7 +79,9 @@ pub enum Precision {
 /// (positions, velocities, forces); they differ in speed and device memory.
 ///
 /// The **link** variant walks each mass's springs in the link table, one state load and one
-/// atomic force scatter per spring. The **stencil** variant serves models whose springs mostly
+/// atomic force scatter per spring; each spring is listed under whichever of its masses evens
+/// out the masses' runs (the same bits either way), so the lanes that walk neighbouring masses
+/// together do not wait on one long run. The **stencil** variant serves models whose springs mostly
 /// join masses a fixed index offset apart (lattices, cloth grids, ropes, voxel bodies: at least
 /// half the springs at offsets that at least a quarter of the masses have, 16 offsets at most, one
 /// material per offset): each invocation walks consecutive masses and keeps the masses ahead at

@@ -11,6 +11,7 @@ use super::layout::{
     GpuOscillator, GpuParams, GpuSpring, Run,
 };
 use super::options::Precision;
+use super::orient;
 use super::plan::Plan;
 use super::stencil::{MuscleSlots, Stencil};
 use crate::cpu::DragSpring;
@@ -81,36 +82,50 @@ pub(crate) struct Links {
     model_of: Option<Vec<u32>>,
     /// Link index of each model spring, when the order differs from the model's.
     link_of: Option<Vec<u32>>,
+    /// Whether each model spring is walked from its second mass `b` (its link then names `a`),
+    /// when some are (see `orient.rs`).
+    from_b: Option<Vec<bool>>,
 }
 
 impl Links {
-    /// The table of `springs` over `masses` masses; with `held` (springs in the stencil), each
-    /// mass's springs outside the stencil come first, so that they form a run of their own.
-    pub(crate) fn new(springs: &[GpuSpring], masses: usize, held: Option<&[bool]>) -> Self {
+    /// The table of `springs` over `masses` masses, each spring walked from its first mass `a`,
+    /// or from `b` where `from_b` says so; with `held` (springs in the stencil), each mass's
+    /// springs outside the stencil come first, so that they form a run of their own.
+    pub(crate) fn new(
+        springs: &[GpuSpring],
+        masses: usize,
+        held: Option<&[bool]>,
+        from_b: Option<Vec<bool>>,
+    ) -> Self {
+        let walker = |i: usize| match &from_b {
+            Some(f) if f[i] => springs[i].b,
+            _ => springs[i].a,
+        };
         let mut offsets = vec![0u32; masses + 1];
-        for sp in springs {
-            offsets[sp.a as usize + 1] += 1;
+        for i in 0..springs.len() {
+            offsets[walker(i) as usize + 1] += 1;
         }
         for m in 0..masses {
             offsets[m + 1] += offsets[m];
         }
-        let key = |i: usize| (springs[i].a, held.is_some_and(|h| h[i]));
+        let key = |i: usize| (walker(i), held.is_some_and(|h| h[i]));
         if (1..springs.len()).all(|i| key(i - 1) <= key(i)) {
             return Self {
                 offsets,
                 model_of: None,
                 link_of: None,
+                from_b,
             };
         }
         let mut next = offsets.clone();
         let mut model_of = vec![0u32; springs.len()];
         let mut link_of = vec![0u32; springs.len()];
         for pass in [false, true] {
-            for (i, sp) in springs.iter().enumerate() {
+            for i in 0..springs.len() {
                 if held.is_some_and(|h| h[i]) != pass {
                     continue;
                 }
-                let slot = &mut next[sp.a as usize];
+                let slot = &mut next[walker(i) as usize];
                 model_of[*slot as usize] = i as u32;
                 link_of[i] = *slot;
                 *slot += 1;
@@ -120,6 +135,16 @@ impl Links {
             offsets,
             model_of: Some(model_of),
             link_of: Some(link_of),
+            from_b,
+        }
+    }
+
+    /// The link record of model spring `s` (`sp`, as the device holds it) in `precision`: its
+    /// other end than the mass that walks it, and its rest length or actuator.
+    pub(crate) fn record(&self, s: usize, sp: &GpuSpring, precision: Precision) -> Vec<u8> {
+        match &self.from_b {
+            Some(f) if f[s] => GpuSpring { b: sp.a, ..*sp }.link(precision),
+            _ => sp.link(precision),
         }
     }
 
@@ -298,7 +323,9 @@ impl Tables {
         };
         log_spring_pass(stencil.as_ref(), plan, sp.len());
         let held = stencil.as_ref().map(|st| st.membership(sp.len()));
-        let links = Links::new(sp, n, held.as_deref());
+        // Each spring the link table walks is walked from the end that evens out the runs.
+        let from_b = orient::balance(sp, n, held.as_deref());
+        let links = Links::new(sp, n, held.as_deref(), from_b);
         let outside = held.as_ref().map(|h| links.runs_outside(h));
         let muscles = stencil
             .as_ref()
@@ -307,7 +334,7 @@ impl Tables {
             .filter(|m| plan.binding_fits(std::mem::size_of_val(m.slots.as_slice()) as u64));
         let link_records = links
             .model_order()
-            .flat_map(|i| sp[i as usize].link(plan.precision))
+            .flat_map(|i| links.record(i as usize, &sp[i as usize], plan.precision))
             .collect();
         let link_materials = if springs.materials.len() > 1 {
             links

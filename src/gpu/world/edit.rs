@@ -197,7 +197,7 @@ impl World {
         self.queue.write_buffer(
             &self.buffers.links,
             link_bytes(real) * self.links.link(spring),
-            &sp.link(real),
+            &self.links.record(spring, &sp, real),
         );
         if let (Some(st), Some(sb)) = (&self.stencil, &self.buffers.stencil) {
             if let Some(at) = st.element(spring, &sp) {
