@@ -39,3 +39,48 @@ fn lattice_above_ten_million_springs_steps() {
         2.0 * springs as f64 / stepped.as_secs_f64() / 1e6
     );
 }
+
+/// A body of 2^22 - 16 masses (about the most lavapipe's 128 MiB storage bindings allow: 32
+/// bytes of mass record each) has its sums over every mass. Regression: one workgroup of 64
+/// invocations summed each body, so each invocation looped over 65 535 or 65 536 masses, at
+/// lavapipe's limit of 65 535 loop iterations per invocation, and the last masses were left out
+/// silently.
+/// Bodies are now cut into pieces of at most 2^21 masses (`body_pieces`). The masses (1 kg, the
+/// first half at (1, 2, 3) m, the second at (3, 2, 1) m, all at (0, 0, 1) m/s) make every partial
+/// sum an integer below 2^24, exact in f32, so the body's mass, centre of mass and mean velocity
+/// are exact; a second body of 10 masses checks that each body takes its own pieces' sums.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn a_body_of_four_million_masses_is_summed_whole() {
+    use hooke::prelude::*;
+    const MASSES: usize = (1 << 22) - 16;
+    let mut big = Part::new();
+    for i in 0..MASSES {
+        let p = if i < MASSES / 2 {
+            DVec3::new(1.0, 2.0, 3.0)
+        } else {
+            DVec3::new(3.0, 2.0, 1.0)
+        };
+        let mut m = Mass::new(1.0, p);
+        m.velocity = DVec3::Z;
+        big.add_mass(m);
+    }
+    let mut small = Part::new();
+    for _ in 0..10 {
+        small.add_mass(Mass::new(0.5, DVec3::new(5.0, 5.0, 5.0)));
+    }
+    let mut model = Model::new(Params {
+        contact: Contact::None,
+        ..Params::default()
+    });
+    model.add("big", big);
+    model.add("small", small);
+    let world = common::world(&model);
+    drop(model);
+    let bodies = world.bodies().unwrap();
+    assert_eq!(bodies[0].mass, MASSES as f64);
+    assert_eq!(bodies[0].centre_of_mass, DVec3::splat(2.0));
+    assert_eq!(bodies[0].mean_velocity, DVec3::Z);
+    assert_eq!(bodies[1].mass, 5.0);
+    assert_eq!(bodies[1].centre_of_mass, DVec3::splat(5.0));
+}

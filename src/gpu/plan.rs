@@ -10,7 +10,7 @@ use super::layout::{
     MaterialIndex, Run, Vec4, CPU_WORKGROUP_SIZE, LINK_ACTUATED, NONE, WORKGROUP_SIZE,
 };
 use super::options::{Precision, SpringPass, WorldOptions};
-use super::tables::link_bytes;
+use super::tables::{body_piece_count, link_bytes};
 use crate::error::{Error, Result};
 use crate::model::Model;
 
@@ -227,7 +227,12 @@ impl Plan {
         // The spring pass runs over masses (each walks its own springs).
         let spring_dispatch =
             Dispatch::new(n, granularity.spring_masses_per_group(), max_dim, what(1))?;
-        let body_dispatch = Dispatch::new(model.bodies.len() as u64, 1, max_dim, what(2))?;
+        let pieces: usize = model
+            .bodies
+            .iter()
+            .map(|b| body_piece_count(b.masses.len()))
+            .sum();
+        let body_dispatch = Dispatch::new(pieces as u64, 1, max_dim, what(2))?;
         let (want_stencil, spring_pass_reason) = match options.spring_pass {
             // Below 4 masses per invocation (small models) the registers a chain keeps are
             // reloaded too often to gain.

@@ -345,14 +345,7 @@ impl Tables {
             Vec::new()
         };
         let (masses, oscillators) = mass_table(&model.masses);
-        let bodies = model
-            .bodies
-            .iter()
-            .map(|b| GpuBody {
-                first: b.masses.start as u32,
-                count: b.masses.len() as u32,
-            })
-            .collect();
+        let bodies = body_pieces(&model.bodies);
         Self {
             springs,
             links,
@@ -608,4 +601,73 @@ fn check_params(p: &Params) -> Result<()> {
         fits_f32(element, field, v)?;
     }
     Ok(())
+}
+
+/// Most masses in one piece of a body in the `bodies` reduction (one workgroup of at least 64
+/// invocations per piece): each invocation loops over at most 32 768 of them, half the 65 535
+/// loop iterations lavapipe lets one invocation run (its loops end silently past that, so a
+/// body of more than ~4.2 M masses in one workgroup was summed short).
+pub(crate) const BODY_PIECE_MASSES: usize = 1 << 21;
+
+/// Pieces of a body of `masses` masses in the `bodies` reduction (one for an empty body, so each
+/// body has a sum).
+pub(crate) fn body_piece_count(masses: usize) -> usize {
+    masses.div_ceil(BODY_PIECE_MASSES).max(1)
+}
+
+/// The `bodies` kernel's table: each body cut into [`body_piece_count`] consecutive pieces of
+/// at most [`BODY_PIECE_MASSES`] masses, bodies in order; `World::bodies` adds each body's
+/// pieces' sums in order.
+pub(crate) fn body_pieces(bodies: &[crate::model::Body]) -> Vec<GpuBody> {
+    let mut pieces = Vec::with_capacity(bodies.len());
+    for b in bodies {
+        let (start, end) = (b.masses.start, b.masses.end);
+        for k in 0..body_piece_count(b.masses.len()) {
+            let first = (start + k * BODY_PIECE_MASSES).min(end);
+            let last = (first + BODY_PIECE_MASSES).min(end);
+            pieces.push(GpuBody {
+                first: first as u32,
+                count: (last - first) as u32,
+            });
+        }
+    }
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{body_pieces, BODY_PIECE_MASSES};
+    use crate::model::Body;
+
+    fn body(masses: std::ops::Range<usize>) -> Body {
+        Body {
+            name: String::new(),
+            masses,
+            springs: 0..0,
+            self_collision: true,
+        }
+    }
+
+    /// A body of two and a bit pieces' masses is cut into consecutive pieces, an empty body is
+    /// one empty piece, and a small one stays whole.
+    #[test]
+    fn bodies_are_cut_into_pieces_the_loop_limit_allows() {
+        let p = BODY_PIECE_MASSES;
+        let bodies = [body(3..3 + 2 * p + 5), body(7..7), body(10..20)];
+        let pieces: Vec<(u32, u32)> = body_pieces(&bodies)
+            .iter()
+            .map(|g| (g.first, g.count))
+            .collect();
+        let (first, p32) = (3u32, p as u32);
+        assert_eq!(
+            pieces,
+            [
+                (first, p32),
+                (first + p32, p32),
+                (first + 2 * p32, 5),
+                (7, 0),
+                (10, 10)
+            ]
+        );
+    }
 }

@@ -157,7 +157,8 @@ impl World {
         let counts = Counts {
             masses: model.masses.len() as u32,
             springs: model.springs.len() as u32,
-            bodies: model.bodies.len() as u32,
+            // Pieces of bodies (see `body_pieces`): the `bodies` kernel's workgroups.
+            bodies: tables.bodies.len() as u32,
         };
         let mut world = Self {
             adapter_info: device.adapter_info(),

@@ -15,6 +15,7 @@ use crate::gpu::layout::{
 };
 use crate::gpu::pass;
 use crate::gpu::readback;
+use crate::gpu::tables::body_piece_count;
 use crate::simulation::BodyState;
 
 impl World {
@@ -157,13 +158,18 @@ impl World {
             pass.set_bind_group(0, &self.groups.bodies, &[]);
             pass.dispatch_workgroups(d.x, d.y, 1);
         })?;
-        let count = self.bodies.len() as u64;
+        let pieces = u64::from(self.params.bodies);
         let real = self.plan.precision;
-        let bytes = self.read(&[(&self.buffers.body_sums, 0, real.bytes::<GpuBodySum>(count))])?;
-        Ok(real
-            .decode::<GpuBodySum>(&bytes)
+        let bytes = self.read(&[(&self.buffers.body_sums, 0, real.bytes::<GpuBodySum>(pieces))])?;
+        let sums = real.decode::<GpuBodySum>(&bytes);
+        let mut next = 0;
+        Ok(self
+            .bodies
             .iter()
-            .map(|s| {
+            .map(|b| {
+                let count = body_piece_count(b.masses.len());
+                let s = add_pieces(&sums[next..next + count]);
+                next += count;
                 let mass = s.mass;
                 if mass > 0.0 {
                     BodyState {
@@ -358,4 +364,18 @@ impl World {
         }
         rest
     }
+}
+
+/// The sums of a body cut into `pieces` (see `body_pieces`): the first piece's, then each
+/// other's added in order (a body of one piece keeps its sums' bits).
+fn add_pieces(pieces: &[GpuBodySum]) -> GpuBodySum {
+    let mut sum = pieces[0];
+    for p in &pieces[1..] {
+        for c in 0..3 {
+            sum.moment[c] += p.moment[c];
+            sum.momentum[c] += p.momentum[c];
+        }
+        sum.mass += p.mass;
+    }
+    sum
 }
