@@ -1,6 +1,7 @@
-// hooke::sense_bodies: one workgroup per requested body. Sums, relative to the body's first mass
-// p (r = x - p, so f32 keeps the body's size however far it is from the origin), in a fixed
-// order: m r and m, m v, m r x v, m r r^T (diagonal, then xy xz yz), and with orientation the
+// hooke::sense_bodies: one workgroup per piece of a requested body (at most 2^21 masses, so no
+// invocation loops past lavapipe's loop limit; the host adds a body's pieces). Sums, relative to
+// the body's first mass p (r = x - p, so f32 keeps the body's size however far it is from the
+// origin), in a fixed order: m r and m, m v, m r x v, m r r^T (diagonal, then xy xz yz), and with orientation the
 // rows of m r (X - C)^T. The host finishes the 3x3 algebra in f64 (src/sensors/frame.rs).
 // CPU twin: `CpuWorld::body_sums` in src/cpu/sense.rs.
 
@@ -17,13 +18,15 @@ fn sense_bodies(
     let orientation = requests[3] != 0u;
     var first = 0u;
     var count = 0u;
+    var reference = 0u;
     if k < bodies {
-        first = requests[4u + 2u * k];
-        count = requests[5u + 2u * k];
+        first = requests[4u + 3u * k];
+        count = requests[5u + 3u * k];
+        reference = requests[6u + 3u * k];
     }
     var p = vec3<Real>(0.0);
     if count > 0u {
-        p = positions[first].xyz;
+        p = positions[reference].xyz;
     }
     var acc: array<vec4<Real>, 8>;
     for (var j = lid; j < count; j += WORKGROUP_SIZE) {

@@ -48,7 +48,8 @@ fn lattice_above_ten_million_springs_steps() {
 /// Bodies are now cut into pieces of at most 2^21 masses (`body_pieces`). The masses (1 kg, the
 /// first half at (1, 2, 3) m, the second at (3, 2, 1) m, all at (0, 0, 1) m/s) make every partial
 /// sum an integer below 2^24, exact in f32, so the body's mass, centre of mass and mean velocity
-/// are exact; a second body of 10 masses checks that each body takes its own pieces' sums.
+/// are exact; a second body of 10 masses checks that each body takes its own pieces' sums. The
+/// body sensor (`World::sense`, kernel `sense_bodies`) is cut the same way.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn a_body_of_four_million_masses_is_summed_whole() {
@@ -75,7 +76,7 @@ fn a_body_of_four_million_masses_is_summed_whole() {
     });
     model.add("big", big);
     model.add("small", small);
-    let world = common::world(&model);
+    let mut world = common::world(&model);
     drop(model);
     let bodies = world.bodies().unwrap();
     assert_eq!(bodies[0].mass, MASSES as f64);
@@ -83,4 +84,14 @@ fn a_body_of_four_million_masses_is_summed_whole() {
     assert_eq!(bodies[0].mean_velocity, DVec3::Z);
     assert_eq!(bodies[1].mass, 5.0);
     assert_eq!(bodies[1].centre_of_mass, DVec3::splat(5.0));
+    // The body sensor sums relative to the body's first mass: r = 0 or (2, 0, -2) m, again
+    // integers in every partial sum.
+    let spec = SensorSpec {
+        bodies: vec![1, 0],
+        ..SensorSpec::default()
+    };
+    let readings = world.sense(&spec).unwrap();
+    assert_eq!(readings.bodies[1].centre, DVec3::splat(2.0));
+    assert_eq!(readings.bodies[1].velocity, DVec3::Z);
+    assert_eq!(readings.bodies[0].centre, DVec3::splat(5.0));
 }

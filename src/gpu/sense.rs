@@ -8,6 +8,7 @@ use wgpu::util::DeviceExt;
 use super::layout::SENSE_BODY_WORDS;
 use super::pipelines::Kernel;
 use super::plan::{Dispatch, Plan};
+use super::tables::{body_piece_count, BODY_PIECE_MASSES};
 use crate::sensors::{BodySums, ContactReading, SensorSpec};
 
 /// The buffers one sense call binds besides its own tables.
@@ -26,9 +27,11 @@ pub(crate) struct SenseRequest {
     pub(crate) spec: SensorSpec,
     /// Output bytes (what one call reads back).
     pub(crate) out_bytes: u64,
+    /// Pieces of the requested bodies (`sense_bodies` workgroups).
+    pub(crate) pieces: u32,
     pub(crate) out: wgpu::Buffer,
     pub(crate) group: wgpu::BindGroup,
-    /// Workgroups of `sense_bodies` (one per body) and of `sense_gather`.
+    /// Workgroups of `sense_bodies` (one per piece of a body) and of `sense_gather`.
     pub(crate) bodies: Option<Dispatch>,
     pub(crate) gather: Option<Dispatch>,
 }
@@ -53,24 +56,34 @@ pub(crate) struct SensePass {
     pub(crate) request: Option<SenseRequest>,
 }
 
-/// The request table's u32 words for `spec`: header (B, C, S, orientation), per body (first mass,
-/// count), per contact its mass, per spring its two masses. `body_range(b)` and
-/// `spring_ends(s)` look the model up.
+/// The request table's u32 words for `spec`: header (pieces P, contacts C, springs S,
+/// orientation), per piece of each requested body (first mass, mass count, the body's first
+/// mass: the reference its sums are taken from), per contact its mass, per spring its two
+/// masses. Bodies are cut into pieces as the `bodies` kernel cuts them ([`body_piece_count`]),
+/// so that no invocation loops past lavapipe's loop limit; [`body_words`] adds them up again.
+/// `body_range(b)` and `spring_ends(s)` look the model up.
 pub(crate) fn request_words(
     spec: &SensorSpec,
     body_range: impl Fn(usize) -> (u32, u32),
     spring_ends: impl Fn(usize) -> [u32; 2],
 ) -> Vec<u32> {
+    let mut pieces = Vec::new();
+    for &b in &spec.bodies {
+        let (first, count) = body_range(b);
+        let piece = BODY_PIECE_MASSES as u32;
+        for k in 0..body_piece_count(count as usize) as u32 {
+            let start = first + (k * piece).min(count);
+            let len = (count - (start - first)).min(piece);
+            pieces.extend([start, len, first]);
+        }
+    }
     let mut words = vec![
-        spec.bodies.len() as u32,
+        (pieces.len() / 3) as u32,
         spec.contacts.len() as u32,
         spec.springs.len() as u32,
         u32::from(spec.orientation),
     ];
-    for &b in &spec.bodies {
-        let (first, count) = body_range(b);
-        words.extend([first, count]);
-    }
+    words.extend(pieces);
     words.extend(spec.contacts.iter().map(|&m| m as u32));
     for &s in &spec.springs {
         words.extend(spring_ends(s));
@@ -78,11 +91,32 @@ pub(crate) fn request_words(
     words
 }
 
-/// Output words of `spec`.
-pub(crate) fn out_words(spec: &SensorSpec) -> u64 {
-    u64::from(SENSE_BODY_WORDS) * spec.bodies.len() as u64
+/// Output words of `spec` with `pieces` pieces of bodies.
+pub(crate) fn out_words(spec: &SensorSpec, pieces: u32) -> u64 {
+    u64::from(SENSE_BODY_WORDS) * u64::from(pieces)
         + 4 * spec.contacts.len() as u64
         + spec.springs.len() as u64
+}
+
+/// Each requested body's `SENSE_BODY_WORDS` output words from its pieces' (`words`, in
+/// request order; `counts` are the bodies' mass counts): the sums added piece by piece in order,
+/// the reference of the first (a body of one piece keeps its words' bits).
+pub(crate) fn body_words(words: &[f64], counts: &[usize]) -> Vec<Vec<f64>> {
+    let size = SENSE_BODY_WORDS as usize;
+    let mut pieces = words.chunks_exact(size);
+    counts
+        .iter()
+        .map(|&count| {
+            let mut body = pieces.next().expect("a piece per body").to_vec();
+            for _ in 1..body_piece_count(count) {
+                let more = pieces.next().expect("every piece");
+                for (w, m) in body[..32].iter_mut().zip(more) {
+                    *w += m;
+                }
+            }
+            body
+        })
+        .collect()
 }
 
 impl SenseRequest {
@@ -100,7 +134,7 @@ impl SenseRequest {
             contents: bytemuck::cast_slice(words),
             usage: wgpu::BufferUsages::STORAGE,
         });
-        let out_bytes = plan.precision.real_bytes() * out_words(spec);
+        let out_bytes = plan.precision.real_bytes() * out_words(spec, words[0]);
         let out = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::sense_out"),
             size: out_bytes.max(16),
@@ -133,12 +167,13 @@ impl SenseRequest {
         Ok(Self {
             spec: spec.clone(),
             out_bytes,
+            pieces: words[0],
             out,
             group,
             bodies: if spec.bodies.is_empty() {
                 None
             } else {
-                Some(plan.dispatch(spec.bodies.len() as u64, 1, "sense_bodies workgroups")?)
+                Some(plan.dispatch(u64::from(words[0]), 1, "sense_bodies workgroups")?)
             },
             gather: if items == 0 {
                 None

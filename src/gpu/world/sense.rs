@@ -9,7 +9,9 @@ use crate::error::Result;
 use crate::gpu::layout::{Specialization, Vec4, SENSE_BODY_WORDS};
 use crate::gpu::pass;
 use crate::gpu::pipelines::{build_kernel, kernel, Compile, Kernel};
-use crate::gpu::sense::{body_sums, contact, request_words, SenseInputs, SensePass, SenseRequest};
+use crate::gpu::sense::{
+    body_sums, body_words, contact, request_words, SenseInputs, SensePass, SenseRequest,
+};
 use crate::sensors::{check, Readings, SensorSpec, SpringReading};
 
 impl World {
@@ -62,10 +64,16 @@ impl World {
         })?;
         let bytes = self.read(&[(&request.out, 0, request.out_bytes)])?;
         let words: Vec<f64> = self.plan.precision.decode(&bytes);
-        let (bodies, rest) = words.split_at(SENSE_BODY_WORDS as usize * spec.bodies.len());
+        let pieces = SENSE_BODY_WORDS as usize * request.pieces as usize;
+        let (bodies, rest) = words.split_at(pieces);
         let (contacts, lengths) = rest.split_at(4 * spec.contacts.len());
-        readings.bodies = bodies
-            .chunks_exact(SENSE_BODY_WORDS as usize)
+        let counts: Vec<usize> = spec
+            .bodies
+            .iter()
+            .map(|&b| self.bodies[b].masses.len())
+            .collect();
+        readings.bodies = body_words(bodies, &counts)
+            .iter()
             .map(|w| body_sums(w).reading(spec.orientation))
             .collect();
         readings.contacts = contacts.chunks_exact(4).map(contact).collect();
