@@ -112,8 +112,9 @@ struct Args {
     #[arg(long, value_parser = counts, default_value = "10,100,1000")]
     robots: Counts,
     /// With --population: time a herd of identical creatures of this kind in one model
-    /// (`Creature::herd`; `inchworm`: 20 masses, 94 springs, 64 muscles each) instead of
-    /// `Population::benchmark`, `--robots` of them.
+    /// (`Creature::herd`; `inchworm`: 20 masses, 94 springs, 64 muscles each; `block`: the
+    /// whole 4 x 4 x 3-cell voxel robot of the benchmark genomes, 100 masses, 795 springs, 603
+    /// muscles) instead of `Population::benchmark`, `--robots` of them.
     #[arg(long)]
     creature: Option<String>,
     /// Simulated seconds per robot with --population.

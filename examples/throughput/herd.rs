@@ -1,11 +1,17 @@
-//! `throughput --population --creature inchworm`: spring-updates per second of a herd of
+//! `throughput --population --creature inchworm|block`: spring-updates per second of a herd of
 //! identical creatures in one model (`Creature::herd`: the issue-15 population of 500
-//! inchworms of 20 masses, 94 springs and 64 actuated springs each) on both backends.
+//! inchworms of 20 masses, 94 springs and 64 actuated springs each, or of whole 100-mass voxel
+//! blocks) on both backends.
 
 use std::time::Instant;
 
-use hooke::creatures::Inchworm;
+use hooke::creatures::{Creature, Inchworm};
+use hooke::population::{
+    Evaluation, GenomeSettings, VoxelGenome, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED,
+};
 use hooke::{CpuWorld, World};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 use crate::Args;
 
@@ -28,7 +34,10 @@ pub(crate) fn run(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut one = match creature {
         "inchworm" => Inchworm::default().build()?,
-        other => return Err(format!("unknown --creature {other:?} (known: inchworm)").into()),
+        "block" => voxel_block()?,
+        other => {
+            return Err(format!("unknown --creature {other:?} (known: inchworm, block)").into())
+        }
     };
     if args.no_muscles {
         one.part.actuators.clear();
@@ -89,6 +98,23 @@ pub(crate) fn run(
         }
     }
     Ok(())
+}
+
+/// The whole 4 x 4 x 3-cell block of `Population::benchmark`'s genomes (100 masses, 795
+/// springs), every cell filled with a material drawn as the benchmark draws them (soft, stiff or
+/// a sine muscle of one of four phases), under a population evaluation's parameters: the ~100-mass
+/// robot of issue 15's "batch of 1 000 robots", all of one body.
+fn voxel_block() -> hooke::Result<Creature> {
+    let settings = GenomeSettings::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(BENCHMARK_SEED);
+    let genome = VoxelGenome::random(&mut rng, BENCHMARK_GENOME_SIZE, 1.0, settings.phases)?;
+    Ok(Creature {
+        name: "block".into(),
+        part: genome.part(&settings)?,
+        params: Evaluation::default().params,
+        length: 0.4,
+        cells: Vec::new(),
+    })
 }
 
 /// Seconds `f` takes.

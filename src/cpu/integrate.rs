@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::collisions::Touch;
-use super::integrate_simd::{integrate_block, LANES};
+use super::integrate_simd::{integrate_block, Wide, LANES};
 use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::springs::{gather, Chunk};
@@ -48,6 +48,8 @@ pub(super) struct MassPass<'a> {
     pub(super) touch: &'a [Touch],
     /// Whether blocks of masses may run in SIMD lanes (`integrate_simd.rs`).
     pub(super) lanes: bool,
+    /// AVX-512 for the blocks' loads, where the CPU has it (`integrate_simd::wide`).
+    pub(super) wide: Wide,
 }
 
 /// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.

@@ -87,6 +87,7 @@ impl CpuWorld {
             obstacles: &self.solids,
             touch: self.collider.as_ref().map_or(&[], |c| &c.touch),
             lanes: self.kernels.mass_lanes && self.mass.len() <= MASS_LANES_MAX_MASSES,
+            wide: super::integrate_simd::wide(),
         };
         let state = MassState {
             pos: &mut self.pos,
