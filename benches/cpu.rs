@@ -2,8 +2,8 @@
 //! the benchmark scene falling lattice at n = 40, 80 and 120 (0.79 M, 6.5 M and 22 M springs), reported as
 //! spring-updates per second, and the per-step cost of small scenes (the 8-mass cube, a 1 000-mass
 //! lattice, one inchworm, one `Population::benchmark` robot) where overhead dominates,
-//! populations stepped in one world (`cpu_population_step`: 500 inchworms and 1 000 benchmark
-//! robots, as spring-updates per second beside the lattice's, one step per call with energy
+//! populations stepped in one world (`cpu_population_step`: 500 inchworms, 1 000 benchmark
+//! robots and 1 000 whole blocks, as spring-updates per second beside the lattice's, one step per call with energy
 //! booking and, `*_as_evaluated`, 100 steps per call without, as `Population` evaluates), the cost of obstacles (0 to 64 on the n = 40 lattice) and
 //! of collisions between masses (`cpu_collisions`: the lattice at n = 40 with every mass
 //! colliding and beds of 10^5 to 10^6 loose particles, as mass-updates per second of the
@@ -133,7 +133,9 @@ fn collisions(c: &mut Criterion) {
 
 /// Populations stepped in one `CpuWorld` (issue 15), as spring-updates per second, to compare
 /// with the lattice's: 500 inchworms (`Creature::herd`: 10 000 masses, 47 000 springs, 32 000
-/// actuated) and `Population::benchmark(1000)` (92 000 masses, 634 000 springs).
+/// actuated), `Population::benchmark(1000)` (92 000 masses, 634 000 springs, random shapes) and
+/// `Population::benchmark_blocks(1000)` (1 000 copies of the whole 100-mass block: 795 000
+/// springs, one shape).
 fn population_step(c: &mut Criterion) {
     let (herd, robots) = if quick() { (5, 3) } else { (500, 1000) };
     let worm = Inchworm::default().build().expect("inchworm");
@@ -145,6 +147,13 @@ fn population_step(c: &mut Criterion) {
             Population::benchmark(robots)
                 .and_then(|p| p.model(&Params::robots(), &[]))
                 .expect("population"),
+        ),
+        (
+            "block_robots",
+            robots,
+            Population::benchmark_blocks(robots)
+                .and_then(|p| p.model(&Params::robots(), &[]))
+                .expect("blocks"),
         ),
     ];
     let mut group = c.benchmark_group("cpu_population_step");

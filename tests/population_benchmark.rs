@@ -61,3 +61,19 @@ fn benchmark_robots_do_not_fail_in_a_timed_run() {
         assert!(d.abs() < 0.5, "{}: {d} m in 0.2 s", r.name);
     }
 }
+
+/// `Population::benchmark_blocks`: copies of the whole 4 x 4 x 3-cell block, 100 masses, 795
+/// springs (235 edges, 368 face diagonals, 192 body diagonals) and 603 muscles each, as
+/// `block_robot` documents; all of one shape, so the CPU reference walks every spring in lanes.
+#[test]
+fn benchmark_blocks_are_copies_of_the_whole_block() {
+    let blocks = Population::benchmark_blocks(10).unwrap();
+    assert_eq!(totals(&blocks), [1000, 7950, 6030]);
+    assert!(blocks
+        .robots
+        .iter()
+        .all(|r| r.part == blocks.robots[0].part));
+    let model = blocks.model(&hooke::Params::robots(), &[]).expect("model");
+    let world = CpuWorld::new(&model).unwrap();
+    assert_eq!(world.alike_springs(), model.springs.len());
+}

@@ -6,12 +6,8 @@
 use std::time::Instant;
 
 use hooke::creatures::{Creature, Inchworm};
-use hooke::population::{
-    Evaluation, GenomeSettings, VoxelGenome, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED,
-};
+use hooke::population::{block_robot, Evaluation};
 use hooke::{CpuWorld, World};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use crate::Args;
 
@@ -100,17 +96,13 @@ pub(crate) fn run(
     Ok(())
 }
 
-/// The whole 4 x 4 x 3-cell block of `Population::benchmark`'s genomes (100 masses, 795
-/// springs), every cell filled with a material drawn as the benchmark draws them (soft, stiff or
-/// a sine muscle of one of four phases), under a population evaluation's parameters: the ~100-mass
-/// robot of issue 15's "batch of 1 000 robots", all of one body.
+/// [`block_robot`] (the whole 100-mass voxel block of the benchmark genomes) under a population
+/// evaluation's parameters: the ~100-mass robot of issue 15's "batch of 1 000 robots", all of
+/// one body.
 fn voxel_block() -> hooke::Result<Creature> {
-    let settings = GenomeSettings::default();
-    let mut rng = ChaCha8Rng::seed_from_u64(BENCHMARK_SEED);
-    let genome = VoxelGenome::random(&mut rng, BENCHMARK_GENOME_SIZE, 1.0, settings.phases)?;
     Ok(Creature {
         name: "block".into(),
-        part: genome.part(&settings)?,
+        part: block_robot()?,
         params: Evaluation::default().params,
         length: 0.4,
         cells: Vec::new(),

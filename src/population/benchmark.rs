@@ -64,4 +64,38 @@ impl Population {
             .collect::<Result<Vec<_>>>()?;
         Self::from_genomes(&genomes, &settings)
     }
+
+    /// `robots` copies of [`block_robot`]: a population whose bodies are all of one shape (as
+    /// when a body's controller is evolved), the batch of ~100-mass robots issue 15 times against
+    /// the lattice. Robot `i` is named `block i`.
+    ///
+    /// # Errors
+    /// As [`block_robot`].
+    pub fn benchmark_blocks(robots: usize) -> Result<Self> {
+        let part = block_robot()?;
+        let robots = (0..robots)
+            .map(|i| super::Robot {
+                name: format!("block {i}"),
+                part: part.clone(),
+            })
+            .collect();
+        Ok(Self {
+            robots,
+            ..Self::default()
+        })
+    }
+}
+
+/// The whole block of a benchmark genome: every one of the [`BENCHMARK_GENOME_SIZE`] cells
+/// filled, each with a material drawn as [`Population::benchmark`] draws them (from the same
+/// seeded stream: soft, stiff or a sine muscle of four phases), built with
+/// [`GenomeSettings::default`]: 100 masses, 795 springs, 603 of them muscles, 0.4 x 0.4 x 0.3 m.
+///
+/// # Errors
+/// None in practice; [`VoxelGenome::part`]'s otherwise.
+pub fn block_robot() -> Result<crate::model::Part> {
+    let settings = GenomeSettings::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(BENCHMARK_SEED);
+    let genome = VoxelGenome::random(&mut rng, BENCHMARK_GENOME_SIZE, 1.0, settings.phases)?;
+    genome.part(&settings)
 }

@@ -52,7 +52,7 @@ mod population;
 mod settings;
 
 pub use backend::Backend;
-pub use benchmark::{BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
+pub use benchmark::{block_robot, BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
 pub use control::{RobotControl, RobotController};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
 pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
