@@ -8,7 +8,7 @@ use wgpu::util::DeviceExt;
 use super::layout::SENSE_BODY_WORDS;
 use super::pipelines::Kernel;
 use super::plan::{Dispatch, Plan};
-use super::tables::{body_piece_count, BODY_PIECE_MASSES};
+use super::tables::{body_piece_count, pieces_of};
 use crate::sensors::{BodySums, ContactReading, SensorSpec};
 
 /// The buffers one sense call binds besides its own tables.
@@ -70,11 +70,9 @@ pub(crate) fn request_words(
     let mut pieces = Vec::new();
     for &b in &spec.bodies {
         let (first, count) = body_range(b);
-        let piece = BODY_PIECE_MASSES as u32;
-        for k in 0..body_piece_count(count as usize) as u32 {
-            let start = first + (k * piece).min(count);
-            let len = (count - (start - first)).min(piece);
-            pieces.extend([start, len, first]);
+        let masses = first as usize..(first + count) as usize;
+        for piece in pieces_of(masses) {
+            pieces.extend([piece.first, piece.count, first]);
         }
     }
     let mut words = vec![
@@ -110,7 +108,8 @@ pub(crate) fn body_words(words: &[f64], counts: &[usize]) -> Vec<Vec<f64>> {
             let mut body = pieces.next().expect("a piece per body").to_vec();
             for _ in 1..body_piece_count(count) {
                 let more = pieces.next().expect("every piece");
-                for (w, m) in body[..32].iter_mut().zip(more) {
+                // The sums; the last four words are the reference (the first piece's).
+                for (w, m) in body[..size - 4].iter_mut().zip(more) {
                     *w += m;
                 }
             }

@@ -227,9 +227,7 @@ mod tests {
             a,
             b,
             rest: 1.0,
-            actuator: 0,
-            material: 0,
-            actuated: false,
+            ..GpuSpring::default()
         }
     }
 

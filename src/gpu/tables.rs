@@ -619,19 +619,24 @@ pub(crate) fn body_piece_count(masses: usize) -> usize {
 /// at most [`BODY_PIECE_MASSES`] masses, bodies in order; `World::bodies` adds each body's
 /// pieces' sums in order.
 pub(crate) fn body_pieces(bodies: &[crate::model::Body]) -> Vec<GpuBody> {
-    let mut pieces = Vec::with_capacity(bodies.len());
-    for b in bodies {
-        let (start, end) = (b.masses.start, b.masses.end);
-        for k in 0..body_piece_count(b.masses.len()) {
-            let first = (start + k * BODY_PIECE_MASSES).min(end);
-            let last = (first + BODY_PIECE_MASSES).min(end);
-            pieces.push(GpuBody {
-                first: first as u32,
-                count: (last - first) as u32,
-            });
+    bodies
+        .iter()
+        .flat_map(|b| pieces_of(b.masses.clone()))
+        .collect()
+}
+
+/// The pieces of the body of masses `masses`, in order (one, empty, for an empty body): what
+/// the `bodies` kernel and the body sensor (`sense_bodies`) each give one workgroup.
+pub(crate) fn pieces_of(masses: std::ops::Range<usize>) -> impl Iterator<Item = GpuBody> {
+    let (start, end) = (masses.start, masses.end);
+    (0..body_piece_count(masses.len())).map(move |k| {
+        let first = (start + k * BODY_PIECE_MASSES).min(end);
+        let last = (first + BODY_PIECE_MASSES).min(end);
+        GpuBody {
+            first: first as u32,
+            count: (last - first) as u32,
         }
-    }
-    pieces
+    })
 }
 
 #[cfg(test)]
