@@ -67,6 +67,15 @@ pub(crate) fn run(
                 rate(t),
                 load_average()
             );
+            // The spring pass alone (its share of the step), as many times as the steps.
+            let t = timed(|| {
+                (0..steps).for_each(|_| cpu.bench_spring_pass());
+                Ok(())
+            })?;
+            println!(
+                "  cpu spring pass alone  {t:9.3} s, {:8.1} M spring-updates/s",
+                rate(t)
+            );
         }
         if let Some((device, queue)) = gpu {
             let mut world = World::with_device(

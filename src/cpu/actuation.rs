@@ -4,6 +4,8 @@
 //! lengths are disjoint slices; each chunk books its work as a sum in spring order, and the
 //! chunks' sums are added in chunk order, so the bits do not depend on the thread count.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
@@ -16,11 +18,15 @@ use crate::model::{Actuator, SpringLaw};
 /// The actuators and actuated springs of each chunk.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ChunkActuators {
-    /// The actuators grouped by the chunk of their spring, in actuator order within a chunk
-    /// (so a spring driven by two actuators takes the later one's rest length, as `actuate`).
+    /// The actuators grouped by the chunk of their spring, within a chunk first those whose
+    /// rest lengths only this pass sets, then those the lanes walk forms as well
+    /// (`alike_muscles.rs`), in actuator order within each (a spring is of one kind, so a spring
+    /// driven by two actuators takes the later one's rest length, as `actuate`).
     muscles: Vec<Muscle>,
     /// `muscles[actuators_at[c]..actuators_at[c + 1]]` are chunk `c`'s actuators.
     actuators_at: Vec<usize>,
+    /// `muscles[formed_at[c]..actuators_at[c + 1]]` are those of chunk `c` the walk forms.
+    formed_at: Vec<usize>,
     /// `actuated_springs[springs_at[c]..springs_at[c + 1]]` are chunk `c`'s actuated springs.
     springs_at: Vec<usize>,
 }
@@ -48,23 +54,27 @@ const OTHER: u32 = u32::MAX - 1;
 
 impl ChunkActuators {
     /// Groups `actuators` (whose distinct waves are `waves`, on springs of laws `law`) and
-    /// `actuated` (the actuated springs, increasing) by chunk.
+    /// `actuated` (the actuated springs, increasing) by chunk; `formed` tells the springs whose
+    /// rest lengths the lanes walk forms.
     pub(super) fn new(
         actuators: &[Actuator],
-        waves: &Waves,
-        law: &[SpringLaw],
+        (waves, law): (&Waves, &[SpringLaw]),
         actuated: &[usize],
+        formed: &[bool],
         chunks: &[Chunk],
     ) -> Self {
         let chunk_of = |s: usize| chunks.partition_point(|c| c.springs.end <= s);
+        let spring = |i: u32| actuators[i as usize].spring as usize;
         let mut order: Vec<u32> = (0..actuators.len() as u32).collect();
-        order.sort_by_key(|&i| chunk_of(actuators[i as usize].spring as usize));
+        order.sort_by_key(|&i| (chunk_of(spring(i)), formed[spring(i)]));
         let mut actuators_at = vec![0; chunks.len() + 1];
+        let mut formed_at = vec![0; chunks.len()];
         let mut springs_at = vec![0; chunks.len() + 1];
         for c in 0..chunks.len() {
             let end = chunks[c].springs.end;
-            actuators_at[c + 1] =
-                order.partition_point(|&i| (actuators[i as usize].spring as usize) < end);
+            actuators_at[c + 1] = order.partition_point(|&i| spring(i) < end);
+            let mine = &order[actuators_at[c]..actuators_at[c + 1]];
+            formed_at[c] = actuators_at[c] + mine.partition_point(|&i| !formed[spring(i)]);
             springs_at[c + 1] = actuated.partition_point(|&s| s < end);
         }
         let muscle = |i: u32| {
@@ -84,8 +94,24 @@ impl ChunkActuators {
         Self {
             muscles: order.into_iter().map(muscle).collect(),
             actuators_at,
+            formed_at,
             springs_at,
         }
+    }
+
+    /// Chunk `c`'s muscles: all of them, or only those the lanes walk does not form.
+    fn of_chunk(&self, c: usize, all: bool) -> &[Muscle] {
+        let end = if all {
+            self.actuators_at[c + 1]
+        } else {
+            self.formed_at[c]
+        };
+        &self.muscles[self.actuators_at[c]..end]
+    }
+
+    /// Whether the lanes walk forms some muscle's rest length.
+    pub(super) fn any_formed(&self) -> bool {
+        (0..self.formed_at.len()).any(|c| self.formed_at[c] < self.actuators_at[c + 1])
     }
 }
 
@@ -196,6 +222,47 @@ fn actuate_part(
 }
 
 impl CpuWorld {
+    /// What sets the actuated rest lengths, from the world's fields.
+    fn drive(&self) -> Drive<'_> {
+        Drive {
+            actuators: &self.actuators,
+            base_rest: &self.base_rest,
+            law: &self.law,
+            command_slot: &self.command_slot,
+            commands: &self.commands,
+            waves: &self.waves,
+            time: self.time,
+        }
+    }
+
+    /// The rest length of every spring as the last step used it, m: the stored ones, with those
+    /// the lanes walk formed brought up to date when the muscles' share skipped them (booking
+    /// off: `alike_muscles.rs`).
+    pub(super) fn rest_in_force(&self) -> Cow<'_, [f64]> {
+        if !self.rest_behind {
+            return Cow::Borrowed(&self.springs.rest);
+        }
+        let mut rest = self.springs.rest.clone();
+        let (drive, by) = (self.drive(), &self.chunk_actuators);
+        for c in 0..self.chunks.len() {
+            drive.set_muscles(
+                &by.muscles[by.formed_at[c]..by.actuators_at[c + 1]],
+                0,
+                &mut rest,
+            );
+        }
+        Cow::Owned(rest)
+    }
+
+    /// Brings the stored rest lengths up to date ([`CpuWorld::rest_in_force`]) before an edit
+    /// or booking reads them.
+    pub(super) fn catch_up_rest(&mut self) {
+        if self.rest_behind {
+            self.springs.rest = self.rest_in_force().into_owned();
+            self.rest_behind = false;
+        }
+    }
+
     /// Sets the actuated rest lengths for the current time (one sine per distinct wave), chunk
     /// by chunk on `pool` (on the caller's thread when `None`), and returns the work the muscles
     /// did: the change of the actuated springs' elastic energy at the current positions, J.
@@ -227,10 +294,12 @@ impl CpuWorld {
                 rest: r,
                 springs: &self.actuated_springs[by.springs_at[c]..by.springs_at[c + 1]],
                 len: l,
-                muscles: &by.muscles[by.actuators_at[c]..by.actuators_at[c + 1]],
+                // With booking off, the muscles the walk forms are left to it.
+                muscles: by.of_chunk(c, self.track_energy),
             });
         }
         let book = self.track_energy;
+        self.rest_behind = !book && by.any_formed();
         let run = |p: Part<'_>| {
             if book {
                 actuate_part(p, &drive, ends, table, param, pos)

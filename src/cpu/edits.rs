@@ -4,6 +4,7 @@
 use glam::DVec3;
 
 use super::actuation::ChunkActuators;
+use super::alike_muscles::{driver, drivers};
 use super::energy_springs::{energy_springs, spring_energy};
 use super::waves::Waves;
 use super::CpuWorld;
@@ -135,6 +136,7 @@ impl CpuWorld {
         let [a, b] = self.springs.ends[spring];
         let masses = [self.mass[a as usize], self.mass[b as usize]];
         self.limit.rest_length(&old, rest_length, driver, masses);
+        self.catch_up_rest();
         self.base_rest[spring] = rest_length;
         if self.actuators.is_empty() {
             let before = spring_energy(&self.springs, &self.pos, spring);
@@ -143,12 +145,26 @@ impl CpuWorld {
         } else {
             // `actuate` brings every muscle to the current time, so every muscle's change is
             // booked here (the next step's actuation then sees none), as `set_actuator` does.
-            let before = energy_springs(&self.springs, &self.pos);
+            let before = energy_springs(&self.springs, &self.springs.rest, &self.pos);
             self.set_effective(spring, rest_length);
             self.actuate();
-            self.injected += energy_springs(&self.springs, &self.pos) - before;
+            self.injected += energy_springs(&self.springs, &self.springs.rest, &self.pos) - before;
         }
+        self.form_base_rest(spring);
         Ok(())
+    }
+
+    /// Gives the walk spring `s`'s new base length where it forms the rest length
+    /// (`alike_muscles.rs`).
+    fn form_base_rest(&mut self, s: usize) {
+        let last = self.actuators.iter().rposition(|a| a.spring as usize == s);
+        let a = last.map(|i| (&self.actuators[i], self.waves.of(i)));
+        let d = driver(self.base_rest[s], self.law[s], a);
+        let c = self.chunks.partition_point(|c| c.springs.end <= s);
+        let plan = self.chunks.get_mut(c).and_then(|c| c.alike.as_mut());
+        if !plan.is_none_or(|p| p.set_driver(s, d)) {
+            self.find_actuated_springs();
+        }
     }
 
     /// Replaces actuator `index` (its `spring` must name an existing spring; a commanded actuator
@@ -172,9 +188,9 @@ impl CpuWorld {
         let [a, b] = self.springs.ends[s];
         let masses = [self.mass[a as usize], self.mass[b as usize]];
         self.limit.actuator(&spring, &actuator, masses);
-        let before = energy_springs(&self.springs, &self.pos);
+        let before = energy_springs(&self.springs, &self.springs.rest, &self.pos);
         self.actuate();
-        self.injected += energy_springs(&self.springs, &self.pos) - before;
+        self.injected += energy_springs(&self.springs, &self.springs.rest, &self.pos) - before;
         Ok(())
     }
 
@@ -214,17 +230,27 @@ impl CpuWorld {
 
     /// Lists the springs the actuators drive, each once (a spring named by two actuators must
     /// have its muscle work booked once), and finds the actuators' distinct waves.
+    /// Also gives the groups of bodies alike the rest lengths to form in the walk
+    /// (`alike_muscles.rs`), from the base lengths in force.
     pub(super) fn find_actuated_springs(&mut self) {
+        self.catch_up_rest();
         let mut springs: Vec<usize> = self.actuators.iter().map(|a| a.spring as usize).collect();
         springs.sort_unstable();
         springs.dedup();
         self.actuated_springs = springs;
         self.waves = Waves::new(&self.actuators);
+        let drivers = drivers(&self.base_rest, &self.law, &self.actuators, |i| {
+            self.waves.of(i)
+        });
+        let mut formed = vec![false; self.base_rest.len()];
+        for plan in self.chunks.iter_mut().filter_map(|c| c.alike.as_mut()) {
+            plan.form_rest(&drivers, &mut formed);
+        }
         self.chunk_actuators = ChunkActuators::new(
             &self.actuators,
-            &self.waves,
-            &self.law,
+            (&self.waves, &self.law),
             &self.actuated_springs,
+            &formed,
             &self.chunks,
         );
     }
@@ -237,6 +263,8 @@ impl CpuWorld {
             return;
         }
         self.waves.evaluate(self.time);
+        // Every actuated spring's stored rest length is rewritten below.
+        self.rest_behind = false;
         for i in 0..self.actuators.len() {
             let a = self.actuators[i];
             let s = a.spring as usize;

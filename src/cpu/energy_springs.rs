@@ -9,13 +9,20 @@ use super::tables::SpringArrays;
 
 /// Elastic energy (J) of spring `s` at its current rest length, its masses at `positions` (m).
 pub(super) fn spring_energy(sp: &SpringArrays, positions: &[DVec3], s: usize) -> f64 {
+    energy_at(sp, sp.rest[s], positions, s)
+}
+
+/// Elastic energy (J) of spring `s` at rest length `rest` (m), its masses at `positions` (m).
+fn energy_at(sp: &SpringArrays, rest: f64, positions: &[DVec3], s: usize) -> f64 {
     let [a, b] = sp.ends[s];
     let len = positions[a as usize].distance(positions[b as usize]);
-    let ke = sp.params(s).effective(sp.rest[s]);
+    let ke = sp.params(s).effective(rest);
     elastic(ke.x, ke.y, len)
 }
 
-/// Elastic energy (J) of every spring, summed in spring order.
-pub(super) fn energy_springs(sp: &SpringArrays, positions: &[DVec3]) -> f64 {
-    (0..sp.len()).map(|s| spring_energy(sp, positions, s)).sum()
+/// Elastic energy (J) of every spring at rest lengths `rest` (m), summed in spring order.
+pub(super) fn energy_springs(sp: &SpringArrays, rest: &[f64], positions: &[DVec3]) -> f64 {
+    (0..sp.len())
+        .map(|s| energy_at(sp, rest[s], positions, s))
+        .sum()
 }

@@ -42,6 +42,7 @@
 //! `pool.rs` holds the persistent worker pools the passes run on from 10 000 springs up.
 
 mod actuation;
+mod alike_muscles;
 mod bodies;
 mod chunks;
 mod collisions;

@@ -145,18 +145,19 @@ pub(super) fn walk_chunk_scalar(
 /// `sum c ((v_a - v_b) . n)^2` (W). Chunks are independent, so which thread walks which changes
 /// no bit. Chunks that are pieces of a stencil body run the stencil kernel
 /// (`springs_stencil.rs`), chunks of small bodies some of which are alike the lanes kernel
-/// (`springs_alike.rs`), the others the scalar walk.
+/// (`springs_alike.rs`, which forms some rest lengths from the waves' `sines` itself), the
+/// others the scalar walk.
 pub(super) fn springs(
     sp: &SpringArrays,
     stencils: &[StencilBody],
-    pos: &[DVec3],
-    vel: &[DVec3],
+    (pos, vel): (&[DVec3], &[DVec3]),
+    sines: &[f64],
     chunks: &mut [Chunk],
     pool: Option<&ThreadPool>,
 ) {
     let run = |chunk: &mut Chunk| match chunk.piece.as_ref().map(|p| p.body) {
         Some(body) => walk_piece(&stencils[body], pos, vel, chunk),
-        None if chunk.alike.is_some() => walk_alike(sp, pos, vel, chunk),
+        None if chunk.alike.is_some() => walk_alike(sp, pos, vel, sines, chunk),
         None => springs_simd::walk_chunk(sp, pos, vel, chunk),
     };
     match pool {

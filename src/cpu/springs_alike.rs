@@ -32,6 +32,8 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
+use super::alike_muscles::{Driver, GroupMuscles, Rests};
+use super::integrate_simd::wide;
 use super::springs::Chunk;
 use super::springs_simd::walk_range;
 use super::tables::{SpringArrays, SpringParams};
@@ -76,11 +78,14 @@ pub(super) struct Shape {
 pub(super) struct Group {
     shape: Arc<Shape>,
     /// Each lane's first spring (the last body repeated in the padding lanes).
-    first_spring: [usize; LANES],
+    pub(super) first_spring: [usize; LANES],
     /// Each lane's lowest mass.
     first_mass: [usize; LANES],
     /// Lanes holding a body of their own (the rest are padding).
     bodies: usize,
+    /// The springs' base lengths, amplitudes and waves when the walk forms their rest lengths
+    /// (`alike_muscles.rs`); `None` to read the stored ones.
+    muscles: Option<GroupMuscles>,
 }
 
 /// How a chunk of small bodies is walked: its groups of alike bodies, then its single bodies.
@@ -130,11 +135,50 @@ impl AlikePlan {
                     first_spring: std::array::from_fn(|l| at(l).0),
                     first_mass: std::array::from_fn(|l| at(l).1),
                     bodies: lanes.len(),
+                    muscles: None,
                 });
             }
         }
         singles.sort_by_key(|r| r.start);
         (!groups.is_empty()).then_some(Self { groups, singles })
+    }
+
+    /// Gives each group the rest lengths of its springs to form in the walk where it can
+    /// (`alike_muscles.rs`; each spring's driver in `drivers`), and marks those springs in
+    /// `formed`.
+    pub(super) fn form_rest(&mut self, drivers: &[Driver], formed: &mut [bool]) {
+        for g in &mut self.groups {
+            let n = g.shape.template.ends.len();
+            g.muscles = GroupMuscles::new(g, n, drivers);
+            if g.muscles.is_some() {
+                for &first in &g.first_spring[..g.bodies] {
+                    formed[first..first + n].fill(true);
+                }
+            }
+        }
+    }
+
+    /// Sets spring `s`'s driver in the group that forms its rest length, if one does; `false`
+    /// when that group cannot form it any more (then [`AlikePlan::form_rest`] again).
+    pub(super) fn set_driver(&mut self, s: usize, driver: Driver) -> bool {
+        for g in &mut self.groups {
+            let n = g.shape.template.ends.len();
+            let Some(m) = g.muscles.as_mut() else {
+                continue;
+            };
+            for (l, &first) in g.first_spring.iter().enumerate() {
+                if (first..first + n).contains(&s) && m.set(s - first, l, driver).is_none() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Each group's muscles, if it forms its rest lengths.
+    #[cfg(test)]
+    pub(super) fn group_muscles(&self) -> impl Iterator<Item = Option<&GroupMuscles>> {
+        self.groups.iter().map(|g| g.muscles.as_ref())
     }
 
     /// Springs walked in lanes (padding lanes not counted).
@@ -191,8 +235,16 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Walks a chunk with an alike plan into its force buffer and dissipated power.
-pub(super) fn walk_alike(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+/// Walks a chunk with an alike plan into its force buffer and dissipated power; `sines` are the
+/// actuators' waves at the step's start (`Waves::sines`), for the groups that form their rest
+/// lengths.
+pub(super) fn walk_alike(
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    vel: &[DVec3],
+    sines: &[f64],
+    chunk: &mut Chunk,
+) {
     let Chunk {
         lo,
         force,
@@ -209,6 +261,7 @@ pub(super) fn walk_alike(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk:
             sp,
             pos,
             vel,
+            sines,
             groups: &plan.groups,
             lo: *lo,
             force,
@@ -226,6 +279,7 @@ struct GroupsWalk<'a> {
     sp: &'a SpringArrays,
     pos: &'a [DVec3],
     vel: &'a [DVec3],
+    sines: &'a [f64],
     groups: &'a [Group],
     /// The chunk's first mass and force buffer.
     lo: usize,
@@ -239,9 +293,21 @@ impl pulp::WithSimd for GroupsWalk<'_> {
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
         let mut power = 0.0;
+        let wide = wide();
         for g in self.groups {
-            load_group(self.scratch, g, self.sp, self.pos, self.vel);
-            let lanes = walk_group(self.scratch, &g.shape.template, &self.sp.table);
+            load_group(self.scratch, g, self.pos, self.vel);
+            let Scratch { state, force, rest } = &mut *self.scratch;
+            let (t, table) = (&g.shape.template, &self.sp.table);
+            let lanes = match &g.muscles {
+                Some(m) => match m.rests(self.sines, wide) {
+                    Rests::Combos(r) => walk_group(state, force, t, table, |j| r.rest(j)),
+                    Rests::Lanes(r) => walk_group(state, force, t, table, |j| r.rest(j)),
+                },
+                None => {
+                    load_rest(rest, g, self.sp);
+                    walk_group(state, force, t, table, |j| rest[j])
+                }
+            };
             power += lanes[..g.bodies].iter().sum::<f64>();
             store_group(self.scratch, g, self.lo, self.force);
         }
@@ -249,14 +315,13 @@ impl pulp::WithSimd for GroupsWalk<'_> {
     }
 }
 
-/// Transposes the group's states and rest lengths into the scratch, and zeroes its forces.
+/// Transposes the group's states into the scratch, and zeroes its forces.
 #[inline(always)]
-fn load_group(s: &mut Scratch, g: &Group, sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3]) {
-    let (masses, springs) = (g.shape.masses, g.shape.template.ends.len());
+fn load_group(s: &mut Scratch, g: &Group, pos: &[DVec3], vel: &[DVec3]) {
+    let masses = g.shape.masses;
     s.state.resize(masses, [[0.0; LANES]; 6]);
     s.force.clear();
     s.force.resize(masses, [[0.0; LANES]; 3]);
-    s.rest.resize(springs, [0.0; LANES]);
     for &k in &g.shape.touched {
         let k = k as usize;
         let state = &mut s.state[k];
@@ -267,9 +332,16 @@ fn load_group(s: &mut Scratch, g: &Group, sp: &SpringArrays, pos: &[DVec3], vel:
             }
         }
     }
+}
+
+/// Transposes the group's stored rest lengths into `scratch`.
+#[inline(always)]
+fn load_rest(scratch: &mut Vec<Lanes>, g: &Group, sp: &SpringArrays) {
+    let springs = g.shape.template.ends.len();
+    scratch.resize(springs, [0.0; LANES]);
     for l in 0..LANES {
         let rest = &sp.rest[g.first_spring[l]..g.first_spring[l] + springs];
-        for (r, &x) in s.rest.iter_mut().zip(rest) {
+        for (r, &x) in scratch.iter_mut().zip(rest) {
             r[l] = x;
         }
     }
@@ -286,10 +358,17 @@ fn store_group(s: &Scratch, g: &Group, lo: usize, force: &mut [DVec3]) {
     }
 }
 
-/// The scalar walk over the template, every lane at once: each lane's forces into
-/// `s.force`, and each lane's dissipated power (W), summed in spring order.
+/// The scalar walk over the template, every lane at once, from the lanes' states `state` and
+/// each template spring's rest lengths `rest(j)`: each lane's forces into `force`, and each
+/// lane's dissipated power (W), summed in spring order.
 #[inline(always)]
-fn walk_group(s: &mut Scratch, t: &Template, table: &[SpringParams]) -> Lanes {
+fn walk_group(
+    state: &[[Lanes; 6]],
+    force: &mut [[Lanes; 3]],
+    t: &Template,
+    table: &[SpringParams],
+    rest: impl Fn(usize) -> Lanes,
+) -> Lanes {
     let mut power = [0.0; LANES];
     let mut run_mass = usize::MAX;
     let mut run = [[0.0; LANES]; 3];
@@ -297,39 +376,35 @@ fn walk_group(s: &mut Scratch, t: &Template, table: &[SpringParams]) -> Lanes {
         let (a, b) = (a as usize, b as usize);
         if a != run_mass {
             if run_mass != usize::MAX {
-                add_lanes(&mut s.force[run_mass], &run);
+                add_lanes(&mut force[run_mass], &run);
             }
             run_mass = a;
             run = [[0.0; LANES]; 3];
         }
         let p = &table[param as usize];
-        let (f, pw, len2) = spring_lanes(&s.state[a], &s.state[b], &s.rest[j], p);
-        let fb = &mut s.force[b];
-        // A zero-length spring is skipped, not added as zero (-0.0 + 0.0 is +0.0). The test is
-        // made where it is used (a compare into a mask register, not an array of `bool`s).
+        let (f, pw, len2) = spring_lanes(&state[a], &state[b], &rest(j), p);
+        let fb = &mut force[b];
+        // A zero-length spring is skipped, not added as zero (-0.0 + 0.0 is +0.0): its lanes add
+        // -0.0 and subtract +0.0 instead, which leave every value's bits as they are (x + -0.0
+        // and x - 0.0 are x, signed zeros included), so the sums are plain additions and whole
+        // stores (a masked store, which the compiler made of a skipped update, stalls the next
+        // load of the same mass). The test is made where it is used (a compare into a mask
+        // register, not an array of `bool`s).
         let live = |l: usize| len2[l] != 0.0;
         for c in 0..3 {
             for l in 0..LANES {
-                run[c][l] = if live(l) {
-                    run[c][l] - f[c][l]
-                } else {
-                    run[c][l]
-                };
+                run[c][l] -= if live(l) { f[c][l] } else { 0.0 };
             }
             for l in 0..LANES {
-                fb[c][l] = if live(l) {
-                    fb[c][l] + f[c][l]
-                } else {
-                    fb[c][l]
-                };
+                fb[c][l] += if live(l) { f[c][l] } else { -0.0 };
             }
         }
         for l in 0..LANES {
-            power[l] = if live(l) { power[l] + pw[l] } else { power[l] };
+            power[l] += if live(l) { pw[l] } else { -0.0 };
         }
     }
     if run_mass != usize::MAX {
-        add_lanes(&mut s.force[run_mass], &run);
+        add_lanes(&mut force[run_mass], &run);
     }
     power
 }
@@ -497,7 +572,7 @@ mod tests {
                 ..reference.clone()
             };
             walk_chunk_scalar(&sp, &pos, &vel, &mut reference);
-            walk_alike(&sp, &pos, &vel, &mut lanes);
+            walk_alike(&sp, &pos, &vel, &[], &mut lanes);
             if lanes.alike.is_some() {
                 assert_eq!(bits(&lanes), bits(&reference), "seed {seed}");
                 let (p, q) = (lanes.dissipated, reference.dissipated);

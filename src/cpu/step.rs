@@ -148,8 +148,8 @@ impl CpuWorld {
         springs(
             &self.springs,
             &self.stencils,
-            &self.pos,
-            &self.vel,
+            (&self.pos, &self.vel),
+            self.waves.sines(),
             &mut self.chunks,
             pool,
         );

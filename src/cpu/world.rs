@@ -133,6 +133,9 @@ pub struct CpuWorld {
     pub(super) injected: f64,
     /// Whether dissipated and injected energy are booked ([`CpuWorld::set_track_energy`]).
     pub(super) track_energy: bool,
+    /// Whether the stored rest lengths of muscles the lanes walk forms are behind the last
+    /// step's (booking off skips them: `alike_muscles.rs`, [`CpuWorld::catch_up_rest`]).
+    pub(super) rest_behind: bool,
     /// Threads used for large models.
     pub(super) threads: usize,
     /// The shared worker pool of `threads` threads (`None` for one thread; see `pool.rs`).
@@ -199,6 +202,7 @@ impl CpuWorld {
             dissipated: 0.0,
             injected: 0.0,
             track_energy: true,
+            rest_behind: false,
             threads: 1,
             pool: None,
             failed: None,
@@ -454,6 +458,8 @@ impl CpuWorld {
     /// both totals as 0, and every position and velocity keeps its bits. Turned back on, booking
     /// starts again from 0. Populations evaluate with it off (fitness reads body states only).
     pub fn set_track_energy(&mut self, on: bool) {
+        // Booking's first step reads the stored rest lengths (`alike_muscles.rs`).
+        self.catch_up_rest();
         if on && !self.track_energy {
             self.dissipated = 0.0;
             self.injected = 0.0;
@@ -471,7 +477,7 @@ impl CpuWorld {
         let mut e = Energy {
             dissipated: booked(self.dissipated),
             injected: booked(self.injected),
-            elastic: energy_springs(&self.springs, &self.pos),
+            elastic: energy_springs(&self.springs, &self.rest_in_force(), &self.pos),
             ..energy_masses(&self.params, &self.solids, &self.mass, &self.pos, &self.vel)
         };
         if let Some(c) = &self.collider {
@@ -500,8 +506,8 @@ impl CpuWorld {
         springs(
             &self.springs,
             &self.stencils,
-            &self.pos,
-            &self.vel,
+            (&self.pos, &self.vel),
+            self.waves.sines(),
             &mut self.chunks,
             None,
         );
