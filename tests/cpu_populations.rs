@@ -146,16 +146,9 @@ fn snapshot(w: &CpuWorld) -> (Vec<DVec3>, Vec<DVec3>, Vec<u64>, u64) {
     )
 }
 
-#[test]
-fn muscles_formed_in_the_walk_keep_the_bits_with_booking_off() {
-    // With energy booking off, the lanes walk forms the muscles' rest lengths itself and the
-    // muscles' share of the step skips them (their stored rest lengths fall behind until read).
-    // Against the scalar walk with booking on (every rest length stored each step): the same
-    // positions, velocities, rest lengths and elastic energy, for a herd whose groups keep few
-    // (base, amplitude, wave) combinations, one where every muscle has its own amplitude, and
-    // one where a creature has a commanded muscle and another a second wave; through
-    // `set_rest_length` and `set_actuator` between steps; and booking turned back on books the
-    // same muscle work from then on.
+/// The herd with each of the variations of `muscles_formed_in_the_walk_keep_the_bits`, then 30
+/// benchmark robots (voxel bodies of random shapes: the scalar walk).
+fn formed_rest_models() -> Vec<Model> {
     let variants: [fn(&mut Model); 3] = [
         |_| {},
         |m| {
@@ -170,56 +163,81 @@ fn muscles_formed_in_the_walk_keep_the_bits_with_booking_off() {
             m.actuators[40].phase += 0.125;
         },
     ];
-    for (v, vary) in variants.iter().enumerate() {
-        let mut model = herd();
-        vary(&mut model);
-        let per = model.springs.len() / 250;
-        let mut formed = CpuWorld::new(&model).unwrap();
+    let mut models: Vec<Model> = variants
+        .iter()
+        .map(|vary| {
+            let mut model = herd();
+            vary(&mut model);
+            model
+        })
+        .collect();
+    let eval = Evaluation::default();
+    let robots = Population::benchmark(30).unwrap();
+    models.push(robots.model(&eval.params, &eval.obstacles).unwrap());
+    models
+}
+
+/// `set_rest_length` and `set_actuator` on `w`, then 100 steps.
+fn edit_and_step(w: &mut CpuWorld) {
+    let s = w.spring_count() / 3 + 5;
+    let rest = w.rest_lengths().unwrap()[s];
+    w.set_rest_length(s, 0.9 * rest).unwrap();
+    let mut a = w.actuators()[11];
+    (a.amplitude, a.phase) = (0.2, 0.3);
+    w.set_actuator(11, a).unwrap();
+    w.step(100).unwrap();
+}
+
+#[test]
+fn muscles_formed_in_the_walk_keep_the_bits() {
+    // The spring walk forms the muscles' rest lengths itself (the lanes walk for bodies alike,
+    // the scalar walk for chunks of robots of random shapes), and with energy booking off the
+    // muscles' share of the step skips them (their stored rest lengths fall behind until
+    // read). Against the walk reading stored rest lengths with booking on: the same positions,
+    // velocities, rest lengths and elastic energy, for a herd whose groups keep few (base,
+    // amplitude, wave) combinations, one where every muscle has its own amplitude, one where a
+    // creature has a commanded muscle and another a second wave, and 30 benchmark robots;
+    // through `set_rest_length` and `set_actuator` between steps; and booking turned back on
+    // books the same muscle work from then on.
+    for (v, model) in formed_rest_models().iter().enumerate() {
+        let mut formed = CpuWorld::new(model).unwrap();
         formed.set_track_energy(false);
-        let mut reference = CpuWorld::new(&model).unwrap();
-        reference.set_alike(false);
-        for w in [&mut formed, &mut reference] {
+        let mut stored = CpuWorld::new(model).unwrap();
+        stored.set_formed_rest(false);
+        for w in [&mut formed, &mut stored] {
             w.step(150).unwrap();
         }
         assert!(
-            snapshot(&formed) == snapshot(&reference),
-            "variant {v}: 150 steps"
+            snapshot(&formed) == snapshot(&stored),
+            "model {v}: 150 steps"
         );
-        for w in [&mut formed, &mut reference] {
-            w.set_rest_length(3 * per + 5, 0.07).unwrap();
-            let mut a = w.actuators()[11];
-            (a.amplitude, a.phase) = (0.2, 0.3);
-            w.set_actuator(11, a).unwrap();
-            w.step(100).unwrap();
+        for w in [&mut formed, &mut stored] {
+            edit_and_step(w);
         }
         assert!(
-            snapshot(&formed) == snapshot(&reference),
-            "variant {v}: after edits"
+            snapshot(&formed) == snapshot(&stored),
+            "model {v}: after edits"
         );
         formed.set_track_energy(true);
-        let mut booked = CpuWorld::new(&model).unwrap();
-        booked.set_alike(false);
+        let mut booked = CpuWorld::new(model).unwrap();
+        booked.set_formed_rest(false);
         booked.set_track_energy(false);
         booked.step(150).unwrap();
-        booked.set_rest_length(3 * per + 5, 0.07).unwrap();
-        let mut a = booked.actuators()[11];
-        (a.amplitude, a.phase) = (0.2, 0.3);
-        booked.set_actuator(11, a).unwrap();
-        booked.step(100).unwrap();
+        edit_and_step(&mut booked);
         booked.set_track_energy(true);
         for w in [&mut formed, &mut booked] {
             w.step(50).unwrap();
         }
         let injected = |w: &CpuWorld| w.energy().unwrap().injected;
-        assert!(injected(&formed) != 0.0, "variant {v}: the muscles work");
+        assert!(injected(&formed) != 0.0, "model {v}: the muscles work");
         assert_eq!(
             injected(&formed).to_bits(),
             injected(&booked).to_bits(),
-            "variant {v}"
+            "model {v}"
         );
         assert!(
             formed.position_slice() == booked.position_slice(),
-            "variant {v}"
+            "model {v}"
         );
     }
 }

@@ -14,70 +14,15 @@
 //! stored rest lengths fall behind; `CpuWorld::catch_up_rest` brings them up to date before
 //! anything reads them (the energy, an edit, booking turned back on).
 
+use super::formed_rest::Driver;
 use super::integrate_simd::Wide;
 use super::springs_alike::{Group, LANES};
-use crate::model::{Actuator, SpringLaw};
 
 /// Most distinct waves among one group's springs: one f64 lane each, picked by a permute.
 pub(super) const WAVES: usize = 8;
 
 /// Eight f64 lanes.
 type Lanes = [f64; LANES];
-
-/// What sets a spring's rest length, for [`GroupMuscles::new`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Driver {
-    /// No actuator: the rest length is `base` (m), 0 for a zero-length spring.
-    Fixed(f64),
-    /// A sine actuator (the last one naming the spring): `base (1 + amplitude sin)` of wave
-    /// `wave` (`waves.rs`), base in m.
-    Sine {
-        base: f64,
-        amplitude: f64,
-        wave: u32,
-    },
-    /// A commanded actuator: `actuation.rs` sets it.
-    Other,
-}
-
-/// What sets the rest length of a spring of base length `base` (m) and law `law`, driven last
-/// by `actuator` (with its wave, `None` for a commanded one) if any.
-pub(super) fn driver(
-    base: f64,
-    law: SpringLaw,
-    actuator: Option<(&Actuator, Option<u32>)>,
-) -> Driver {
-    match (law, actuator) {
-        (SpringLaw::ZeroLength, _) => Driver::Fixed(0.0),
-        (_, None) => Driver::Fixed(base),
-        (_, Some((a, Some(wave)))) => Driver::Sine {
-            base,
-            amplitude: a.amplitude,
-            wave,
-        },
-        (_, Some((_, None))) => Driver::Other,
-    }
-}
-
-/// Each spring's [`Driver`]: `base_rest` (m) and `law` per spring, `actuators` in force and the
-/// wave of each (`None` for a commanded one).
-pub(super) fn drivers(
-    base_rest: &[f64],
-    law: &[SpringLaw],
-    actuators: &[Actuator],
-    wave_of: impl Fn(usize) -> Option<u32>,
-) -> Vec<Driver> {
-    let mut last = vec![None; base_rest.len()];
-    for (i, a) in actuators.iter().enumerate() {
-        last[a.spring as usize] = Some(i);
-    }
-    (0..base_rest.len())
-        .map(|s| {
-            let a = last[s].map(|i| (&actuators[i], wave_of(i)));
-            driver(base_rest[s], law[s], a)
-        })
-        .collect()
-}
 
 /// One group's springs as the walk forms their rest lengths.
 #[derive(Clone, Debug)]

@@ -57,6 +57,8 @@ pub(super) struct Kernels {
     pub(super) alike: bool,
     /// Blocks of masses run the mass pass in SIMD lanes (`integrate_simd.rs`).
     pub(super) mass_lanes: bool,
+    /// The spring walk forms the muscles' rest lengths (`formed_rest.rs`, `alike_muscles.rs`).
+    pub(super) formed_rest: bool,
 }
 
 impl Kernels {
@@ -65,6 +67,7 @@ impl Kernels {
         stencil: true,
         alike: true,
         mass_lanes: true,
+        formed_rest: true,
     };
 }
 
@@ -170,6 +173,7 @@ fn chunk(sp: &SpringArrays, springs: std::ops::Range<usize>) -> Chunk {
         dissipated: 0.0,
         piece: None,
         alike: None,
+        formed: false,
     }
 }
 
@@ -184,6 +188,7 @@ mod tests {
         stencil: false,
         alike: false,
         mass_lanes: false,
+        formed_rest: false,
     };
 
     /// A spring from `a` to `b` whose stiffness alternates with `a` (so a chain of them never

@@ -4,8 +4,8 @@
 use glam::DVec3;
 
 use super::actuation::ChunkActuators;
-use super::alike_muscles::{driver, drivers};
 use super::energy_springs::{energy_springs, spring_energy};
+use super::formed_rest::{driver, drivers, Driver, FormedRest};
 use super::waves::Waves;
 use super::CpuWorld;
 use crate::error::{Error, Result};
@@ -155,11 +155,12 @@ impl CpuWorld {
     }
 
     /// Gives the walk spring `s`'s new base length where it forms the rest length
-    /// (`alike_muscles.rs`).
+    /// (`formed_rest.rs`, `alike_muscles.rs`).
     fn form_base_rest(&mut self, s: usize) {
         let last = self.actuators.iter().rposition(|a| a.spring as usize == s);
         let a = last.map(|i| (&self.actuators[i], self.waves.of(i)));
         let d = driver(self.base_rest[s], self.law[s], a);
+        self.formed_rest.set(s, d, self.waves.none());
         let c = self.chunks.partition_point(|c| c.springs.end <= s);
         let plan = self.chunks.get_mut(c).and_then(|c| c.alike.as_mut());
         if !plan.is_none_or(|p| p.set_driver(s, d)) {
@@ -230,8 +231,8 @@ impl CpuWorld {
 
     /// Lists the springs the actuators drive, each once (a spring named by two actuators must
     /// have its muscle work booked once), and finds the actuators' distinct waves.
-    /// Also gives the groups of bodies alike the rest lengths to form in the walk
-    /// (`alike_muscles.rs`), from the base lengths in force.
+    /// Also gives the walk the rest lengths to form (`formed_rest.rs`, `alike_muscles.rs`),
+    /// from the base lengths in force, and marks the chunks that form them.
     pub(super) fn find_actuated_springs(&mut self) {
         self.catch_up_rest();
         let mut springs: Vec<usize> = self.actuators.iter().map(|a| a.spring as usize).collect();
@@ -243,8 +244,30 @@ impl CpuWorld {
             self.waves.of(i)
         });
         let mut formed = vec![false; self.base_rest.len()];
-        for plan in self.chunks.iter_mut().filter_map(|c| c.alike.as_mut()) {
-            plan.form_rest(&drivers, &mut formed);
+        let none = self.waves.none();
+        let on = self.kernels.formed_rest;
+        self.formed_rest = if self.actuators.is_empty() || !on {
+            FormedRest::default()
+        } else {
+            FormedRest::new(&drivers, none)
+        };
+        for c in &mut self.chunks {
+            let d = &drivers[c.springs.clone()];
+            // Formed where a muscle can be and none is commanded; stencil pieces keep their own.
+            c.formed = on
+                && c.piece.is_none()
+                && d.iter().any(|d| matches!(d, Driver::Sine { .. }))
+                && !d.contains(&Driver::Other);
+            match c.alike.as_mut() {
+                Some(plan) => {
+                    plan.form_rest(Some(&drivers[..]).filter(|_| on), &mut formed);
+                    if c.formed {
+                        plan.mark_singles(&mut formed);
+                    }
+                }
+                None if c.formed => formed[c.springs.clone()].fill(true),
+                None => {}
+            }
         }
         self.chunk_actuators = ChunkActuators::new(
             &self.actuators,

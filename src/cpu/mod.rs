@@ -50,6 +50,7 @@ mod commands;
 mod edits;
 mod energy_masses;
 mod energy_springs;
+mod formed_rest;
 mod integrate;
 mod integrate_simd;
 mod mass_grid;

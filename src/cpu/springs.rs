@@ -15,6 +15,7 @@ use glam::DVec3;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
+use super::formed_rest::FormedRest;
 use super::springs_alike::{walk_alike, AlikePlan};
 use super::springs_simd;
 use super::springs_stencil::{walk_piece, Piece, StencilBody};
@@ -81,6 +82,8 @@ pub(super) struct Chunk {
     /// How the chunk's small bodies are walked when some are alike (`springs_alike.rs`), or
     /// `None` for the scalar walk of the whole chunk.
     pub(super) alike: Option<AlikePlan>,
+    /// Whether the scalar walk forms the chunk's rest lengths itself (`formed_rest.rs`).
+    pub(super) formed: bool,
 }
 
 /// Walks the springs of one chunk (WGSL's `walk_run`, over a chunk instead of one mass's run):
@@ -145,20 +148,20 @@ pub(super) fn walk_chunk_scalar(
 /// `sum c ((v_a - v_b) . n)^2` (W). Chunks are independent, so which thread walks which changes
 /// no bit. Chunks that are pieces of a stencil body run the stencil kernel
 /// (`springs_stencil.rs`), chunks of small bodies some of which are alike the lanes kernel
-/// (`springs_alike.rs`, which forms some rest lengths from the waves' `sines` itself), the
-/// others the scalar walk.
+/// (`springs_alike.rs`), the others the scalar walk; chunks marked `formed` form their rest
+/// lengths from `formed`'s table and the waves' sines (`formed_rest.rs`, `alike_muscles.rs`).
 pub(super) fn springs(
     sp: &SpringArrays,
     stencils: &[StencilBody],
     (pos, vel): (&[DVec3], &[DVec3]),
-    sines: &[f64],
+    formed: (&FormedRest, &[f64]),
     chunks: &mut [Chunk],
     pool: Option<&ThreadPool>,
 ) {
     let run = |chunk: &mut Chunk| match chunk.piece.as_ref().map(|p| p.body) {
         Some(body) => walk_piece(&stencils[body], pos, vel, chunk),
-        None if chunk.alike.is_some() => walk_alike(sp, pos, vel, sines, chunk),
-        None => springs_simd::walk_chunk(sp, pos, vel, chunk),
+        None if chunk.alike.is_some() => walk_alike(sp, (pos, vel), formed, chunk),
+        None => springs_simd::walk_chunk(sp, (pos, vel), Some(formed), chunk),
     };
     match pool {
         Some(pool) if chunks.len() > 1 => {

@@ -32,7 +32,8 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
-use super::alike_muscles::{Driver, GroupMuscles, Rests};
+use super::alike_muscles::{GroupMuscles, Rests};
+use super::formed_rest::{Driver, FormedRest};
 use super::integrate_simd::wide;
 use super::springs::Chunk;
 use super::springs_simd::walk_range;
@@ -144,12 +145,12 @@ impl AlikePlan {
     }
 
     /// Gives each group the rest lengths of its springs to form in the walk where it can
-    /// (`alike_muscles.rs`; each spring's driver in `drivers`), and marks those springs in
-    /// `formed`.
-    pub(super) fn form_rest(&mut self, drivers: &[Driver], formed: &mut [bool]) {
+    /// (`alike_muscles.rs`; each spring's driver in `drivers`, `None`: no group does), and
+    /// marks those springs in `formed`.
+    pub(super) fn form_rest(&mut self, drivers: Option<&[Driver]>, formed: &mut [bool]) {
         for g in &mut self.groups {
             let n = g.shape.template.ends.len();
-            g.muscles = GroupMuscles::new(g, n, drivers);
+            g.muscles = drivers.and_then(|d| GroupMuscles::new(g, n, d));
             if g.muscles.is_some() {
                 for &first in &g.first_spring[..g.bodies] {
                     formed[first..first + n].fill(true);
@@ -173,6 +174,13 @@ impl AlikePlan {
             }
         }
         true
+    }
+
+    /// Marks the single bodies' springs in `formed` (their chunk forms its rest lengths).
+    pub(super) fn mark_singles(&self, formed: &mut [bool]) {
+        for run in &self.singles {
+            formed[run.clone()].fill(true);
+        }
     }
 
     /// Each group's muscles, if it forms its rest lengths.
@@ -235,16 +243,18 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Walks a chunk with an alike plan into its force buffer and dissipated power; `sines` are the
-/// actuators' waves at the step's start (`Waves::sines`), for the groups that form their rest
-/// lengths.
+/// Walks a chunk with an alike plan into its force buffer and dissipated power; `formed` is the
+/// table of rest lengths formed in the walk and the actuators' waves at the step's start
+/// (`Waves::sines`), for the groups that form their rest lengths and, when the chunk is
+/// `formed`, its single bodies.
 pub(super) fn walk_alike(
     sp: &SpringArrays,
-    pos: &[DVec3],
-    vel: &[DVec3],
-    sines: &[f64],
+    (pos, vel): (&[DVec3], &[DVec3]),
+    formed: (&FormedRest, &[f64]),
     chunk: &mut Chunk,
 ) {
+    let sines = formed.1;
+    let singles_formed = Some(formed).filter(|_| chunk.formed);
     let Chunk {
         lo,
         force,
@@ -269,7 +279,7 @@ pub(super) fn walk_alike(
         })
     });
     for run in &plan.singles {
-        power += walk_range(sp, pos, vel, run.clone(), *lo, force);
+        power += walk_range(sp, (pos, vel), singles_formed, run.clone(), (*lo, force));
     }
     *dissipated = power;
 }
@@ -458,6 +468,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    use super::super::formed_rest::FormedRest;
     use super::super::springs::{walk_chunk_scalar, Chunk};
     use super::super::tables::SpringArrays;
     use super::{walk_alike, AlikePlan, LANES};
@@ -564,6 +575,7 @@ mod tests {
                 dissipated: f64::NAN,
                 piece: None,
                 alike: None,
+                formed: false,
             };
             let plan = AlikePlan::find(&sp, &runs);
             assert_eq!(plan.is_some(), copies >= 3, "seed {seed}: {copies} copies");
@@ -572,7 +584,7 @@ mod tests {
                 ..reference.clone()
             };
             walk_chunk_scalar(&sp, &pos, &vel, &mut reference);
-            walk_alike(&sp, &pos, &vel, &[], &mut lanes);
+            walk_alike(&sp, (&pos, &vel), (&FormedRest::default(), &[]), &mut lanes);
             if lanes.alike.is_some() {
                 assert_eq!(bits(&lanes), bits(&reference), "seed {seed}");
                 let (p, q) = (lanes.dissipated, reference.dissipated);

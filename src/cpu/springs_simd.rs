@@ -33,6 +33,7 @@ use std::ops::Range;
 
 use glam::DVec3;
 
+use super::formed_rest::FormedRest;
 use super::springs::Chunk;
 use super::tables::SpringArrays;
 
@@ -50,7 +51,14 @@ struct Walk<'a> {
     lo: usize,
     /// Spring force on masses `lo..`, N, added to.
     force: &'a mut [DVec3],
+    /// The rest lengths formed in the walk and the waves' sines (`formed_rest.rs`), or `None`
+    /// to read the stored ones.
+    formed: Formed<'a>,
 }
+
+/// Where the walk takes its rest lengths from: formed from [`FormedRest`] and the waves' sines
+/// (`Waves::sines`), or `None` for the stored ones.
+pub(super) type Formed<'a> = Option<(&'a FormedRest, &'a [f64])>;
 
 impl pulp::WithSimd for Walk<'_> {
     /// The damping power of the springs walked, W.
@@ -58,94 +66,121 @@ impl pulp::WithSimd for Walk<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
-        let Walk {
-            sp,
-            pos,
-            vel,
-            range,
-            lo,
-            force,
-        } = self;
-        // Equal lengths: one bounds check serves both loads of a mass.
-        let n = pos.len().min(vel.len());
-        let (pos, vel) = (&pos[..n], &vel[..n]);
-        let mut run_mass = usize::MAX;
-        let mut run_force = DVec3::ZERO;
-        // The run's first mass, loaded once per run.
-        let (mut pa, mut va) = (DVec3::ZERO, DVec3::ZERO);
-        let mut power = 0.0;
-        for ((&[a, b], &rest), &param) in sp.ends[range.clone()]
-            .iter()
-            .zip(&sp.rest[range.clone()])
-            .zip(&sp.param[range])
-        {
-            let (a, b) = (a as usize, b as usize);
-            if a != run_mass {
-                if run_mass != usize::MAX {
-                    force[run_mass - lo] += run_force;
-                }
-                run_mass = a;
-                run_force = DVec3::ZERO;
-                (pa, va) = (pos[a], vel[a]);
+        match self.formed {
+            Some((formed, sines)) => {
+                let rests = formed.rests(self.range.clone(), sines);
+                walk_springs(self, rests)
             }
-            let d = pa - pos[b];
-            let len2 = d.length_squared();
-            // Zero length: no force. Skipped as in the scalar walk (adding zero would turn a
-            // sum of -0.0 into +0.0).
-            if len2 == 0.0 {
-                continue;
+            None => {
+                let rests = self.sp.rest[self.range.clone()].iter().copied();
+                walk_springs(self, rests)
             }
-            let len = len2.sqrt();
-            let p = &sp.table[param as usize];
-            // `n = d / L` and the material law's `k / L0`: four IEEE divisions in one operation.
-            let num = [d.x, d.y, d.z, p.k];
-            let den = [len, len, len, rest];
-            let q: [f64; 4] = std::array::from_fn(|i| num[i] / den[i]);
-            let n = DVec3::new(q[0], q[1], q[2]);
-            let k_eff = if p.material { q[3] } else { p.k };
-            let vrel = (va - vel[b]).dot(n);
-            let f = (k_eff * (len - rest) + p.c * vrel) * n;
-            power += p.c * vrel * vrel;
-            run_force -= f;
-            force[b - lo] += f;
         }
-        if run_mass != usize::MAX {
-            force[run_mass - lo] += run_force;
-        }
-        power
     }
+}
+
+/// The walk of [`Walk`], the springs' rest lengths from `rests` (m, in spring order).
+#[inline(always)]
+fn walk_springs(walk: Walk<'_>, rests: impl Iterator<Item = f64>) -> f64 {
+    let Walk {
+        sp,
+        pos,
+        vel,
+        range,
+        lo,
+        force,
+        ..
+    } = walk;
+    // Equal lengths: one bounds check serves both loads of a mass.
+    let n = pos.len().min(vel.len());
+    let (pos, vel) = (&pos[..n], &vel[..n]);
+    let mut run_mass = usize::MAX;
+    let mut run_force = DVec3::ZERO;
+    // The run's first mass, loaded once per run.
+    let (mut pa, mut va) = (DVec3::ZERO, DVec3::ZERO);
+    let mut power = 0.0;
+    for ((&[a, b], rest), &param) in sp.ends[range.clone()]
+        .iter()
+        .zip(rests)
+        .zip(&sp.param[range])
+    {
+        let (a, b) = (a as usize, b as usize);
+        if a != run_mass {
+            if run_mass != usize::MAX {
+                force[run_mass - lo] += run_force;
+            }
+            run_mass = a;
+            run_force = DVec3::ZERO;
+            (pa, va) = (pos[a], vel[a]);
+        }
+        let d = pa - pos[b];
+        let len2 = d.length_squared();
+        // Zero length: no force. Skipped as in the scalar walk (adding zero would turn a
+        // sum of -0.0 into +0.0).
+        if len2 == 0.0 {
+            continue;
+        }
+        let len = len2.sqrt();
+        let p = &sp.table[param as usize];
+        // `n = d / L` and the material law's `k / L0`: four IEEE divisions in one operation.
+        let num = [d.x, d.y, d.z, p.k];
+        let den = [len, len, len, rest];
+        let q: [f64; 4] = std::array::from_fn(|i| num[i] / den[i]);
+        let n = DVec3::new(q[0], q[1], q[2]);
+        let k_eff = if p.material { q[3] } else { p.k };
+        let vrel = (va - vel[b]).dot(n);
+        let f = (k_eff * (len - rest) + p.c * vrel) * n;
+        power += p.c * vrel * vrel;
+        run_force -= f;
+        force[b - lo] += f;
+    }
+    if run_mass != usize::MAX {
+        force[run_mass - lo] += run_force;
+    }
+    power
 }
 
 /// Walks the springs of one chunk into its force buffer and dissipated power (WGSL's
 /// `walk_run`, over a chunk): bit for bit the scalar walk, in fewer instructions (see the
-/// module docs).
-pub(super) fn walk_chunk(sp: &SpringArrays, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
-    walk_chunk_on(pulp::Arch::new(), sp, pos, vel, chunk);
+/// module docs); the rest lengths formed in the walk when the chunk is and `formed` is given.
+pub(super) fn walk_chunk(
+    sp: &SpringArrays,
+    (pos, vel): (&[DVec3], &[DVec3]),
+    formed: Formed<'_>,
+    chunk: &mut Chunk,
+) {
+    let formed = formed.filter(|_| chunk.formed);
+    walk_chunk_on(pulp::Arch::new(), sp, (pos, vel), formed, chunk);
 }
 
 /// Walks the springs `range` (whole bodies of a chunk whose force buffer `force` starts at mass
 /// `lo`) onto `force`, and returns their damping power, W: the kernel of [`walk_chunk`], without
-/// zeroing the buffer first.
+/// zeroing the buffer first; the rest lengths formed in the walk when `formed` is given.
 pub(super) fn walk_range(
     sp: &SpringArrays,
-    pos: &[DVec3],
-    vel: &[DVec3],
+    (pos, vel): (&[DVec3], &[DVec3]),
+    formed: Formed<'_>,
     range: Range<usize>,
-    lo: usize,
-    force: &mut [DVec3],
+    (lo, force): (usize, &mut [DVec3]),
 ) -> f64 {
-    walk_range_on(pulp::Arch::new(), sp, pos, vel, range, lo, force)
+    walk_range_on(
+        pulp::Arch::new(),
+        sp,
+        (pos, vel),
+        formed,
+        range,
+        (lo, force),
+    )
 }
 
 /// [`walk_range`] compiled for the instruction set `arch`.
 fn walk_range_on(
     arch: pulp::Arch,
     sp: &SpringArrays,
-    pos: &[DVec3],
-    vel: &[DVec3],
+    (pos, vel): (&[DVec3], &[DVec3]),
+    formed: Formed<'_>,
     range: Range<usize>,
-    lo: usize,
-    force: &mut [DVec3],
+    (lo, force): (usize, &mut [DVec3]),
 ) -> f64 {
     arch.dispatch(Walk {
         sp,
@@ -154,6 +189,7 @@ fn walk_range_on(
         range,
         lo,
         force,
+        formed,
     })
 }
 
@@ -161,13 +197,14 @@ fn walk_range_on(
 fn walk_chunk_on(
     arch: pulp::Arch,
     sp: &SpringArrays,
-    pos: &[DVec3],
-    vel: &[DVec3],
+    state: (&[DVec3], &[DVec3]),
+    formed: Formed<'_>,
     chunk: &mut Chunk,
 ) {
     chunk.force.fill(DVec3::ZERO);
     let range = chunk.springs.clone();
-    chunk.dissipated = walk_range_on(arch, sp, pos, vel, range, chunk.lo, &mut chunk.force);
+    let out = (chunk.lo, &mut chunk.force[..]);
+    chunk.dissipated = walk_range_on(arch, sp, state, formed, range, out);
 }
 
 #[cfg(test)]
@@ -204,6 +241,7 @@ mod tests {
                 dissipated: f64::NAN,
                 piece: None,
                 alike: None,
+                formed: false,
             });
             start = end;
         }
@@ -276,7 +314,7 @@ mod tests {
             for arch in [pulp::Arch::new(), pulp::Arch::Scalar] {
                 for r in &mut reference {
                     let mut f = r.clone();
-                    walk_chunk_on(arch, &sp, &pos, &vel, &mut f);
+                    walk_chunk_on(arch, &sp, (&pos, &vel), None, &mut f);
                     walk_chunk_scalar(&sp, &pos, &vel, r);
                     assert_eq!(bits(&f), bits(r), "seed {seed}, springs {:?}", f.springs);
                 }
@@ -309,6 +347,7 @@ mod tests {
             dissipated: 0.0,
             piece: None,
             alike: None,
+            formed: false,
         };
         let touched: Vec<usize> = sp.ends[0..5]
             .iter()
@@ -321,8 +360,8 @@ mod tests {
             moved_vel[m] -= DVec3::splat(2.0);
         }
         let (mut a, mut b) = (chunk.clone(), chunk);
-        walk_chunk(&sp, &pos, &vel, &mut a);
-        walk_chunk(&sp, &moved_pos, &moved_vel, &mut b);
+        walk_chunk(&sp, (&pos, &vel), None, &mut a);
+        walk_chunk(&sp, (&moved_pos, &moved_vel), None, &mut b);
         assert_eq!(bits(&a), bits(&b));
     }
 }

@@ -200,6 +200,7 @@ impl StencilBody {
                         m1: self.first + j1,
                     }),
                     alike: None,
+                    formed: false,
                 }
             })
             .collect()

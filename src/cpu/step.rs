@@ -149,7 +149,7 @@ impl CpuWorld {
             &self.springs,
             &self.stencils,
             (&self.pos, &self.vel),
-            self.waves.sines(),
+            (&self.formed_rest, self.waves.sines()),
             &mut self.chunks,
             pool,
         );

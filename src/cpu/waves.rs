@@ -48,7 +48,7 @@ impl Waves {
             })
             .collect();
         Self {
-            sines: vec![0.0; waves.len()],
+            sines: vec![0.0; waves.len() + 1],
             waves,
             of,
         }
@@ -77,8 +77,16 @@ impl Waves {
     }
 
     /// The sine of each wave at the last [`Waves::evaluate`].
+    ///
+    /// Then one more entry, always 0: the sine of "no wave" (index [`Waves::none`]), for
+    /// springs without an actuator in `formed_rest.rs`.
     pub(super) fn sines(&self) -> &[f64] {
         &self.sines
+    }
+
+    /// The index of the always-0 sine after the waves' (see [`Waves::sines`]).
+    pub(super) fn none(&self) -> u32 {
+        self.waves.len() as u32
     }
 
     /// The rest length (m) of sine actuator `i` (`a`, on a spring of base length `base`, m) at

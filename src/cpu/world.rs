@@ -12,6 +12,7 @@ use super::chunks::{make_chunks, Kernels, PARALLEL_MIN_SPRINGS};
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
 use super::energy_springs::energy_springs;
+use super::formed_rest::FormedRest;
 use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::pool::pool;
@@ -136,6 +137,9 @@ pub struct CpuWorld {
     /// Whether the stored rest lengths of muscles the lanes walk forms are behind the last
     /// step's (booking off skips them: `alike_muscles.rs`, [`CpuWorld::catch_up_rest`]).
     pub(super) rest_behind: bool,
+    /// Each spring's base length, amplitude and wave, for the chunks that form their rest
+    /// lengths in the walk (`formed_rest.rs`; empty without actuators).
+    pub(super) formed_rest: FormedRest,
     /// Threads used for large models.
     pub(super) threads: usize,
     /// The shared worker pool of `threads` threads (`None` for one thread; see `pool.rs`).
@@ -203,6 +207,7 @@ impl CpuWorld {
             injected: 0.0,
             track_energy: true,
             rest_behind: false,
+            formed_rest: FormedRest::default(),
             threads: 1,
             pool: None,
             failed: None,
@@ -298,6 +303,20 @@ impl CpuWorld {
     /// either way. `false` is for A/B comparisons.
     pub fn set_mass_lanes(&mut self, on: bool) {
         self.kernels.mass_lanes = on;
+    }
+
+    /// Whether the spring walk forms the muscles' rest lengths itself (default `true`).
+    ///
+    /// A chunk of springs driven by sine actuators only (no commanded one), and each group of
+    /// bodies alike with at most seven distinct waves, keeps each spring's base length,
+    /// amplitude and wave, and the walk forms `base (1 + amplitude sin)` as it goes instead of
+    /// reading the rest length the muscles' share of the step stored: the same operations, so
+    /// positions, velocities, rest lengths and energies are bit for bit the same either way.
+    /// With energy booking off ([`CpuWorld::set_track_energy`]) the muscles' share then skips
+    /// those springs (15-25 % of a population's step). `false` is for A/B comparisons.
+    pub fn set_formed_rest(&mut self, on: bool) {
+        self.kernels.formed_rest = on;
+        self.find_actuated_springs();
     }
 
     /// Springs whose forces the lanes kernel for bodies alike computes (see
@@ -507,7 +526,7 @@ impl CpuWorld {
             &self.springs,
             &self.stencils,
             (&self.pos, &self.vel),
-            self.waves.sines(),
+            (&self.formed_rest, self.waves.sines()),
             &mut self.chunks,
             None,
         );
