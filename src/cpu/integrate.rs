@@ -50,6 +50,9 @@ pub(super) struct MassPass<'a> {
     pub(super) lanes: bool,
     /// AVX-512 for the blocks' loads, where the CPU has it (`integrate_simd::wide`).
     pub(super) wide: Wide,
+    /// Whether the energies are booked (`CpuWorld::set_track_energy`): off, the pass skips the
+    /// sums, a serial chain of three additions per mass.
+    pub(super) book_energy: bool,
 }
 
 /// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.
@@ -363,7 +366,7 @@ fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
     for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {
         let i = state.first + j;
         let r = pass.integrate_mass(i, state.force[j], pos, vel);
-        book(&mut out, i, &r, state.contacts.get_mut(j));
+        book(&mut out, i, &r, pass.book_energy, state.contacts.get_mut(j));
     }
     out
 }
@@ -374,16 +377,24 @@ fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
 fn integrate_one(pass: &MassPass<'_>, state: &mut MassState<'_>, j: usize, out: &mut MassOutcome) {
     let i = state.first + j;
     let r = pass.integrate_mass(i, state.force[j], &mut state.pos[j], &mut state.vel[j]);
-    book(out, i, &r, state.contacts.get_mut(j));
+    book(out, i, &r, pass.book_energy, state.contacts.get_mut(j));
 }
 
-/// Books mass `i`'s step `r` into `out` (energies in mass order, the first bad mass) and its
-/// contact into `contact` when contacts are recorded.
+/// Books mass `i`'s step `r` into `out` (energies in mass order when `energy`, the first bad
+/// mass) and its contact into `contact` when contacts are recorded.
 #[inline(always)]
-fn book(out: &mut MassOutcome, i: usize, r: &Integrated, contact: Option<&mut ContactReading>) {
-    out.dissipated -= r.dissipative_work;
-    out.dissipated += r.damped;
-    out.injected += r.injected;
+fn book(
+    out: &mut MassOutcome,
+    i: usize,
+    r: &Integrated,
+    energy: bool,
+    contact: Option<&mut ContactReading>,
+) {
+    if energy {
+        out.dissipated -= r.dissipative_work;
+        out.dissipated += r.damped;
+        out.injected += r.injected;
+    }
     if r.bad && out.first_bad.is_none() {
         out.first_bad = Some(i);
     }

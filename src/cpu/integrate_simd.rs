@@ -211,9 +211,11 @@ pub(super) fn integrate_block(
         let i = i0 + l;
         pos[l] = DVec3::new(x_new.x[l], x_new.y[l], x_new.z[l]);
         vel[l] = DVec3::new(v_new.x[l], v_new.y[l], v_new.z[l]);
-        out.dissipated -= dissipative_work[l];
-        out.dissipated += 0.5 * m[l] * (pre2[l] - new2[l]);
-        out.injected += injected[l];
+        if pass.book_energy {
+            out.dissipated -= dissipative_work[l];
+            out.dissipated += 0.5 * m[l] * (pre2[l] - new2[l]);
+            out.injected += injected[l];
+        }
         // The speed limit's cheap test first, as `SpeedLimit::over` (which decides the rest).
         let over = new2[l] > base * base && pass.limit.over(m[l], t, vel[l]);
         if (!(finite_x[l] && finite_v[l]) || over) && out.first_bad.is_none() {

@@ -88,6 +88,7 @@ impl CpuWorld {
             touch: self.collider.as_ref().map_or(&[], |c| &c.touch),
             lanes: self.kernels.mass_lanes && self.mass.len() <= MASS_LANES_MAX_MASSES,
             wide: super::integrate_simd::wide(),
+            book_energy: self.track_energy,
         };
         let state = MassState {
             pos: &mut self.pos,
