@@ -6,15 +6,16 @@
 //! distances from the run's own start (see [`piece_len`]), so that the threads share one large
 //! body too. Either way a body's cuts depend only on its own springs: a robot of a population
 //! gets the same bits alone and in any batch, and the packing of small runs into chunks (about
-//! [`CHUNK_TARGET`] springs each, so that both cores share a population of small robots) changes
-//! no bit of any trajectory. The cuts depend only on the model, never on the thread count.
+//! [`CHUNK_TARGET`] springs each, so that both cores share a population of small robots, and a
+//! multiple of eight runs where it can, so that bodies alike fill whole groups of SIMD lanes:
+//! [`pack_limit`]) changes no bit of any trajectory. The cuts depend only on the model, never on the thread count.
 
 use std::ops::Range;
 
 use glam::DVec3;
 
 use super::springs::Chunk;
-use super::springs_alike::AlikePlan;
+use super::springs_alike::{AlikePlan, LANES};
 use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
 
@@ -105,7 +106,7 @@ pub(super) fn make_chunks(sp: &SpringArrays, kernels: Kernels) -> (Vec<Chunk>, V
                 start = end;
             }
             pack = run.end..run.end;
-        } else if !pack.is_empty() && pack.len() + run.len() > CHUNK_TARGET {
+        } else if !pack.is_empty() && pack.len() + run.len() > pack_limit(runs.len()) {
             chunks.push(packed(&pack, &mut runs));
             pack = run.clone();
             runs.push(run);
@@ -118,6 +119,18 @@ pub(super) fn make_chunks(sp: &SpringArrays, kernels: Kernels) -> (Vec<Chunk>, V
         chunks.push(packed(&pack, &mut runs));
     }
     (chunks, stencils)
+}
+
+/// How many springs a chunk packed from `runs` small runs may hold: [`CHUNK_TARGET`] when `runs`
+/// is a multiple of [`LANES`], so that bodies alike fill whole groups of SIMD lanes
+/// (`springs_alike.rs`: five bodies of 795 springs in a chunk left three of eight lanes idle),
+/// up to twice that otherwise.
+fn pack_limit(runs: usize) -> usize {
+    if runs.is_multiple_of(LANES) {
+        CHUNK_TARGET
+    } else {
+        2 * CHUNK_TARGET
+    }
 }
 
 /// The shortest runs of springs between free cuts, in order: a cut before spring `s` is free
@@ -210,13 +223,14 @@ mod tests {
 
     #[test]
     fn chunks_never_split_a_body_smaller_than_a_chunk() {
-        // 500 bodies of 94 springs (an inchworm's count): packed into chunks of at most
-        // CHUNK_TARGET springs, each cut on a body boundary, and covering every spring once.
+        // 500 bodies of 94 springs (an inchworm's count): packed into chunks of a whole number
+        // of groups of eight bodies (48: the first multiple of eight past CHUNK_TARGET springs),
+        // each cut on a body boundary, and covering every spring once.
         let sp = bodies(500, 94);
         let chunks = make_chunks(&sp, SCALAR).0;
         assert!(chunks.len() >= 10, "{} chunks", chunks.len());
         let mut next = 0;
-        for c in &chunks {
+        for (i, c) in chunks.iter().enumerate() {
             assert_eq!(c.springs.start, next);
             assert_eq!(
                 c.springs.start % 94,
@@ -224,10 +238,17 @@ mod tests {
                 "chunk splits a body at {}",
                 c.springs.start
             );
-            assert!(c.springs.len() <= CHUNK_TARGET);
+            assert!(c.springs.len() <= 2 * CHUNK_TARGET);
+            if i + 1 < chunks.len() {
+                assert_eq!(c.springs.len(), 48 * 94, "chunk {i}");
+            }
             next = c.springs.end;
         }
         assert_eq!(next, sp.len());
+        // Bodies of 795 springs (a voxel block): eight to a chunk, not the five of CHUNK_TARGET.
+        let chunks = make_chunks(&bodies(20, 795), SCALAR).0;
+        let lens: Vec<usize> = chunks.iter().map(|c| c.springs.len()).collect();
+        assert_eq!(lens, [8 * 795, 8 * 795, 4 * 795]);
     }
 
     #[test]
@@ -259,20 +280,22 @@ mod tests {
 
     #[test]
     fn a_spring_joining_two_bodies_keeps_them_in_one_chunk() {
-        // Two bodies of 3000 springs (together above CHUNK_TARGET) are two chunks; a last spring
-        // from the first body's first mass to the second body makes them one run.
-        let mut springs: Vec<Spring> = (0..3000).map(|i| link(i, i + 1)).collect();
-        springs.extend((0..3000).map(|i| link(3001 + i, 3002 + i)));
-        assert_eq!(make_chunks(&SpringArrays::new(&springs), SCALAR).0.len(), 2);
-        assert_eq!(
-            make_chunks(&SpringArrays::new(&springs), SCALAR).0[0].springs,
-            0..3000
-        );
-        springs.push(link(0, 6001));
-        // Now one run of 6001 springs, cut as one body: every CHUNK_TARGET from its start.
-        let chunks = make_chunks(&SpringArrays::new(&springs), SCALAR).0;
-        let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
-        assert_eq!(cuts, [0..CHUNK_TARGET, CHUNK_TARGET..6001]);
+        // Three bodies of 3000 springs: the first two packed in one chunk (6000 springs, under
+        // twice CHUNK_TARGET), the third in another; a last spring from the first body's first
+        // mass to the third body makes the three one run.
+        let mut springs: Vec<Spring> = Vec::new();
+        for b in 0..3 {
+            springs.extend((0..3000).map(|i| link(3001 * b + i, 3001 * b + i + 1)));
+        }
+        let cuts = |springs: &[Spring]| -> Vec<_> {
+            let chunks = make_chunks(&SpringArrays::new(springs), SCALAR).0;
+            chunks.iter().map(|c| c.springs.clone()).collect()
+        };
+        assert_eq!(cuts(&springs), [0..6000, 6000..9000]);
+        springs.push(link(0, 9002));
+        // Now one run of 9001 springs, cut as one body: every CHUNK_TARGET from its start.
+        let t = CHUNK_TARGET;
+        assert_eq!(cuts(&springs), [0..t, t..2 * t, 2 * t..9001]);
     }
 
     #[test]
