@@ -321,6 +321,12 @@ impl VoxelBody {
 
     /// Builds the part and reports which masses and springs belong to which voxel.
     ///
+    /// The masses are numbered in lattice order (by corner `z`, then `y`, then `x`: one voxel's
+    /// in corner order `x + 2 y + 4 z`), each spring
+    /// runs from its lower-numbered mass to the higher, and the springs are listed by their
+    /// masses `(a, b)`: so bodies built from different cells of one grid list their common
+    /// springs in the same order (the CPU reference walks such bodies side by side).
+    ///
     /// # Errors
     /// [`Error::InvalidParameter`] for a voxel size or corner mass that is not finite and > 0, or
     /// a negative or non-finite stiffness or damping; [`Error::InvalidBuilder`] for an empty voxel
@@ -416,11 +422,57 @@ impl VoxelBody {
             voxel_masses.push(corners);
             voxel_springs.push(springs);
         }
-        Ok(VoxelPart {
+        let mut built = VoxelPart {
             part,
             voxel_masses,
             voxel_springs,
-        })
+        };
+        built.in_lattice_order(&corner_index);
+        Ok(built)
+    }
+}
+
+impl VoxelPart {
+    /// Renumbers the masses by corner key (`corner_index`: each corner's key and mass) and lists
+    /// the springs by their masses, each from the lower to the higher (see
+    /// [`VoxelBody::build_voxels`]); the actuators and the voxels' lists follow.
+    fn in_lattice_order(&mut self, corner_index: &HashMap<[i64; 3], u32>) {
+        let mut corners: Vec<([i64; 3], u32)> = corner_index
+            .iter()
+            .map(|(&[x, y, z], &m)| ([z, y, x], m))
+            .collect();
+        corners.sort_unstable();
+        let mut mass_of = vec![0u32; corners.len()];
+        for (new, &(_, old)) in corners.iter().enumerate() {
+            mass_of[old as usize] = new as u32;
+        }
+        let part = &mut self.part;
+        let masses = std::mem::take(&mut part.masses);
+        part.masses = corners
+            .iter()
+            .map(|&(_, old)| masses[old as usize])
+            .collect();
+        for s in &mut part.springs {
+            let (a, b) = (mass_of[s.a as usize], mass_of[s.b as usize]);
+            (s.a, s.b) = (a.min(b), a.max(b));
+        }
+        let mut order: Vec<u32> = (0..part.springs.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| (part.springs[i as usize].a, part.springs[i as usize].b));
+        let mut spring_of = vec![0u32; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            spring_of[old as usize] = new as u32;
+        }
+        let springs = std::mem::take(&mut part.springs);
+        part.springs = order.iter().map(|&old| springs[old as usize]).collect();
+        for a in &mut part.actuators {
+            a.spring = spring_of[a.spring as usize];
+        }
+        for m in self.voxel_masses.iter_mut().flatten() {
+            *m = mass_of[*m as usize];
+        }
+        for s in self.voxel_springs.iter_mut().flatten() {
+            *s = spring_of[*s as usize];
+        }
     }
 }
 

@@ -116,12 +116,24 @@ impl GroupMuscles {
     /// The rest lengths of group `g`'s springs (`springs` per body), or `None` when one of them
     /// is commanded or they have more than `WAVES - 1` distinct waves.
     pub(super) fn new(g: &Group, springs: usize, drivers: &[Driver]) -> Option<Self> {
+        Self::of_lanes(springs, |j, l| Some(g.first_spring[l] + j), drivers)
+    }
+
+    /// The rest lengths of `springs` template springs whose spring in lane `l` is
+    /// `spring_of(j, l)` (`None`: the lane has none there, and any rest length will do).
+    pub(super) fn of_lanes(
+        springs: usize,
+        spring_of: impl Fn(usize, usize) -> Option<usize>,
+        drivers: &[Driver],
+    ) -> Option<Self> {
         let mut waves = Vec::new();
         let mut all = Vec::with_capacity(springs);
         for j in 0..springs {
             let mut row = [Combo::NONE; LANES];
             for (l, r) in row.iter_mut().enumerate() {
-                *r = combo(drivers[g.first_spring[l] + j], &mut waves)?;
+                if let Some(s) = spring_of(j, l) {
+                    *r = combo(drivers[s], &mut waves)?;
+                }
             }
             all.push(row);
         }

@@ -75,14 +75,21 @@ impl Kernels {
 /// Cuts the springs into chunks (see the module docs) and finds the stencil bodies: a run that
 /// fits a stencil (`springs_stencil.rs`) is cut into its pieces instead; a chunk packed from
 /// small runs some of which are alike gets its plan for the lanes kernel (`springs_alike.rs`).
-pub(super) fn make_chunks(sp: &SpringArrays, kernels: Kernels) -> (Vec<Chunk>, Vec<StencilBody>) {
+pub(super) fn make_chunks(
+    sp: &SpringArrays,
+    pos: &[DVec3],
+    kernels: Kernels,
+) -> (Vec<Chunk>, Vec<StencilBody>) {
     let mut chunks = Vec::new();
     let mut stencils = Vec::new();
     let mut pack = 0..0;
     let mut runs: Vec<Range<usize>> = Vec::new();
     let packed = |pack: &Range<usize>, runs: &mut Vec<Range<usize>>| {
         let mut c = chunk(sp, pack.clone());
-        c.alike = kernels.alike.then(|| AlikePlan::find(sp, runs)).flatten();
+        c.alike = kernels
+            .alike
+            .then(|| AlikePlan::find(sp, pos, runs))
+            .flatten();
         runs.clear();
         c
     };
@@ -227,7 +234,7 @@ mod tests {
         // of groups of eight bodies (48: the first multiple of eight past CHUNK_TARGET springs),
         // each cut on a body boundary, and covering every spring once.
         let sp = bodies(500, 94);
-        let chunks = make_chunks(&sp, SCALAR).0;
+        let chunks = make_chunks(&sp, &[], SCALAR).0;
         assert!(chunks.len() >= 10, "{} chunks", chunks.len());
         let mut next = 0;
         for (i, c) in chunks.iter().enumerate() {
@@ -246,7 +253,7 @@ mod tests {
         }
         assert_eq!(next, sp.len());
         // Bodies of 795 springs (a voxel block): eight to a chunk, not the five of CHUNK_TARGET.
-        let chunks = make_chunks(&bodies(20, 795), SCALAR).0;
+        let chunks = make_chunks(&bodies(20, 795), &[], SCALAR).0;
         let lens: Vec<usize> = chunks.iter().map(|c| c.springs.len()).collect();
         assert_eq!(lens, [8 * 795, 8 * 795, 4 * 795]);
     }
@@ -261,7 +268,7 @@ mod tests {
         assert_eq!(piece, big.div_ceil(RUN_PIECES));
         let mut springs: Vec<Spring> = (0..10).map(|i| link(i, i + 1)).collect();
         springs.extend((0..big as u32).map(|i| link(11 + i, 12 + i)));
-        let chunks = make_chunks(&SpringArrays::new(&springs), SCALAR).0;
+        let chunks = make_chunks(&SpringArrays::new(&springs), &[], SCALAR).0;
         let cuts: Vec<_> = chunks.iter().map(|c| c.springs.clone()).collect();
         let expected: Vec<_> = std::iter::once(0..10)
             .chain(
@@ -288,7 +295,7 @@ mod tests {
             springs.extend((0..3000).map(|i| link(3001 * b + i, 3001 * b + i + 1)));
         }
         let cuts = |springs: &[Spring]| -> Vec<_> {
-            let chunks = make_chunks(&SpringArrays::new(springs), SCALAR).0;
+            let chunks = make_chunks(&SpringArrays::new(springs), &[], SCALAR).0;
             chunks.iter().map(|c| c.springs.clone()).collect()
         };
         assert_eq!(cuts(&springs), [0..6000, 6000..9000]);
@@ -304,13 +311,13 @@ mod tests {
         // one chunk, so its spring pass ran on one thread. Now it is cut into pieces counted from
         // its own start, the same pieces after a small body as alone.
         for per in [10_000u32, 40_000, 131_072] {
-            let alone = make_chunks(&bodies(1, per), SCALAR).0;
+            let alone = make_chunks(&bodies(1, per), &[], SCALAR).0;
             assert!(alone.len() >= 2, "{per} springs: {} chunks", alone.len());
             let piece = piece_len(per as usize);
             assert!(piece <= (per as usize).div_ceil(RUN_PIECES).max(CHUNK_TARGET));
             let mut springs: Vec<Spring> = (0..10).map(|i| link(i, i + 1)).collect();
             springs.extend((0..per).map(|i| link(11 + i, 12 + i)));
-            let batch = make_chunks(&SpringArrays::new(&springs), SCALAR).0;
+            let batch = make_chunks(&SpringArrays::new(&springs), &[], SCALAR).0;
             let shifted: Vec<_> = batch[1..]
                 .iter()
                 .map(|c| c.springs.start - 10..c.springs.end - 10)

@@ -62,6 +62,7 @@ mod springs;
 mod springs_alike;
 mod springs_simd;
 mod springs_stencil;
+mod springs_template;
 mod step;
 mod tables;
 mod waves;

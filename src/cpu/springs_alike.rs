@@ -37,6 +37,7 @@ use super::formed_rest::{Driver, FormedRest};
 use super::integrate_simd::wide;
 use super::springs::Chunk;
 use super::springs_simd::walk_range;
+use super::springs_template::{find_templates, walk_templates, TemplateGroup};
 use super::tables::{SpringArrays, SpringParams};
 
 /// Bodies per group: one per f64 lane of an AVX-512 register.
@@ -93,14 +94,17 @@ pub(super) struct Group {
 #[derive(Clone, Debug, Default)]
 pub(super) struct AlikePlan {
     groups: Vec<Group>,
-    /// Bodies with no alike partner in the chunk (or too large), walked by the scalar kernel.
+    /// Groups of bodies of different shapes on one template (`springs_template.rs`).
+    templates: Vec<TemplateGroup>,
+    /// Bodies with no alike partner in the chunk (or too large) and in no template group,
+    /// walked by the scalar kernel.
     singles: Vec<Range<usize>>,
 }
 
 impl AlikePlan {
-    /// The plan for a chunk made of the bodies `runs` (in spring order), or `None` when no two
-    /// of them are alike.
-    pub(super) fn find(sp: &SpringArrays, runs: &[Range<usize>]) -> Option<Self> {
+    /// The plan for a chunk made of the bodies `runs` (in spring order, initial positions `pos`,
+    /// m), or `None` when no two of them are alike or share a template.
+    pub(super) fn find(sp: &SpringArrays, pos: &[DVec3], runs: &[Range<usize>]) -> Option<Self> {
         let mut shapes: HashMap<Template, usize> = HashMap::new();
         // Each shape and its bodies' (first spring, lowest mass).
         let mut members: Vec<(Arc<Shape>, Vec<Body>)> = Vec::new();
@@ -141,7 +145,12 @@ impl AlikePlan {
             }
         }
         singles.sort_by_key(|r| r.start);
-        (!groups.is_empty()).then_some(Self { groups, singles })
+        let (templates, singles) = find_templates(sp, pos, singles);
+        (!(groups.is_empty() && templates.is_empty())).then_some(Self {
+            groups,
+            templates,
+            singles,
+        })
     }
 
     /// Gives each group the rest lengths of its springs to form in the walk where it can
@@ -156,6 +165,9 @@ impl AlikePlan {
                     formed[first..first + n].fill(true);
                 }
             }
+        }
+        for t in &mut self.templates {
+            t.form_rest(drivers, formed);
         }
     }
 
@@ -173,7 +185,7 @@ impl AlikePlan {
                 }
             }
         }
-        true
+        self.templates.iter_mut().all(|t| t.set_driver(s, driver))
     }
 
     /// Marks the single bodies' springs in `formed` (their chunk forms its rest lengths).
@@ -183,16 +195,23 @@ impl AlikePlan {
         }
     }
 
+    /// How many template groups the plan has (`springs_template.rs`).
+    #[cfg(test)]
+    pub(super) fn template_groups(&self) -> usize {
+        self.templates.len()
+    }
+
     /// Each group's muscles, if it forms its rest lengths.
     #[cfg(test)]
     pub(super) fn group_muscles(&self) -> impl Iterator<Item = Option<&GroupMuscles>> {
         self.groups.iter().map(|g| g.muscles.as_ref())
     }
 
-    /// Springs walked in lanes (padding lanes not counted).
+    /// Springs walked in lanes (padding lanes not counted), of bodies alike and on templates.
     pub(super) fn springs(&self) -> usize {
         let per = |g: &Group| g.bodies * g.shape.template.ends.len();
-        self.groups.iter().map(per).sum()
+        let templates: usize = self.templates.iter().map(TemplateGroup::springs).sum();
+        self.groups.iter().map(per).sum::<usize>() + templates
     }
 }
 
@@ -278,6 +297,7 @@ pub(super) fn walk_alike(
             scratch: &mut s.borrow_mut(),
         })
     });
+    power += walk_templates(sp, (pos, vel), sines, &plan.templates, (*lo, force));
     for run in &plan.singles {
         power += walk_range(sp, (pos, vel), singles_formed, run.clone(), (*lo, force));
     }
@@ -577,7 +597,7 @@ mod tests {
                 alike: None,
                 formed: false,
             };
-            let plan = AlikePlan::find(&sp, &runs);
+            let plan = AlikePlan::find(&sp, &[], &runs);
             assert_eq!(plan.is_some(), copies >= 3, "seed {seed}: {copies} copies");
             let mut lanes = Chunk {
                 alike: plan,
@@ -603,7 +623,7 @@ mod tests {
         let body = random_body(12, 50, &mut rng);
         let (springs, runs) = batch(&body, 12, 2 * LANES as u32 + 3, 1);
         let sp = SpringArrays::new(&springs);
-        let plan = AlikePlan::find(&sp, &runs).expect("alike bodies");
+        let plan = AlikePlan::find(&sp, &[], &runs).expect("alike bodies");
         let singles: usize = plan.singles.iter().map(Range::len).sum();
         assert_eq!(plan.springs() + singles, springs.len());
         assert!(plan

@@ -218,10 +218,15 @@ impl CpuWorld {
         for s in 0..model.springs.len() {
             w.set_effective(s, w.base_rest[s]);
         }
-        (w.chunks, w.stencils) = make_chunks(&w.springs, w.kernels);
+        (w.chunks, w.stencils) = make_chunks(&w.springs, &w.initial_positions(), w.kernels);
         w.set_threads(std::thread::available_parallelism().map_or(1, |t| t.get()));
         w.reset();
         Ok(w)
+    }
+
+    /// The model's initial positions, m (where the chunks' plans place bodies on templates).
+    fn initial_positions(&self) -> Vec<DVec3> {
+        self.model.masses.iter().map(|m| m.position).collect()
     }
 
     /// Replaces the blow-up bound, now and after every reset (a population pins it so that it
@@ -274,7 +279,8 @@ impl CpuWorld {
     /// either way.
     pub fn set_stencil(&mut self, on: bool) {
         self.kernels.stencil = on;
-        (self.chunks, self.stencils) = make_chunks(&self.springs, self.kernels);
+        (self.chunks, self.stencils) =
+            make_chunks(&self.springs, &self.initial_positions(), self.kernels);
         self.find_actuated_springs();
     }
 
@@ -290,7 +296,8 @@ impl CpuWorld {
     /// is for A/B comparisons.
     pub fn set_alike(&mut self, on: bool) {
         self.kernels.alike = on;
-        (self.chunks, self.stencils) = make_chunks(&self.springs, self.kernels);
+        (self.chunks, self.stencils) =
+            make_chunks(&self.springs, &self.initial_positions(), self.kernels);
         self.find_actuated_springs();
     }
 
