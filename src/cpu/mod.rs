@@ -26,6 +26,8 @@
 //! | `springs.wgsl`, `spring_pass.wgsl` (`spring_force`, `elastic`) | `springs.rs` (the pass, the chunks, the scalar reference walk), `springs_simd.rs` (the per-chunk kernel the pass runs, bit-identical to the scalar walk, AVX2 where the CPU has it) |
 //! | `springs_stencil.wgsl` (and `src/gpu/stencil.rs`'s offsets) | `springs_stencil.rs` (large regular bodies: springs by index offset, four or eight masses per SIMD operation; same per-spring operations, each mass's sum in another fixed order) |
 //! | (no GPU twin: the GPU runs every body in parallel already) | `springs_alike.rs` (small bodies alike, one per SIMD lane, each lane the scalar walk: the same bits) |
+//! | (no GPU twin) | `springs_template.rs` (small bodies of different shapes cut from one grid, one per SIMD lane on a common template, each lane the scalar walk: the same bits) |
+//! | `shared/spring_pass.wgsl` (`muscle_rest`) | `formed_rest.rs`, `alike_muscles.rs` (the muscles' rest lengths formed in the walk from base length, amplitude and wave: the same bits as `actuation.rs` stores) |
 //! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs`, `integrate_simd.rs` (blocks of eight masses in SIMD lanes, bit for bit `integrate_mass`) |
 //! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape.rs` and `model/heightfield.rs` (the shapes) |
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
