@@ -290,10 +290,14 @@ impl CpuWorld {
     /// consecutive mass indices whose spring lists are the same relative to their lowest mass
     /// (a herd of identical creatures, a population evolving one body's controller; rest
     /// lengths and states may differ) are walked eight at a time, one body per SIMD lane, each
-    /// lane performing exactly the scalar walk for its body. Their forces and trajectories are
-    /// bit for bit the same either way, and the same alone as in any batch; only the energy
-    /// totals (`dissipated`) add the dampers' power in another fixed order (last bits). `false`
-    /// is for A/B comparisons.
+    /// lane performing exactly the scalar walk for its body. So are small bodies of different
+    /// shapes cut from one grid (voxel robots of random shapes: each body's masses numbered in
+    /// the order of their places in the grid and its springs listed by their masses, as
+    /// [`VoxelBody`](crate::builders::VoxelBody) builds them), eight at a time on a common
+    /// template placed by their initial positions, when they fill at least half of its lanes.
+    /// Their forces and trajectories are bit for bit the same either way, and the same alone as
+    /// in any batch; only the energy totals (`dissipated`) add the dampers' power in another
+    /// fixed order (last bits). `false` is for A/B comparisons.
     pub fn set_alike(&mut self, on: bool) {
         self.kernels.alike = on;
         (self.chunks, self.stencils) =
@@ -326,8 +330,9 @@ impl CpuWorld {
         self.find_actuated_springs();
     }
 
-    /// Springs whose forces the lanes kernel for bodies alike computes (see
-    /// [`CpuWorld::set_alike`]): 0 when no two small bodies of a chunk are alike or it is off.
+    /// Springs whose forces the lanes kernels for bodies alike and on templates compute (see
+    /// [`CpuWorld::set_alike`]): 0 when no two small bodies of a chunk are alike or share a
+    /// template, or it is off.
     #[must_use]
     pub fn alike_springs(&self) -> usize {
         let plans = self.chunks.iter().filter_map(|c| c.alike.as_ref());
