@@ -60,7 +60,7 @@ use scene_json::scene_json;
 
 /// Output folder.
 const OUT: &str = "out/terrain";
-/// Simulated time of each walk, s (the walking robot example's 10 s: 1.56 m on flat ground).
+/// Simulated time of each walk, s (the walking robot example's 10 s: 1.57 m on flat ground).
 const WALK_TIME: f64 = 10.0;
 /// Simulated time of the cube's fall, s (it is at rest on the ground after 3.5 s).
 const CUBE_TIME: f64 = 4.0;
