@@ -92,29 +92,23 @@ pub(super) fn find_templates(
     pos: &[DVec3],
     runs: Vec<Range<usize>>,
 ) -> (Vec<TemplateGroup>, Vec<Range<usize>>) {
-    let mut groups = Vec::new();
     let mut left = Vec::new();
-    let mut batch: Vec<Candidate> = Vec::new();
-    let mut flush = |batch: &mut Vec<Candidate>, left: &mut Vec<Range<usize>>| {
-        match TemplateGroup::new(sp, batch) {
+    let mut candidates = Vec::new();
+    for run in runs {
+        match candidate(sp, pos, run.clone()) {
+            Some(c) => candidates.push(c),
+            None => left.push(run),
+        }
+    }
+    let mut groups = Vec::new();
+    for batch in candidates.chunks(LANES) {
+        match (batch.len() > 1)
+            .then(|| TemplateGroup::new(sp, batch))
+            .flatten()
+        {
             Some(g) => groups.push(g),
             None => left.extend(batch.iter().map(|c| c.run.clone())),
         }
-        batch.clear();
-    };
-    for run in runs {
-        match candidate(sp, pos, run.clone()) {
-            Some(c) => batch.push(c),
-            None => left.push(run),
-        }
-        if batch.len() == LANES {
-            flush(&mut batch, &mut left);
-        }
-    }
-    if batch.len() > 1 {
-        flush(&mut batch, &mut left);
-    } else {
-        left.extend(batch.iter().map(|c| c.run.clone()));
     }
     left.sort_by_key(|r| r.start);
     (groups, left)
