@@ -128,6 +128,43 @@ fn two_voxels_sharing_a_face_merge_corners_and_springs() {
 }
 
 #[test]
+fn voxel_bodies_number_masses_by_place_and_list_springs_by_their_masses() {
+    // Cells listed out of order, one of them a muscle: the masses come out in lattice order
+    // (z, then y, then x), each spring from its lower mass, the springs by (a, b), and the
+    // actuators and each voxel's lists still name that voxel's corners and springs.
+    let cells = [[2, 1, 0], [0, 0, 1], [1, 1, 0], [0, 0, 0], [1, 0, 0]];
+    let mut body = VoxelBody::from_cells(cells);
+    body.voxels[2] = Voxel::new([1, 1, 0]).with_muscle(Muscle::new(0.1, 10.0, 0.25));
+    let built = body.build_voxels().unwrap();
+    let part = &built.part;
+    let place = |m: u32| {
+        let p = part.masses[m as usize].position / 0.1;
+        [p.z, p.y, p.x].map(|c| c.round() as i64)
+    };
+    assert!((1..part.masses.len() as u32).all(|m| place(m - 1) < place(m)));
+    assert!(part.springs.iter().all(|s| s.a < s.b));
+    assert!(part
+        .springs
+        .windows(2)
+        .all(|w| (w[0].a, w[0].b) <= (w[1].a, w[1].b)));
+    for (v, cell) in cells.iter().enumerate() {
+        for (corner, &m) in built.voxel_masses[v].iter().enumerate() {
+            let c = [corner & 1, corner >> 1 & 1, corner >> 2].map(|x| x as i64);
+            let expected = [2, 1, 0].map(|i| i64::from(cell[i]) + c[i]);
+            assert_eq!(place(m), expected, "voxel {v} corner {corner}");
+        }
+        for &s in &built.voxel_springs[v] {
+            let s = &part.springs[s as usize];
+            assert!(built.voxel_masses[v].contains(&s.a) && built.voxel_masses[v].contains(&s.b));
+        }
+    }
+    assert_eq!(part.actuators.len(), 28);
+    for a in &part.actuators {
+        assert!(built.voxel_springs[2].contains(&a.spring), "{a:?}");
+    }
+}
+
+#[test]
 fn three_cubes_and_hinge() {
     let three = VoxelBody::three_cubes().build_voxels().unwrap();
     assert_eq!(three.part.masses.len(), 16);
