@@ -36,7 +36,7 @@ pub(super) struct GroupMuscles {
 const NO_WAVE: u8 = WAVES as u8 - 1;
 
 /// Most distinct (base, amplitude, wave) of a group in [`Layout::Combos`].
-const COMBOS: usize = 16;
+pub(super) const COMBOS: usize = 16;
 
 /// How a group keeps its springs' rest lengths.
 #[derive(Clone, Debug)]
@@ -274,7 +274,7 @@ impl LanesRest<'_> {
 /// `values[index[l]]` for every lane: one two-source permute with AVX-512, lane by lane
 /// otherwise (the same values).
 #[inline(always)]
-fn pick16(values: &[f64; COMBOS], index: &[u8; LANES], wide: Wide) -> Lanes {
+pub(super) fn pick16(values: &[f64; COMBOS], index: &[u8; LANES], wide: Wide) -> Lanes {
     #[cfg(target_arch = "x86_64")]
     if let Some(simd) = wide {
         use std::arch::x86_64::{__m512d, __m512i};

@@ -201,6 +201,12 @@ impl AlikePlan {
         self.templates.len()
     }
 
+    /// Whether each template group keeps its stiffness and damping per lane.
+    #[cfg(test)]
+    pub(super) fn template_layouts(&self) -> impl Iterator<Item = bool> + '_ {
+        self.templates.iter().map(TemplateGroup::params_per_lane)
+    }
+
     /// Each group's muscles, if it forms its rest lengths.
     #[cfg(test)]
     pub(super) fn group_muscles(&self) -> impl Iterator<Item = Option<&GroupMuscles>> {

@@ -26,7 +26,7 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::alike_muscles::{GroupMuscles, Rests};
+use super::alike_muscles::{pick16, CombosRest, GroupMuscles, LanesRest, Rests, COMBOS};
 use super::formed_rest::Driver;
 use super::integrate_simd::{wide, Wide};
 use super::springs_alike::LANES;
@@ -63,9 +63,8 @@ pub(super) struct TemplateGroup {
     active: Vec<u8>,
     /// Each template spring's spring in each lane (`u32::MAX`: none).
     spring: Vec<[u32; LANES]>,
-    /// Stiffness (N/m) and damping (N*s/m) of each template spring in each lane (0 where none).
-    k: Vec<Lanes>,
-    c: Vec<Lanes>,
+    /// Stiffness (N/m) and damping (N*s/m) of each template spring in each lane.
+    params: Params,
     /// Whether each template spring follows the material law (`k / L0`).
     material: Vec<bool>,
     /// Each template mass's mass in each lane (`u32::MAX`: none).
@@ -74,6 +73,120 @@ pub(super) struct TemplateGroup {
     bodies: Vec<Range<usize>>,
     /// The rest lengths formed in the walk, if they are (`alike_muscles.rs`).
     muscles: Option<GroupMuscles>,
+}
+
+/// The stiffness and damping of a group's template springs in each lane.
+#[derive(Clone, Debug)]
+enum Params {
+    /// At most [`COMBOS`] distinct (stiffness, damping) (a few materials): each spring and lane
+    /// an index into them, picked by a permute. Eight bytes per template spring.
+    Combos {
+        k: [f64; COMBOS],
+        c: [f64; COMBOS],
+        index: Vec<[u8; LANES]>,
+    },
+    /// Each spring and lane its own (128 bytes per template spring).
+    Lanes { k: Vec<Lanes>, c: Vec<Lanes> },
+}
+
+impl Params {
+    /// [`Params::Combos`] when the lanes hold at most [`COMBOS`] distinct pairs (a lane
+    /// without the spring counts as (0, 0)).
+    fn compact(self) -> Self {
+        let Self::Lanes { k, c } = &self else {
+            return self;
+        };
+        let mut pairs: Vec<(u64, u64)> = Vec::new();
+        let mut index = Vec::with_capacity(k.len());
+        for (kj, cj) in k.iter().zip(c) {
+            let mut row = [0u8; LANES];
+            for (l, r) in row.iter_mut().enumerate() {
+                let pair = (kj[l].to_bits(), cj[l].to_bits());
+                let at = match pairs.iter().position(|&p| p == pair) {
+                    Some(at) => at,
+                    None if pairs.len() < COMBOS => {
+                        pairs.push(pair);
+                        pairs.len() - 1
+                    }
+                    None => return self,
+                };
+                *r = at as u8;
+            }
+            index.push(row);
+        }
+        let value = |i: usize, of: fn((u64, u64)) -> u64| {
+            pairs.get(i).map_or(0.0, |&p| f64::from_bits(of(p)))
+        };
+        Self::Combos {
+            k: std::array::from_fn(|i| value(i, |p| p.0)),
+            c: std::array::from_fn(|i| value(i, |p| p.1)),
+            index,
+        }
+    }
+}
+
+/// The rest length (m) of template spring `j` in every lane (methods, not closures, so that
+/// they are inlined into the walk compiled for the CPU's instructions).
+trait LaneRests {
+    fn at(&self, j: usize) -> Lanes;
+}
+
+impl LaneRests for CombosRest<'_> {
+    #[inline(always)]
+    fn at(&self, j: usize) -> Lanes {
+        self.rest(j)
+    }
+}
+
+impl LaneRests for LanesRest<'_> {
+    #[inline(always)]
+    fn at(&self, j: usize) -> Lanes {
+        self.rest(j)
+    }
+}
+
+/// The stored rest lengths, transposed.
+struct StoredRest<'a>(&'a [Lanes]);
+
+impl LaneRests for StoredRest<'_> {
+    #[inline(always)]
+    fn at(&self, j: usize) -> Lanes {
+        self.0[j]
+    }
+}
+
+/// The stiffness (N/m) and damping (N*s/m) of template spring `j` in every lane.
+trait LaneParams {
+    fn at(&self, j: usize) -> (Lanes, Lanes);
+}
+
+/// [`Params::Combos`] for a walk, with the instructions to pick them.
+struct CombosParams<'a> {
+    k: &'a [f64; COMBOS],
+    c: &'a [f64; COMBOS],
+    index: &'a [[u8; LANES]],
+    wide: Wide,
+}
+
+impl LaneParams for CombosParams<'_> {
+    #[inline(always)]
+    fn at(&self, j: usize) -> (Lanes, Lanes) {
+        let i = &self.index[j];
+        (pick16(self.k, i, self.wide), pick16(self.c, i, self.wide))
+    }
+}
+
+/// [`Params::Lanes`] for a walk.
+struct LanesParams<'a> {
+    k: &'a [Lanes],
+    c: &'a [Lanes],
+}
+
+impl LaneParams for LanesParams<'_> {
+    #[inline(always)]
+    fn at(&self, j: usize) -> (Lanes, Lanes) {
+        (self.k[j], self.c[j])
+    }
 }
 
 /// A body's places and template keys, when it qualifies.
@@ -186,8 +299,10 @@ impl TemplateGroup {
                 .collect(),
             active: vec![0; n],
             spring: vec![[u32::MAX; LANES]; n],
-            k: vec![[0.0; LANES]; n],
-            c: vec![[0.0; LANES]; n],
+            params: Params::Lanes {
+                k: vec![[0.0; LANES]; n],
+                c: vec![[0.0; LANES]; n],
+            },
             material: vec![false; n],
             mass: vec![[u32::MAX; LANES]; places.len()],
             bodies: bodies.iter().map(|c| c.run.clone()).collect(),
@@ -205,9 +320,13 @@ impl TemplateGroup {
                 }
                 g.active[j] |= 1 << l;
                 g.spring[j][l] = s as u32;
-                (g.k[j][l], g.c[j][l], g.material[j]) = (p.k, p.c, p.material);
+                g.material[j] = p.material;
+                if let Params::Lanes { k, c } = &mut g.params {
+                    (k[j][l], c[j][l]) = (p.k, p.c);
+                }
             }
         }
+        g.params = g.params.compact();
         Some(g)
     }
 
@@ -238,6 +357,12 @@ impl TemplateGroup {
             Some(j) => m.set(j, l, driver).is_some(),
             None => true,
         }
+    }
+
+    /// Whether the group keeps its stiffness and damping per lane (not as combinations).
+    #[cfg(test)]
+    pub(super) fn params_per_lane(&self) -> bool {
+        matches!(self.params, Params::Lanes { .. })
     }
 
     /// Springs walked in lanes.
@@ -303,24 +428,39 @@ impl pulp::WithSimd for TemplatesWalk<'_> {
     type Output = f64;
 
     #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
+    fn with_simd<S: pulp::Simd>(mut self, _simd: S) -> f64 {
         let mut power = 0.0;
         let wide: Wide = wide();
         for g in self.groups {
             load(self.scratch, g, self.pos, self.vel);
-            let Scratch { state, force, rest } = &mut *self.scratch;
-            let lanes = match g.muscles.as_ref().map(|m| m.rests(self.sines, wide)) {
-                Some(Rests::Combos(r)) => walk(g, state, force, |j| r.rest(j)),
-                Some(Rests::Lanes(r)) => walk(g, state, force, |j| r.rest(j)),
-                None => {
-                    load_rest(rest, g, self.sp);
-                    walk(g, state, force, |j| rest[j])
+            let lanes = match &g.params {
+                Params::Combos { k, c, index } => {
+                    let params = CombosParams { k, c, index, wide };
+                    self.walk_rests(g, wide, &params)
                 }
+                Params::Lanes { k, c } => self.walk_rests(g, wide, &LanesParams { k, c }),
             };
             power += lanes[..g.bodies.len()].iter().sum::<f64>();
             store(self.scratch, g, self.lo, self.force);
         }
         power
+    }
+}
+
+impl TemplatesWalk<'_> {
+    /// [`walk`] of group `g` (its states loaded) with stiffness and damping `params`, the rest
+    /// lengths formed or stored.
+    #[inline(always)]
+    fn walk_rests(&mut self, g: &TemplateGroup, wide: Wide, params: &impl LaneParams) -> Lanes {
+        let Scratch { state, force, rest } = &mut *self.scratch;
+        match g.muscles.as_ref().map(|m| m.rests(self.sines, wide)) {
+            Some(Rests::Combos(r)) => walk(g, (state, force), &r, params),
+            Some(Rests::Lanes(r)) => walk(g, (state, force), &r, params),
+            None => {
+                load_rest(rest, g, self.sp);
+                walk(g, (state, force), &StoredRest(rest), params)
+            }
+        }
     }
 }
 
@@ -370,9 +510,9 @@ fn store(s: &Scratch, g: &TemplateGroup, lo: usize, force: &mut [DVec3]) {
 #[inline(always)]
 fn walk(
     g: &TemplateGroup,
-    state: &[[Lanes; 6]],
-    force: &mut [[Lanes; 3]],
-    rest: impl Fn(usize) -> Lanes,
+    (state, force): (&[[Lanes; 6]], &mut [[Lanes; 3]]),
+    rest: &impl LaneRests,
+    params: &impl LaneParams,
 ) -> Lanes {
     let mut power = [0.0; LANES];
     let mut run_mass = usize::MAX;
@@ -389,7 +529,9 @@ fn walk(
         }
         let active = g.active[j];
         started |= active;
-        let (f, pw, len2) = spring_lanes(&state[a], &state[b], &rest(j), g, j);
+        let (k, c) = params.at(j);
+        let (f, pw, len2) =
+            spring_lanes(&state[a], &state[b], &rest.at(j), (&k, &c), g.material[j]);
         let fb = &mut force[b];
         // A lane without this spring, or with it at zero length, adds -0.0 and subtracts +0.0:
         // every value keeps its bits (see `springs_alike.rs`).
@@ -426,19 +568,18 @@ fn add_run(force: &mut [Lanes; 3], run: &[Lanes; 3], started: u8) {
     }
 }
 
-/// Template spring `j` of `g` in every lane, from mass state `a` to `b` with rest lengths
-/// `rest`: the force on `b` (N), the damping power (W) and the squared length (m^2), by the
-/// operations of `spring_force` in the scalar walk's order, with each lane's stiffness and
-/// damping.
+/// A template spring in every lane, from mass state `a` to `b` with rest lengths `rest`,
+/// stiffness `k` and damping `c`, of the material law or not: the force on `b` (N), the damping
+/// power (W) and the squared length (m^2), by the operations of `spring_force` in the scalar
+/// walk's order.
 #[inline(always)]
 fn spring_lanes(
     a: &[Lanes; 6],
     b: &[Lanes; 6],
     rest: &Lanes,
-    g: &TemplateGroup,
-    j: usize,
+    (k, c): (&Lanes, &Lanes),
+    material: bool,
 ) -> ([Lanes; 3], Lanes, Lanes) {
-    let (k, c, material) = (&g.k[j], &g.c[j], g.material[j]);
     let mut f = [[0.0; LANES]; 3];
     let mut power = [0.0; LANES];
     let mut length2 = [0.0; LANES];
@@ -477,11 +618,11 @@ mod tests {
     /// `count` bodies cut at random from a 3 x 3 x 2 grid (0.1 m apart, bodies 1 m apart in
     /// `x`), masses numbered by place: each takes most of one random list of 40 pairs of grid
     /// points (some from a point to itself), listed by their masses, some repeated, stiffness
-    /// 1 or 2, all of law `law`. The springs, each body's spring range and the initial
-    /// positions.
+    /// 1 or 2 (`many`: any in 1..2), all of law `law`. The springs, each body's spring range and
+    /// the initial positions.
     fn grid_bodies(
         count: usize,
-        law: SpringLaw,
+        (law, many): (SpringLaw, bool),
         rng: &mut ChaCha8Rng,
     ) -> (Vec<Spring>, Vec<Range<usize>>, Vec<DVec3>) {
         let pool: Vec<(usize, usize)> = (0..40)
@@ -513,7 +654,11 @@ mod tests {
                     continue;
                 };
                 if rng.random_bool(0.85) {
-                    let k = f64::from(rng.random_range(1..=2u8));
+                    let k = if many {
+                        rng.random_range(1.0..2.0)
+                    } else {
+                        f64::from(rng.random_range(1..=2u8))
+                    };
                     let mut s = Spring::hooke(a, b, k, 0.1).with_damping(0.5);
                     s.law = law;
                     body.push(s);
@@ -539,6 +684,8 @@ mod tests {
     #[test]
     fn bodies_on_a_template_give_the_scalar_walks_bits() {
         let mut grouped = 0;
+        // Groups with stiffness and damping picked from combinations, and per lane.
+        let mut layouts = [0; 2];
         for seed in 0..40 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let law = if seed % 4 == 3 {
@@ -546,7 +693,9 @@ mod tests {
             } else {
                 SpringLaw::Hooke
             };
-            let (springs, runs, initial) = grid_bodies(rng.random_range(2..=20), law, &mut rng);
+            let many = seed % 3 == 1;
+            let count = rng.random_range(2..=20);
+            let (springs, runs, initial) = grid_bodies(count, (law, many), &mut rng);
             if springs.is_empty() {
                 continue;
             }
@@ -587,6 +736,9 @@ mod tests {
                 continue;
             };
             grouped += plan.template_groups();
+            for l in plan.template_layouts() {
+                layouts[usize::from(l)] += 1;
+            }
             let mut lanes = Chunk {
                 alike: Some(plan),
                 ..reference.clone()
@@ -606,5 +758,6 @@ mod tests {
             );
         }
         assert!(grouped >= 20, "{grouped} template groups");
+        assert!(layouts[0] > 0 && layouts[1] > 0, "{layouts:?}");
     }
 }
