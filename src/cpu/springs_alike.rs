@@ -253,19 +253,24 @@ impl Shape {
     }
 }
 
-/// Per-thread scratch of one group.
+/// Per-thread scratch of one group (of bodies alike, or on a template: `springs_template.rs`).
 #[derive(Default)]
-struct Scratch {
-    /// Position x, y, z then velocity x, y, z of each relative mass, per lane.
-    state: Vec<[Lanes; 6]>,
-    /// Force on each relative mass, per lane, N.
-    force: Vec<[Lanes; 3]>,
-    /// Rest length of each template spring, per lane, m.
-    rest: Vec<Lanes>,
+pub(super) struct Scratch {
+    /// Position x, y, z then velocity x, y, z of each relative (or template) mass, per lane.
+    pub(super) state: Vec<[Lanes; 6]>,
+    /// Force on each relative (or template) mass, per lane, N.
+    pub(super) force: Vec<[Lanes; 3]>,
+    /// Stored rest length of each template spring, per lane, m.
+    pub(super) rest: Vec<Lanes>,
 }
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// `f` on this thread's scratch.
+pub(super) fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|s| f(&mut s.borrow_mut()))
 }
 
 /// Walks a chunk with an alike plan into its force buffer and dissipated power; `formed` is the
@@ -291,7 +296,7 @@ pub(super) fn walk_alike(
         return;
     };
     force.fill(DVec3::ZERO);
-    let mut power = SCRATCH.with(|s| {
+    let mut power = with_scratch(|scratch| {
         pulp::Arch::new().dispatch(GroupsWalk {
             sp,
             pos,
@@ -300,7 +305,7 @@ pub(super) fn walk_alike(
             groups: &plan.groups,
             lo: *lo,
             force,
-            scratch: &mut s.borrow_mut(),
+            scratch,
         })
     });
     power += walk_templates(sp, (pos, vel), sines, &plan.templates, (*lo, force));

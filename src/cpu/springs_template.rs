@@ -20,7 +20,6 @@
 //! ([`MIN_FILL`]); the benchmark population's random voxel robots (parts of one 4 x 4 x 3-cell
 //! block) fill about 80 %.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -29,7 +28,7 @@ use glam::DVec3;
 use super::alike_muscles::{pick16, CombosRest, GroupMuscles, LanesRest, Rests, COMBOS};
 use super::formed_rest::Driver;
 use super::integrate_simd::{wide, Wide};
-use super::springs_alike::LANES;
+use super::springs_alike::{with_scratch, Scratch, LANES};
 use super::tables::SpringArrays;
 
 /// Eight f64 lanes, one per body.
@@ -374,21 +373,6 @@ impl TemplateGroup {
     }
 }
 
-/// Per-thread scratch of one group.
-#[derive(Default)]
-struct Scratch {
-    /// Position x, y, z then velocity x, y, z of each template mass, per lane.
-    state: Vec<[Lanes; 6]>,
-    /// Force on each template mass, per lane, N.
-    force: Vec<[Lanes; 3]>,
-    /// Stored rest length of each template spring, per lane, m.
-    rest: Vec<Lanes>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
 /// Walks `groups` of a chunk (force buffer `force` from mass `lo`) and returns their damping
 /// power, W; `sines` are the waves' sines (`Waves::sines`) for groups that form rest lengths.
 pub(super) fn walk_templates(
@@ -401,7 +385,7 @@ pub(super) fn walk_templates(
     if groups.is_empty() {
         return 0.0;
     }
-    SCRATCH.with(|s| {
+    with_scratch(|scratch| {
         pulp::Arch::new().dispatch(TemplatesWalk {
             sp,
             pos,
@@ -410,7 +394,7 @@ pub(super) fn walk_templates(
             groups,
             lo,
             force,
-            scratch: &mut s.borrow_mut(),
+            scratch,
         })
     })
 }
