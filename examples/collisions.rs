@@ -1,7 +1,7 @@
 //! Bodies that touch (issue 13): two jelly cubes colliding head-on in free space, a pile of fifty
 //! soft bodies dropped into a box, and a cloth dropped on a ball that drapes and folds onto
 //! itself, each from [`hooke::collision_scenes`] at its default size, on the CPU reference
-//! (`--gpu`: on the GPU World, the same loop through [`Simulation`]).
+//! (`--backend gpu`: on the GPU World, the same loop through [`Simulation`]).
 //!
 //! For each it prints, over the run, the closest any two masses that may touch came, as a
 //! fraction of their contact distance `r_a + r_b` (below 1 they touch; the tests hold it above
@@ -24,10 +24,10 @@
 //!
 //! `--write-scenes DIR` writes the three scenes as scene files instead (`collisions_cubes.json`,
 //! `collisions_pile.json`, `collisions_cloth.json`; the repository's `scenes/` holds them), for
-//! `hooke run` and `hooke render`.
+//! `hooke run` (`--gif`).
 //!
-//! Run: `cargo run --release --example collisions -- [cubes|pile|cloth|all] [--gpu]` (default all,
-//! on the CPU reference)
+//! Run: `cargo run --release --example collisions -- [cubes|pile|cloth|all] [--backend
+//! auto|cpu|gpu]` (default all, `auto`: the GPU World on a hardware GPU, else the CPU reference)
 
 #[path = "terrain/scene_json.rs"]
 mod scene_json;
@@ -42,8 +42,8 @@ use hooke::render::{
     record_with, Camera, Framing, RecordOptions, RecordingSummary, DEFAULT_AZIMUTH,
 };
 use hooke::{
-    BodyKind, Contact, CpuWorld, DVec3, Friction, Model, Obstacle, Scene, Shape, Simulation, Vec3,
-    World,
+    BackendChoice, BodyKind, Contact, CpuWorld, DVec3, Friction, Model, Obstacle, Scene, Shape, Simulation, Vec3,
+    OpenBackend, World, WorldOptions,
 };
 use scene_json::scene_json;
 
@@ -59,9 +59,10 @@ struct Args {
     /// Write the scene files to this folder instead of running them.
     #[arg(long, value_name = "DIR")]
     write_scenes: Option<PathBuf>,
-    /// Run on the GPU World (f32) instead of the CPU reference (f64).
-    #[arg(long)]
-    gpu: bool,
+    /// What simulates: `auto` (the GPU World on a hardware GPU, else the CPU reference), `cpu`
+    /// (the CPU reference, f64) or `gpu` (the GPU World, f32, on any adapter).
+    #[arg(long, default_value = "auto")]
+    backend: BackendChoice,
 }
 
 /// The scenes.
@@ -278,12 +279,15 @@ fn simulate(
     model: &Model,
     drawn: &Model,
     options: &RecordOptions,
-    gpu: bool,
+    backend: &OpenBackend,
 ) -> hooke::Result<Run> {
-    if gpu {
-        record_touching(&mut World::new(model)?, drawn, options)
-    } else {
-        record_touching(&mut CpuWorld::new(model)?, drawn, options)
+    match backend {
+        OpenBackend::Gpu { device, queue, .. } => {
+            let options_gpu = WorldOptions::default();
+            let mut world = World::with_device(device.clone(), queue.clone(), model, options_gpu)?;
+            record_touching(&mut world, drawn, options)
+        }
+        OpenBackend::Cpu { .. } => record_touching(&mut CpuWorld::new(model)?, drawn, options),
     }
 }
 
@@ -317,7 +321,7 @@ fn drawn(which: Which, model: &Model) -> Model {
     drawn
 }
 
-fn run(which: Which, gpu: bool) -> hooke::Result<()> {
+fn run(which: Which, backend: &OpenBackend) -> hooke::Result<()> {
     let scene = which.scene()?;
     let model = scene.to_model()?;
     let duration = which.duration();
@@ -362,7 +366,7 @@ fn run(which: Which, gpu: bool) -> hooke::Result<()> {
         }
     }
     let started = std::time::Instant::now();
-    let run = simulate(&model, &drawn(which, &model), &options, gpu)?;
+    let run = simulate(&model, &drawn(which, &model), &options, backend)?;
     println!(
         "  closest approach of masses that may touch: {:.3} of their contact distance; at the \
          end {} pairs touch, {} of them started at least 4 contact distances apart",
@@ -474,7 +478,10 @@ fn main() -> ExitCode {
             } else {
                 vec![args.which]
             };
-            scenes.into_iter().try_for_each(|w| run(w, args.gpu))
+            args.backend.open().and_then(|backend| {
+                println!("on {}", backend.describe());
+                scenes.into_iter().try_for_each(|w| run(w, &backend))
+            })
         }
     };
     match result {

@@ -103,6 +103,7 @@
 //!   the interactive viewer's input handling.
 //! - [`plot`] (feature `plot`, on by default): energy plots to PNG.
 
+mod backend_choice;
 pub mod builders;
 pub mod collision_scenes;
 pub mod control;
@@ -121,6 +122,7 @@ pub mod sensors;
 pub mod simulation;
 mod validate;
 
+pub use backend_choice::{BackendChoice, OpenBackend};
 pub use builders::{
     Builder, Cloth, Cube, ImageBody, Lattice, Muscle, ParticleBed, Placement, RandomStructure,
     Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,

@@ -1,4 +1,5 @@
-//! The `hooke` command as a user runs it: traces, renders, reports and the errors of bad input.
+//! The `hooke` command as a user runs it: traces, GIFs, reports, help, and the errors of bad
+//! input.
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
@@ -94,7 +95,9 @@ fn hooke_run_trace_is_the_cpu_worlds_own_values_to_the_last_bit() {
         "0.05",
         "--every",
         "0.01",
-        "--out",
+        "--backend",
+        "cpu",
+        "--csv",
         out_csv.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -138,8 +141,9 @@ fn hooke_run_gpu_trace_is_the_gpu_worlds_own_values() {
         "0.02",
         "--every",
         "0.01",
-        "--gpu",
-        "--out",
+        "--backend",
+        "gpu",
+        "--csv",
         out_csv.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -151,10 +155,10 @@ fn hooke_run_gpu_trace_is_the_gpu_worlds_own_values() {
     assert_eq!(observed(&header, &rows), expected_rows(&mut world, 100, 2));
 }
 
-/// `hooke run --gpu --f64` runs the GPU World in f64: its trace is that World's own values and
-/// within 1e-12 m of the CPU reference's (the f32 World's is about 1e-6 m away). `--f64` alone
-/// is refused (it needs `--gpu`). On an adapter without `SHADER_F64` (never lavapipe) the command
-/// fails naming the feature.
+/// `hooke run --backend gpu --f64` runs the GPU World in f64: its trace is that World's own
+/// values and within 1e-12 m of the CPU reference's (the f32 World's is about 1e-6 m away).
+/// `--f64` on the CPU reference runs and says the CPU is always f64. On an adapter without
+/// `SHADER_F64` (never lavapipe) the command fails naming the feature.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn hooke_run_gpu_f64_trace_follows_the_cpu_reference() {
@@ -164,7 +168,7 @@ fn hooke_run_gpu_f64_trace_follows_the_cpu_reference() {
     if !device.features().contains(wgpu::Features::SHADER_F64) {
         let name = device.adapter_info().name;
         assert!(!name.contains("llvmpipe"), "lavapipe has SHADER_F64");
-        let out = hooke(&["run", "scenes/cube.json", "--gpu", "--f64"]);
+        let out = hooke(&["run", "scenes/cube.json", "--backend", "gpu", "--f64"]);
         assert!(
             !out.status.success(),
             "{name} ran an f64 World without SHADER_F64"
@@ -179,14 +183,19 @@ fn hooke_run_gpu_f64_trace_follows_the_cpu_reference() {
         "0.05",
         "--every",
         "0.01",
-        "--gpu",
+        "--backend",
+        "gpu",
         "--f64",
-        "--out",
+        "--csv",
         out_csv.to_str().unwrap(),
     ];
     let out = hooke(&args);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("F64"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("GPU World") && stderr(&out).contains("(f64)"),
+        "{}",
+        stderr(&out)
+    );
     let (header, rows) = read_trace(&out_csv);
     let model = Scene::load("scenes/cube.json").unwrap().to_model().unwrap();
     let options = hooke::WorldOptions {
@@ -204,9 +213,21 @@ fn hooke_run_gpu_f64_trace_follows_the_cpu_reference() {
             assert!((a - b).abs() < 1e-12, "{a} (GPU f64) vs {b} (CPU)");
         }
     }
-    let refused = hooke(&["run", "scenes/cube.json", "--f64"]);
-    assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("--gpu"), "{}", stderr(&refused));
+    let cpu = hooke(&[
+        "run",
+        "scenes/cube.json",
+        "--duration",
+        "0.01",
+        "--backend",
+        "cpu",
+        "--f64",
+    ]);
+    assert!(cpu.status.success(), "{}", stderr(&cpu));
+    assert!(
+        stderr(&cpu).contains("always runs in f64"),
+        "{}",
+        stderr(&cpu)
+    );
 }
 
 #[test]
@@ -232,24 +253,34 @@ fn hooke_info_reports_counts_stable_dt_and_adapter() {
     assert!(text.contains("device     "), "{text}");
 }
 
+/// One `hooke run` writes the GIF, its energy plot and the CSV trace of the same simulation:
+/// the trace is the CPU reference's own values, as without `--gif`.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
-fn hooke_render_writes_the_gif_and_the_energy_plot() {
-    let dir = scratch("render");
+fn hooke_run_writes_the_gif_the_energy_plot_and_the_trace_at_once() {
+    let dir = scratch("run_gif");
     let gif = dir.join("cube.gif");
+    let csv = dir.join("cube.csv");
     let out = hooke(&[
-        "render",
+        "run",
         "scenes/cube.json",
-        "--out",
+        "--gif",
         gif.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
         "--duration",
         "0.1",
+        "--every",
+        "0.02",
         "--fps",
         "50",
         "--size",
         "64x48",
+        "--backend",
+        "cpu",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "no trace on standard output");
     let decoder = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(
         std::fs::File::open(&gif).unwrap(),
     ))
@@ -260,6 +291,54 @@ fn hooke_render_writes_the_gif_and_the_energy_plot() {
     assert_eq!(frames.len(), 6);
     assert_eq!(frames[0].buffer().dimensions(), (64, 48));
     assert!(dir.join("cube_energy.png").is_file());
+    // 0.1 s at dt = 1e-4 s, a row every 200 steps and one at the start.
+    let (header, rows) = read_trace(&csv);
+    assert_eq!(rows.len(), 6);
+    let model = Scene::load("scenes/cube.json").unwrap().to_model().unwrap();
+    let mut world = CpuWorld::new(&model).unwrap();
+    assert_eq!(observed(&header, &rows), expected_rows(&mut world, 200, 5));
+}
+
+/// With neither `--csv` nor `--gif`, the trace goes to standard output; with `--gif` alone,
+/// nothing does.
+#[test]
+fn without_csv_or_gif_the_trace_goes_to_standard_output() {
+    let out = hooke(&[
+        "run",
+        "scenes/cube.json",
+        "--duration",
+        "0.01",
+        "--every",
+        "0.005",
+        "--backend",
+        "cpu",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 3, "{text}");
+    assert!(lines[0].starts_with("t,cube_x,cube_y,cube_z,"), "{text}");
+}
+
+/// Times in messages are written as a person writes them: `0.0001 s`, not
+/// `0.00010000000000000002 s`.
+#[test]
+fn run_messages_print_times_without_float_noise() {
+    let out = hooke(&[
+        "run",
+        "scenes/cube.json",
+        "--duration",
+        "0.0003",
+        "--backend",
+        "cpu",
+        "--csv",
+        scratch("human_times").join("t.csv").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("3 steps of 0.0001 s"), "{err}");
+    assert!(err.contains("simulated 0.0003 s"), "{err}");
+    assert!(!err.contains("0000000"), "{err}");
 }
 
 #[test]
@@ -304,13 +383,11 @@ fn bad_command_line_values_are_refused_with_the_value() {
         (vec!["run", "scenes/cube.json", "--duration", "-1"], "-1"),
         (vec!["run", "scenes/cube.json", "--every", "nan"], "nan"),
         (
-            vec!["render", "scenes/cube.json", "--size", "640by480"],
+            vec!["run", "scenes/cube.json", "--size", "640by480"],
             "640by480",
         ),
-        (
-            vec!["render", "scenes/cube.json", "--out", "x.png"],
-            "x.png",
-        ),
+        (vec!["run", "scenes/cube.json", "--gif", "x.png"], "x.png"),
+        (vec!["run", "scenes/cube.json", "--backend", "cuda"], "cuda"),
     ] {
         let out = hooke(&args);
         assert!(!out.status.success(), "{args:?} was accepted");
@@ -335,7 +412,9 @@ fn a_run_that_blows_up_keeps_its_rows_and_says_what_to_change() {
         "2",
         "--every",
         "0.01",
-        "--out",
+        "--backend",
+        "cpu",
+        "--csv",
         out_csv.to_str().unwrap(),
     ]);
     assert!(!out.status.success(), "a blow-up must fail the command");
@@ -352,4 +431,43 @@ fn a_run_that_blows_up_keeps_its_rows_and_says_what_to_change() {
         .iter()
         .flatten()
         .all(|v| v.is_finite() && v.abs() < 1e3));
+}
+
+/// `hooke --help` stands on its own: it shows a whole scene (which loads), points at `hooke
+/// schema` and docs.rs, and never at a `scenes/` folder a `cargo install` user does not have.
+#[test]
+fn the_help_shows_a_scene_that_runs_and_no_repository_folder() {
+    let out = hooke(&["--help"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let help = stdout(&out);
+    assert!(!help.contains("scenes/"), "{help}");
+    assert!(help.contains("hooke schema") && help.contains("docs.rs/hooke"), "{help}");
+    let start = help.find("\n  {").expect("a scene in the help");
+    let end = start + help[start..].find("\n  }").expect("the scene's end") + 4;
+    let dir = scratch("help_scene");
+    let scene = dir.join("cube.json");
+    std::fs::write(&scene, &help[start..end]).unwrap();
+    let run = hooke(&["run", scene.to_str().unwrap(), "--duration", "0.01", "--backend", "cpu"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    for command in ["run", "info", "view", "evolve", "eval", "merge", "schema"] {
+        let out = hooke(&[command, "--help"]);
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        let help = stdout(&out);
+        assert!(help.contains("Example: hooke "), "{command}: {help}");
+    }
+}
+
+/// `hooke view` loads the file before it opens a window, so a bad file is named either way;
+/// without the `viewer` feature it says how to get the viewer.
+#[test]
+fn hooke_view_names_a_bad_file_and_says_how_to_get_the_viewer() {
+    let out = hooke(&["view", "no/such/champion.json"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no/such/champion.json"), "{}", stderr(&out));
+    if cfg!(not(feature = "viewer")) {
+        let out = hooke(&["view", "scenes/cube.json"]);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.contains("--features cli,viewer"), "{err}");
+    }
 }

@@ -519,3 +519,41 @@ fn shares_of_a_batch_larger_than_one_cpu_chunk_merge_bit_for_bit_from_one_world(
         .count();
     assert!(moved > 100, "only {moved} robots moved");
 }
+
+/// `--backend auto` runs the CPU reference unless there is a hardware GPU: a software adapter
+/// (lavapipe) is slower than the CPU reference on the same cores. The results name the backend
+/// and adapter that ran, and give the fitness bits of an explicit `--backend cpu` run when it
+/// is the CPU.
+#[test]
+fn auto_takes_the_cpu_reference_unless_there_is_a_hardware_gpu() {
+    let dir = scratch("auto");
+    let pop = write(&dir.join("population.json"), &population(0.05));
+    let run = |backend: &str| {
+        let out = dir.join(format!("{backend}.json"));
+        let args = [
+            "eval",
+            &pop,
+            "--backend",
+            backend,
+            "--range",
+            "0..2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        ok(&hooke(&args));
+        read(&out)
+    };
+    let auto = run("auto");
+    match pollster::block_on(hooke::gpu::hardware_adapter()) {
+        None => {
+            assert_eq!(auto["backend"], "cpu");
+            assert_eq!(auto["adapter"], Value::Null);
+            assert_eq!(comparable(&auto), comparable(&run("cpu")));
+        }
+        Some(adapter) => {
+            assert_eq!(auto["backend"], "gpu");
+            let expected = hooke::gpu::adapter_summary(&adapter.get_info());
+            assert_eq!(auto["adapter"], expected.as_str());
+        }
+    }
+}

@@ -6,7 +6,8 @@
 mod common;
 
 use hooke::population::{
-    Evaluation, Evolution, Evolved, GenerationStats, Population, RobotResult, VoxelGenome,
+    Evaluation, Evolution, EvolutionState, Evolved, GenerationStats, Population, RobotResult,
+    VoxelGenome,
 };
 use hooke::{CpuWorld, Error};
 
@@ -60,6 +61,73 @@ fn check_same_seed_same_champion(run: &dyn Fn(&Evolution) -> Evolved) {
 #[test]
 fn same_seed_gives_the_same_champion_on_the_cpu() {
     check_same_seed_same_champion(&|e| e.run_on::<CpuWorld>(|_| {}).unwrap());
+}
+
+/// A run stopped after any generation, its state written to JSON and read back, and resumed,
+/// ends with the history (wall times aside) and champion of a run that was never stopped.
+#[test]
+fn a_run_resumed_from_a_json_checkpoint_ends_as_an_undisturbed_run() {
+    let evolution = small();
+    let straight = evolution.run_on::<CpuWorld>(|_| {}).unwrap();
+    let mut evaluate = |p: &Population, e: &Evaluation| p.evaluate::<CpuWorld>(e);
+    for stop_after in 0..evolution.generations {
+        let mut state = evolution.start().unwrap();
+        for _ in 0..stop_after {
+            evolution.next_generation(&mut state, &mut evaluate).unwrap();
+        }
+        let json = serde_json::to_string(&state).unwrap();
+        let back: EvolutionState = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, state, "the state does not survive JSON");
+        let mut seen = Vec::new();
+        let resumed = evolution
+            .resume(back, &mut evaluate, |s| seen.push(s.generation))
+            .unwrap();
+        assert_eq!(outcome(&resumed), outcome(&straight), "stopped after {stop_after}");
+        assert_eq!(resumed.champion, straight.champion, "stopped after {stop_after}");
+        assert_eq!(seen, ((stop_after + 1)..=evolution.generations).collect::<Vec<_>>());
+    }
+}
+
+/// A finished run continued with more generations gives the run that had them from the start:
+/// the state after the last generation already holds the next one, bred.
+#[test]
+fn a_finished_run_extended_equals_the_longer_run() {
+    let longer = small();
+    let shorter = Evolution {
+        generations: 2,
+        ..longer.clone()
+    };
+    let mut evaluate = |p: &Population, e: &Evaluation| p.evaluate::<CpuWorld>(e);
+    let mut state = shorter.start().unwrap();
+    while !state.finished(&shorter) {
+        shorter.next_generation(&mut state, &mut evaluate).unwrap();
+    }
+    assert!(shorter.next_generation(&mut state, &mut evaluate).is_err());
+    let extended = longer.resume(state, &mut evaluate, |_| {}).unwrap();
+    let straight = longer.run_on::<CpuWorld>(|_| {}).unwrap();
+    assert_eq!(outcome(&extended), outcome(&straight));
+    assert_eq!(extended.champion, straight.champion);
+}
+
+/// A state the settings cannot have made is refused, naming what does not fit.
+#[test]
+fn a_state_of_other_settings_is_refused() {
+    let evolution = small();
+    let state = evolution.start().unwrap();
+    let bigger = Evolution {
+        population: 9,
+        ..evolution.clone()
+    };
+    let e = bigger.resume(state.clone(), |p, e| p.evaluate::<CpuWorld>(e), |_| {});
+    let e = e.unwrap_err().to_string();
+    assert!(e.contains("8 genomes") && e.contains("population of 9"), "{e}");
+    let mut ahead = state;
+    ahead.generation = 1;
+    let e = evolution
+        .resume(ahead, |p, e| p.evaluate::<CpuWorld>(e), |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("history has 0 generations"), "{e}");
 }
 
 #[test]

@@ -8,9 +8,9 @@ use hooke::render::input::{
 use hooke::render::Camera;
 use hooke::{CpuWorld, DVec3, Mass, Model, Params, Part, Vec3, STANDARD_GRAVITY};
 
-/// The viewer's scenario table (examples/viewer/scenarios.rs: plain hooke builders, no window),
+/// The viewer's scenario table (src/bin/hooke/view/gui/scenarios.rs: plain hooke builders, no window),
 /// so the key table is tested against the scenarios the viewer really offers.
-#[path = "../examples/viewer/scenarios.rs"]
+#[path = "../src/bin/hooke/view/gui/scenarios.rs"]
 mod scenarios;
 
 const W: u32 = 400;

@@ -15,7 +15,8 @@
 //! Measured (10 s): CPU reference 1.61 m (open loop) against 7.98 m (closed loop); the GPU World
 //! on lavapipe gives the same picture (see the README).
 //!
-//! Run: `cargo run --release --example reflex_walker [-- --gpu] [--duration 10]`
+//! Run: `cargo run --release --example reflex_walker [-- --backend auto|cpu|gpu]
+//! [--duration 10]`
 
 mod reflex;
 
@@ -25,6 +26,7 @@ use clap::Parser;
 use hooke::population::RobotControl;
 use hooke::prelude::*;
 use hooke::render::{record_with, Framing, RecordOptions, RecordingSummary};
+use hooke::{BackendChoice, OpenBackend, WorldOptions};
 
 /// Walks an open-loop and a closed-loop robot side by side and compares their distances.
 #[derive(Parser)]
@@ -32,9 +34,10 @@ struct Args {
     /// Simulated time, s.
     #[arg(long, default_value_t = 10.0)]
     duration: f64,
-    /// Run on the GPU World instead of the CPU reference.
-    #[arg(long)]
-    gpu: bool,
+    /// What simulates: `auto` (the GPU World on a hardware GPU, else the CPU reference), `cpu`
+    /// or `gpu` (the GPU World on any adapter).
+    #[arg(long, default_value = "auto")]
+    backend: BackendChoice,
     /// Folder to write to.
     #[arg(long, default_value = "out/reflex_walker")]
     out: PathBuf,
@@ -74,15 +77,24 @@ fn main() -> hooke::Result<()> {
         title: "Open and closed loop: energy".to_string(),
         ..RecordOptions::new(&args.out, "reflex_walker")
     };
-    let (start, end, summary) = if args.gpu {
-        walk(&mut World::new(&model)?, &model, &options, &mut controllers)?
-    } else {
-        walk(
+    let backend = args.backend.open()?;
+    println!("on {}", backend.describe());
+    let (start, end, summary) = match &backend {
+        OpenBackend::Gpu { device, queue, .. } => {
+            let mut world = World::with_device(
+                device.clone(),
+                queue.clone(),
+                &model,
+                WorldOptions::default(),
+            )?;
+            walk(&mut world, &model, &options, &mut controllers)?
+        }
+        OpenBackend::Cpu { .. } => walk(
             &mut CpuWorld::new(&model)?,
             &model,
             &options,
             &mut controllers,
-        )?
+        )?,
     };
     for (b, body) in model.bodies.iter().enumerate() {
         let d = end[b].centre_of_mass - start[b].centre_of_mass;

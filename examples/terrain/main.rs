@@ -1,6 +1,6 @@
 //! Terrain (issue 12): Lipson's walking robot (seed 000, [`WalkingRobot`] with its default gait
 //! and friction) on flat ground, up a slope, up a staircase and across rough ground, and a soft
-//! cube bouncing down a staircase, on the CPU reference (`--gpu`: on the GPU World).
+//! cube bouncing down a staircase, on the CPU reference (`--backend gpu`: on the GPU World).
 //!
 //! For each walk it prints how far the robot's centre of mass got forward in 10 s and how much
 //! height it gained; for the cube, the step it ends on. Every run also prints the deepest any mass
@@ -30,7 +30,7 @@
 //! `<course>.gif` (at 25 frames per simulated second, the camera following the body) and
 //! `<course>_energy.png` (the energy terms over time).
 //!
-//! With `--gpu` the courses run on the GPU World (f32). Measured on lavapipe: flat 1.573 m,
+//! With `--backend gpu` the courses run on the GPU World (f32). Measured on lavapipe: flat 1.573 m,
 //! slope 1.129 m (0.157 m up), stairs 0.469 m, rough 0.952 m, the cube down all eight steps
 //! (0.554 m lower). The stairs differ most from the CPU's 0.842 m: how long the robot stands at
 //! the first riser before its feet catch depends on sub-millimetre differences of contact, which
@@ -39,10 +39,11 @@
 //!
 //! `--write-scenes DIR` writes the courses (all but `flat`) as scene files instead
 //! (`walker_slope.json`, `walker_stairs.json`, `walker_rough.json`, `cube_stairs.json`; the
-//! repository's `scenes/` holds them): `hooke run` and `hooke render` then replay them.
+//! repository's `scenes/` holds them): `hooke run` (`--gif`) then replays them.
 //!
 //! Run: `cargo run --release --example terrain [flat|slope|stairs|rough|cube_stairs|all]
-//! [--gpu]` (default all, on the CPU reference)
+//! [--backend auto|cpu|gpu]` (default all; `auto`: the GPU World on a hardware GPU, else the
+//! CPU reference)
 
 mod scene_json;
 
@@ -53,8 +54,9 @@ use clap::{Parser, ValueEnum};
 use hooke::creatures::WalkingRobot;
 use hooke::render::{record_with, Framing, RecordOptions, RecordingSummary};
 use hooke::{
-    BodyKind, BodySpec, Contact, CpuWorld, Cube, DVec2, DVec3, Friction, Model, Obstacle, Params,
+    BackendChoice, BodyKind, BodySpec, Contact, CpuWorld, Cube, DVec2, DVec3, Friction, Model, Obstacle, Params,
     Placement, RoughGround, Scene, Shape, Simulation, Slope, Staircase, World,
+    OpenBackend, WorldOptions,
 };
 use scene_json::scene_json;
 
@@ -106,9 +108,10 @@ struct Args {
     /// Write the courses' scene files to this folder instead of running them.
     #[arg(long, value_name = "DIR")]
     write_scenes: Option<PathBuf>,
-    /// Run on the GPU World (f32) instead of the CPU reference (f64).
-    #[arg(long)]
-    gpu: bool,
+    /// What simulates: `auto` (the GPU World on a hardware GPU, else the CPU reference), `cpu`
+    /// (the CPU reference, f64) or `gpu` (the GPU World, f32, on any adapter).
+    #[arg(long, default_value = "auto")]
+    backend: BackendChoice,
 }
 
 /// The courses.
@@ -246,17 +249,19 @@ fn course(which: Which) -> hooke::Result<Course> {
 
 /// Runs `model` for `options.duration` s, recording it, and returns what was recorded and the
 /// deepest any mass went into the ground or an obstacle, m (checked at every sample). The one
-/// place that chooses the backend: the CPU reference (the GPU `World` would be
-/// `World::new(model)?`).
+/// place that chooses the World: the CPU reference, or the GPU World on `backend`'s device.
 fn simulate(
     model: &Model,
     options: &RecordOptions,
-    gpu: bool,
+    backend: &OpenBackend,
 ) -> hooke::Result<(RecordingSummary, f64)> {
-    if gpu {
-        record_deepest(&mut World::new(model)?, model, options)
-    } else {
-        record_deepest(&mut CpuWorld::new(model)?, model, options)
+    match backend {
+        OpenBackend::Gpu { device, queue, .. } => {
+            let options_gpu = WorldOptions::default();
+            let mut world = World::with_device(device.clone(), queue.clone(), model, options_gpu)?;
+            record_deepest(&mut world, model, options)
+        }
+        OpenBackend::Cpu { .. } => record_deepest(&mut CpuWorld::new(model)?, model, options),
     }
 }
 
@@ -306,7 +311,7 @@ struct Outcome {
     height: f64,
 }
 
-fn run(course: &Course, gpu: bool) -> hooke::Result<Outcome> {
+fn run(course: &Course, backend: &OpenBackend) -> hooke::Result<Outcome> {
     let which = course.which;
     let model = course.scene.to_model()?;
     let duration = if which == Which::CubeStairs {
@@ -330,7 +335,7 @@ fn run(course: &Course, gpu: bool) -> hooke::Result<Outcome> {
         title: format!("{}: energy", which.name()),
         ..RecordOptions::new(OUT, which.name())
     };
-    let (summary, deepest) = simulate(&model, &options, gpu)?;
+    let (summary, deepest) = simulate(&model, &options, backend)?;
     let com = &summary.trace.centre_of_mass;
     let (first, last) = (com[0], com[com.len() - 1]);
     let outcome = Outcome {
@@ -424,7 +429,7 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let result = match &args.write_scenes {
         Some(dir) => write_scenes(dir),
-        None => run_courses(args.which, args.gpu),
+        None => run_courses(args.which, args.backend),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -435,7 +440,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_courses(which: Which, gpu: bool) -> hooke::Result<()> {
+fn run_courses(which: Which, choice: BackendChoice) -> hooke::Result<()> {
+    let backend = choice.open()?;
+    println!("on {}", backend.describe());
     let courses: Vec<Which> = if which == Which::All {
         Which::COURSES.to_vec()
     } else {
@@ -443,7 +450,7 @@ fn run_courses(which: Which, gpu: bool) -> hooke::Result<()> {
     };
     let mut outcomes = Vec::new();
     for which in courses {
-        outcomes.push(run(&course(which)?, gpu)?);
+        outcomes.push(run(&course(which)?, &backend)?);
     }
     if outcomes.len() > 1 {
         println!("\ncourse        forward (m)  height gained (m)");

@@ -26,6 +26,23 @@ pub(crate) fn describe(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
 }
 
+/// One line about an adapter for a person or a results file: name, graphics backend, device
+/// type and driver, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu), driver llvmpipe Mesa
+/// 22.3.6`.
+#[must_use]
+pub fn adapter_summary(info: &wgpu::AdapterInfo) -> String {
+    let driver = [info.driver.as_str(), info.driver_info.as_str()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut line = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
+    if !driver.is_empty() {
+        line += &format!(", driver {driver}");
+    }
+    line
+}
+
 /// Rank of an adapter: Vulkan first, then discrete, integrated, virtual and CPU devices.
 fn rank(info: &wgpu::AdapterInfo) -> (u8, u8) {
     let backend = match info.backend {
@@ -165,10 +182,7 @@ fn backend_env() -> Option<String> {
 /// command that installs a driver on this kind of machine (or which environment variable
 /// excluded the adapters seen).
 pub async fn find_adapter() -> Result<wgpu::Adapter> {
-    let tiers = match wgpu::Backends::from_env() {
-        Some(backends) => vec![backends],
-        None => vec![wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY],
-    };
+    let tiers = search_tiers();
     let name = wanted_name();
     let mut tried = Vec::new();
     quiet_mesa_device_select();
@@ -184,6 +198,58 @@ pub async fn find_adapter() -> Result<wgpu::Adapter> {
         }
     }
     Err(no_adapter(&tried, name.as_deref(), &backend_env()))
+}
+
+/// Whether `info` is a hardware GPU: any device type but [`wgpu::DeviceType::Cpu`], which is
+/// what software rasterisers (Mesa's lavapipe and llvmpipe, WARP) report. On a CPU-only machine
+/// the CPU reference ([`CpuWorld`](crate::CpuWorld)) runs hooke's models several times faster
+/// than the GPU World on a software adapter, so [`BackendChoice::Auto`](crate::BackendChoice)
+/// takes a GPU only when this holds.
+#[must_use]
+pub fn is_hardware(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type != wgpu::DeviceType::Cpu
+}
+
+/// The adapter [`find_adapter`] would pick, if it is a hardware GPU ([`is_hardware`]); otherwise
+/// the best hardware adapter of the same backends, and `None` when there is none (no adapter at
+/// all, or only software ones such as lavapipe). The one place where "a real GPU is here" is
+/// decided: [`BackendChoice::Auto`](crate::BackendChoice) asks it.
+pub async fn hardware_adapter() -> Option<wgpu::Adapter> {
+    let first = find_adapter().await.ok()?;
+    if is_hardware(&first.get_info()) {
+        return Some(first);
+    }
+    // An adapter named by WGPU_ADAPTER_NAME is the user's choice: no other is looked for.
+    if wanted_name().is_none() {
+        for backends in search_tiers() {
+            let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+            desc.backends = backends;
+            let instance = wgpu::Instance::new(desc);
+            let best = instance
+                .enumerate_adapters(backends)
+                .await
+                .into_iter()
+                .filter(|a| is_hardware(&a.get_info()))
+                .min_by_key(|a| rank(&a.get_info()));
+            if best.is_some() {
+                return best;
+            }
+        }
+    }
+    log::info!(
+        "no hardware GPU: the adapter found is {}",
+        describe(&first.get_info())
+    );
+    None
+}
+
+/// The backends [`find_adapter`] asks, tier by tier: those of `WGPU_BACKEND` when it is set,
+/// else the primary ones (Vulkan, Metal, DX12) and then the secondary ones (OpenGL).
+fn search_tiers() -> Vec<wgpu::Backends> {
+    match wgpu::Backends::from_env() {
+        Some(backends) => vec![backends],
+        None => vec![wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY],
+    }
 }
 
 /// Opens a device on `adapter` with the adapter's own limits (not wgpu's defaults, which cap a

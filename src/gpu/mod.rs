@@ -87,7 +87,10 @@ mod tables;
 mod world;
 
 pub(crate) use device::describe as describe_adapter;
-pub use device::{find_adapter, open_device, pick_adapter, request_device, wanted_features};
+pub use device::{
+    adapter_summary, find_adapter, hardware_adapter, is_hardware, open_device, pick_adapter, request_device,
+    wanted_features,
+};
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
 pub use options::{BodyState, Precision, SpringPass, WorldOptions, WorldStats};
 pub use world::World;

@@ -21,7 +21,7 @@ pub struct GenerationFitness {
 }
 
 /// Best and mean fitness against generation number (generation 0 first), the plot an evolution
-/// run writes (`examples/evolve.rs`).
+/// run writes (`hooke evolve`).
 ///
 /// # Examples
 ///

@@ -263,6 +263,39 @@ impl Population {
         self.run(&model, world, eval, |_: &mut World, _: &Tick<'_>| Ok(()))
     }
 
+    /// [`Population::evaluate`] on an opened backend ([`BackendChoice::open`]): the CPU
+    /// reference on its threads, or the GPU World on its device
+    /// ([`Population::evaluate_gpu_on`]). What `hooke eval` and `hooke evolve` call.
+    ///
+    /// # Errors
+    /// As [`Population::evaluate`].
+    ///
+    /// [`BackendChoice::open`]: crate::BackendChoice::open
+    pub fn evaluate_on(
+        &self,
+        backend: &crate::OpenBackend,
+        eval: &Evaluation,
+    ) -> Result<Vec<RobotResult>> {
+        match backend {
+            crate::OpenBackend::Cpu { threads: None } => self.evaluate::<crate::CpuWorld>(eval),
+            crate::OpenBackend::Cpu {
+                threads: Some(threads),
+            } => {
+                let mut set = false;
+                self.evaluate_with::<crate::CpuWorld, _>(eval, |world, _| {
+                    if !set {
+                        world.set_threads(*threads);
+                        set = true;
+                    }
+                    Ok(())
+                })
+            }
+            crate::OpenBackend::Gpu { device, queue, .. } => {
+                self.evaluate_gpu_on(device, queue, eval)
+            }
+        }
+    }
+
     /// Runs until every robot has finished or failed.
     fn run<S, C>(
         &self,

@@ -144,6 +144,86 @@ pub struct Evolved {
     pub champion: Option<Champion>,
 }
 
+/// An [`Evolution`] between two generations: everything needed to continue it exactly (the
+/// genomes of the next generation, the generator's position, the history and champion so far).
+/// It serialises to JSON, so a long run can be checkpointed after every generation and resumed
+/// after a crash with [`Evolution::resume`] (what `hooke evolve --resume` does).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvolutionState {
+    /// The next generation to evaluate, from 0; [`Evolution::generations`] once finished.
+    pub generation: usize,
+    /// The genomes of that generation ([`Evolution::population`] of them; once finished, those
+    /// a longer run would evaluate next).
+    pub genomes: Vec<VoxelGenome>,
+    /// Position of the generator (`ChaCha8Rng::seed_from_u64(Evolution::seed)`) in its key
+    /// stream, in 32-bit words: where the next generation's draws start.
+    pub rng_word_pos: u128,
+    /// The generations run so far and the champion among them.
+    pub evolved: Evolved,
+}
+
+impl EvolutionState {
+    /// Whether every generation of `evolution` has been run.
+    #[must_use]
+    pub fn finished(&self, evolution: &Evolution) -> bool {
+        self.generation >= evolution.generations
+    }
+
+    /// Checks that `evolution`'s settings could have made this state: a generation within
+    /// the run, one history entry per generation run, a genome per robot, each of the
+    /// settings' size.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBuilder`] (`"evolution state"`) naming what does not fit.
+    pub fn check(&self, evolution: &Evolution) -> Result<()> {
+        if self.generation > evolution.generations {
+            return Err(state_error(format!(
+                "it is at generation {} of a run of {} generations",
+                self.generation, evolution.generations
+            )));
+        }
+        if self.evolved.history.len() != self.generation {
+            return Err(state_error(format!(
+                "it is at generation {} but its history has {} generations",
+                self.generation,
+                self.evolved.history.len()
+            )));
+        }
+        if self.genomes.len() != evolution.population {
+            return Err(state_error(format!(
+                "it holds {} genomes for a population of {}",
+                self.genomes.len(),
+                evolution.population
+            )));
+        }
+        if let Some((i, g)) = self
+            .genomes
+            .iter()
+            .enumerate()
+            .find(|(_, g)| g.size != evolution.size)
+        {
+            return Err(state_error(format!(
+                "genome {i} has size {:?}, the settings say {:?}",
+                g.size, evolution.size
+            )));
+        }
+        for (i, g) in self.genomes.iter().enumerate() {
+            g.check()
+                .map_err(|e| state_error(format!("genome {i}: {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+/// An [`Error::InvalidBuilder`] about an [`EvolutionState`].
+fn state_error(reason: String) -> Error {
+    Error::InvalidBuilder {
+        builder: "evolution state",
+        reason,
+    }
+}
+
 impl Evolution {
     /// Checks every setting.
     ///
@@ -205,61 +285,130 @@ impl Evolution {
 
     /// Runs the evolution, each generation's robots (those with a filled cell) evaluated as one
     /// [`Population`] by `evaluate(population, evaluation)`, which returns one result per robot
-    /// in order (e.g. [`Population::evaluate`], or [`Population::evaluate_gpu_on`] with one
+    /// in order (e.g. [`Population::evaluate`], or [`Population::evaluate_on`] with one
     /// device for the whole run). `observe` is called after every generation.
+    ///
+    /// The same as [`Evolution::start`] followed by [`Evolution::resume`].
     ///
     /// # Errors
     /// [`Evolution::check`]'s errors, [`VoxelGenome::random`]'s for a bad size, the evaluator's
     /// errors, and [`Error::LengthMismatch`] if it returns a result count other than the robot
     /// count.
-    pub fn run<E, O>(&self, mut evaluate: E, mut observe: O) -> Result<Evolved>
+    pub fn run<E, O>(&self, evaluate: E, mut observe: O) -> Result<Evolved>
     where
         E: FnMut(&Population, &Evaluation) -> Result<Vec<RobotResult>>,
         O: FnMut(&GenerationStats),
     {
+        self.resume(self.start()?, evaluate, |state| {
+            if let Some(stats) = state.evolved.history.last() {
+                observe(stats);
+            }
+        })
+    }
+
+    /// The state before generation 0: the settings checked and generation 0 drawn (random
+    /// genomes, see [`Evolution`]). Continue it with [`Evolution::resume`] or
+    /// [`Evolution::next_generation`].
+    ///
+    /// # Errors
+    /// [`Evolution::check`]'s errors and [`VoxelGenome::random`]'s for a bad size.
+    pub fn start(&self) -> Result<EvolutionState> {
         self.check()?;
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        let mut genomes = (0..self.population)
+        let genomes = (0..self.population)
             .map(|_| VoxelGenome::random(&mut rng, self.size, self.fill, self.genome.phases))
             .collect::<Result<Vec<_>>>()?;
-        let mut evolved = Evolved {
-            history: Vec::with_capacity(self.generations),
-            champion: None,
-        };
-        for generation in 0..self.generations {
-            let started = Instant::now();
-            let (fitness, failures) = self.score(&genomes, &mut evaluate)?;
-            let order = ranking(&fitness);
-            let best = fitness[order[0]];
-            let scored: Vec<f64> = fitness.iter().flatten().copied().collect();
-            let mean =
-                (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64);
-            if let Some(b) = best {
-                if evolved.champion.as_ref().is_none_or(|c| b > c.fitness) {
-                    evolved.champion = Some(Champion {
-                        genome: genomes[order[0]].clone(),
-                        fitness: b,
-                        generation,
-                    });
-                }
-            }
-            let best_genome = best.map(|_| genomes[order[0]].clone());
-            if generation + 1 < self.generations {
-                genomes = breed(self, &genomes, &fitness, &order, &mut rng)?;
-            }
-            let stats = GenerationStats {
-                generation,
-                best,
-                mean,
-                failures,
-                empty: genomes_empty(&fitness, failures),
-                best_genome,
-                wall_time: started.elapsed().as_secs_f64(),
-            };
-            observe(&stats);
-            evolved.history.push(stats);
+        Ok(EvolutionState {
+            generation: 0,
+            genomes,
+            rng_word_pos: rng.get_word_pos(),
+            evolved: Evolved {
+                history: Vec::with_capacity(self.generations),
+                champion: None,
+            },
+        })
+    }
+
+    /// Runs the generations `state` has left, calling `observe` with the state after each (its
+    /// last [`GenerationStats`] are the generation just run): a checkpoint written there and
+    /// read back later continues the run exactly, with the same genomes, draws, history
+    /// (wall times aside) and champion as a run that was never stopped.
+    ///
+    /// # Errors
+    /// As [`Evolution::run`], and [`Error::InvalidBuilder`] for a state these settings cannot
+    /// have made (see [`EvolutionState::check`]).
+    pub fn resume<E, O>(
+        &self,
+        mut state: EvolutionState,
+        mut evaluate: E,
+        mut observe: O,
+    ) -> Result<Evolved>
+    where
+        E: FnMut(&Population, &Evaluation) -> Result<Vec<RobotResult>>,
+        O: FnMut(&EvolutionState),
+    {
+        self.check()?;
+        state.check(self)?;
+        while !state.finished(self) {
+            self.next_generation(&mut state, &mut evaluate)?;
+            observe(&state);
         }
-        Ok(evolved)
+        Ok(state.evolved)
+    }
+
+    /// Evaluates the generation `state` holds, records its [`GenerationStats`] (and the
+    /// champion), and breeds the next generation (after the last one too, so that a finished
+    /// run resumed with more [`Evolution::generations`] continues as if it had had them all
+    /// along).
+    ///
+    /// # Errors
+    /// As [`Evolution::resume`]; and [`Error::InvalidBuilder`] when `state` is finished.
+    pub fn next_generation<E>(&self, state: &mut EvolutionState, evaluate: &mut E) -> Result<()>
+    where
+        E: FnMut(&Population, &Evaluation) -> Result<Vec<RobotResult>>,
+    {
+        state.check(self)?;
+        if state.finished(self) {
+            return Err(state_error(format!(
+                "all {} generations are done",
+                self.generations
+            )));
+        }
+        let started = Instant::now();
+        let generation = state.generation;
+        let (fitness, failures) = self.score(&state.genomes, evaluate)?;
+        let order = ranking(&fitness);
+        let best = fitness[order[0]];
+        let scored: Vec<f64> = fitness.iter().flatten().copied().collect();
+        let mean = (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64);
+        let evolved = &mut state.evolved;
+        if let Some(b) = best {
+            if evolved.champion.as_ref().is_none_or(|c| b > c.fitness) {
+                evolved.champion = Some(Champion {
+                    genome: state.genomes[order[0]].clone(),
+                    fitness: b,
+                    generation,
+                });
+            }
+        }
+        let best_genome = best.map(|_| state.genomes[order[0]].clone());
+        // The next generation is bred after the last one too, so that a finished run can be
+        // continued with more generations as if it had had them from the start.
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_word_pos(state.rng_word_pos);
+        state.genomes = breed(self, &state.genomes, &fitness, &order, &mut rng)?;
+        state.rng_word_pos = rng.get_word_pos();
+        evolved.history.push(GenerationStats {
+            generation,
+            best,
+            mean,
+            failures,
+            empty: genomes_empty(&fitness, failures),
+            best_genome,
+            wall_time: started.elapsed().as_secs_f64(),
+        });
+        state.generation += 1;
+        Ok(())
     }
 
     /// [`Evolution::run`] with [`Population::evaluate`] on backend `S` (a world per

@@ -55,7 +55,7 @@ pub use backend::Backend;
 pub use benchmark::{block_robot, BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
 pub use control::{RobotControl, RobotController};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
-pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
+pub use evolve::{Champion, Evolution, EvolutionState, Evolved, GenerationStats};
 pub use failure::{FailureKind, RobotFailure};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
 pub use population::{Layout, Population, Robot, ROBOT_COLLISION_GROUP};

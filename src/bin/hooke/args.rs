@@ -1,42 +1,73 @@
-//! The command line: `hooke run`, `hooke render`, `hooke info`, `hooke eval`, `hooke merge`, and
-//! the checks on their values.
+//! The command line: `hooke run`, `hooke info`, `hooke view`, `hooke evolve`, `hooke eval`,
+//! `hooke merge`, `hooke schema`, and the checks on their values.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use hooke::BackendChoice;
 
-/// Mass-spring physics on the GPU and on the CPU: run, render and inspect scene files; evaluate
-/// populations of robots.
+/// Mass-spring physics on the GPU and on the CPU: run, render, view and inspect scene files;
+/// evolve and evaluate populations of robots.
 #[derive(Debug, Parser)]
 #[command(name = "hooke", version, about, long_about = None)]
-#[command(
-    after_help = "Scene files are JSON (see scenes/ and the `hooke::Scene` docs). \
-Set RUST_LOG=info to see which adapter runs a GPU world and why."
-)]
+#[command(after_help = AFTER_HELP)]
 pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub(crate) command: Command,
 }
 
+/// `hooke --help`, after the list of commands: a whole scene to start from.
+const AFTER_HELP: &str = "\
+A scene file is JSON. A small one, a cube dropped on the ground (save it as cube.json):
+  {
+    \"params\": { \"dt\": 0.0001 },
+    \"bodies\": [ {
+      \"name\": \"cube\",
+      \"body\": { \"type\": \"cube\", \"size\": 0.1, \"corner_mass\": 0.1, \"stiffness\": 10000 },
+      \"placement\": { \"position\": [0, 0, 0.3] }
+    } ]
+  }
+Then:
+  hooke run cube.json --duration 2 --gif cube.gif --csv cube.csv
+  hooke info cube.json
+Every field of a scene: `hooke schema` (JSON Schema) and https://docs.rs/hooke (`hooke::Scene`).
+Backends: --backend auto (a hardware GPU when there is one, else the CPU reference), cpu or gpu.
+Set RUST_LOG=info to see which adapter runs a GPU world and why.";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run a scene headless and write a CSV trace: time, the centre of mass of every body and
-    /// every energy term.
+    /// Run a scene headless: a CSV trace (time, each body's centre of mass, every energy
+    /// term) and/or an animated GIF with its energy plot, from one simulation.
+    #[command(after_help = "Example: hooke run cube.json --duration 2 --gif out/cube.gif \
+--csv out/cube.csv")]
     Run(RunArgs),
-    /// Run a scene and write an animated GIF and its energy plot.
-    Render(RenderArgs),
     /// Describe a scene: masses, springs, bodies, actuators, dt, the largest stable dt, the
     /// adapter that would run it and the device memory it would take.
+    #[command(after_help = "Example: hooke info cube.json")]
     Info(InfoArgs),
+    /// Watch a scene or an evolved champion in a window, push it and drag it (needs the
+    /// `viewer` feature: cargo install hooke --features cli,viewer).
+    #[command(after_help = "Example: hooke view out/evolve/champion.json")]
+    View(ViewArgs),
+    /// Evolve voxel robots that walk (a genetic algorithm), checkpointed after every
+    /// generation; writes the champion, its GIF, the fitness plot and the history.
+    #[command(long_about = EVOLVE_ABOUT, after_long_help = EVOLVE_FORMAT)]
+    #[command(after_help = "Example: hooke evolve settings.json --out out/evolve")]
+    Evolve(EvolveArgs),
     /// Evaluate a batch of robots (POPULATION.json) in one World and write one result per robot
     /// (results.json): the unit of work a cluster scheduler runs.
     #[command(long_about = EVAL_ABOUT, after_long_help = EVAL_FORMATS)]
+    #[command(after_help = "Example: hooke eval population.json --out results.json")]
     Eval(EvalArgs),
     /// Merge the results.json files of the shares of one population into one file, in input
     /// order (robot ids must be unique; every robot must be there once unless --partial).
+    #[command(after_help = "Example: hooke merge r_*.json --out all.json")]
     Merge(MergeArgs),
+    /// Print the JSON Schema of scene files.
+    #[command(after_help = "Example: hooke schema > scene.schema.json")]
+    Schema,
 }
 
 /// `hooke eval --help`, first part.
@@ -129,51 +160,44 @@ pub(crate) struct RunArgs {
     /// Simulated time to run, in s.
     #[arg(long, default_value_t = 1.0, value_parser = seconds)]
     pub(crate) duration: f64,
-    /// Simulated time between rows of the trace, in s (rounded to whole steps, at least one).
+    /// Simulated time between rows of the trace (and samples of the energy plot), in s
+    /// (rounded to whole steps, at least one).
     #[arg(long, default_value_t = 0.01, value_parser = seconds)]
     pub(crate) every: f64,
-    /// CSV file to write (folders are created); standard output when absent.
+    /// CSV trace to write (folders are created). Without --csv and --gif the trace goes to
+    /// standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv: Option<PathBuf>,
+    /// Animated GIF to write (a name ending in .gif; folders are created); the energy plot goes
+    /// beside it as `<stem>_energy.png`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) gif: Option<PathBuf>,
+    /// With --gif: frames per second of simulated time (each frame is shown for 1/fps s).
+    #[arg(long, default_value_t = 25.0, value_parser = fps)]
+    pub(crate) fps: f64,
+    /// With --gif: size in pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "640x480", value_parser = size)]
+    pub(crate) size: (u32, u32),
+    /// With --gif: `run` frames the whole run from one place, `follow` moves sideways with the
+    /// bodies.
+    #[arg(long, value_enum, default_value_t = Framing::Run)]
+    pub(crate) camera: Framing,
+    /// What simulates: `auto` is the GPU World on a hardware GPU and the CPU reference
+    /// otherwise (a software adapter such as lavapipe is slower than the CPU reference);
+    /// `gpu` takes any adapter, software ones included. Drawing a GIF uses an adapter either
+    /// way.
+    #[arg(long, default_value_t = BackendChoice::Auto, value_parser = backend)]
+    pub(crate) backend: BackendChoice,
+    /// Run the GPU World in f64 (`Precision::F64`; the adapter needs SHADER_F64, as lavapipe
+    /// and most Vulkan desktop GPUs have). The CPU reference is always f64.
     #[arg(long)]
-    pub(crate) out: Option<PathBuf>,
-    /// Run on the GPU World instead of the CPU reference integrator.
-    #[arg(long)]
-    pub(crate) gpu: bool,
-    /// With --gpu: run the GPU World in f64 (`Precision::F64`; the adapter needs SHADER_F64, as
-    /// lavapipe and most Vulkan desktop GPUs have). The CPU reference is always f64.
-    #[arg(long, requires = "gpu")]
     pub(crate) f64: bool,
     /// CPU threads for the CPU reference (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) threads: Option<u32>,
 }
 
-/// `hooke render`.
-#[derive(Debug, Args)]
-pub(crate) struct RenderArgs {
-    /// The scene file (JSON).
-    pub(crate) scene: PathBuf,
-    /// The GIF to write; the energy plot goes beside it as `<stem>_energy.png`.
-    #[arg(long, default_value = "out/hooke.gif")]
-    pub(crate) out: PathBuf,
-    /// Simulated time to record, in s.
-    #[arg(long, default_value_t = 2.0, value_parser = seconds)]
-    pub(crate) duration: f64,
-    /// GIF frames per second of simulated time (each frame is shown for 1/fps s).
-    #[arg(long, default_value_t = 25.0, value_parser = fps)]
-    pub(crate) fps: f64,
-    /// GIF size in pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "640x480", value_parser = size)]
-    pub(crate) size: (u32, u32),
-    /// Camera: `run` frames the whole run from one place, `follow` moves sideways with the bodies.
-    #[arg(long, value_enum, default_value_t = Framing::Run)]
-    pub(crate) camera: Framing,
-    /// Simulate on the GPU World instead of the CPU reference integrator (drawing is on the GPU
-    /// either way).
-    #[arg(long)]
-    pub(crate) gpu: bool,
-}
-
-/// Camera placement of `hooke render`.
+/// Camera placement of `hooke run --gif`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Framing {
     /// One camera for the whole run, framing every mass at every frame.
@@ -192,19 +216,79 @@ pub(crate) struct InfoArgs {
     pub(crate) no_gpu: bool,
 }
 
-/// Which simulation runs the robots.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Backend {
-    /// The GPU World when an adapter exists, else the CPU reference.
-    Auto,
-    /// The GPU World; an error when there is no adapter.
-    Gpu,
-    /// The CPU reference integrator (f64).
-    Cpu,
+/// `hooke view`.
+#[derive(Debug, Args)]
+pub(crate) struct ViewArgs {
+    /// A scene file, or a population file such as the champion.json `hooke evolve` writes
+    /// (every robot of it is shown, laid out as in its evaluation). Without it, the viewer's
+    /// built-in scenarios.
+    pub(crate) file: Option<PathBuf>,
 }
+
+/// `hooke evolve`.
+#[derive(Debug, Args)]
+pub(crate) struct EvolveArgs {
+    /// The settings: `{"version": 1, "evolution": {...}, "evaluation": {...}}` (`hooke evolve
+    /// --help` shows the format).
+    pub(crate) settings: PathBuf,
+    /// Folder to write to (created): checkpoint.json after every generation, history.csv,
+    /// fitness.png, champion.json, champion.gif and champion_energy.png.
+    #[arg(long, default_value = "out/evolve")]
+    pub(crate) out: PathBuf,
+    /// Continue from `<out>/checkpoint.json`: the same champion and history as a run that was
+    /// never stopped. The settings must be those of the checkpoint, but for more generations.
+    #[arg(long)]
+    pub(crate) resume: bool,
+    /// What evaluates the robots (overrides the file's `evaluation.backend`): `auto` is the GPU
+    /// World on a hardware GPU and the CPU reference otherwise; `gpu` takes any adapter.
+    #[arg(long, value_parser = backend)]
+    pub(crate) backend: Option<BackendChoice>,
+    /// CPU threads for the CPU reference (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) threads: Option<u32>,
+    /// Size of champion.gif in pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "480x360", value_parser = size)]
+    pub(crate) gif_size: (u32, u32),
+}
+
+/// `hooke evolve --help`, first part.
+const EVOLVE_ABOUT: &str = "\
+Evolve voxel robots that walk: a genetic algorithm (Cheney et al. 2013's direct encoding) over \
+voxel genomes, each generation evaluated as one population in one World and scored as \
+`hooke eval` scores it.
+
+After every generation the state (genomes, the generator's position, history, champion) is \
+written to <out>/checkpoint.json (a temporary file renamed over the last, so a kill leaves the \
+previous checkpoint whole) and history.csv is rewritten. --resume continues from the \
+checkpoint with the same results as an undisturbed run (on the same backend and adapter); \
+it also extends a finished run when evolution.generations has grown.
+
+At the end it writes champion.json (the champion as a one-robot population file: `hooke eval \
+champion.json --out r.json` scores it again, `hooke view champion.json` shows it), \
+champion.gif and champion_energy.png (the champion alone, the camera following it), \
+fitness.png (best and mean per generation) and history.csv.";
+
+/// `hooke evolve --help`, the settings format.
+const EVOLVE_FORMAT: &str = "\
+SETTINGS.json (unknown fields are errors; every field but `version` may be left out):
+  {
+    \"version\": 1,
+    \"evolution\": {
+      \"population\": 48,        robots per generation (>= 2)
+      \"generations\": 10,       generations, the random generation 0 included (>= 1)
+      \"size\": [4, 4, 3],       cells of every genome along x, y, z
+      \"seed\": 0,               seed of the generator (ChaCha8): the same seed, the same run
+      \"tournament\": 3,         robots per tournament (1 is random selection)
+      \"elites\": 2,             best robots copied unchanged (< population)
+      \"fill\": 0.6,             probability that a cell of generation 0 is filled
+      \"mutation_rate\": 0.04,   probability that a child's cell is redrawn
+      \"crossover_rate\": 0.5    probability that a child is a crossover of two parents
+    },
+    \"evaluation\": { \"duration\": 2.0, \"params\": { \"dt\": 0.0002 }, ... }
+  }
+evaluation is the object of the same name in POPULATION.json (`hooke eval --help`); left out, \
+it is 2 s along +x on hooke::Params::robots() ground at dt = 2e-4 s. Its `genome` settings are \
+the genomes' materials.";
 
 /// `hooke eval`.
 #[derive(Debug, Args)]
@@ -215,10 +299,11 @@ pub(crate) struct EvalArgs {
     /// temporary file in the same folder, then renamed.
     #[arg(long)]
     pub(crate) out: PathBuf,
-    /// Backend: `auto` is the GPU World when an adapter exists, else the CPU reference. Overrides
-    /// the file's `evaluation.backend`. The results name the one that ran.
-    #[arg(long, value_enum)]
-    pub(crate) backend: Option<Backend>,
+    /// What evaluates the robots: `auto` is the GPU World on a hardware GPU and the CPU
+    /// reference otherwise; `gpu` takes any adapter, software ones included. Overrides the
+    /// file's `evaluation.backend`. The results name the backend and adapter that ran.
+    #[arg(long, value_parser = backend)]
+    pub(crate) backend: Option<BackendChoice>,
     /// Evaluate only share K of N equal contiguous shares of the robots, K counted from 0
     /// (0 <= K < N): `--split $SLURM_ARRAY_TASK_ID/$N` with `--array=0-$((N-1))`. A share
     /// may be empty (more shares than robots); its results list is then empty.
@@ -275,6 +360,11 @@ pub(crate) fn range(text: &str) -> Result<(usize, usize), String> {
         (Ok(a), Ok(b)) if a <= b => Ok((a, b)),
         _ => Err(bad()),
     }
+}
+
+/// `auto`, `cpu` or `gpu`.
+pub(crate) fn backend(text: &str) -> Result<BackendChoice, String> {
+    text.parse()
 }
 
 /// A positive, finite number of seconds.

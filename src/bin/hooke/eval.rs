@@ -4,7 +4,9 @@ use std::error::Error;
 use std::ops::Range;
 use std::time::Instant;
 
-use crate::args::{Backend, EvalArgs};
+use hooke::BackendChoice;
+
+use crate::args::EvalArgs;
 use crate::population_file::{PopulationFile, RobotBody};
 use crate::results_file::{Results, RobotEntry};
 
@@ -39,22 +41,22 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
     let backend = args
         .backend
         .or(file.evaluation.backend)
-        .unwrap_or(Backend::Auto);
-    let runner = crate::eval_run::Runner::open(backend, args.threads)?;
+        .unwrap_or(BackendChoice::Auto);
+    let backend = crate::eval_run::open(backend, args.threads)?;
     eprintln!(
         "{}: robots {}..{} of {total} on {}",
         args.population.display(),
         share.start,
         share.end,
-        runner.describe()
+        backend.describe()
     );
     let started = Instant::now();
-    let outcomes = runner.evaluate(&evaluation, parts)?;
+    let outcomes = crate::eval_run::evaluate(&backend, &evaluation, parts)?;
     let wall = started.elapsed().as_secs_f64();
     let results = Results {
         hooke: env!("CARGO_PKG_VERSION").to_owned(),
-        backend: runner.name().to_owned(),
-        adapter: runner.adapter(),
+        backend: backend.name().to_owned(),
+        adapter: backend.adapter(),
         input: file.digest.clone(),
         robots_in_input: total,
         share: [share.start, share.end],
@@ -77,8 +79,9 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
         .filter(|r| r.failure.is_some())
         .count();
     eprintln!(
-        "evaluated {} robots ({failed} failed) in {wall:.3} s wall; wrote {}",
+        "evaluated {} robots ({failed} failed) in {} wall; wrote {}",
         results.results.len(),
+        crate::human::duration(wall),
         args.out.display()
     );
     Ok(())

@@ -7,20 +7,6 @@ use hooke::{Model, SpringLaw, World};
 use crate::args::InfoArgs;
 use crate::scene_file;
 
-/// One line about an adapter: name, backend, device type and driver.
-pub(crate) fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
-    let driver = [info.driver.as_str(), info.driver_info.as_str()]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut line = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
-    if !driver.is_empty() {
-        line += &format!(", driver {driver}");
-    }
-    line
-}
-
 /// Runs `hooke info`, printing to standard output.
 pub(crate) fn info(args: &InfoArgs) -> Result<(), Box<dyn Error>> {
     let (_, model) = scene_file::load(&args.scene)?;
@@ -31,13 +17,13 @@ pub(crate) fn info(args: &InfoArgs) -> Result<(), Box<dyn Error>> {
     if args.no_gpu {
         return Ok(());
     }
-    // The World that `hooke run --gpu` would build: its adapter and its buffers. A machine
+    // The World that `hooke run --backend gpu` would build: its adapter and its buffers. A machine
     // without an adapter still gets the rest of the report, and the reason.
     match World::new(&model) {
         Ok(world) => {
             let stats = world.stats();
             let fixed = world.fixed_point();
-            println!("adapter    {}", describe_adapter(world.adapter_info()));
+            println!("adapter    {}", hooke::gpu::adapter_summary(world.adapter_info()));
             println!(
                 "device     {} ({:.1} B per spring, {:.1} B per mass)",
                 bytes(stats.device_bytes),

@@ -1,27 +1,32 @@
-//! The `hooke` command: run, render and inspect scene files; evaluate batches of robots.
+//! The `hooke` command: run, view and inspect scene files; evolve and evaluate robots.
 //!
 //! ```text
-//! hooke run scenes/cube.json --duration 2 --every 0.01 --out out/cube.csv [--gpu]
-//! hooke render scenes/cube.json --out out/cube.gif [--duration 2 --fps 25 --size 640x480]
-//! hooke info scenes/cube.json
-//! hooke eval population.json --out results.json [--backend auto|gpu|cpu] [--split K/N]
+//! hooke run cube.json --duration 2 --csv out/cube.csv --gif out/cube.gif [--backend auto|cpu|gpu]
+//! hooke info cube.json
+//! hooke view cube.json | out/evolve/champion.json      (feature `viewer`)
+//! hooke evolve settings.json --out out/evolve [--resume]
+//! hooke eval population.json --out results.json [--split K/N]
 //! hooke merge results_*.json --out all.json
+//! hooke schema
 //! ```
 //!
-//! Install it with `cargo install --path .` (it is behind the default `cli` feature).
+//! Install it with `cargo install hooke --features cli` (`--features cli,viewer` for `hooke
+//! view`).
 
 mod args;
 mod eval;
 mod eval_run;
+mod evolve;
+mod human;
 mod info;
 mod merge;
 mod population_file;
 mod progress;
-mod render;
 mod results_file;
 mod run;
 mod scene_file;
 mod trace;
+mod view;
 
 use std::process::ExitCode;
 
@@ -34,10 +39,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
         Command::Run(a) => run::run(a),
-        Command::Render(a) => render::render(a),
         Command::Info(a) => info::info(a),
+        Command::View(a) => view::view(a),
+        Command::Evolve(a) => evolve::evolve(a),
         Command::Eval(a) => eval::eval(a),
         Command::Merge(a) => merge::merge(a),
+        Command::Schema => schema(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -47,4 +54,11 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `hooke schema`: the JSON Schema of scene files, on standard output.
+fn schema() -> Result<(), Box<dyn std::error::Error>> {
+    Err("this build of hooke has no scene schema yet; see https://docs.rs/hooke (hooke::Scene) \
+         for the fields of a scene file"
+        .into())
 }

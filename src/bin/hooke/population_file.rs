@@ -8,7 +8,7 @@ use hooke::population::{Evaluation, Fitness, GenomeSettings, VoxelGenome, VoxelM
 use hooke::{Obstacle, Params, Part, RoughGround, Scene, Slope, Staircase};
 use serde::Deserialize;
 
-use crate::args::Backend;
+use hooke::BackendChoice;
 
 /// The whole file, checked: settings and robots.
 #[derive(Debug)]
@@ -62,7 +62,7 @@ pub(crate) struct EvaluationSpec {
     pub(crate) max_incidence: Option<u32>,
     /// The backend to use (`--backend` overrides it; default auto).
     #[serde(default)]
-    pub(crate) backend: Option<Backend>,
+    pub(crate) backend: Option<BackendChoice>,
 }
 
 /// One entry of `evaluation.terrain`; in JSON the kind is the `"type"` field.
@@ -212,7 +212,7 @@ fn robot(
 impl EvaluationSpec {
     /// The checks serde does not make: duration, fitness direction, terrain shapes, genome
     /// settings, and the evaluation as [`Evaluation::check`] sees it.
-    fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         if !(self.duration.is_finite() && self.duration > 0.0) {
             return Err(format!(
                 "evaluation.duration: {} is not a positive number of seconds",

@@ -1,12 +1,15 @@
-//! `hooke run`: a scene headless, on the CPU reference or the GPU World, to a CSV trace.
+//! `hooke run`: a scene headless, on the CPU reference or the GPU World, to a CSV trace and/or
+//! an animated GIF with its energy plot, from one simulation.
 
 use std::error::Error;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use hooke::{CpuWorld, Precision, Simulation, World, WorldOptions};
+use hooke::render::{record_with, RecordOptions};
+use hooke::{CpuWorld, Model, OpenBackend, Precision, Simulation, World, WorldOptions};
 
-use crate::args::RunArgs;
+use crate::args::{self, RunArgs};
+use crate::human;
 use crate::progress::Progress;
 use crate::scene_file;
 use crate::trace::TraceWriter;
@@ -14,30 +17,62 @@ use crate::trace::TraceWriter;
 /// Runs `hooke run`.
 pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
     let (_, model) = scene_file::load(&args.scene)?;
-    if args.gpu {
-        let precision = if args.f64 {
-            Precision::F64
-        } else {
-            Precision::F32
-        };
-        let options = WorldOptions {
-            precision,
-            ..WorldOptions::default()
-        };
-        let mut world = World::with_options(&model, options)?;
-        eprintln!(
-            "GPU: {} ({:?})",
-            crate::info::describe_adapter(world.adapter_info()),
-            world.precision()
-        );
-        trace(&mut world, args)
-    } else {
-        let mut world = CpuWorld::new(&model)?;
-        if let Some(threads) = args.threads {
-            world.set_threads(threads as usize);
+    // Check the GIF's name before the (possibly long) run.
+    let gif = args.gif.as_deref().map(|p| gif_options(args, p)).transpose()?;
+    let backend = crate::eval_run::open(args.backend, args.threads)?;
+    match &backend {
+        OpenBackend::Cpu { threads } => {
+            if args.f64 {
+                eprintln!("--f64: the CPU reference always runs in f64");
+            }
+            let mut world = CpuWorld::new(&model)?;
+            if let Some(t) = threads {
+                world.set_threads(*t);
+            }
+            simulate(&mut world, &model, args, gif.as_ref(), &backend)
         }
-        trace(&mut world, args)
+        OpenBackend::Gpu { device, queue, .. } => {
+            let options = WorldOptions {
+                precision: if args.f64 {
+                    Precision::F64
+                } else {
+                    Precision::F32
+                },
+                ..WorldOptions::default()
+            };
+            let mut world = World::with_device(device.clone(), queue.clone(), &model, options)?;
+            simulate(&mut world, &model, args, gif.as_ref(), &backend)
+        }
     }
+}
+
+/// The recording options of `--gif path`: the GIF there, the plot beside it.
+fn gif_options(args: &RunArgs, path: &Path) -> Result<RecordOptions, String> {
+    let is_gif = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gif"));
+    let stem = path.file_stem().and_then(|s| s.to_str()).filter(|_| is_gif);
+    let Some(stem) = stem else {
+        return Err(format!(
+            "--gif {}: expected a file name ending in .gif",
+            path.display()
+        ));
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let mut options = RecordOptions::new(dir, stem);
+    options.duration = args.duration;
+    options.frame_time = 1.0 / args.fps;
+    options.sample_time = args.every;
+    options.size = args.size;
+    options.title = args.scene.display().to_string();
+    options.framing = match args.camera {
+        args::Framing::Run => hooke::render::Framing::Run,
+        args::Framing::Follow => hooke::render::Framing::Follow,
+    };
+    Ok(options)
 }
 
 /// Opens the trace's destination: `path` (its folders created) or standard output.
@@ -54,46 +89,110 @@ fn open(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
     Ok(Box::new(BufWriter::new(file)))
 }
 
-/// Steps `sim` for `args.duration` s, writing a row every `args.every` s (and at the start).
-/// When a step fails (a blow-up, say), the rows written so far are kept and the error returned.
-fn trace<S: Simulation>(sim: &mut S, args: &RunArgs) -> Result<(), Box<dyn Error>> {
+/// Steps `sim` for `args.duration` s: a trace row every `args.every` s (and at the start) when
+/// a trace is wanted (`--csv`, or no `--gif`), and the frames of `gif` when given. When a step
+/// fails (a blow-up, say), the rows written so far are kept and the error returned.
+fn simulate<S: Simulation>(
+    sim: &mut S,
+    model: &Model,
+    args: &RunArgs,
+    gif: Option<&RecordOptions>,
+    backend: &OpenBackend,
+) -> Result<(), Box<dyn Error>> {
     let dt = sim.dt();
     let total = (args.duration / dt).round() as u64;
     let every = ((args.every / dt).round() as u64).max(1);
     eprintln!(
-        "{}: {} masses, {} springs, {} bodies; {total} steps of {dt} s, a row every {every} steps",
+        "{}: {} masses, {} springs, {} bodies; {total} steps of {} s on {}",
         args.scene.display(),
         sim.mass_count(),
         sim.spring_count(),
         sim.bodies_of_model().len(),
+        human::number(dt),
+        describe(backend, args.f64),
     );
-    let mut writer = TraceWriter::new(sim, open(args.out.as_deref())?)?;
+    let mut writer = if args.csv.is_some() || gif.is_none() {
+        Some(TraceWriter::new(sim, open(args.csv.as_deref())?)?)
+    } else {
+        None
+    };
     let mut progress = Progress::new(total);
-    let outcome = (|| -> Result<(), Box<dyn Error>> {
-        writer.row(sim)?;
-        let mut done = 0;
-        while done < total {
-            let n = every.min(total - done);
-            sim.step(n)?;
-            done += n;
-            writer.row(sim)?;
-            progress.set(done);
-        }
-        Ok(())
-    })();
+    let mut write_error = None;
+    let outcome: Result<(), Box<dyn Error>> = match gif {
+        Some(options) => record_with(sim, model, options, |w, _| {
+            progress.set(w.steps());
+            let Some(writer) = writer.as_mut() else {
+                return Ok(());
+            };
+            let values = crate::trace::values(w)?;
+            writer.write(&values).map_err(|e| {
+                let reason = e.to_string();
+                write_error = Some(e);
+                hooke::Error::InvalidBuilder {
+                    builder: "csv trace",
+                    reason,
+                }
+            })
+        })
+        .map(|_| ())
+        .map_err(Into::into),
+        None => steps(sim, writer.as_mut(), total, every, &mut progress),
+    };
     let wall = progress.finish().as_secs_f64();
-    writer.finish()?;
-    outcome.map_err(|e| match &args.out {
+    if let Some(w) = writer {
+        w.finish()?;
+    }
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    outcome.map_err(|e| match &args.csv {
         Some(path) => format!("{e} (rows up to the failure are in {})", path.display()).into(),
         None => e,
     })?;
     eprintln!(
-        "simulated {} s in {wall:.3} s wall ({:.3e} spring-updates/s)",
-        sim.time(),
-        sim.spring_count() as f64 * total as f64 / wall.max(1e-12)
+        "simulated {} s in {} wall ({:.3e} spring-updates/s)",
+        human::number(sim.steps() as f64 * dt),
+        human::duration(wall),
+        sim.spring_count() as f64 * sim.steps() as f64 / wall.max(1e-12)
     );
-    if let Some(path) = &args.out {
+    for path in args.csv.iter().chain(&args.gif) {
         eprintln!("wrote {}", path.display());
+    }
+    if let Some(options) = gif {
+        eprintln!("wrote {}", options.plot_path().display());
+    }
+    Ok(())
+}
+
+/// What simulates, for the first line: the backend, and the GPU World's precision.
+fn describe(backend: &OpenBackend, f64: bool) -> String {
+    match backend {
+        OpenBackend::Cpu { .. } => backend.describe(),
+        OpenBackend::Gpu { .. } if f64 => format!("{} (f64)", backend.describe()),
+        OpenBackend::Gpu { .. } => format!("{} (f32)", backend.describe()),
+    }
+}
+
+/// Steps `sim` `total` steps in blocks of `every`, writing a row after each (and at the start).
+fn steps<S: Simulation, W: Write>(
+    sim: &mut S,
+    mut writer: Option<&mut TraceWriter<W>>,
+    total: u64,
+    every: u64,
+    progress: &mut Progress,
+) -> Result<(), Box<dyn Error>> {
+    if let Some(w) = writer.as_deref_mut() {
+        w.row(sim)?;
+    }
+    let mut done = 0;
+    while done < total {
+        let n = every.min(total - done);
+        sim.step(n)?;
+        done += n;
+        if let Some(w) = writer.as_deref_mut() {
+            w.row(sim)?;
+        }
+        progress.set(done);
     }
     Ok(())
 }

@@ -63,6 +63,17 @@ fn energy_values(e: &Energy) -> [f64; 8] {
     ]
 }
 
+/// The trace row of `sim`'s current state. Time is `steps * dt` so rows land on round times.
+pub(crate) fn values<S: Simulation>(sim: &S) -> hooke::Result<Vec<f64>> {
+    let t = sim.steps() as f64 * sim.dt();
+    let mut values = vec![t];
+    for body in sim.bodies()? {
+        values.extend(body.centre_of_mass.to_array());
+    }
+    values.extend(energy_values(&sim.energy()?));
+    Ok(values)
+}
+
 /// Writes CSV rows of a simulation as it runs.
 pub(crate) struct TraceWriter<W: Write> {
     csv: csv::Writer<W>,
@@ -81,18 +92,16 @@ impl<W: Write> TraceWriter<W> {
         Ok(Self { csv })
     }
 
-    /// Writes the row of `sim`'s current state. Time is `steps * dt` so rows land on round
-    /// times; numbers are written in Rust's shortest round-trip form (no digits lost).
+    /// Writes the row of `sim`'s current state (see [`values`]).
     pub(crate) fn row<S: Simulation>(&mut self, sim: &S) -> Result<(), Box<dyn std::error::Error>> {
-        let t = sim.steps() as f64 * sim.dt();
-        let mut values = vec![t];
-        for body in sim.bodies()? {
-            values.extend(body.centre_of_mass.to_array());
-        }
-        values.extend(energy_values(&sim.energy()?));
-        self.csv
-            .write_record(values.iter().map(|v| v.to_string()))?;
+        let values = values(sim)?;
+        self.write(&values)?;
         Ok(())
+    }
+
+    /// Writes one row; numbers are written in Rust's shortest round-trip form (no digits lost).
+    pub(crate) fn write(&mut self, values: &[f64]) -> csv::Result<()> {
+        self.csv.write_record(values.iter().map(|v| v.to_string()))
     }
 
     /// Flushes what is buffered.

@@ -1,4 +1,4 @@
-//! The scenarios the viewer offers, each built from hooke's builders and creatures and selected
+//! The built-in scenarios the viewer offers, each built from hooke's builders and creatures and selected
 //! by its key in `hooke::render::input::SCENARIO_KEYS` (1-9, 0, -, =).
 
 use std::f64::consts::TAU;

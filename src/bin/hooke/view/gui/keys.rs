@@ -3,7 +3,7 @@
 use eframe::egui;
 use hooke::render::input::Key;
 
-use crate::app::Viewer;
+use super::app::Viewer;
 
 impl Viewer {
     /// Feeds this frame's key presses and releases (not repeats) to the controller and acts on

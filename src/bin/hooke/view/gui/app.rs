@@ -9,9 +9,47 @@ use hooke::render::input::{Action, Controller, Orbit, ThrowScene};
 use hooke::render::{Camera, Drawing, Renderer};
 use hooke::{CpuWorld, DVec3, Energy};
 
-use crate::scenarios::SCENARIOS;
+use super::scenarios::{Built, SCENARIOS};
 
-/// Everything the viewer shows about one running scenario.
+/// One thing the viewer can show: a built-in scenario or a file, by name.
+pub(crate) struct Entry {
+    /// Its name in the panel.
+    pub(crate) name: String,
+    /// One line about it.
+    pub(crate) about: String,
+    /// Builds its model and (for voxel bodies) the cells of its solid look.
+    pub(crate) build: Box<dyn Fn() -> Built>,
+}
+
+impl Entry {
+    /// An entry that shows `model` (with the solid look of `cells`).
+    pub(crate) fn model(
+        name: String,
+        about: String,
+        model: hooke::Model,
+        cells: Vec<[u32; 8]>,
+    ) -> Self {
+        Self {
+            name,
+            about,
+            build: Box::new(move || Ok((model.clone(), cells.clone()))),
+        }
+    }
+}
+
+/// The viewer's built-in scenarios, as entries.
+pub(crate) fn builtins() -> Vec<Entry> {
+    SCENARIOS
+        .iter()
+        .map(|s| Entry {
+            name: s.name.to_owned(),
+            about: s.about.to_owned(),
+            build: Box::new(s.build),
+        })
+        .collect()
+}
+
+/// Everything the viewer shows about one running entry.
 pub(crate) struct Running {
     pub(crate) index: usize,
     pub(crate) world: CpuWorld,
@@ -22,9 +60,9 @@ pub(crate) struct Running {
 }
 
 impl Running {
-    /// Scenario `index`, built and ready to run, drawn by `renderer`.
-    fn start(renderer: &Renderer, index: usize) -> hooke::Result<Self> {
-        let (model, cells) = (SCENARIOS[index].build)()?;
+    /// Entry `index` of `entries`, built and ready to run, drawn by `renderer`.
+    fn start(renderer: &Renderer, entries: &[Entry], index: usize) -> hooke::Result<Self> {
+        let (model, cells) = (entries[index].build)()?;
         let world = CpuWorld::new(&model)?;
         let scene = Drawing::new(renderer, &model)?;
         Ok(Self {
@@ -50,6 +88,8 @@ impl Running {
 }
 
 pub(crate) struct Viewer {
+    /// What can be shown, selected by its key (`hooke::render::input::SCENARIO_KEYS`).
+    pub(crate) entries: Vec<Entry>,
     pub(crate) renderer: Renderer,
     pub(crate) egui_renderer: std::sync::Arc<egui::mutex::RwLock<eframe::egui_wgpu::Renderer>>,
     pub(crate) texture: egui::TextureId,
@@ -66,7 +106,11 @@ pub(crate) struct Viewer {
 }
 
 impl Viewer {
-    pub(crate) fn new(cc: &eframe::CreationContext<'_>) -> Result<Self, String> {
+    /// The viewer of `entries` (at least one), showing the first.
+    pub(crate) fn new(
+        cc: &eframe::CreationContext<'_>,
+        entries: Vec<Entry>,
+    ) -> Result<Self, String> {
         let rs = cc
             .wgpu_render_state
             .as_ref()
@@ -78,9 +122,14 @@ impl Viewer {
             renderer.target_view_gamma(),
             wgpu::FilterMode::Linear,
         );
-        let running = Running::start(&renderer, 0).map_err(|e| e.to_string())?;
+        if entries.is_empty() {
+            return Err("nothing to show".to_owned());
+        }
+        let running = Running::start(&renderer, &entries, 0)
+            .map_err(|e| format!("{}: {e}", entries[0].name))?;
         let orbit = running.framing(960, 720);
         Ok(Self {
+            entries,
             renderer,
             egui_renderer: rs.renderer.clone(),
             texture,
@@ -96,10 +145,10 @@ impl Viewer {
     }
 
     pub(crate) fn select(&mut self, index: usize) {
-        if index >= SCENARIOS.len() {
+        if index >= self.entries.len() {
             return;
         }
-        match Running::start(&self.renderer, index) {
+        match Running::start(&self.renderer, &self.entries, index) {
             Ok(running) => {
                 let (w, h) = self.renderer.size();
                 self.orbit = running.framing(w, h);

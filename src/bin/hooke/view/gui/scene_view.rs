@@ -7,7 +7,7 @@ use eframe::egui_wgpu::wgpu;
 use hooke::render::{exterior_triangles, Camera, OverlayLine, Positions};
 use hooke::DragSpring;
 
-use crate::app::Viewer;
+use super::app::Viewer;
 
 impl Viewer {
     pub(crate) fn scene_view(&mut self, ui: &mut egui::Ui) {

@@ -3,8 +3,7 @@
 use eframe::egui;
 use hooke::render::input::{scenario_key, scenario_keys_help, Key};
 
-use crate::app::Viewer;
-use crate::scenarios::SCENARIOS;
+use super::app::Viewer;
 
 impl Viewer {
     pub(crate) fn side_panel(&mut self, ui: &mut egui::Ui) {
@@ -13,10 +12,10 @@ impl Viewer {
         ui.separator();
         ui.label(format!(
             "Scenario or creature (keys {})",
-            scenario_keys_help(SCENARIOS.len())
+            scenario_keys_help(self.entries.len())
         ));
         let mut chosen = None;
-        for (i, s) in SCENARIOS.iter().enumerate() {
+        for (i, s) in self.entries.iter().enumerate() {
             let key = scenario_key(i).map_or_else(String::new, Key::label);
             if ui
                 .radio(self.running.index == i, format!("{key} {}", s.name))
@@ -28,7 +27,7 @@ impl Viewer {
         if let Some(i) = chosen {
             self.select(i);
         }
-        ui.small(SCENARIOS[self.running.index].about);
+        ui.small(self.entries[self.running.index].about.as_str());
         ui.separator();
         ui.horizontal(|ui| {
             let label = if self.controller.playing() {
