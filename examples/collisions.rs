@@ -42,8 +42,8 @@ use hooke::render::{
     record_with, Camera, Framing, RecordOptions, RecordingSummary, DEFAULT_AZIMUTH,
 };
 use hooke::{
-    BackendChoice, BodyKind, Contact, CpuWorld, DVec3, Friction, Model, Obstacle, Scene, Shape, Simulation, Vec3,
-    OpenBackend, World, WorldOptions,
+    BackendChoice, BodyKind, Contact, CpuWorld, DVec3, Friction, Model, Obstacle, OpenBackend,
+    Scene, Shape, Simulation, Vec3, World, WorldOptions,
 };
 use scene_json::scene_json;
 

@@ -441,13 +441,23 @@ fn the_help_shows_a_scene_that_runs_and_no_repository_folder() {
     assert!(out.status.success(), "{}", stderr(&out));
     let help = stdout(&out);
     assert!(!help.contains("scenes/"), "{help}");
-    assert!(help.contains("hooke schema") && help.contains("docs.rs/hooke"), "{help}");
+    assert!(
+        help.contains("hooke schema") && help.contains("docs.rs/hooke"),
+        "{help}"
+    );
     let start = help.find("\n  {").expect("a scene in the help");
     let end = start + help[start..].find("\n  }").expect("the scene's end") + 4;
     let dir = scratch("help_scene");
     let scene = dir.join("cube.json");
     std::fs::write(&scene, &help[start..end]).unwrap();
-    let run = hooke(&["run", scene.to_str().unwrap(), "--duration", "0.01", "--backend", "cpu"]);
+    let run = hooke(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--duration",
+        "0.01",
+        "--backend",
+        "cpu",
+    ]);
     assert!(run.status.success(), "{}", stderr(&run));
     for command in ["run", "info", "view", "evolve", "eval", "merge", "schema"] {
         let out = hooke(&[command, "--help"]);
@@ -463,7 +473,11 @@ fn the_help_shows_a_scene_that_runs_and_no_repository_folder() {
 fn hooke_view_names_a_bad_file_and_says_how_to_get_the_viewer() {
     let out = hooke(&["view", "no/such/champion.json"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("no/such/champion.json"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no/such/champion.json"),
+        "{}",
+        stderr(&out)
+    );
     if cfg!(not(feature = "viewer")) {
         let out = hooke(&["view", "scenes/cube.json"]);
         assert!(!out.status.success());

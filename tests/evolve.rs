@@ -73,7 +73,9 @@ fn a_run_resumed_from_a_json_checkpoint_ends_as_an_undisturbed_run() {
     for stop_after in 0..evolution.generations {
         let mut state = evolution.start().unwrap();
         for _ in 0..stop_after {
-            evolution.next_generation(&mut state, &mut evaluate).unwrap();
+            evolution
+                .next_generation(&mut state, &mut evaluate)
+                .unwrap();
         }
         let json = serde_json::to_string(&state).unwrap();
         let back: EvolutionState = serde_json::from_str(&json).unwrap();
@@ -82,9 +84,19 @@ fn a_run_resumed_from_a_json_checkpoint_ends_as_an_undisturbed_run() {
         let resumed = evolution
             .resume(back, &mut evaluate, |s| seen.push(s.generation))
             .unwrap();
-        assert_eq!(outcome(&resumed), outcome(&straight), "stopped after {stop_after}");
-        assert_eq!(resumed.champion, straight.champion, "stopped after {stop_after}");
-        assert_eq!(seen, ((stop_after + 1)..=evolution.generations).collect::<Vec<_>>());
+        assert_eq!(
+            outcome(&resumed),
+            outcome(&straight),
+            "stopped after {stop_after}"
+        );
+        assert_eq!(
+            resumed.champion, straight.champion,
+            "stopped after {stop_after}"
+        );
+        assert_eq!(
+            seen,
+            ((stop_after + 1)..=evolution.generations).collect::<Vec<_>>()
+        );
     }
 }
 
@@ -120,7 +132,10 @@ fn a_state_of_other_settings_is_refused() {
     };
     let e = bigger.resume(state.clone(), |p, e| p.evaluate::<CpuWorld>(e), |_| {});
     let e = e.unwrap_err().to_string();
-    assert!(e.contains("8 genomes") && e.contains("population of 9"), "{e}");
+    assert!(
+        e.contains("8 genomes") && e.contains("population of 9"),
+        "{e}"
+    );
     let mut ahead = state;
     ahead.generation = 1;
     let e = evolution

@@ -140,7 +140,11 @@ fn resume_after_a_stop_gives_the_undisturbed_champion_and_history() {
     args.push("--resume");
     let run = hooke(&args);
     ok(&run);
-    assert!(stderr(&run).contains("resuming after generation 1"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("resuming after generation 1"),
+        "{}",
+        stderr(&run)
+    );
     assert_eq!(outcome(&resumed), outcome(&straight));
     assert_eq!(
         std::fs::read(resumed.join("champion.json")).unwrap(),
@@ -155,13 +159,21 @@ fn resume_after_a_stop_gives_the_undisturbed_champion_and_history() {
     args.push("--resume");
     let refused = hooke(&args);
     assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("settings"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("settings"),
+        "{}",
+        stderr(&refused)
+    );
     let nowhere = dir.join("nowhere");
     let mut args = evolve_args(&three, nowhere.to_str().unwrap());
     args.push("--resume");
     let refused = hooke(&args);
     assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("checkpoint.json"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("checkpoint.json"),
+        "{}",
+        stderr(&refused)
+    );
 }
 
 /// A run killed with SIGKILL between or during generations leaves a whole checkpoint, and

@@ -54,9 +54,9 @@ use clap::{Parser, ValueEnum};
 use hooke::creatures::WalkingRobot;
 use hooke::render::{record_with, Framing, RecordOptions, RecordingSummary};
 use hooke::{
-    BackendChoice, BodyKind, BodySpec, Contact, CpuWorld, Cube, DVec2, DVec3, Friction, Model, Obstacle, Params,
-    Placement, RoughGround, Scene, Shape, Simulation, Slope, Staircase, World,
-    OpenBackend, WorldOptions,
+    BackendChoice, BodyKind, BodySpec, Contact, CpuWorld, Cube, DVec2, DVec3, Friction, Model,
+    Obstacle, OpenBackend, Params, Placement, RoughGround, Scene, Shape, Simulation, Slope,
+    Staircase, World, WorldOptions,
 };
 use scene_json::scene_json;
 

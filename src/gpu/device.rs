@@ -207,7 +207,12 @@ pub async fn find_adapter() -> Result<wgpu::Adapter> {
 /// takes a GPU only when this holds.
 #[must_use]
 pub fn is_hardware(info: &wgpu::AdapterInfo) -> bool {
-    info.device_type != wgpu::DeviceType::Cpu
+    is_hardware_type(info.device_type)
+}
+
+/// [`is_hardware`] of a device type.
+fn is_hardware_type(device_type: wgpu::DeviceType) -> bool {
+    device_type != wgpu::DeviceType::Cpu
 }
 
 /// The adapter [`find_adapter`] would pick, if it is a hardware GPU ([`is_hardware`]); otherwise
@@ -309,6 +314,21 @@ mod tests {
             vars.iter()
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| v.to_string())
+        }
+    }
+
+    /// Software adapters (lavapipe and llvmpipe report `Cpu`) are not hardware; GPUs of every
+    /// other kind are.
+    #[test]
+    fn a_software_adapter_is_not_hardware() {
+        assert!(!is_hardware_type(wgpu::DeviceType::Cpu));
+        for t in [
+            wgpu::DeviceType::DiscreteGpu,
+            wgpu::DeviceType::IntegratedGpu,
+            wgpu::DeviceType::VirtualGpu,
+            wgpu::DeviceType::Other,
+        ] {
+            assert!(is_hardware_type(t), "{t:?}");
         }
     }
 

@@ -88,8 +88,8 @@ mod world;
 
 pub(crate) use device::describe as describe_adapter;
 pub use device::{
-    adapter_summary, find_adapter, hardware_adapter, is_hardware, open_device, pick_adapter, request_device,
-    wanted_features,
+    adapter_summary, find_adapter, hardware_adapter, is_hardware, open_device, pick_adapter,
+    request_device, wanted_features,
 };
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
 pub use options::{BodyState, Precision, SpringPass, WorldOptions, WorldStats};

@@ -40,8 +40,10 @@ Set RUST_LOG=info to see which adapter runs a GPU world and why.";
 pub(crate) enum Command {
     /// Run a scene headless: a CSV trace (time, each body's centre of mass, every energy
     /// term) and/or an animated GIF with its energy plot, from one simulation.
-    #[command(after_help = "Example: hooke run cube.json --duration 2 --gif out/cube.gif \
---csv out/cube.csv")]
+    #[command(
+        after_help = "Example: hooke run cube.json --duration 2 --gif out/cube.gif \
+--csv out/cube.csv"
+    )]
     Run(RunArgs),
     /// Describe a scene: masses, springs, bodies, actuators, dt, the largest stable dt, the
     /// adapter that would run it and the device memory it would take.

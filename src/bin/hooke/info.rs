@@ -23,7 +23,10 @@ pub(crate) fn info(args: &InfoArgs) -> Result<(), Box<dyn Error>> {
         Ok(world) => {
             let stats = world.stats();
             let fixed = world.fixed_point();
-            println!("adapter    {}", hooke::gpu::adapter_summary(world.adapter_info()));
+            println!(
+                "adapter    {}",
+                hooke::gpu::adapter_summary(world.adapter_info())
+            );
             println!(
                 "device     {} ({:.1} B per spring, {:.1} B per mass)",
                 bytes(stats.device_bytes),

@@ -18,7 +18,11 @@ use crate::trace::TraceWriter;
 pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
     let (_, model) = scene_file::load(&args.scene)?;
     // Check the GIF's name before the (possibly long) run.
-    let gif = args.gif.as_deref().map(|p| gif_options(args, p)).transpose()?;
+    let gif = args
+        .gif
+        .as_deref()
+        .map(|p| gif_options(args, p))
+        .transpose()?;
     let backend = crate::eval_run::open(args.backend, args.threads)?;
     match &backend {
         OpenBackend::Cpu { threads } => {

@@ -106,7 +106,10 @@ impl Run<'_> {
             .progress_chars("=> "),
         );
         bar.set_position(state.generation as u64);
-        let mut evaluate = |p: &hooke::population::Population, e: &_| p.evaluate_on(self.backend, e);
+        let mut evaluate = |p: &hooke::population::Population,
+                            e: &hooke::population::Evaluation| {
+            p.evaluate_on(self.backend, e)
+        };
         let checkpoint_path = self.out.join("checkpoint.json");
         let history_path = self.out.join("history.csv");
         while !state.finished(evolution) {
@@ -150,8 +153,13 @@ impl Run<'_> {
         let champion_json = out.join("champion.json");
         output::write_champion(&settings.evaluation_json, &champion.genome, &champion_json)?;
         wrote.push(champion_json);
-        let gif =
-            output::record_champion(self.evolution, &champion.genome, self.backend, out, gif_size)?;
+        let gif = output::record_champion(
+            self.evolution,
+            &champion.genome,
+            self.backend,
+            out,
+            gif_size,
+        )?;
         wrote.extend([gif.gif, gif.plot]);
         let first = evolved.history[0].best;
         eprintln!(

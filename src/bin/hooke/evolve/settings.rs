@@ -5,7 +5,7 @@ use std::path::Path;
 
 use hooke::population::Evolution;
 use hooke::{BackendChoice, Params};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::population_file::EvaluationSpec;
 
@@ -25,18 +25,18 @@ struct Raw {
 
 /// `evolution`: the genetic algorithm's own settings (the fields of [`Evolution`] but its
 /// genome settings and evaluation, which come from `evaluation`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub(crate) struct Search {
-    pub(crate) population: usize,
-    pub(crate) generations: usize,
-    pub(crate) size: [u32; 3],
-    pub(crate) seed: u64,
-    pub(crate) tournament: usize,
-    pub(crate) elites: usize,
-    pub(crate) fill: f64,
-    pub(crate) mutation_rate: f64,
-    pub(crate) crossover_rate: f64,
+struct Search {
+    population: usize,
+    generations: usize,
+    size: [u32; 3],
+    seed: u64,
+    tournament: usize,
+    elites: usize,
+    fill: f64,
+    mutation_rate: f64,
+    crossover_rate: f64,
 }
 
 impl Default for Search {
@@ -59,8 +59,6 @@ impl Default for Search {
 /// The settings, checked.
 #[derive(Debug)]
 pub(crate) struct Settings {
-    /// The genetic algorithm's settings as given.
-    pub(crate) search: Search,
     /// The `evaluation` object as given (or the default one): champion.json carries it
     /// unchanged, so `hooke eval` scores the champion as the evolution did.
     pub(crate) evaluation_json: serde_json::Value,
@@ -99,7 +97,11 @@ impl Settings {
                      {VERSION})"
                 ))
             }
-            None => return Err(format!("`version` is missing (write \"version\": {VERSION})")),
+            None => {
+                return Err(format!(
+                    "`version` is missing (write \"version\": {VERSION})"
+                ))
+            }
         }
         let evaluation_json = raw.evaluation.unwrap_or_else(default_evaluation);
         let evaluation: EvaluationSpec = serde_json::from_value(evaluation_json.clone())
@@ -127,7 +129,6 @@ impl Settings {
             ));
         }
         Ok(Self {
-            search: s,
             evaluation_json,
             evaluation,
             evolution,
@@ -159,14 +160,35 @@ mod tests {
     fn bad_settings_name_the_field() {
         for (text, words) in [
             (r#"{}"#, &["version", "missing"][..]),
-            (r#"{ "version": 2 }"#, &["version 2"]),
-            (r#"{ "version": 1, "evolution": { "popsize": 3 } }"#, &["popsize"]),
-            (r#"{ "version": 1, "evolution": { "population": 1 } }"#, &["evolution.population"]),
-            (r#"{ "version": 1, "evolution": { "elites": 48 } }"#, &["evolution.elites"]),
-            (r#"{ "version": 1, "evolution": { "fill": 1.5 } }"#, &["evolution.fill"]),
-            (r#"{ "version": 1, "evaluation": { "duration": -1 } }"#, &["evaluation.duration"]),
-            (r#"{ "version": 1, "evaluation": { "duration": 1, "x": 0 } }"#, &["evaluation", "x"]),
-            (r#"{ "version": 1, "evolution": { "size": [0, 2, 2] } }"#, &["size"]),
+            (r#"{ "version": 2 }"#, &["version 2"][..]),
+            (
+                r#"{ "version": 1, "evolution": { "popsize": 3 } }"#,
+                &["popsize"][..],
+            ),
+            (
+                r#"{ "version": 1, "evolution": { "population": 1 } }"#,
+                &["evolution.population"][..],
+            ),
+            (
+                r#"{ "version": 1, "evolution": { "elites": 48 } }"#,
+                &["evolution.elites"][..],
+            ),
+            (
+                r#"{ "version": 1, "evolution": { "fill": 1.5 } }"#,
+                &["evolution.fill"][..],
+            ),
+            (
+                r#"{ "version": 1, "evaluation": { "duration": -1 } }"#,
+                &["evaluation.duration"][..],
+            ),
+            (
+                r#"{ "version": 1, "evaluation": { "duration": 1, "x": 0 } }"#,
+                &["evaluation", "x"][..],
+            ),
+            (
+                r#"{ "version": 1, "evolution": { "size": [0, 2, 2] } }"#,
+                &["size"][..],
+            ),
         ] {
             let e = Settings::parse(text).unwrap_err();
             for w in words {

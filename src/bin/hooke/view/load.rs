@@ -11,6 +11,7 @@ use crate::population_file::{PopulationFile, RobotBody};
 
 /// A file ready to show.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "viewer"), allow(dead_code))] // the viewer's window reads it
 pub(crate) struct Loaded {
     /// Its name in the viewer's panel (the file's name).
     pub(crate) name: String,
@@ -26,9 +27,10 @@ pub(crate) struct Loaded {
 /// name the file (and the robot and field, for a population file).
 pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let name = path
-        .file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let is_population = serde_json::from_slice::<serde_json::Value>(&bytes)
         .ok()
         .is_some_and(|v| v.get("robots").is_some());
@@ -48,10 +50,13 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
             cells: Vec::new(),
         });
     }
-    let base_dir = path.parent().map_or_else(Default::default, Path::to_path_buf);
-    let file = PopulationFile::parse(&bytes, base_dir)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    population(&file).map_err(|e| format!("{}: {e}", path.display()))
+    let base_dir = path
+        .parent()
+        .map_or_else(Default::default, Path::to_path_buf);
+    let file =
+        PopulationFile::parse(&bytes, base_dir).map_err(|e| format!("{}: {e}", path.display()))?;
+    population(&file)
+        .map_err(|e| format!("{}: {e}", path.display()))
         .map(|(model, cells)| Loaded {
             about: format!(
                 "{} robot{} of {}, on the evaluation's ground and obstacles ({} s evaluations).",
@@ -81,7 +86,9 @@ fn population(file: &PopulationFile) -> Result<(Model, Vec<[u32; 8]>), String> {
                 (voxels.part, voxels.voxel_masses)
             }
             _ => (
-                robot.part(settings, &file.base_dir).map_err(|e| named(&e))?,
+                robot
+                    .part(settings, &file.base_dir)
+                    .map_err(|e| named(&e))?,
                 Vec::new(),
             ),
         };

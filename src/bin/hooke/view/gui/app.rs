@@ -23,6 +23,7 @@ pub(crate) struct Entry {
 
 impl Entry {
     /// An entry that shows `model` (with the solid look of `cells`).
+    #[allow(dead_code)] // used by `hooke view`, not by the viewer example
     pub(crate) fn model(
         name: String,
         about: String,

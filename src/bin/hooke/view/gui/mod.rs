@@ -33,6 +33,8 @@ mod scene_view;
 
 use eframe::egui;
 
+// `Entry` is for `hooke view`; the viewer example shows the built-in scenarios only.
+#[allow(unused_imports)]
 pub(crate) use app::{builtins, Entry};
 
 /// Opens the viewer's window on `entries` (the first shown first) and returns when it is
