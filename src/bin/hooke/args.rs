@@ -96,6 +96,8 @@ and renamed, so a reader never sees half a file).";
 
 /// `hooke eval --help`, the file formats.
 const EVAL_FORMATS: &str = "\
+Example: hooke eval population.json --out results.json
+
 POPULATION.json (unknown fields are errors; SI units: m, kg, s, N):
   {
     \"evaluation\": {
@@ -272,6 +274,8 @@ fitness.png (best and mean per generation) and history.csv.";
 
 /// `hooke evolve --help`, the settings format.
 const EVOLVE_FORMAT: &str = "\
+Example: hooke evolve settings.json --out out/evolve
+
 SETTINGS.json (unknown fields are errors; every field but `version` may be left out):
   {
     \"version\": 1,
