@@ -216,7 +216,8 @@ fn is_hardware_type(device_type: wgpu::DeviceType) -> bool {
 }
 
 /// The adapter [`find_adapter`] would pick, if it is a hardware GPU ([`is_hardware`]); otherwise
-/// the best hardware adapter of the same backends, and `None` when there is none (no adapter at
+/// the best hardware adapter of the primary backends (Vulkan, Metal, DX12; those of
+/// `WGPU_BACKEND` when it is set), and `None` when there is none (no adapter at
 /// all, or only software ones such as lavapipe). The one place where "a real GPU is here" is
 /// decided: [`BackendChoice::Auto`](crate::BackendChoice) asks it.
 pub async fn hardware_adapter() -> Option<wgpu::Adapter> {
@@ -225,20 +226,20 @@ pub async fn hardware_adapter() -> Option<wgpu::Adapter> {
         return Some(first);
     }
     // An adapter named by WGPU_ADAPTER_NAME is the user's choice: no other is looked for.
+    // OpenGL is asked only when WGPU_BACKEND names it: probing EGL on a headless machine only
+    // prints errors, and a GPU with OpenGL but no Vulkan driver is rare.
     if wanted_name().is_none() {
-        for backends in search_tiers() {
-            let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-            desc.backends = backends;
-            let instance = wgpu::Instance::new(desc);
-            let best = instance
-                .enumerate_adapters(backends)
-                .await
-                .into_iter()
-                .filter(|a| is_hardware(&a.get_info()))
-                .min_by_key(|a| rank(&a.get_info()));
-            if best.is_some() {
-                return best;
-            }
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        desc.backends = backends;
+        let best = wgpu::Instance::new(desc)
+            .enumerate_adapters(backends)
+            .await
+            .into_iter()
+            .filter(|a| is_hardware(&a.get_info()))
+            .min_by_key(|a| rank(&a.get_info()));
+        if best.is_some() {
+            return best;
         }
     }
     log::info!(
