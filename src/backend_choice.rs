@@ -78,7 +78,7 @@ impl BackendChoice {
         Ok(OpenBackend::Gpu {
             device,
             queue,
-            adapter: adapter.get_info(),
+            adapter: Box::new(adapter.get_info()),
         })
     }
 }
@@ -117,8 +117,8 @@ pub enum OpenBackend {
         device: wgpu::Device,
         /// Its queue.
         queue: wgpu::Queue,
-        /// The adapter it was opened on.
-        adapter: wgpu::AdapterInfo,
+        /// The adapter it was opened on (boxed: it is most of the enum's size).
+        adapter: Box<wgpu::AdapterInfo>,
     },
 }
 
