@@ -485,3 +485,22 @@ fn hooke_view_names_a_bad_file_and_says_how_to_get_the_viewer() {
         assert!(err.contains("--features cli,viewer"), "{err}");
     }
 }
+
+/// With the viewer but no display (a headless machine), `hooke view` fails with a message
+/// saying the window could not open, not a panic.
+#[test]
+#[cfg(feature = "viewer")]
+fn hooke_view_without_a_display_says_the_window_could_not_open() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hooke"))
+        .args(["view", "scenes/cube.json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("RUST_LOG", "off")
+        .output()
+        .expect("the hooke binary runs");
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("window could not open"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
