@@ -329,7 +329,8 @@ fn bouncing_cube_gif_is_under_2_mb_and_every_pixel_looks_the_same() {
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn a_gpu_world_recording_keeps_every_mass_in_every_frame() {
     // Regression: the GIF of a GPU World was drawn from a camera fixed at the first frame, so a
-    // cube thrown sideways bounced out of the picture. record frames the whole run on either backend.
+    // cube thrown sideways bounced out of the picture. record frames the whole run on either
+    // backend.
     use hooke::World;
     let dir = temp("gpu");
     let mut cube = Cube::lipson().build().unwrap();
