@@ -50,7 +50,10 @@ def read(path):
                 continue
             if line.startswith("#"):
                 key, _, value = line[1:].partition(":")
-                meta[key.strip()] = value.strip()
+                key, value = key.strip(), value.strip()
+                if key == "adapter":  # wgpu's "(Vulkan, Cpu)" says nothing the text does not
+                    value = re.sub(r" \(\w+, \w+\)$", "", value)
+                meta[key] = value
                 continue
             fields = line.split("\t")
             if len(fields) < 4:
@@ -62,6 +65,11 @@ def read(path):
     if not rates:
         sys.exit(f"perf_table: {path} has no measurements")
     return meta, rates, loads
+
+
+def springs_text(n):
+    s = springs(n)
+    return f"{s / 1e6:.2g} M springs" if s >= 1e6 else f"{s / 1e3:.0f} k springs"
 
 
 def number(v):
@@ -105,12 +113,13 @@ def full_table(meta, rates, loads):
     names = dict(warp=meta.get("warp", "?"), taichi=meta.get("taichi", "?"), gpu=gpu_name(meta))
     rounds = sorted({len(r) for r in rates.values()})
     rounds_text = str(rounds[0]) if len(rounds) == 1 else f"{rounds[0]}-{rounds[-1]}"
+    rounds_text += " round" if rounds == [1] else " rounds"
     when = meta.get("date", "?")
     if meta.get("start"):
         when += f", {meta['start']}-{meta.get('end', '?')} UTC"
     out = [
         f"Measured {when}, commit `{meta.get('commit', '?')}`, on {machine(meta)}. "
-        f"{rounds_text} rounds per size, the engines one after the other within each round; "
+        f"{rounds_text} per size, the engines one after the other within each round; "
         f"load average (1 min) {loads_text(meta, loads)}. hooke's `throughput` timed "
         f"{meta.get('hooke_steps', '?')} steps per run, the peer scripts "
         f"{meta.get('peer_steps', '?')}. Each cell: M spring-updates/s, median of the rounds "
@@ -118,7 +127,7 @@ def full_table(meta, rates, loads):
         "- where an engine gave no result." + (f" {meta['note']}" if meta.get("note") else ""),
         "",
         "| engine | precision | " + " | ".join(
-            f"n = {n} ({springs(n) / 1e6:.2g} M springs)" for n in sizes) + " |",
+            f"n = {n} ({springs_text(n)})" for n in sizes) + " |",
         "|---|---|" + "---|" * len(sizes),
     ]
     for key, label, precision in ENGINES:
@@ -150,7 +159,7 @@ def short_table(meta, rates, readme_n):
         "hooke_gpu_f64": "hooke `World` on {gpu}",
         "taichi_f32": "Taichi {taichi}, CPU backend",
     }
-    out = [f"| benchmark lattice, n = {n} ({springs(n) / 1e6:.2g} M springs) | precision "
+    out = [f"| benchmark lattice, n = {n} ({springs_text(n)}) | precision "
            "| M spring-updates/s |", "|---|---|---|"]
     for key, _, precision in ENGINES:
         if (n, key) in rates:

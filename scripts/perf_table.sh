@@ -38,6 +38,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cd "$root"
 
+load() { cut -d' ' -f1 /proc/loadavg; }
 render() {
   python3 "$here/perf_table.py" "$1" --doc "$PERF_DOC" --readme "$README" \
     --readme-n "$README_N" $([ "$DRY_RUN" = 1 ] && echo --dry-run)
@@ -48,7 +49,7 @@ if [ -n "$FROM" ]; then
   exit 0
 fi
 
-if ! python3 -c "import warp, taichi, numpy" 2>/dev/null; then
+if ! python3 -c "import warp, taichi, numpy" >/dev/null 2>&1; then
   echo "perf_table: the peers need warp, taichi and numpy:" >&2
   echo '    python3 -m pip install warp-lang==1.19.0 "taichi>=1.7,<1.8" numpy' >&2
   exit 1
@@ -56,6 +57,11 @@ fi
 for f in bench_warp.py bench_taichi.py scene.py; do
   [ -f "$PEERS/$f" ] || { echo "perf_table: $PEERS/$f not found (set PEERS)" >&2; exit 1; }
 done
+
+busy=$(load)
+if python3 -c "import sys; sys.exit(0 if float('$busy') > 1.0 else 1)"; then
+  echo "perf_table: the load average is $busy: other work will disturb the figures (run on a quiet machine)" >&2
+fi
 
 mkdir -p out/perf_table
 stamp=$(date -u +%Y-%m-%dT%H%MZ)
@@ -89,7 +95,6 @@ print(".".join(map(str, v)) if isinstance(v, tuple) else v)' 2>/dev/null | tail 
 
 # One line per measurement: n, round, engine, M spring-updates/s, load average (1 min) at its start.
 record() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >> "$raw"; }
-load() { cut -d' ' -f1 /proc/loadavg; }
 peer_rate() { # M spring-updates/s from a peer script's RESULT line, or nothing
   grep '^RESULT' "$1" | grep -Eo 'spring-updates/s=[0-9.e+]+' | cut -d= -f2 |
     python3 -c "import sys; v = sys.stdin.read().strip(); print(round(float(v) / 1e6, 1) if v else '')"
@@ -103,7 +108,7 @@ for r in $(seq 1 "$ROUNDS"); do
     cpu=$(sed -n 's/^ *cpu (f64.* \([0-9.]*\) M spring-updates\/s.*/\1/p' "$out" | head -1)
     g32=$(sed -n 's/^ *gpu (f32.* \([0-9.]*\) M spring-updates\/s.*/\1/p' "$out" | head -1)
     g64=$(sed -n 's/^ *gpu (f64.* \([0-9.]*\) M spring-updates\/s.*/\1/p' "$out" | head -1)
-    adapter=$(sed -n 's/^ *gpu adapter: //p' "$out" | head -1)
+    adapter=$(sed -n 's/^ *gpu adapter: //p' "$out" | head -1 | sed 's/ ([A-Za-z0-9]*, [A-Za-z]*)$//')
     [ -n "$adapter" ] && { grep -q '^# adapter:' "$raw" || echo "# adapter: $adapter" >> "$raw"; }
     [ -n "$cpu" ] && record "$n" "$r" hooke_cpu_f64 "$cpu" "$l"
     [ -n "$g32" ] && record "$n" "$r" hooke_gpu_f32 "$g32" "$l"
