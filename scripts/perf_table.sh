@@ -117,7 +117,7 @@ for r in $(seq 1 "$ROUNDS"); do
       set -- $peer
       l=$(load); out="$logs/$1_$2_n${n}_r$r.txt"
       python3 "$PEERS/bench_$1.py" --n "$n" --steps "$PSTEPS" --precision "$2" > "$out" 2>&1 || true
-      v=$(peer_rate "$out")
+      v=$(peer_rate "$out" || true)
       if [ -n "$v" ]; then record "$n" "$r" "$1_$2" "$v" "$l"
       else echo "perf_table: $1 $2 gave no result at n = $n (see $out)" >&2; fi
     done
