@@ -5,10 +5,11 @@ Usage: perf_table.py RAW.tsv [--doc docs/PERFORMANCE.md] [--readme README.md] [-
                      [--dry-run]
 
 RAW.tsv holds `# key: value` lines (date, start, end, commit, cpu, family, model, cores, avx512,
-mesa, adapter, warp, taichi, hooke_steps, peer_steps, and optionally load and note) and one tab-separated
-line per measurement: n, round, engine, M spring-updates/s, load average at its start. The full
-table replaces the text between `<!-- perf-table:start -->` and `<!-- perf-table:end -->` in the
-doc, the short one the same markers in the README (skipped, with a note, where they are absent).
+mesa, adapter, warp, taichi, hooke_steps, peer_steps, and optionally load and note) and one
+tab-separated line per measurement: n, round, engine, M spring-updates/s, load average at its
+start. The full table replaces the text between the `<!-- perf-table:start -->` and
+`<!-- perf-table:end -->` lines of the doc, the short one the same lines of the README (skipped,
+with a note, where they are absent).
 Standard library only.
 """
 import argparse
@@ -179,8 +180,12 @@ def replace(path, body, required):
         with open(path) as fh:
             text = fh.read()
     except FileNotFoundError:
-        sys.exit(f"perf_table: {path} not found")
-    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
+        if required:
+            sys.exit(f"perf_table: {path} not found")
+        print(f"perf_table: {path} not found; left out", file=sys.stderr)
+        return
+    # The markers on lines of their own (a doc may quote them in running text).
+    pattern = re.compile(r"^" + re.escape(START) + r"$.*?^" + re.escape(END) + r"$", re.S | re.M)
     if not pattern.search(text):
         if required:
             sys.exit(f"perf_table: {path} has no {START} ... {END} markers")

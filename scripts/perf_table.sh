@@ -30,7 +30,7 @@ PSTEPS=${PSTEPS:-50}         # timed steps of each peer script per run
 PEERS=${PEERS:-../shared/bench}
 PERF_DOC=${PERF_DOC:-docs/PERFORMANCE.md}
 README=${README:-README.md}
-README_N=${README_N:-80}     # the size shown in the README's short table (else the largest measured)
+README_N=${README_N:-80}     # the size in the README's short table (else the largest measured)
 DRY_RUN=${DRY_RUN:-0}        # 1: print the tables, rewrite nothing
 FROM=${FROM:-}               # a raw file saved by an earlier run: render it, measure nothing
 
@@ -60,7 +60,7 @@ done
 
 busy=$(load)
 if python3 -c "import sys; sys.exit(0 if float('$busy') > 1.0 else 1)"; then
-  echo "perf_table: the load average is $busy: other work will disturb the figures (run on a quiet machine)" >&2
+  echo "perf_table: the load average is $busy: other work will disturb the figures" >&2
 fi
 
 mkdir -p out/perf_table
@@ -74,7 +74,8 @@ $HOOKE_CMD 2 1 > "$logs/build.txt" 2>&1 || {
   echo "perf_table: '$HOOKE_CMD 2 1' failed:" >&2; tail -20 "$logs/build.txt" >&2; exit 1; }
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD -- src shaders tools examples Cargo.toml 2>/dev/null || commit="$commit (with uncommitted changes)"
+git diff --quiet HEAD -- src shaders tools examples Cargo.toml 2>/dev/null ||
+  commit="$commit (with uncommitted changes)"
 mesa=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null | sed 's/-.*//' || true)
 {
   echo "# date: $(date -u +%Y-%m-%d)"
@@ -97,18 +98,20 @@ print(".".join(map(str, v)) if isinstance(v, tuple) else v)' 2>/dev/null | tail 
 record() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >> "$raw"; }
 peer_rate() { # M spring-updates/s from a peer script's RESULT line, or nothing
   grep '^RESULT' "$1" | grep -Eo 'spring-updates/s=[0-9.e+]+' | cut -d= -f2 |
-    python3 -c "import sys; v = sys.stdin.read().strip(); print(round(float(v) / 1e6, 1) if v else '')"
+    python3 -c "import sys; v = sys.stdin.read().strip()
+print(round(float(v) / 1e6, 1) if v else '')"
 }
 
 IFS=, read -r -a sizes <<< "$N"
 for r in $(seq 1 "$ROUNDS"); do
   for n in "${sizes[@]}"; do
     l=$(load); out="$logs/hooke_n${n}_r$r.txt"
-    $HOOKE_CMD "$n" "$HSTEPS" > "$out" 2>&1 || echo "perf_table: hooke failed at n = $n (see $out)" >&2
+    $HOOKE_CMD "$n" "$HSTEPS" > "$out" 2>&1 ||
+      echo "perf_table: hooke failed at n = $n (see $out)" >&2
     cpu=$(sed -n 's/^ *cpu (f64.* \([0-9.]*\) M spring-updates\/s.*/\1/p' "$out" | head -1)
     g32=$(sed -n 's/^ *gpu (f32.* \([0-9.]*\) M spring-updates\/s.*/\1/p' "$out" | head -1)
     g64=$(sed -n 's/^ *gpu (f64.* \([0-9.]*\) M spring-updates\/s.*/\1/p' "$out" | head -1)
-    adapter=$(sed -n 's/^ *gpu adapter: //p' "$out" | head -1 | sed 's/ ([A-Za-z0-9]*, [A-Za-z]*)$//')
+    adapter=$(sed -n 's/^ *gpu adapter: //p' "$out" | head -1)
     [ -n "$adapter" ] && { grep -q '^# adapter:' "$raw" || echo "# adapter: $adapter" >> "$raw"; }
     [ -n "$cpu" ] && record "$n" "$r" hooke_cpu_f64 "$cpu" "$l"
     [ -n "$g32" ] && record "$n" "$r" hooke_gpu_f32 "$g32" "$l"
@@ -121,8 +124,10 @@ for r in $(seq 1 "$ROUNDS"); do
       if [ -n "$v" ]; then record "$n" "$r" "$1_$2" "$v" "$l"
       else echo "perf_table: $1 $2 gave no result at n = $n (see $out)" >&2; fi
     done
-    echo "round $r, n = $n: hooke cpu f64 ${cpu:-?}, gpu f32 ${g32:-?}, gpu f64 ${g64:-?} | $(
-      awk -F'\t' -v n="$n" -v r="$r" '$1 == n && $2 == r && $3 !~ /^hooke/ {printf "%s %s  ", $3, $4}' "$raw")" >&2
+    peers=$(awk -F'\t' -v n="$n" -v r="$r" \
+      '$1 == n && $2 == r && $3 !~ /^hooke/ {printf "%s %s  ", $3, $4}' "$raw")
+    echo "round $r, n = $n: hooke cpu f64 ${cpu:-?}, gpu f32 ${g32:-?}," \
+      "gpu f64 ${g64:-?} | $peers" >&2
   done
 done
 echo "# end: $(date -u +%H:%M)" >> "$raw"
