@@ -89,15 +89,39 @@ def gpu_name(meta):
     return "lavapipe" if "llvmpipe" in adapter or not adapter else adapter.split(" (")[0]
 
 
+def core_name(meta):
+    """AMD's core generation from the CPU family and model numbers, or None."""
+    if "AMD" not in meta.get("cpu", ""):
+        return None
+    try:
+        family, model = int(meta.get("family", "")), int(meta.get("model", ""))
+    except ValueError:
+        return None
+    if family == 26:
+        return "Zen 5"
+    if family == 25:  # 19h: Zen 3 and Zen 4 parts, told apart by model ranges
+        zen4 = [(0x10, 0x1F), (0x60, 0x7F), (0xA0, 0xAF)]
+        return "Zen 4" if any(lo <= model <= hi for lo, hi in zen4) else "Zen 3"
+    if family == 23:
+        return "Zen, Zen+ or Zen 2"
+    return None
+
+
+def cpu_name(meta):
+    """`lscpu`'s model name with the core generation where it is known."""
+    cpu, core = meta.get("cpu", "unknown CPU"), core_name(meta)
+    return f"{cpu} ({core})" if core else cpu
+
+
 def machine(meta):
-    cpu = meta.get("cpu", "unknown CPU")
+    cpu = cpu_name(meta)
     detail = ", ".join(f"{k} {meta[k]}" for k in ("family", "model") if meta.get(k))
     cores = meta.get("cores", "?")
     simd = "AVX-512" if meta.get("avx512") == "yes" else "no AVX-512"
     mesa = meta.get("mesa", "unknown")
     adapter = meta.get("adapter", "")
     gpu = f"lavapipe, Mesa {mesa}" + (f", {adapter}" if adapter else "")
-    cpu = f"{cpu} ({detail})" if detail else cpu
+    cpu = f"{cpu}, {detail}" if detail else cpu
     return f"{cpu}, {cores} cores, {simd}; no GPU, so the GPU World runs on {gpu}"
 
 
@@ -166,7 +190,7 @@ def short_table(meta, rates, readme_n):
         if (n, key) in rates:
             value = number(statistics.median(rates[(n, key)].values()))
             out.append(f"| {short[key].format(**names)} | {precision} | {value} |")
-    cpu = meta.get("cpu", "unknown CPU")
+    cpu = cpu_name(meta)
     simd = ", AVX-512" if meta.get("avx512") == "yes" else ""
     out += ["", f"Medians of rounds run side by side on {meta.get('date', '?')} on one machine "
             f"({cpu}, {meta.get('cores', '?')} cores{simd}, no GPU: the GPU World on lavapipe, "
