@@ -15,7 +15,7 @@
 //! Giving each workgroup whole bodies and synchronising its invocations with workgroup
 //! barriers between the walk and the update is slower: on lavapipe, which runs a kernel with
 //! barriers as coroutines, that ran at 0.7x the two passes (docs/PERFORMANCE.md, "What was
-//! tried").
+//! tried and what it gave").
 
 use wgpu::util::DeviceExt;
 
