@@ -11,7 +11,7 @@
 //!     { "name": "m", "body": { "type": "image", "path": "../assets/m.png", "spacing": 0.02 } }
 //!   ],
 //!   "obstacles": [
-//!     { "shape": { "type": "sphere", "center": [1.0, 0.0, 0.0], "radius": 0.3 },
+//!     { "shape": { "type": "sphere", "centre": [1.0, 0.0, 0.0], "radius": 0.3 },
 //!       "contact": { "Penalty": { "stiffness": 100000.0, "damping": 50.0 } },
 //!       "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } }
 //!   ]
