@@ -1,4 +1,4 @@
-//! Small scenes of colliding masses for the parity and determinism tests (issue 13): every
+//! Small scenes of colliding masses for the parity and determinism tests: every
 //! branch of the pair force and of the exclusions, on both backends. Each scene keeps its
 //! contacts for most of its run (checked by the tests that use them).
 
