@@ -141,7 +141,9 @@ pub use model::{
     Shape, Spring, SpringLaw, StableDt, StableDtLimit, Surface, COLLISION_CLASSES,
     COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL, STANDARD_GRAVITY,
 };
-pub use scene::{BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+pub use scene::{
+    BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene, SlopeTerrain, Terrain,
+};
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
 
