@@ -139,8 +139,8 @@ pub struct BodySpec {
     /// Placement applied after building (default: none).
     #[serde(default)]
     pub placement: Placement,
-    /// Masses of this body (local indices) to fix in place, e.g. one corner of a cube to make a
-    /// pendulum.
+    /// Masses of this body (local indices) to fix in place, e.g. one corner of a cube to make
+    /// Lipson's pendulum.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixed: Vec<u32>,
     /// Extra actuators; `spring` is a local spring index of this body.

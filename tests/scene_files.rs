@@ -302,8 +302,8 @@ fn bad_files_give_clear_errors() {
 
 #[test]
 fn typo_in_scene_params_is_an_error() {
-    // A typo inside `params` was once ignored (gravity stayed -9.81). Every scene-file struct
-    // rejects unknown fields, down to contact, friction and hand-made parts.
+    // Regression: a typo inside `params` was ignored (gravity stayed -9.81). Every
+    // scene-file struct rejects unknown fields, down to contact, friction and hand-made parts.
     for json in [
         r#"{ "version": 1, "params": { "gravty": [0, 0, -1] } }"#,
         r#"{ "version": 1, "params": { "friction": { "static_coefficient": 1, "kinetic_coefficient": 1, "rest_sped": 0 } } }"#,
