@@ -60,8 +60,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use body_kind::{BodyKind, ImageSource};
-pub(crate) use format::SceneFile;
 pub use format::{check_version, version_message, FORMAT_VERSION};
+pub(crate) use format::{schema_value, SceneFile};
 pub use terrain::{SlopeTerrain, Terrain};
 
 use crate::builders::Placement;

@@ -26,7 +26,9 @@ fn shipped_scenes_load_and_run() {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(root().join("scenes")).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
+        if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "schema.json")
+        {
             names.push(path);
         }
     }
@@ -617,5 +619,41 @@ fn named_creatures_build_what_their_builders_build() {
     assert!(matches!(
         Scene::from_json_str(typo),
         Err(Error::SceneParse { .. })
+    ));
+}
+
+/// The population file's schema compiles and accepts a population in format 1 (a genome robot
+/// and an inline scene robot without its own version), which the library also reads.
+#[test]
+fn population_files_follow_their_schema() {
+    use hooke::population::PopulationFile;
+    let text = r#"{
+        "version": 1,
+        "evaluation": { "duration": 1.0, "terrain": { "slope": { "degrees": 5 } } },
+        "robots": [
+            { "id": "a", "genome": { "size": [1, 1, 2], "cells": ["soft", { "muscle": { "phase": 1 } }] } },
+            { "id": "b", "scene": { "bodies": [ { "body": { "type": "walking_robot" } } ] } },
+            { "id": "c", "scene": "robots/c.json" }
+        ]
+    }"#;
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    let url = "file:///population.json";
+    compiler
+        .add_resource(url, PopulationFile::json_schema())
+        .unwrap();
+    let index = compiler.compile(url, &mut schemas).unwrap();
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    schemas.validate(&value, index).unwrap();
+    let file = PopulationFile::from_json_str(text, Path::new("population.json")).unwrap();
+    assert_eq!(file.robots.len(), 3);
+    assert_eq!(file.evaluation.evaluation().unwrap().obstacles.len(), 1);
+    // Without the version: refused by both.
+    let old = text.replacen("\"version\": 1,", "", 1);
+    let old_value: serde_json::Value = serde_json::from_str(&old).unwrap();
+    assert!(schemas.validate(&old_value, index).is_err());
+    assert!(matches!(
+        PopulationFile::from_json_str(&old, Path::new("population.json")),
+        Err(Error::SceneVersion { found: None, .. })
     ));
 }

@@ -72,6 +72,9 @@ impl Slope {
 /// (default [`Staircase::FOOTING`], 1 m) puts solid step there. To walk down the stairs, start on
 /// the top step and go along -x.
 ///
+/// In a scene file (`"terrain": { "stairs": { .. } }`) every field may be left out and takes
+/// [`Staircase::default`]'s value.
+///
 /// # Examples
 ///
 /// ```
@@ -181,6 +184,9 @@ impl Staircase {
 /// as deep as the edge is high, and be thrown up by the penalty force (`k d^2 / 2` = 20 J for a
 /// 2 cm edge at `k` = 1e5 N/m). A mass that leaves the rectangle no longer touches the
 /// heightfield and rests on whatever is below it (nothing, when there is no ground there).
+///
+/// In a scene file (`"terrain": { "rough_ground": { .. } }`) every field may be left out and
+/// takes [`RoughGround::default`]'s value.
 ///
 /// # Examples
 ///

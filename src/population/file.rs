@@ -205,7 +205,6 @@ impl PopulationFile {
     /// The JSON Schema of population files (draft 2020-12).
     #[must_use]
     pub fn json_schema() -> serde_json::Value {
-        let schema = schemars::schema_for!(PopulationFile);
-        serde_json::to_value(schema).expect("a JSON Schema is JSON")
+        crate::scene::schema_value(schemars::schema_for!(PopulationFile))
     }
 }

@@ -138,10 +138,61 @@ fn format_version() -> u32 {
 
 /// The JSON Schema of scene files: that of [`SceneFile`], with `"version"` required at the top.
 pub(crate) fn scene_schema() -> serde_json::Value {
-    let schema = schemars::schema_for!(SceneFile);
-    let mut value = serde_json::to_value(schema).expect("a JSON Schema is JSON");
+    let mut value = schema_value(schemars::schema_for!(SceneFile));
     require_version(&mut value);
     value
+}
+
+/// A generated schema as JSON, its descriptions (the types' doc comments) cut to what an editor
+/// shows: the text before the first heading (no examples), rustdoc links as plain code.
+pub(crate) fn schema_value(schema: schemars::Schema) -> serde_json::Value {
+    let mut value = serde_json::to_value(schema).expect("a JSON Schema is JSON");
+    tidy_descriptions(&mut value);
+    value
+}
+
+fn tidy_descriptions(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match v {
+                    serde_json::Value::String(text) if key == "description" => {
+                        *text = plain_description(text);
+                    }
+                    _ => tidy_descriptions(v),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(tidy_descriptions),
+        _ => {}
+    }
+}
+
+/// `doc` up to its first heading, with `[text](target)` and `[text]` links reduced to `text`.
+fn plain_description(doc: &str) -> String {
+    let body = doc
+        .split("\n# ")
+        .next()
+        .unwrap_or(doc)
+        .trim_end()
+        .to_string();
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body.as_str();
+    while let Some(open) = rest.find("[`") {
+        let Some(close) = rest[open..].find("`]").map(|c| open + c) else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(&rest[open + 1..close + 1]); // the `code` without brackets
+        rest = &rest[close + 2..];
+        if rest.starts_with('(') {
+            if let Some(end) = rest.find(')') {
+                rest = &rest[end + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Makes `"version"` a required property of the top-level object of `schema`.
