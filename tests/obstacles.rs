@@ -532,6 +532,7 @@ fn slope_and_stairs_scene_files_load_and_run() {
 
 #[test]
 fn typo_in_obstacle_shape_is_an_error() {
+    // The American spelling is the typo: the field is `centre`.
     let text = r#"{ "version": 1, "obstacles": [ { "shape": { "type": "sphere", "center": [0, 0, 0], "radius": 1 } } ] }"#;
     assert!(matches!(
         Scene::from_json_str(text),
