@@ -38,10 +38,7 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
         };
         parts.push((robot.id.clone(), part));
     }
-    let backend = args
-        .backend
-        .or(file.evaluation.backend)
-        .unwrap_or(BackendChoice::Auto);
+    let backend = args.backend.or(file.backend).unwrap_or(BackendChoice::Auto);
     let backend = crate::eval_run::open(backend, args.threads)?;
     eprintln!(
         "{}: robots {}..{} of {total} on {}",

@@ -58,9 +58,6 @@ fn main() -> ExitCode {
 
 /// `hooke schema`: the JSON Schema of scene files, on standard output.
 fn schema() -> Result<(), Box<dyn std::error::Error>> {
-    Err(
-        "this build of hooke has no scene schema yet; see https://docs.rs/hooke (hooke::Scene) \
-         for the fields of a scene file"
-            .into(),
-    )
+    println!("{}", hooke::Scene::json_schema_string());
+    Ok(())
 }

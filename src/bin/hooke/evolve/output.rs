@@ -73,6 +73,7 @@ pub(crate) fn write_champion(
     path: &Path,
 ) -> Result<()> {
     let batch = serde_json::json!({
+        "version": hooke::scene::FORMAT_VERSION,
         "evaluation": evaluation,
         "robots": [{ "id": "champion", "genome": genome }],
     });

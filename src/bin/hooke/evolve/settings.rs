@@ -3,11 +3,9 @@
 
 use std::path::Path;
 
-use hooke::population::Evolution;
+use hooke::population::{EvaluationSpec, Evolution};
 use hooke::{BackendChoice, Params};
 use serde::Deserialize;
-
-use crate::population_file::EvaluationSpec;
 
 /// The settings format this hooke reads.
 pub(crate) const VERSION: u32 = 1;
@@ -62,8 +60,8 @@ pub(crate) struct Settings {
     /// The `evaluation` object as given (or the default one): champion.json carries it
     /// unchanged, so `hooke eval` scores the champion as the evolution did.
     pub(crate) evaluation_json: serde_json::Value,
-    /// The evaluation, checked.
-    pub(crate) evaluation: EvaluationSpec,
+    /// `evaluation.backend`, if given.
+    pub(crate) backend: Option<BackendChoice>,
     /// The library's settings made of both.
     pub(crate) evolution: Evolution,
 }
@@ -104,9 +102,19 @@ impl Settings {
             }
         }
         let evaluation_json = raw.evaluation.unwrap_or_else(default_evaluation);
-        let evaluation: EvaluationSpec = serde_json::from_value(evaluation_json.clone())
-            .map_err(|e| format!("evaluation: {e}"))?;
-        evaluation.check()?;
+        let mut without_backend = evaluation_json.clone();
+        let backend = match without_backend
+            .as_object_mut()
+            .and_then(|o| o.remove("backend"))
+        {
+            Some(b) => {
+                Some(serde_json::from_value(b).map_err(|e| format!("evaluation.backend: {e}"))?)
+            }
+            None => None,
+        };
+        let evaluation: EvaluationSpec =
+            serde_json::from_value(without_backend).map_err(|e| format!("evaluation: {e}"))?;
+        crate::population_file::check(&evaluation)?;
         let s = raw.evolution;
         let evolution = Evolution {
             population: s.population,
@@ -119,7 +127,7 @@ impl Settings {
             elites: s.elites,
             seed: s.seed,
             genome: evaluation.genome.clone(),
-            evaluation: evaluation.evaluation()?,
+            evaluation: evaluation.evaluation().map_err(|e| e.to_string())?,
         };
         evolution.check().map_err(|e| e.to_string())?;
         if s.size.contains(&0) {
@@ -130,14 +138,14 @@ impl Settings {
         }
         Ok(Self {
             evaluation_json,
-            evaluation,
+            backend,
             evolution,
         })
     }
 
     /// The backend the file asks for (`evaluation.backend`), if any.
     pub(crate) fn backend(&self) -> Option<BackendChoice> {
-        self.evaluation.backend
+        self.backend
     }
 }
 

@@ -74,7 +74,7 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
 /// The robots of `file` in one model with the evaluation's parameters and obstacles (robots
 /// side by side when there are several), and the cells of their voxels.
 fn population(file: &PopulationFile) -> Result<(Model, Vec<[u32; 8]>), String> {
-    let evaluation = file.evaluation.evaluation()?;
+    let evaluation = file.evaluation.evaluation().map_err(|e| e.to_string())?;
     let settings = &file.evaluation.genome;
     let mut population = Population::new();
     let mut cells_of = Vec::with_capacity(file.robots.len());
@@ -156,6 +156,7 @@ mod tests {
         let dir = scratch("champion");
         let path = dir.join("champion.json");
         let champion = serde_json::json!({
+            "version": 1,
             "evaluation": { "duration": 1.0 },
             "robots": [{ "id": "champion", "genome": {
                 "size": [2, 1, 1], "cells": ["soft", { "muscle": { "phase": 0 } }] } }]
@@ -180,6 +181,7 @@ mod tests {
         let path = dir.join("pop.json");
         let genome = serde_json::json!({ "size": [1, 1, 1], "cells": ["stiff"] });
         let pop = serde_json::json!({
+            "version": 1,
             "evaluation": { "duration": 1.0 },
             "robots": [{ "id": "a", "genome": genome }, { "id": "b", "genome": genome }]
         });
@@ -203,6 +205,7 @@ mod tests {
         assert!(e.contains("missing.json"), "{e}");
         let path = dir.join("pop.json");
         let pop = serde_json::json!({
+            "version": 1,
             "evaluation": { "duration": 1.0 },
             "robots": [{ "id": "x", "genome": { "size": [2, 1, 1], "cells": ["soft"] } }]
         });
