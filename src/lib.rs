@@ -103,6 +103,9 @@
 //!   the interactive viewer's input handling.
 //! - [`plot`] (feature `plot`, on by default): energy plots to PNG.
 
+// docs.rs documents every feature and marks the items that need one.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod builders;
 pub mod collision_scenes;
 pub mod control;
@@ -113,6 +116,7 @@ pub mod error;
 pub mod gpu;
 pub mod model;
 #[cfg(feature = "plot")]
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub mod plot;
 pub mod population;
 pub mod render;

@@ -45,7 +45,7 @@ pub fn bouncing_cube() -> Model {
     model
 }
 
-/// The docs/BENCHMARK_SCENE.md lattice ([`Lattice::scene`]): `n^3` masses of 0.1 kg at spacing 0.01 m from
+/// The docs/BENCHMARK_SCENE.md lattice ([`Lattice::benchmark`]): `n^3` masses of 0.1 kg at spacing 0.01 m from
 /// z = `z0` (m), springs to the 13 forward neighbours (k = 10 000 N/m, c = 1 N*s/m), on the
 /// default penalty ground with `friction`.
 pub fn lattice(n: usize, z0: f64, friction: Friction) -> Model {
