@@ -119,6 +119,7 @@ pub mod model;
 #[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub mod plot;
 pub mod population;
+mod readable_time;
 pub mod render;
 pub mod scene;
 pub mod sensors;
