@@ -1,6 +1,7 @@
 //! Spring-updates per second of the benchmark scene falling lattice on both backends, side by side.
 //!
-//! `cargo run --release --example throughput -- [n[,n...]] [steps]` (defaults: n = 40, 20 steps).
+//! `cargo run --release -p hooke-tools --bin throughput -- [n[,n...]] [steps]` (defaults: n = 40,
+//! 20 steps).
 //! For each n it prints the adapter, spring-updates/s on the CPU reference and the GPU World,
 //! device bytes per spring and per mass, and dispatches and submissions per step. With a list of n
 //! (`10,20,40,80,120`) it ends with a table of time per step against springs, to check that cost
@@ -39,12 +40,8 @@
 //! lattice mode's options (`--links` shows what the stencil variant gains, `--no-alike` what the CPU's
 //! lanes for bodies alike gain).
 
-// In a folder of its own: `examples/collisions.rs` is another example.
-#[path = "throughput/collisions.rs"]
 mod collisions;
-#[path = "throughput/herd.rs"]
 mod herd;
-#[path = "throughput/population.rs"]
 mod population;
 
 use std::time::Instant;

@@ -1,5 +1,5 @@
 //! `throughput --population`: robot-evaluations per second of `Population::benchmark` on both
-//! backends, and the cost per robot against population size (see the example's docs).
+//! backends, and the cost per robot against population size (see the tool's docs in main.rs).
 
 use std::time::Instant;
 

@@ -2,8 +2,8 @@
 //! A/B runs of the dispatch (pool, chunking, actuators, per-step overhead): no GPU adapter is
 //! requested.
 //!
-//! `cargo run --release --example cpu_scenes -- [threads] [scale] [only]` (defaults: every core,
-//! 1, all workloads). Prints, per workload (or only those whose name contains `only`),
+//! `cargo run --release -p hooke-tools --bin cpu_scenes -- [threads] [scale] [only]` (defaults:
+//! every core, 1, all workloads). Prints, per workload (or only those whose name contains `only`),
 //! wall-clock and CPU-second rates (M spring-updates/s) and ns per step, with `scale`
 //! multiplying the steps timed:
 //! - `herd500`: 500 inchworms in one model (`Creature::herd`, 10 000 masses, 47 000 springs),
@@ -16,11 +16,9 @@
 //! CPU seconds are the process's user + system time (`/proc/self/stat`, 10 ms resolution): the
 //! figure that resists other load on a shared machine.
 
-#[path = "shared/cpu_time.rs"]
-mod cpu_time;
-use cpu_time::cpu_seconds;
-
 use std::time::Instant;
+
+use hooke_tools::cpu_seconds;
 
 use hooke::creatures::Inchworm;
 use hooke::population::Population;

@@ -1,18 +1,16 @@
 //! Spring-updates per second of the CPU reference alone on the benchmark lattice, for A/B runs of
 //! the per-core kernels (issue 15): no GPU adapter is requested.
 //!
-//! `cargo run --release --example cpu_rate -- [n[,n...]] [steps] [threads]` (defaults: n = 80,
-//! 20 steps, every core). For each n it prints the rate of whole steps and of the spring pass
+//! `cargo run --release -p hooke-tools --bin cpu_rate -- [n[,n...]] [steps] [threads]`
+//! (defaults: n = 80, 20 steps, every core). For each n it prints the rate of whole steps and of the spring pass
 //! alone (`CpuWorld::bench_spring_pass`), in M spring-updates/s, with the thread count used:
 //! per second of wall-clock time and per CPU-second of the process (user + system time from
 //! `/proc/self/stat` on Linux, 10 ms resolution), the figure that resists other load on a
 //! shared machine.
 
-#[path = "shared/cpu_time.rs"]
-mod cpu_time;
-use cpu_time::cpu_seconds;
-
 use std::time::Instant;
+
+use hooke_tools::cpu_seconds;
 
 use hooke::builders::Lattice;
 use hooke::CpuWorld;

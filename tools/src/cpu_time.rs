@@ -1,7 +1,7 @@
-//! CPU time of the process, shared by the CPU-rate examples (`cpu_rate`, `cpu_scenes`).
+//! CPU time of the process, shared by the CPU-rate tools (`cpu_rate`, `cpu_scenes`).
 
 /// User + system CPU time of this process so far, s (NaN where `/proc` is missing).
-pub(crate) fn cpu_seconds() -> f64 {
+pub fn cpu_seconds() -> f64 {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
         return f64::NAN;
     };

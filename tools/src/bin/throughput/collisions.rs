@@ -1,5 +1,5 @@
 //! `throughput --collisions`: mass-updates per second of collision scenes on both backends (see
-//! the example's docs).
+//! the tool's docs in main.rs).
 
 use std::time::Instant;
 
