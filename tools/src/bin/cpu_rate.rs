@@ -49,5 +49,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
              ({step_cpu:7.1} per CPU-s), spring pass {pass_wall:7.1} M/s ({pass_cpu:7.1} per CPU-s)"
         );
     }
+    println!("Bigger or longer: `-- 40,80,120 100` (sizes, steps; threads as a third argument).");
     Ok(())
 }

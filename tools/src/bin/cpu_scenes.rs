@@ -61,6 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &one.model(&Params::robots(), &[])?,
         steps(50_000.0),
     )?;
+    println!("Longer: `-- THREADS 10` times ten times the steps of every workload.");
     Ok(())
 }
 
