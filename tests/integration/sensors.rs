@@ -2,7 +2,7 @@
 //! CPU-vs-GPU parity on a tumbling, deforming body touching the ground and an obstacle, bit-identical
 //! GPU reruns, and bad indices.
 
-mod common;
+use crate::common;
 
 use hooke::prelude::*;
 use hooke::{Obstacle, Shape, STANDARD_GRAVITY};
@@ -319,7 +319,7 @@ fn max_dist(a: &[DVec3], b: &[DVec3]) -> f64 {
 
 /// CPU and GPU sensors agree on a tumbling, deforming cube touching the ground and a box.
 ///
-/// The trajectories themselves are the parity suite's business (tests/parity.rs); here the
+/// The trajectories themselves are the parity suite's business (tests/integration/parity.rs); here the
 /// sensor readings must follow from the states each backend holds. With `ex`, `ev` the largest
 /// position and velocity differences of the two states now and at the start of the last step
 /// (the contacts are that step's), `n = 8` masses, `M = 0.8` kg, the cube's edge `a = 0.1` m, its

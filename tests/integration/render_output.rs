@@ -4,7 +4,7 @@ use hooke::render::{FrameSchedule, GifWriter};
 use hooke::Error;
 use image::{AnimationDecoder, Rgba, RgbaImage};
 
-mod colour;
+use crate::colour;
 use colour::delta_e;
 
 fn temp(name: &str) -> std::path::PathBuf {

@@ -13,7 +13,7 @@ use hooke::render::{record_cpu, record_cpu_with, Framing, RecordOptions, Style};
 use hooke::{Builder, Contact, CpuWorld, Cube, DVec3, Error, Mass, Model, Params, Part};
 use image::{AnimationDecoder, RgbaImage};
 
-mod colour;
+use crate::colour;
 use colour::delta_e;
 
 fn temp(name: &str) -> PathBuf {
@@ -230,7 +230,7 @@ fn bad_options_are_refused_before_anything_is_written() {
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn recording_a_creature_does_not_change_how_it_moves() {
     // The examples record the walker and the creatures through record_cpu, which stops at frame
-    // steps as well as sample steps; tests/creatures.rs measures them with Creature::run. The
+    // steps as well as sample steps; tests/integration/creatures.rs measures them with Creature::run. The
     // two must agree to the bit, or the distances the examples print are not the tested ones.
     use hooke::creatures::WalkingRobot;
     let dir = temp("walker");

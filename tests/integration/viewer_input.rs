@@ -10,7 +10,7 @@ use hooke::{CpuWorld, DVec3, Mass, Model, Params, Part, Vec3, STANDARD_GRAVITY};
 
 /// The viewer's scenario table (examples/viewer/scenarios.rs: plain hooke builders, no window),
 /// so the key table is tested against the scenarios the viewer really offers.
-#[path = "../examples/viewer/scenarios.rs"]
+#[path = "../../examples/viewer/scenarios.rs"]
 mod scenarios;
 
 const W: u32 = 400;

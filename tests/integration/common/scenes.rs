@@ -344,7 +344,7 @@ pub fn obstacle_scenes() -> Vec<(&'static str, Model)> {
         21,
         |x, y| 0.04 * (6.0 * x).sin() * (4.0 * y).cos(),
     ));
-    // Restitution contact is a threshold (see tests/common/parity.rs, item 3): each step a mass
+    // Restitution contact is a threshold (see tests/integration/common/parity.rs, item 3): each step a mass
     // is in contact in one run and not in the other kicks its velocity. The normal part of a
     // kick is reset by the next contact step, which the bound covers; the tangential part that
     // friction adds is not reset while the mass slides, and accumulates. On a plane that happens

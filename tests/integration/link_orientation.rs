@@ -4,7 +4,7 @@
 //! and a mass with more links than lavapipe lets one invocation loop over must still get every
 //! spring's force.
 
-mod common;
+use crate::common;
 
 use hooke::builders::RandomStructure;
 use hooke::prelude::*;

@@ -3,7 +3,7 @@
 //! length a damped spring settles at (clamped to the amplitude), the muscles' work booked as
 //! injected energy, the errors, and `reset` zeroing the commands.
 
-mod common;
+use crate::common;
 
 use common::parity::{compare_with_edits, Target, U};
 use hooke::prelude::*;
@@ -83,7 +83,7 @@ fn the_voxel_builder_passes_commanded_to_its_actuators() {
 }
 
 /// Positions, velocities and energies of the GPU within the parity tolerances of
-/// `tests/common/parity.rs` while the commands change every 250 steps, on both spring-pass
+/// `tests/integration/common/parity.rs` while the commands change every 250 steps, on both spring-pass
 /// variants; then the rest lengths agree to f32 rounding.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]

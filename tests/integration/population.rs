@@ -3,7 +3,7 @@
 //! backends: a robot's result is bit-identical alone and in a population, and an unstable robot
 //! is reported without changing the others' bits.
 
-mod common;
+use crate::common;
 
 use hooke::population::{
     Evaluation, FailureKind, GenomeSettings, Population, RobotResult, VoxelGenome, VoxelMaterial,

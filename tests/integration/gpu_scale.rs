@@ -1,6 +1,6 @@
 //! Scale: a scene above 10 M springs builds (with the adapter's real limits) and steps on the GPU.
 
-mod common;
+use crate::common;
 
 use hooke::Lattice;
 

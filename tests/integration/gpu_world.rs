@@ -3,7 +3,7 @@
 //! and 2D dispatch layouts, after reset), setters compared with the CPU, body reductions, and the
 //! errors (fixed-point overflow, non-finite state, bad input).
 
-mod common;
+use crate::common;
 
 use common::parity::{compare_with_edits, Target, U};
 use common::scenes;
@@ -358,7 +358,7 @@ fn reset_and_submission_size_do_not_change_the_bits() {
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn setters_match_the_cpu() {
     // Every setter, applied at the same steps on both backends; compared with the parity
-    // tolerances (tests/common/parity.rs).
+    // tolerances (tests/integration/common/parity.rs).
     let model = scenes::breathing_cube();
     let mut gpu = common::world(&model);
     let drag = DragSpring {
@@ -1044,7 +1044,7 @@ fn edit_muscles(model: &Model) -> impl Fn(u64, Target<'_>) + '_ {
 }
 
 /// Sine muscles in stencil slots (every muscle held, none in the link table) follow the CPU
-/// reference within the parity tolerances of `tests/common/parity.rs` (positions, velocities,
+/// reference within the parity tolerances of `tests/integration/common/parity.rs` (positions, velocities,
 /// every energy term, the muscles' injected work included), through `set_actuator` and
 /// `set_rest_length` of slot-held muscles halfway.
 #[test]

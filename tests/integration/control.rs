@@ -2,9 +2,9 @@
 //! `examples/reflex_walker` against its open-loop twin, and per-robot controllers in a
 //! population (`RobotControl`, `Population::evaluate_controlled`).
 
-mod common;
+use crate::common;
 
-#[path = "../examples/reflex_walker/reflex.rs"]
+#[path = "../../examples/reflex_walker/reflex.rs"]
 #[allow(dead_code)]
 mod reflex;
 

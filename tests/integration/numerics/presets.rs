@@ -16,7 +16,7 @@ fn walking_robot_moves_with_the_robot_preset_and_not_with_the_defaults() {
     assert!(start > 0.0);
     robot.params = Params::robots();
     let walked = robot.run(2.0, 0.5).unwrap().forward_distance();
-    // The robot's documented trot (tests/creatures.rs) covers 1.57 m in 10 s; 2 s of it is well
+    // The robot's documented trot (tests/integration/creatures.rs) covers 1.57 m in 10 s; 2 s of it is well
     // over 5 cm.
     assert!(walked > 0.05, "robots preset: walked {walked} m");
     // Without friction nothing horizontal acts on the robot but its own springs: its centre of

@@ -1,12 +1,12 @@
 //! `Precision::F64` on the GPU World (issue 15): the same kernels in f64 against the f64 CPU
-//! reference on the parity scenes, with tolerances derived in `tests/common/parity.rs` ("In
+//! reference on the parity scenes, with tolerances derived in `tests/integration/common/parity.rs` ("In
 //! f64"); the cube's error against the issue's ~1e-10 m; bit-identical reruns; the setters,
 //! sensors and bodies in f64; and the errors a user gets where the adapter has no f64.
 //!
 //! Lavapipe has `SHADER_F64`; on an adapter without it (the GL backend, Metal) the tests that
 //! need it say so and stop, and the GL test checks the error instead.
 
-mod common;
+use crate::common;
 
 use common::collision_scenes;
 use common::parity::{compare, compare_with_edits, Target};
@@ -169,7 +169,7 @@ fn f64_cube_matches_the_cpu_reference_to_1e_10_m_over_half_a_second() {
     compare("f64 cube", &model, &mut again, 5000, 250);
 }
 
-/// The parity scenes of `tests/parity.rs` in f64: springs of every law (both integrators), a
+/// The parity scenes of `tests/integration/parity.rs` in f64: springs of every law (both integrators), a
 /// lattice with friction, actuators, a fixed mass, cloth, rope, restitution, friction
 /// oscillators.
 #[test]

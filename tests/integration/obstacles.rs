@@ -323,7 +323,7 @@ fn obstacle_balance_error(dt: f64) -> f64 {
 
 /// Penalty energy of every obstacle is booked in the contact term and their damping and friction
 /// in `dissipated`, so total + dissipated - injected stays put up to the integrator's error, which
-/// is first order in dt (as for the ground, `tests/cpu_physics.rs`): over a factor 8 in dt the
+/// is first order in dt (as for the ground, `tests/integration/cpu_physics.rs`): over a factor 8 in dt the
 /// log-log slope of the worst error must be 1 (0.8..1.25, the spread the ground's test allows).
 /// A term missing from the books would not shrink with dt (slope 0).
 #[test]

@@ -1,9 +1,9 @@
 //! Collisions between masses on the GPU World (issue 13): bit-identical reruns, bodies that
 //! mask each other out giving the bits of each run alone, a pair straddling grid cells, radius 0,
 //! and the work the collision pass adds to a step. Parity with the CPU reference is in
-//! `tests/parity.rs` (`collisions_of_every_kind`).
+//! `tests/integration/parity.rs` (`collisions_of_every_kind`).
 
-mod common;
+use crate::common;
 
 use common::collision_scenes::{collision_scenes, jelly, small_example_scenes};
 use hooke::{Collision, Contact, DVec3, Mass, Model, Params, Part, World};

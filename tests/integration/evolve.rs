@@ -3,7 +3,7 @@
 //! champion scores the same alone, empty genomes and failures get no fitness, and bad settings
 //! are errors naming the field.
 
-mod common;
+use crate::common;
 
 use hooke::population::{
     Evaluation, Evolution, Evolved, GenerationStats, Population, RobotResult, VoxelGenome,

@@ -2,7 +2,7 @@
 //! generic code over `Simulation`, and concrete code that switches backend by changing the line
 //! that builds the world.
 
-mod common;
+use crate::common;
 
 use hooke::prelude::*;
 

@@ -5,7 +5,7 @@
 //! calls, in both fixed-point widths and in f64; a failure in one body must stop the World at the
 //! step, mass and state the two passes stop at.
 
-mod common;
+use crate::common;
 
 use hooke::creatures::Inchworm;
 use hooke::prelude::*;

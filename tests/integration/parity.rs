@@ -1,10 +1,10 @@
 //! CPU-vs-GPU parity: the same scenes stepped by the f64 `CpuWorld` and the f32 GPU `World`,
 //! compared in positions, velocities and every energy term over time. Tolerances are derived in
-//! `tests/common/parity.rs` (module docs) from f32-vs-f64 error over the run; nothing is tuned.
+//! `tests/integration/common/parity.rs` (module docs) from f32-vs-f64 error over the run; nothing is tuned.
 //! Every scene runs with the default (64-bit atomics on lavapipe) and with forced 32-bit atomics,
 //! whose coarser quantum the derivation covers as one of the per-step roundings.
 
-mod common;
+use crate::common;
 
 use common::collision_scenes;
 use common::parity::compare;
@@ -172,7 +172,7 @@ fn collisions_of_every_kind() {
 fn collision_example_scenes() {
     // The cloth scene's ground and ball are restitution surfaces with friction; on a curved
     // surface that pairing parts CPU and GPU beyond the linear bound whatever the collisions do
-    // (the finding written in tests/common/scenes.rs, issue 12), so here both are penalty
+    // (the finding written in tests/integration/common/scenes.rs, issue 12), so here both are penalty
     // surfaces (5000 N/m, lightly damped) with the same friction.
     let penalty = hooke::Contact::Penalty {
         stiffness: 5e3,

@@ -2,8 +2,7 @@
 //! presets, values the GPU's f32 cannot hold, and the benchmark scene's friction rule. One test
 //! binary, one file per topic.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod blow_up;
 mod f32_range;

@@ -1,8 +1,8 @@
 //! Collisions between masses on the CPU reference (issue 13): the pair force, its broad phase,
 //! exclusions, energy booking, validation and scene files. The GPU twin is held to these by
-//! `tests/parity.rs` (`collisions_of_every_kind`) and `tests/gpu_collisions.rs`.
+//! `tests/integration/parity.rs` (`collisions_of_every_kind`) and `tests/integration/gpu_collisions.rs`.
 
-mod common;
+use crate::common;
 
 use common::collision_scenes;
 use hooke::{
