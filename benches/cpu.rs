@@ -99,9 +99,9 @@ fn obstacles(c: &mut Criterion) {
 
 /// The cost of collisions between masses (see benches/common/mod.rs for the scenes), as
 /// mass-updates per second: `pass` is the collision pass alone (broad phase and pair forces, a
-/// hidden hook of `CpuWorld`), `springs` the spring pass alone (the comparison the issue asks
-/// for), `step` the whole step, `step_no_radius` the same scene with every radius 0 (no
-/// collision pass).
+/// hidden hook of `CpuWorld`), `springs` the spring pass alone (what the collision pass is
+/// measured against), `step` the whole step, `step_no_radius` the same scene with every
+/// radius 0 (no collision pass).
 fn collisions(c: &mut Criterion) {
     let mut group = c.benchmark_group("cpu_collisions");
     group.sample_size(10);
@@ -131,7 +131,7 @@ fn collisions(c: &mut Criterion) {
     group.finish();
 }
 
-/// Populations stepped in one `CpuWorld` (issue 15), as spring-updates per second, to compare
+/// Populations stepped in one `CpuWorld`, as spring-updates per second, to compare
 /// with the lattice's: 500 inchworms (`Creature::herd`: 10 000 masses, 47 000 springs, 32 000
 /// actuated), `Population::benchmark(1000)` (92 000 masses, 634 000 springs, random shapes) and
 /// `Population::benchmark_blocks(1000)` (1 000 copies of the whole 100-mass block: 795 000

@@ -6,7 +6,7 @@
 //! between masses (`gpu_collisions`: the scenes of `cpu_collisions`, whole steps with and without
 //! collision radii; the collision pass costs the difference), and populations of voxel robots
 //! (`gpu_population`: 10, 100 and 1 000 robots of `Population::benchmark`, each evaluated for
-//! 0.1 s in one World, as robot-evaluations per second), and the issue-15 herd of 500 inchworms
+//! 0.1 s in one World, as robot-evaluations per second), and the benchmark herd of 500 inchworms
 //! in one model (`gpu_population_inchworms`: spring-updates per second, stencil and link
 //! variants, and the stencil variant without energy booking as `Population` evaluates, with its
 //! steps fused and in two passes).
@@ -201,7 +201,7 @@ fn population(c: &mut Criterion) {
     group.finish();
 }
 
-/// The issue-15 population of small robots with muscles in one model: a herd of 500 inchworms
+/// The benchmark population of small robots with muscles in one model: a herd of 500 inchworms
 /// (`Creature::herd`, 1 m apart: 10 000 masses, 47 000 springs, 32 000 of them actuated; 10 in
 /// CI's quick mode), stepped in calls of `STEPS_PER_CALL` steps, as spring-updates per second; with
 /// the default spring pass (the stencil variant on CPU adapters, the muscles in its slots) and

@@ -1,4 +1,4 @@
-//! Bodies that touch (issue 13): two jelly cubes colliding head-on in free space, a pile of fifty
+//! Bodies that touch: two jelly cubes colliding head-on in free space, a pile of fifty
 //! soft bodies dropped into a box, and a cloth dropped on a ball that drapes and folds onto
 //! itself, each from [`hooke::collision_scenes`] at its default size, on the CPU reference
 //! (`--gpu`: on the GPU World, the same loop through [`Simulation`]).

@@ -1,4 +1,4 @@
-//! Evolving voxel robots that walk (issue 14): a genetic algorithm
+//! Evolving voxel robots that walk: a genetic algorithm
 //! ([`hooke::population::Evolution`]) over 4 x 4 x 3 voxel genomes in the style of Cheney et al.
 //! 2013, every generation evaluated as one population in one World, scored by how far each
 //! robot's centre of mass moves along +x.

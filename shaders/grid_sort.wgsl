@@ -1,5 +1,5 @@
 // hooke::grid_sort: each bucket's entries sorted by slot (an insertion sort: buckets hold about
-// one mass each), so the order the collision pass visits them in no longer depends on which
+// one mass each), so the order the collision pass visits them in does not depend on which
 // invocation of grid_count counted first; then each entry's position and radius are copied next
 // to it (`grid_points`), so the gather reads a cell's candidates from contiguous memory, and each
 // slot learns its entry (`grid_cells[slot].w`).

@@ -11,7 +11,7 @@
 //!     { "name": "m", "body": { "type": "image", "path": "../assets/m.png", "spacing": 0.02 } }
 //!   ],
 //!   "obstacles": [
-//!     { "shape": { "type": "sphere", "center": [1.0, 0.0, 0.0], "radius": 0.3 },
+//!     { "shape": { "type": "sphere", "centre": [1.0, 0.0, 0.0], "radius": 0.3 },
 //!       "contact": { "Penalty": { "stiffness": 100000.0, "damping": 50.0 } },
 //!       "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } }
 //!   ]
@@ -105,8 +105,8 @@ pub struct BodySpec {
     /// Placement applied after building (default: none).
     #[serde(default)]
     pub placement: Placement,
-    /// Masses of this body (local indices) to fix in place, e.g. one corner of a cube to make seed
-    /// 000's pendulum.
+    /// Masses of this body (local indices) to fix in place, e.g. one corner of a cube to make
+    /// Lipson's pendulum.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixed: Vec<u32>,
     /// Extra actuators; `spring` is a local spring index of this body.

@@ -89,7 +89,7 @@ pub(crate) fn obstacle_model(n: u32, kind: &str, k: usize) -> Model {
         } else {
             let run = side / k as f64;
             Shape::Box {
-                center: DVec3::new((i as f64 + 0.5) * run, side / 2.0, -0.005 * i as f64 - 0.5),
+                centre: DVec3::new((i as f64 + 0.5) * run, side / 2.0, -0.005 * i as f64 - 0.5),
                 half_extents: DVec3::new(run / 2.0, side / 2.0, 0.5),
             }
         };

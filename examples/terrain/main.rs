@@ -1,6 +1,6 @@
-//! Terrain (issue 12): Lipson's walking robot (seed 000, [`WalkingRobot`] with its default gait
-//! and friction) on flat ground, up a slope, up a staircase and across rough ground, and a soft
-//! cube bouncing down a staircase, on the CPU reference (`--gpu`: on the GPU World).
+//! Terrain: Lipson's walking robot ([`WalkingRobot`] with its default gait and friction) on
+//! flat ground, up a slope, up a staircase and across rough ground, and a soft cube bouncing
+//! down a staircase, on the CPU reference (`--gpu`: on the GPU World).
 //!
 //! For each walk it prints how far the robot's centre of mass got forward in 10 s and how much
 //! height it gained; for the cube, the step it ends on. Every run also prints the deepest any mass

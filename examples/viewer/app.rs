@@ -1,11 +1,11 @@
 //! The viewer's state: the running scenario, the renderer and its texture in egui, the input
-//! controller and camera orbit; switching scenarios, acting on input, stepping in real time.
+//! `ViewerInput` and camera orbit; switching scenarios, acting on input, stepping in real time.
 
 use std::time::Instant;
 
 use eframe::egui;
 use eframe::egui_wgpu::wgpu;
-use hooke::render::input::{Action, Controller, Orbit, ThrowScene};
+use hooke::render::input::{Action, Orbit, ThrowScene, ViewerInput};
 use hooke::render::{Camera, Drawing, Renderer};
 use hooke::{CpuWorld, DVec3, Energy};
 
@@ -54,7 +54,7 @@ pub(crate) struct Viewer {
     pub(crate) egui_renderer: std::sync::Arc<egui::mutex::RwLock<eframe::egui_wgpu::Renderer>>,
     pub(crate) texture: egui::TextureId,
     pub(crate) running: Running,
-    pub(crate) controller: Controller,
+    pub(crate) input: ViewerInput,
     pub(crate) orbit: Orbit,
     /// Simulated seconds per wall-clock second.
     pub(crate) speed: f64,
@@ -85,7 +85,7 @@ impl Viewer {
             egui_renderer: rs.renderer.clone(),
             texture,
             running,
-            controller: Controller::new(),
+            input: ViewerInput::new(),
             orbit,
             speed: 0.25,
             solid: false,
@@ -104,7 +104,7 @@ impl Viewer {
                 let (w, h) = self.renderer.size();
                 self.orbit = running.framing(w, h);
                 self.running = running;
-                self.controller = Controller::new();
+                self.input = ViewerInput::new();
                 self.message = None;
             }
             Err(e) => self.message = Some(e.to_string()),
@@ -141,19 +141,19 @@ impl Viewer {
         let centres: Vec<DVec3> = world.bodies()?.iter().map(|b| b.centre_of_mass).collect();
         let scene = ThrowScene {
             bodies: world.bodies_of_model(),
-            centres: &centres,
+            centres_of_mass: &centres,
             fallback: self.orbit.target.as_dvec3(),
             gravity: world.params().gravity,
         };
-        if let Some((body, velocity)) = self.controller.throw(&scene) {
+        if let Some((body, velocity)) = self.input.throw(&scene) {
             world.set_body_velocity(body, velocity)?;
-            self.controller.set_playing(true);
+            self.input.set_playing(true);
         }
         Ok(())
     }
 
     pub(crate) fn fail(&mut self, e: hooke::Error) {
-        self.controller.set_playing(false);
+        self.input.set_playing(false);
         self.message = Some(e.to_string());
     }
 
@@ -163,7 +163,7 @@ impl Viewer {
         let now = Instant::now();
         let wall = now.duration_since(self.last).as_secs_f64().min(0.05);
         self.last = now;
-        if !self.controller.playing() {
+        if !self.input.playing() {
             self.running.behind = 0.0;
             return;
         }
@@ -196,7 +196,7 @@ impl eframe::App for Viewer {
             .show(ui, |ui| self.scene_view(ui));
         // Only a running simulation changes by itself: paused, egui repaints on input alone and
         // the viewer idles.
-        if self.controller.playing() {
+        if self.input.playing() {
             ui.ctx().request_repaint();
         }
     }

@@ -1,4 +1,4 @@
-//! Keyboard: egui key events mapped to `hooke::render::input` keys and fed to the controller.
+//! Keyboard: egui key events mapped to `hooke::render::input` keys and fed to the `ViewerInput`.
 
 use eframe::egui;
 use hooke::render::input::Key;
@@ -6,7 +6,7 @@ use hooke::render::input::Key;
 use crate::app::Viewer;
 
 impl Viewer {
-    /// Feeds this frame's key presses and releases (not repeats) to the controller and acts on
+    /// Feeds this frame's key presses and releases (not repeats) to the `ViewerInput` and acts on
     /// what it asks.
     pub(crate) fn handle_keys(&mut self, ui: &egui::Ui) {
         let events = ui.input(|i| i.events.clone());
@@ -20,11 +20,11 @@ impl Viewer {
             {
                 let Some(key) = map_key(key) else { continue };
                 if pressed {
-                    if let Some(action) = self.controller.key_pressed(key) {
+                    if let Some(action) = self.input.key_pressed(key) {
                         self.act(action);
                     }
                 } else {
-                    self.controller.key_released(key);
+                    self.input.key_released(key);
                 }
             }
         }

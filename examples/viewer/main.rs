@@ -8,7 +8,7 @@
 //! - Left mouse: drag the mass nearest the pointer (SDL: a spring to the pointer, drawn in
 //!   yellow). Right mouse: turn the camera; wheel: zoom.
 //! - T: throw the body of the last mass dragged (the first body if none) at the nearest other
-//!   body, or at the point the camera looks at (`hooke::render::input::Controller::throw`); try
+//!   body, or at the point the camera looks at (`hooke::render::input::ViewerInput::throw`); try
 //!   it in "Colliding cubes", whose bodies carry collision radii.
 //!
 //! Springs are coloured by strain: red compressed, blue stretched. The side panel shows the

@@ -31,21 +31,21 @@ impl Viewer {
         ui.small(SCENARIOS[self.running.index].about);
         ui.separator();
         ui.horizontal(|ui| {
-            let label = if self.controller.playing() {
+            let label = if self.input.playing() {
                 "Pause (space)"
             } else {
                 "Play (space)"
             };
             if ui.button(label).clicked() {
-                let a = self.controller.key_pressed(Key::Space);
+                let a = self.input.key_pressed(Key::Space);
                 a.into_iter().for_each(|a| self.act(a));
             }
             if ui.button("Step (s)").clicked() {
-                let a = self.controller.key_pressed(Key::S);
+                let a = self.input.key_pressed(Key::S);
                 a.into_iter().for_each(|a| self.act(a));
             }
             if ui.button("Reset (r)").clicked() {
-                let a = self.controller.key_pressed(Key::R);
+                let a = self.input.key_pressed(Key::R);
                 a.into_iter().for_each(|a| self.act(a));
             }
         });
@@ -66,12 +66,12 @@ impl Viewer {
             ui.checkbox(&mut self.solid, "solid faces");
         }
         ui.add(
-            egui::Slider::new(&mut self.controller.nudge_force, 0.1..=20.0)
+            egui::Slider::new(&mut self.input.nudge_force, 0.1..=20.0)
                 .logarithmic(true)
                 .text("nudge N"),
         );
         ui.add(
-            egui::Slider::new(&mut self.controller.throw_speed, 0.2..=5.0)
+            egui::Slider::new(&mut self.input.throw_speed, 0.2..=5.0)
                 .logarithmic(true)
                 .text("throw m/s (T)"),
         );

@@ -1,5 +1,5 @@
 //! The scene: the renderer's target shown in the central panel, sized to it; the mouse drags
-//! masses (left), turns (right) and zooms (wheel); the controller's forces reach the world,
+//! masses (left), turns (right) and zooms (wheel); the input's forces reach the world,
 //! which then advances; the frame is drawn with the drag line and the dragged mass highlighted.
 
 use eframe::egui;
@@ -67,7 +67,7 @@ impl Viewer {
         });
         if primary_pressed && response.hovered() {
             if let Some(p) = pointer {
-                let action = self.controller.mouse_pressed(
+                let action = self.input.mouse_pressed(
                     to_pixels(p),
                     &camera,
                     w,
@@ -78,10 +78,10 @@ impl Viewer {
             }
         }
         if let Some(p) = pointer {
-            self.controller.mouse_moved(to_pixels(p));
+            self.input.mouse_moved(to_pixels(p));
         }
         if primary_released {
-            let action = self.controller.mouse_released();
+            let action = self.input.mouse_released();
             action.into_iter().for_each(|a| self.act(a));
         }
         if response.dragged_by(egui::PointerButton::Secondary) {
@@ -96,19 +96,19 @@ impl Viewer {
         }
     }
 
-    /// Forces from the controller: the arrow-key nudge and the drag spring (returned, to draw).
+    /// Forces from the input: the arrow-key nudge and the drag spring (returned, to draw).
     fn apply_forces(&mut self, camera: &Camera) -> Option<DragSpring> {
         let (w, h) = self.renderer.size();
         let updates = self
-            .controller
+            .input
             .nudge(camera, self.running.world.position_slice());
         for (mass, force) in updates {
             if let Err(e) = self.running.world.set_external_force(mass, force) {
                 self.fail(e);
             }
         }
-        let drag = self.controller.drag_spring(camera, w, h);
-        if self.controller.drag().is_some() {
+        let drag = self.input.drag_spring(camera, w, h);
+        if self.input.drag().is_some() {
             if let Err(e) = self.running.world.set_drag(drag) {
                 self.fail(e);
             }
@@ -120,7 +120,7 @@ impl Viewer {
     /// highlighted, shaded faces if asked.
     fn draw(&mut self, camera: &Camera, drag: Option<DragSpring>) -> hooke::Result<()> {
         let running = &mut self.running;
-        let highlight = self.controller.drag().map(|d| d.mass);
+        let highlight = self.input.drag().map(|d| d.mass);
         let overlay: Vec<OverlayLine> = drag
             .iter()
             .map(|d| OverlayLine {

@@ -135,9 +135,9 @@ fn box_surface(h: vec3<Real>, p: vec3<Real>) -> Surface {
     return Surface(true, distance, s * axis);
 }
 
-// Ball of `radius` about `center`; at the centre itself the normal is +z.
-fn sphere_surface(center: vec3<Real>, radius: Real, x: vec3<Real>) -> Surface {
-    let p = x - center;
+// Ball of `radius` about `centre`; at the centre itself the normal is +z.
+fn sphere_surface(centre: vec3<Real>, radius: Real, x: vec3<Real>) -> Surface {
+    let p = x - centre;
     let l = length(p);
     var normal = vec3<Real>(0.0, 0.0, 1.0);
     if l > 0.0 {

@@ -6,16 +6,16 @@
 //! frame documented on the type; a [`Placement`] then rotates it about the local origin, moves it
 //! and gives it an initial velocity.
 //!
-//! | builder | what | seed |
+//! | builder | what | source (docs/SOURCES.md) |
 //! |---|---|---|
-//! | [`Cube`] | the 0.1 m cube, 8 masses, 28 springs | 000 |
-//! | [`VoxelBody`] | voxels from an occupancy grid, shared corners merged (three cubes, hinge, lattices, actuated robots) | 000 |
-//! | [`ImageBody`] | a 2D body from a PNG, one mass per black pixel, 8-neighbour springs | 004 |
-//! | [`Rope`] | a 1D chain (rope, hair strand) | 001 |
-//! | [`Cloth`] | a 2D grid with structural, shear and bending springs | 001 |
-//! | [`RandomStructure`] | a random connected structure, every mass joined to at least three others | 000 |
-//! | [`Lattice`] | the benchmark lattice of the benchmark scene (13 forward neighbours, sorted springs) | bench |
-//! | [`ParticleBed`] | loose colliding particles on a jittered grid, no springs (piles, the collision benchmark's beds) | issue 13 |
+//! | [`Cube`] | the 0.1 m cube, 8 masses, 28 springs | Lipson |
+//! | [`VoxelBody`] | voxels from an occupancy grid, shared corners merged (three cubes, hinge, lattices, actuated robots) | Lipson |
+//! | [`ImageBody`] | a 2D body from a PNG, one mass per black pixel, 8-neighbour springs | Anderson |
+//! | [`Rope`] | a 1D chain (rope, hair strand) | CS838 |
+//! | [`Cloth`] | a 2D grid with structural, shear and bending springs | CS838 |
+//! | [`RandomStructure`] | a random connected structure, every mass joined to at least three others | Lipson |
+//! | [`Lattice`] | the benchmark lattice of the benchmark scene (13 forward neighbours, sorted springs) | benchmark scene |
+//! | [`ParticleBed`] | loose colliding particles on a jittered grid, no springs (piles, the collision benchmark's beds) | hooke |
 //!
 //! Hand-made masses and springs mix freely with builders, either in one [`Part`] or in the
 //! [`Model`](crate::Model):

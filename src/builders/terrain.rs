@@ -157,10 +157,10 @@ impl Staircase {
                 let top = (k + 1) as f64 * self.rise;
                 let height = top + self.footing;
                 let half_extents = DVec3::new(0.5 * self.run, 0.5 * self.width, 0.5 * height);
-                let center = self.start
+                let centre = self.start
                     + DVec3::new((k as f64 + 0.5) * self.run, 0.0, 0.5 * (top - self.footing));
                 Shape::Box {
-                    center,
+                    centre,
                     half_extents,
                 }
             })

@@ -162,7 +162,7 @@ impl ClothOnSphere {
         );
         scene.obstacles.push(Obstacle::new(
             Shape::Sphere {
-                center: DVec3::new(0.0, 0.0, r),
+                centre: DVec3::new(0.0, 0.0, r),
                 radius: r,
             },
             params.contact,

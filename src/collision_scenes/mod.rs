@@ -1,4 +1,4 @@
-//! Ready-made scenes of bodies that touch (issue 13): two jelly cubes colliding head-on, a pile of
+//! Ready-made scenes of bodies that touch: two jelly cubes colliding head-on, a pile of
 //! soft bodies in a box, and a cloth falling on a sphere. Each is a parameter struct with a size
 //! knob whose [`scene`](HeadOnCubes::scene) method returns a [`Scene`](crate::Scene) (so it saves
 //! as a scene file and runs with `hooke run`) and whose `model` method returns the

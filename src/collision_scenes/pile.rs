@@ -268,11 +268,11 @@ impl Pile {
         let z = 0.5 * (h - FOOTING);
         let tall = 0.5 * (h + FOOTING);
         let x_wall = |sign: f64| Shape::Box {
-            center: DVec3::new(sign * (w + 0.5 * WALL), 0.0, z),
+            centre: DVec3::new(sign * (w + 0.5 * WALL), 0.0, z),
             half_extents: DVec3::new(0.5 * WALL, w + WALL, tall),
         };
         let y_wall = |sign: f64| Shape::Box {
-            center: DVec3::new(0.0, sign * (w + 0.5 * WALL), z),
+            centre: DVec3::new(0.0, sign * (w + 0.5 * WALL), z),
             half_extents: DVec3::new(w, 0.5 * WALL, tall),
         };
         [x_wall(-1.0), x_wall(1.0), y_wall(-1.0), y_wall(1.0)]

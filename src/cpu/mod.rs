@@ -71,7 +71,6 @@ mod waves;
 mod world;
 
 pub(crate) use crate::model::steps_for;
-pub use crate::model::DragSpring;
 pub use chunks::SPRINGS_PER_CHUNK;
 pub(crate) use collisions::{
     initial_energy as initial_collision_energy, joined as collision_exclusions, Collider,

@@ -1,7 +1,7 @@
 //! The spring pass's per-chunk kernel: the scalar walk (`walk_chunk_scalar` in `springs.rs`)
 //! cut down to fewer instructions per spring and compiled for AVX2 where the CPU has it.
 //!
-//! Measured on the EPYC of issue 15 (docs/PERFORMANCE.md, "CPU reference near the limit"), the
+//! Measured on an AMD EPYC (Zen 5) core (docs/PERFORMANCE.md, "Roofline and cost model"), the
 //! scalar walk is bound by instructions and by the latency of its square root and divisions,
 //! not by memory or by the divider's throughput. This kernel keeps the walk's order and changes
 //! how each spring is computed:

@@ -76,7 +76,7 @@ pub(super) struct TemplateGroup {
 
 /// The stiffness and damping of a group's template springs in each lane.
 // The combinations stay inline: boxed, the benchmark robots' walk ran 17 % slower (interleaved
-// A/B, session 15), and a group holds one `Params`.
+// A/B runs), and a group holds one `Params`.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum Params {

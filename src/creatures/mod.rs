@@ -1,15 +1,15 @@
-//! Creatures: parameterised soft robots and seed scenarios that really do what they claim on the
-//! CPU reference, each returned as a [`Creature`] (a [`Part`] plus the [`Params`] it was tuned
-//! for).
+//! Creatures: parameterised soft robots and the scenarios of the source documents
+//! (docs/SOURCES.md) that really do what they claim on the CPU reference, each returned as a
+//! [`Creature`] (a [`Part`] plus the [`Params`] it was tuned for).
 //!
-//! | builder | what it does | seed |
+//! | builder | what it does | source (docs/SOURCES.md) |
 //! |---|---|---|
-//! | [`WalkingRobot`] | a voxel table on four actuated legs that trots forward (+x) | 000 (items 6-7) |
-//! | [`Wheel`] ([`Wheel::whirligig`], [`Wheel::pinwheel`]) | a spoked wheel that rolls forward, spokes kicking in turn on duty cycles | 002 |
-//! | [`Inchworm`] | a segmented worm that crawls forward by stretching and toggling the friction of its feet | 002 |
-//! | [`BreathingCube`] | the Lipson cube with every spring actuated by a sine | 000 |
-//! | [`Pendulum`] | the Lipson cube hanging from one fixed corner | 000 |
-//! | [`DroppedStructure`] | three attached cubes, a hinge, or a random blob, dropped on the ground | 000 |
+//! | [`WalkingRobot`] | a voxel table on four actuated legs that trots forward (+x) | Lipson (items 6-7) |
+//! | [`Wheel`] ([`Wheel::whirligig`], [`Wheel::pinwheel`]) | a spoked wheel that rolls forward, spokes kicking in turn on duty cycles | Facey |
+//! | [`Inchworm`] | a segmented worm that crawls forward by stretching and toggling the friction of its feet | Facey |
+//! | [`BreathingCube`] | the Lipson cube with every spring actuated by a sine | Lipson |
+//! | [`Pendulum`] | the Lipson cube hanging from one fixed corner | Lipson |
+//! | [`DroppedStructure`] | three attached cubes, a hinge, or a random blob, dropped on the ground | Lipson |
 //!
 //! The physics is honest: every creature moves only through its springs, actuators (rest
 //! lengths changing in time), ground contact, friction and gravity; nothing pushes it along.
@@ -386,7 +386,7 @@ mod herd_tests {
     use super::Inchworm;
 
     #[test]
-    fn five_hundred_inchworms_are_the_issue_population() {
+    fn five_hundred_inchworms_are_the_benchmark_herd() {
         let worm = Inchworm::default().build().unwrap();
         let model = worm.herd(500, 0.6).unwrap();
         let actuated: std::collections::BTreeSet<u32> =

@@ -45,7 +45,7 @@
 //! GPU; it is read once per [`World::step`] call.
 //!
 //! # Where things are
-//! - `options.rs`: [`WorldOptions`], [`SpringPass`], [`WorldStats`], [`BodyState`].
+//! - `options.rs`: [`WorldOptions`], [`SpringPass`], [`WorldStats`].
 //! - `plan.rs`: the plan of a World as plain data, before any device object (atomic width,
 //!   fixed point, work per invocation, dispatch sizes, limit checks, spring-table chunks).
 //! - `tables.rs`: the model turned into device records (masses, links, materials, actuators,
@@ -89,5 +89,5 @@ mod world;
 pub(crate) use device::describe as describe_adapter;
 pub use device::{find_adapter, open_device, pick_adapter, request_device, wanted_features};
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
-pub use options::{BodyState, Precision, SpringPass, WorldOptions, WorldStats};
+pub use options::{Precision, SpringPass, WorldOptions, WorldStats};
 pub use world::World;

@@ -107,27 +107,27 @@ fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>, precision:
             r.a = v4(normal.normalize(), *offset);
         }
         Shape::Box {
-            center,
+            centre,
             half_extents,
         } => {
             r.shape = layout::SHAPE_BOX;
-            r.a = v4(*center, 0.0);
+            r.a = v4(*centre, 0.0);
             r.b = v4(*half_extents, 0.0);
         }
         Shape::OrientedBox {
-            center,
+            centre,
             half_extents,
             rotation,
         } => {
             r.shape = layout::SHAPE_ORIENTED_BOX;
-            r.a = v4(*center, 0.0);
+            r.a = v4(*centre, 0.0);
             r.b = v4(*half_extents, 0.0);
             let q = DQuat::from_scaled_axis(*rotation);
             r.rotation = [q.x, q.y, q.z, q.w];
         }
-        Shape::Sphere { center, radius } => {
+        Shape::Sphere { centre, radius } => {
             r.shape = layout::SHAPE_SPHERE;
-            r.a = v4(*center, *radius);
+            r.a = v4(*centre, *radius);
         }
         Shape::Capsule { a, b, radius } => {
             r.shape = layout::SHAPE_CAPSULE;
@@ -213,20 +213,20 @@ fn check_shape(shape: &Shape, element: impl Fn() -> String) -> Result<()> {
             fits_f32(&element, "offset", *offset)
         }
         Shape::Box {
-            center,
+            centre,
             half_extents,
         }
         | Shape::OrientedBox {
-            center,
+            centre,
             half_extents,
             ..
         } => {
-            fits_f32_vec(&element, "center", *center)?;
-            fits_f32_vec(&element, "half_extents", *half_extents + center.abs())
+            fits_f32_vec(&element, "centre", *centre)?;
+            fits_f32_vec(&element, "half_extents", *half_extents + centre.abs())
         }
-        Shape::Sphere { center, radius } => {
-            fits_f32_vec(&element, "center", *center)?;
-            fits_f32(&element, "radius", *radius + center.abs().max_element())
+        Shape::Sphere { centre, radius } => {
+            fits_f32_vec(&element, "centre", *centre)?;
+            fits_f32(&element, "radius", *radius + centre.abs().max_element())
         }
         Shape::Capsule { a, b, radius } => {
             fits_f32_vec(&element, "a", *a)?;
@@ -272,7 +272,7 @@ mod tests {
     fn f32_bounds_round_outward() {
         let ob = Obstacle::new(
             Shape::Sphere {
-                center: DVec3::splat(0.1),
+                centre: DVec3::splat(0.1),
                 radius: 0.3,
             },
             Contact::default(),

@@ -1,5 +1,5 @@
 //! What a [`World`](super::World) is built with and what it reports about itself: [`WorldOptions`],
-//! [`SpringPass`], [`WorldStats`] and [`BodyState`].
+//! [`SpringPass`] and [`WorldStats`].
 
 use super::fixed::{AtomicWidth, FixedPointScale};
 
@@ -125,9 +125,6 @@ impl Default for WorldOptions {
         }
     }
 }
-
-/// Centre of mass and mean velocity of one body (defined with [`crate::Simulation`]).
-pub use crate::simulation::BodyState;
 
 /// Device memory and per-step work of a [`World`](super::World) ([`World::stats`](super::World::stats)), for benchmarks and capacity
 /// planning.

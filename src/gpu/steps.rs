@@ -12,9 +12,10 @@
 //! reports a failure, restores them and reruns the round with the two passes
 //! (`World::step_round`), which stop every mass at the first failing step.
 //!
-//! A first version gave each workgroup whole bodies and synchronised its invocations with
-//! workgroup barriers between the walk and the update: on lavapipe, which runs a kernel with
-//! barriers as coroutines, it ran at 0.7x the two passes (docs/PERFORMANCE.md).
+//! Giving each workgroup whole bodies and synchronising its invocations with workgroup
+//! barriers between the walk and the update is slower: on lavapipe, which runs a kernel with
+//! barriers as coroutines, that ran at 0.7x the two passes (docs/PERFORMANCE.md, "What was
+//! tried and what it gave").
 
 use wgpu::util::DeviceExt;
 

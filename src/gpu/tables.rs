@@ -14,8 +14,8 @@ use super::options::Precision;
 use super::orient;
 use super::plan::Plan;
 use super::stencil::{MuscleSlots, Stencil};
-use crate::cpu::DragSpring;
 use crate::error::{Error, Result};
+use crate::model::DragSpring;
 use crate::model::{
     effective_stiffness, Actuator, Contact, FrictionRule, Integrator, Mass, Model, Params,
     SpringLaw,

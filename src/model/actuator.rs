@@ -33,7 +33,7 @@ impl DutyCycle {
 }
 
 /// A muscle: drives the rest length of one spring as
-/// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))` (the source documents (docs/SOURCES.md)), where `L_base`
+/// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))` (Lipson, Facey), where `L_base`
 /// is the spring's `rest_length` and `tau` is `t`, or the duty-cycle clock when `duty` is set.
 ///
 /// A *commanded* actuator (`commanded: true`, made by [`Actuator::commanded`]) is driven from

@@ -46,7 +46,7 @@ use crate::error::{Error, Result};
 /// model.add_mass(Mass::new(0.1, DVec3::new(0.0, 0.0, 1.2)));
 /// // A ball of radius 0.5 m below the mass, with damped contact and friction.
 /// model.add_obstacle(Obstacle {
-///     shape: Shape::Sphere { center: DVec3::new(0.0, 0.0, 0.5), radius: 0.5 },
+///     shape: Shape::Sphere { centre: DVec3::new(0.0, 0.0, 0.5), radius: 0.5 },
 ///     contact: Contact::Penalty { stiffness: 1e5, damping: 50.0 },
 ///     friction: Friction::coulomb(1.0, 0.8),
 /// });
@@ -56,7 +56,7 @@ use crate::error::{Error, Result};
 /// assert!((world.position_slice()[0].z - 1.0).abs() < 1e-4);
 ///
 /// // Degenerate shapes are errors naming the obstacle.
-/// model.obstacles[0].shape = Shape::Sphere { center: DVec3::ZERO, radius: -1.0 };
+/// model.obstacles[0].shape = Shape::Sphere { centre: DVec3::ZERO, radius: -1.0 };
 /// assert!(matches!(model.validate(), Err(Error::InvalidObstacle { obstacle: 0, .. })));
 /// # Ok::<(), hooke::Error>(())
 /// ```
@@ -144,23 +144,23 @@ fn check_shape(shape: &Shape) -> Check {
             Ok(())
         }
         Shape::Box {
-            center,
+            centre,
             half_extents: h,
         } => {
-            finite_vec("box center", *center)?;
+            finite_vec("box centre", *centre)?;
             half_extents(*h)
         }
         Shape::OrientedBox {
-            center,
+            centre,
             half_extents: h,
             rotation,
         } => {
-            finite_vec("box center", *center)?;
+            finite_vec("box centre", *centre)?;
             finite_vec("box rotation", *rotation)?;
             half_extents(*h)
         }
-        Shape::Sphere { center, radius } => {
-            finite_vec("sphere center", *center)?;
+        Shape::Sphere { centre, radius } => {
+            finite_vec("sphere centre", *centre)?;
             positive("sphere radius", *radius, "m")
         }
         Shape::Capsule { a, b, radius } => {

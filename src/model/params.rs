@@ -23,7 +23,7 @@ pub enum Integrator {
 
 /// Global parameters of a simulation.
 ///
-/// **The defaults are those of Lipson's guide (seed 000), the bouncing cube**: `dt = 1e-4` s,
+/// **The defaults are those of Lipson's bouncing cube**: `dt = 1e-4` s,
 /// gravity `(0, 0, -9.81)` m/s^2, semi-implicit Euler, an undamped penalty ground
 /// (`k_c = 100 000` N/m, no normal damping), **no friction**, no velocity damping and no air drag.
 /// Nothing dissipates energy but the springs' own damping, so:
@@ -104,7 +104,7 @@ impl Default for Params {
 }
 
 impl Params {
-    /// Lipson's bouncing cube (seed 000), the same as [`Params::default`]: `dt = 1e-4` s,
+    /// Lipson's bouncing cube, the same as [`Params::default`]: `dt = 1e-4` s,
     /// standard gravity, undamped penalty ground `k_c = 100 000` N/m, no friction, no damping.
     /// Energy is conserved up to the integrator's error, which is what the guide's energy plot
     /// (tip 4) checks; a body dropped with it bounces for ever.
@@ -117,7 +117,7 @@ impl Params {
     /// (`k_c = 100 000` N/m, normal damping 50 N*s/m) and Coulomb friction `mu_s = 1.0`,
     /// `mu_k = 0.8`.
     ///
-    /// Sources: the friction rule is Lipson's advanced feature 2 (seed 000), which gives no
+    /// Sources: the friction rule is Lipson's advanced feature 2, which gives no
     /// values; 1.0 / 0.8 (rubber feet on a hard floor) and the 50 N*s/m of normal damping are
     /// the values hooke's [`WalkingRobot`](crate::creatures::WalkingRobot) was tuned with, and
     /// the wheels and Lipson structures of [`creatures`](crate::creatures) use the same
@@ -136,7 +136,7 @@ impl Params {
     }
 
     /// For cloth and soft bodies that should come to rest: the defaults with Anderson's impulsive
-    /// ground (seed 004, Table I: restitution `epsilon = 0.7`, friction `mu = 0.6`, here
+    /// ground (its Table I: restitution `epsilon = 0.7`, friction `mu = 0.6`, here
     /// `mu_s = mu_k = 0.6`). Every landing keeps only 70 % of the normal speed, so bounces die
     /// out, and friction holds a resting body in place. The impulsive ground adds no stiffness,
     /// so it does not lower the stable time step (light cloth masses on a penalty ground do).

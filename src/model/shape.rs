@@ -26,14 +26,14 @@ pub enum Shape {
     /// An axis-aligned box.
     Box {
         /// Centre, m.
-        center: DVec3,
+        centre: DVec3,
         /// Half of the size along x, y and z, m (each finite and > 0).
         half_extents: DVec3,
     },
     /// A box turned by `rotation`.
     OrientedBox {
         /// Centre, m.
-        center: DVec3,
+        centre: DVec3,
         /// Half of the size along the box's own axes, m (each finite and > 0).
         half_extents: DVec3,
         /// Rotation of the box from the world axes, as a rotation vector: angle `|rotation|` (rad)
@@ -44,7 +44,7 @@ pub enum Shape {
     /// A ball.
     Sphere {
         /// Centre, m.
-        center: DVec3,
+        centre: DVec3,
         /// Radius, m (finite and > 0).
         radius: f64,
     },
@@ -86,22 +86,22 @@ impl Shape {
         match self {
             Self::Plane { normal, offset } => Some(plane(*normal, *offset, x)),
             Self::Box {
-                center,
+                centre,
                 half_extents,
-            } => Some(box_surface(*half_extents, x - *center)),
+            } => Some(box_surface(*half_extents, x - *centre)),
             Self::OrientedBox {
-                center,
+                centre,
                 half_extents,
                 rotation,
             } => {
                 let r = DQuat::from_scaled_axis(*rotation);
-                let local = box_surface(*half_extents, r.inverse() * (x - *center));
+                let local = box_surface(*half_extents, r.inverse() * (x - *centre));
                 Some(Surface {
                     distance: local.distance,
                     normal: r * local.normal,
                 })
             }
-            Self::Sphere { center, radius } => Some(sphere(*center, *radius, x)),
+            Self::Sphere { centre, radius } => Some(sphere(*centre, *radius, x)),
             Self::Capsule { a, b, radius } => Some(sphere(segment_closest(*a, *b, x), *radius, x)),
             Self::Heightfield(h) => h.surface(x),
         }
@@ -118,11 +118,11 @@ impl Shape {
         match self {
             Self::Plane { .. } => None,
             Self::Box {
-                center,
+                centre,
                 half_extents,
-            } => Some((*center - *half_extents, *center + *half_extents)),
+            } => Some((*centre - *half_extents, *centre + *half_extents)),
             Self::OrientedBox {
-                center,
+                centre,
                 half_extents,
                 rotation,
             } => {
@@ -134,11 +134,11 @@ impl Shape {
                     rows.y_axis.abs().dot(*half_extents),
                     rows.z_axis.abs().dot(*half_extents),
                 );
-                Some((*center - reach, *center + reach))
+                Some((*centre - reach, *centre + reach))
             }
-            Self::Sphere { center, radius } => Some((
-                *center - DVec3::splat(*radius),
-                *center + DVec3::splat(*radius),
+            Self::Sphere { centre, radius } => Some((
+                *centre - DVec3::splat(*radius),
+                *centre + DVec3::splat(*radius),
             )),
             Self::Capsule { a, b, radius } => Some((
                 a.min(*b) - DVec3::splat(*radius),
@@ -204,9 +204,9 @@ fn sign(v: f64) -> f64 {
     }
 }
 
-/// Ball of `radius` about `center`; at the centre itself the normal is +z.
-fn sphere(center: DVec3, radius: f64, x: DVec3) -> Surface {
-    let p = x - center;
+/// Ball of `radius` about `centre`; at the centre itself the normal is +z.
+fn sphere(centre: DVec3, radius: f64, x: DVec3) -> Surface {
+    let p = x - centre;
     let l = p.length();
     let normal = if l > 0.0 { p / l } else { DVec3::Z };
     Surface {
@@ -253,7 +253,7 @@ mod tests {
     #[test]
     fn box_distance_outside_at_faces_edges_and_inside() {
         let s = Shape::Box {
-            center: DVec3::new(1.0, 0.0, 0.0),
+            centre: DVec3::new(1.0, 0.0, 0.0),
             half_extents: DVec3::new(1.0, 2.0, 0.5),
         };
         // Above the top face.
@@ -278,7 +278,7 @@ mod tests {
     fn oriented_box_turns_its_normal() {
         // A 2 x 2 x 2 cube turned 90 degrees about z: its local +x face points along world +y.
         let s = Shape::OrientedBox {
-            center: DVec3::ZERO,
+            centre: DVec3::ZERO,
             half_extents: DVec3::new(1.0, 3.0, 1.0),
             rotation: DVec3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2),
         };
@@ -293,7 +293,7 @@ mod tests {
     #[test]
     fn sphere_and_capsule_distances() {
         let ball = Shape::Sphere {
-            center: DVec3::new(0.0, 0.0, 1.0),
+            centre: DVec3::new(0.0, 0.0, 1.0),
             radius: 0.5,
         };
         let at = ball.surface(DVec3::new(0.0, 0.3, 1.4)).unwrap();
@@ -326,16 +326,16 @@ mod tests {
     fn bounds_enclose_every_point_with_non_positive_distance() {
         let shapes = [
             Shape::Box {
-                center: DVec3::new(1.0, 0.0, 0.5),
+                centre: DVec3::new(1.0, 0.0, 0.5),
                 half_extents: DVec3::new(1.0, 2.0, 0.5),
             },
             Shape::OrientedBox {
-                center: DVec3::ONE,
+                centre: DVec3::ONE,
                 half_extents: DVec3::new(0.5, 1.0, 0.25),
                 rotation: DVec3::new(0.3, -0.2, 0.9),
             },
             Shape::Sphere {
-                center: DVec3::new(0.0, 1.0, 2.0),
+                centre: DVec3::new(0.0, 1.0, 2.0),
                 radius: 0.5,
             },
             Shape::Capsule {

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 /// `n = (p_a - p_b) / L` and `L = |p_a - p_b|`, and end `b` feels the opposite force.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SpringLaw {
-    /// Hooke's law, `f = k (L - L0)`, `k` in N/m (the source documents (docs/SOURCES.md), 003, 004).
+    /// Hooke's law, `f = k (L - L0)`, `k` in N/m (Lipson, Facey, SDL, Anderson).
     /// Elastic energy `k (L - L0)^2 / 2`.
     #[default]
     Hooke,
@@ -53,7 +53,7 @@ pub struct Spring {
     /// [`SpringLaw::Material`]. Finite and >= 0.
     pub stiffness: f64,
     /// Axial damping coefficient `c` in N*s/m: the force on `a` is `-c ((v_a - v_b) . n) n`
-    /// (the source documents (docs/SOURCES.md), 004). Finite and >= 0.
+    /// (Anderson). Finite and >= 0.
     #[serde(default)]
     pub damping: f64,
     /// Rest length `L0` in m (the base length when an actuator drives the spring). Finite and >= 0;

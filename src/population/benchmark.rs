@@ -66,8 +66,8 @@ impl Population {
     }
 
     /// `robots` copies of [`block_robot`]: a population whose bodies are all of one shape (as
-    /// when a body's controller is evolved), the batch of ~100-mass robots issue 15 times against
-    /// the lattice. Robot `i` is named `block i`.
+    /// when a body's controller is evolved), the batch of ~100-mass robots whose spring-update rate
+    /// the benchmarks compare with the lattice's. Robot `i` is named `block i`.
     ///
     /// # Errors
     /// As [`block_robot`].

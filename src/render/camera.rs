@@ -292,20 +292,20 @@ fn shape_box(shape: &Shape) -> (DVec3, DVec3) {
     match shape {
         Shape::Plane { .. } => (DVec3::NEG_INFINITY, DVec3::INFINITY),
         Shape::Box {
-            center,
+            centre,
             half_extents,
-        } => (*center - *half_extents, *center + *half_extents),
+        } => (*centre - *half_extents, *centre + *half_extents),
         Shape::OrientedBox {
-            center,
+            centre,
             half_extents,
             rotation,
         } => {
             let m = DMat3::from_quat(DQuat::from_scaled_axis(*rotation));
             let abs = DMat3::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs());
             let reach = abs * *half_extents;
-            (*center - reach, *center + reach)
+            (*centre - reach, *centre + reach)
         }
-        Shape::Sphere { center, radius } => (*center - *radius, *center + *radius),
+        Shape::Sphere { centre, radius } => (*centre - *radius, *centre + *radius),
         Shape::Capsule { a, b, radius } => (a.min(*b) - *radius, a.max(*b) + *radius),
         Shape::Heightfield(h) => {
             let (z0, z1) = h
@@ -352,11 +352,11 @@ mod tests {
     #[test]
     fn obstacles_near_the_bodies_are_framed_and_far_ones_are_not() {
         let near = Shape::Box {
-            center: DVec3::new(0.3, 0.0, 0.05),
+            centre: DVec3::new(0.3, 0.0, 0.05),
             half_extents: DVec3::splat(0.05),
         };
         let far = Shape::Sphere {
-            center: DVec3::new(5.0, 0.0, 0.0),
+            centre: DVec3::new(5.0, 0.0, 0.0),
             radius: 1.0,
         };
         let (lo, hi) = bounds_with(&points(), true, &[near, far]).unwrap();

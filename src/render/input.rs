@@ -1,18 +1,18 @@
 //! Interactive input, apart from any window system: keys and mouse to simulation actions, the
 //! arrow-key nudge of the topmost mass (Lipson), picking the mass nearest the mouse and
 //! dragging it with a [`DragSpring`] (SDL), throwing the picked body at another
-//! ([`Controller::throw`]), and an orbiting camera.
+//! ([`ViewerInput::throw`]), and an orbiting camera.
 //!
 //! A viewer translates its window events into [`Key`]s and pixel positions, feeds them to a
-//! [`Controller`], and applies what comes back ([`Action`]s, force updates, the drag spring) to
+//! [`ViewerInput`], and applies what comes back ([`Action`]s, force updates, the drag spring) to
 //! its world. Everything here is plain data and is tested without a display.
 
 use std::collections::BTreeSet;
 
 use glam::{DVec3, Vec2, Vec3};
 
-use crate::cpu::DragSpring;
 use crate::model::Body;
+use crate::model::DragSpring;
 use crate::render::Camera;
 
 /// Keys the viewer reacts to.
@@ -120,7 +120,7 @@ pub fn scenario_keys_help(count: usize) -> String {
 /// What the viewer should do in response to an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Toggle between playing and paused; the new state is [`Controller::playing`].
+    /// Toggle between playing and paused; the new state is [`ViewerInput::playing`].
     TogglePlay,
     /// Advance the simulation by exactly one step (and pause).
     Step,
@@ -132,7 +132,7 @@ pub enum Action {
     Grab(usize),
     /// The dragged mass was let go: remove the drag spring.
     Release,
-    /// Throw the picked body at another: [`Controller::throw`] gives the body and the velocity
+    /// Throw the picked body at another: [`ViewerInput::throw`] gives the body and the velocity
     /// to set on each of its free masses.
     Throw,
 }
@@ -151,7 +151,7 @@ pub struct Drag {
 
 /// Turns key and mouse input into simulation actions.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Controller {
+pub struct ViewerInput {
     /// Magnitude of the arrow-key nudge force, in N.
     pub nudge_force: f64,
     /// Stiffness of the mouse drag spring, in N/m.
@@ -169,7 +169,7 @@ pub struct Controller {
     picked: Option<usize>,
 }
 
-impl Default for Controller {
+impl Default for ViewerInput {
     /// Nudge 2 N, drag spring 200 N/m with 2 N*s/m damping, pick radius 30 px, throws at
     /// 3 m/s, paused, nothing picked.
     fn default() -> Self {
@@ -188,8 +188,8 @@ impl Default for Controller {
     }
 }
 
-impl Controller {
-    /// A controller with the default settings, paused.
+impl ViewerInput {
+    /// The default settings, paused.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -213,7 +213,7 @@ impl Controller {
     }
 
     /// The last mass the mouse grabbed (still picked after it is let go, until another
-    /// scenario is selected): its body is the one [`Controller::throw`] throws.
+    /// scenario is selected): its body is the one [`ViewerInput::throw`] throws.
     #[must_use]
     pub fn picked(&self) -> Option<usize> {
         self.picked
@@ -222,7 +222,7 @@ impl Controller {
     /// A key went down. Returns the action to take, if any. Space toggles play, S pauses and
     /// asks for one step, R resets (and lets go of a dragged mass), the [`SCENARIO_KEYS`] select
     /// a scenario (and forget the picked mass), T throws the picked body; arrows are held (see
-    /// [`Controller::nudge`]) and return nothing.
+    /// [`ViewerInput::nudge`]) and return nothing.
     pub fn key_pressed(&mut self, key: Key) -> Option<Action> {
         match key {
             Key::Space => {
@@ -259,7 +259,7 @@ impl Controller {
     /// The horizontal nudge force (N) the held arrow keys ask for, relative to `camera`: right
     /// pushes along the screen's right projected on the ground, up pushes away from the viewer
     /// along the ground. Opposite keys cancel; two perpendicular keys push diagonally with the
-    /// same magnitude [`Controller::nudge_force`].
+    /// same magnitude [`ViewerInput::nudge_force`].
     #[must_use]
     pub fn nudge_direction(&self, camera: &Camera) -> DVec3 {
         let forward = camera.forward();
@@ -288,7 +288,7 @@ impl Controller {
     }
 
     /// The external-force updates to apply this frame for the arrow-key nudge: the topmost mass
-    /// of `positions` gets the nudge force of [`Controller::nudge_direction`]; a mass nudged
+    /// of `positions` gets the nudge force of [`ViewerInput::nudge_direction`]; a mass nudged
     /// before that is no longer topmost (or any mass, once the keys are released) gets zero. Each
     /// entry is `(mass, force in N)`, to pass to `set_external_force`.
     pub fn nudge(&mut self, camera: &Camera, positions: &[DVec3]) -> Vec<(usize, DVec3)> {
@@ -313,7 +313,7 @@ impl Controller {
 
     /// The mouse button went down at `cursor` (pixels) over an image of `width` x `height`
     /// pixels seen by `camera`: grabs the mass nearest the cursor on screen within
-    /// [`Controller::pick_radius`], if any.
+    /// [`ViewerInput::pick_radius`], if any.
     pub fn mouse_pressed(
         &mut self,
         cursor: Vec2,
@@ -359,7 +359,7 @@ impl Controller {
     }
 }
 
-/// What [`Controller::throw`] reads of the world: its bodies, their centres of mass (m, one per
+/// What [`ViewerInput::throw`] reads of the world: its bodies, their centres of mass (m, one per
 /// body), the point to aim at when there is no other body (m, e.g. the camera's target) and
 /// gravity (m/s^2).
 #[derive(Clone, Copy, Debug)]
@@ -367,19 +367,19 @@ pub struct ThrowScene<'a> {
     /// The model's bodies.
     pub bodies: &'a [Body],
     /// Centre of mass of each body, m.
-    pub centres: &'a [DVec3],
+    pub centres_of_mass: &'a [DVec3],
     /// Where to aim when the world has one body, m.
     pub fallback: DVec3,
     /// Gravity, m/s^2.
     pub gravity: DVec3,
 }
 
-impl Controller {
+impl ViewerInput {
     /// The throw [`Action::Throw`] asks for: the body to throw and the velocity (m/s) to give
-    /// each of its free masses. The body is the picked mass's ([`Controller::picked`]), or the
+    /// each of its free masses. The body is the picked mass's ([`ViewerInput::picked`]), or the
     /// first body when nothing is picked (or the picked mass is in no body); it is aimed at the
     /// centre of mass of the nearest other body, or at `scene.fallback` when there is none, by
-    /// [`throw_velocity`] at [`Controller::throw_speed`]. `None` when the world has no body, or
+    /// [`throw_velocity`] at [`ViewerInput::throw_speed`]. `None` when the world has no body, or
     /// the body is already at its target.
     #[must_use]
     pub fn throw(&self, scene: &ThrowScene<'_>) -> Option<(usize, DVec3)> {
@@ -387,17 +387,17 @@ impl Controller {
             .picked
             .and_then(|m| scene.bodies.iter().position(|b| b.masses.contains(&m)));
         let body = picked.or((!scene.bodies.is_empty()).then_some(0))?;
-        let from = *scene.centres.get(body)?;
-        let nearest = (0..scene.centres.len().min(scene.bodies.len()))
+        let from = *scene.centres_of_mass.get(body)?;
+        let nearest = (0..scene.centres_of_mass.len().min(scene.bodies.len()))
             .filter(|&b| b != body)
             .min_by(|&a, &b| {
                 let (da, db) = (
-                    from.distance(scene.centres[a]),
-                    from.distance(scene.centres[b]),
+                    from.distance(scene.centres_of_mass[a]),
+                    from.distance(scene.centres_of_mass[b]),
                 );
                 da.total_cmp(&db)
             });
-        let to = nearest.map_or(scene.fallback, |b| scene.centres[b]);
+        let to = nearest.map_or(scene.fallback, |b| scene.centres_of_mass[b]);
         Some((
             body,
             throw_velocity(from, to, self.throw_speed, scene.gravity)?,

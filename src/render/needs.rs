@@ -1,7 +1,7 @@
 //! What the renderer needs from a device, and the errors that name it when it is missing.
 //!
-//! The renderer asks for no optional feature and no downlevel flag it can do without (it used to
-//! need `VIEW_FORMATS` for its gamma view, which OpenGL lacks; see `targets.rs`). What remains:
+//! The renderer asks for no optional feature and no downlevel flag it can do without (its gamma
+//! view needs no `VIEW_FORMATS`, which OpenGL lacks; see `targets.rs`). What remains:
 //! - limits, checked up front from the device's [`wgpu::Limits`] ([`check_limits`]): one
 //!   read-only storage buffer per [`BINDINGS`] entry in the vertex stage, a uniform binding the
 //!   size of [`GpuView`], a second bind group with one depth texture and a comparison sampler read by fragment shaders

@@ -64,15 +64,15 @@ impl ObstacleMesh {
                 });
             }
             Shape::Box {
-                center,
+                centre,
                 half_extents,
-            } => self.cuboid(*center, *half_extents, DQuat::IDENTITY),
+            } => self.cuboid(*centre, *half_extents, DQuat::IDENTITY),
             Shape::OrientedBox {
-                center,
+                centre,
                 half_extents,
                 rotation,
-            } => self.cuboid(*center, *half_extents, DQuat::from_scaled_axis(*rotation)),
-            Shape::Sphere { center, radius } => self.capsule(*center, *center, *radius),
+            } => self.cuboid(*centre, *half_extents, DQuat::from_scaled_axis(*rotation)),
+            Shape::Sphere { centre, radius } => self.capsule(*centre, *centre, *radius),
             Shape::Capsule { a, b, radius } => self.capsule(*a, *b, *radius),
             Shape::Heightfield(h) => self.heightfield(h),
         }
@@ -99,8 +99,8 @@ impl ObstacleMesh {
         }
     }
 
-    /// A box of half extents `h` about `center`, turned by `rotation`: six flat faces.
-    fn cuboid(&mut self, center: DVec3, h: DVec3, rotation: DQuat) {
+    /// A box of half extents `h` about `centre`, turned by `rotation`: six flat faces.
+    fn cuboid(&mut self, centre: DVec3, h: DVec3, rotation: DQuat) {
         for axis in 0..3 {
             for sign in [-1.0, 1.0] {
                 let mut n = DVec3::ZERO;
@@ -111,7 +111,7 @@ impl ObstacleMesh {
                 let v = n.cross(u);
                 let corner = |a: f64, b: f64| {
                     let local = (n + a * u + b * v) * h;
-                    (center + rotation * local, rotation * n)
+                    (centre + rotation * local, rotation * n)
                 };
                 self.quad([
                     corner(-1.0, -1.0),
@@ -262,13 +262,13 @@ mod tests {
     #[test]
     fn box_meshes_are_twelve_outward_triangles_on_the_surface() {
         let boxed = Shape::Box {
-            center: DVec3::new(1.0, 2.0, 0.5),
+            centre: DVec3::new(1.0, 2.0, 0.5),
             half_extents: DVec3::new(0.5, 0.25, 0.5),
         };
         // f32 positions of values near 2 m: rounding below 1e-6 m.
         assert_eq!(check_on_surface(&boxed, 1e-6), 12);
         let turned = Shape::OrientedBox {
-            center: DVec3::new(0.0, 0.0, 1.0),
+            centre: DVec3::new(0.0, 0.0, 1.0),
             half_extents: DVec3::new(0.3, 0.2, 0.1),
             rotation: DVec3::new(0.4, -0.2, 1.0),
         };
@@ -278,7 +278,7 @@ mod tests {
     #[test]
     fn spheres_and_capsules_are_closed_and_on_the_surface() {
         let sphere = Shape::Sphere {
-            center: DVec3::new(0.0, 1.0, 0.5),
+            centre: DVec3::new(0.0, 1.0, 0.5),
             radius: 0.5,
         };
         check_on_surface(&sphere, 1e-6);

@@ -78,8 +78,8 @@ pub struct RecordOptions {
     /// Colours, line widths and strain scale of the frames (default [`Style::default`]: strains
     /// of 2 % or more are fully coloured).
     pub style: Style,
-    /// Hexahedral cells whose exterior faces are shaded (the solid look of voxel bodies, seed
-    /// 000), each the 8 corner mass indices in the order of
+    /// Hexahedral cells whose exterior faces are shaded (the solid look of voxel bodies,
+    /// Lipson's shaded faces), each the 8 corner mass indices in the order of
     /// [`crate::render::HEXAHEDRON_FACES`]; empty (the default) for springs and masses only.
     pub cells: Vec<[u32; 8]>,
     /// More triangles to shade, each three mass indices (e.g. the grid squares of a cloth);

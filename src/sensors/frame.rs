@@ -1,6 +1,6 @@
-//! A body's reading from its sums (both backends finish here, in f64): centre, mean velocity,
-//! the rotational part of the shape-matching matrix (Müller et al. 2016) and the angular velocity
-//! through the pseudo-inverse of the inertia tensor. Formulas in the [module docs](super).
+//! A body's reading from its sums (both backends finish here, in f64): centre of mass, mean
+//! velocity, the rotational part of the shape-matching matrix (Müller et al. 2016) and the angular
+//! velocity through the pseudo-inverse of the inertia tensor. Formulas in the [module docs](super).
 
 use glam::{DMat3, DQuat, DVec3};
 
@@ -57,7 +57,8 @@ impl BodySums {
         self.shape += outer(m * r, model);
     }
 
-    /// The reading: centre and velocity, and with `orientation` the frame and angular velocity.
+    /// The reading: centre of mass and mean velocity, and with `orientation` the frame and
+    /// angular velocity.
     pub(crate) fn reading(&self, orientation: bool) -> BodyReading {
         let mut out = BodyReading {
             orientation: orientation.then_some(DMat3::IDENTITY),
@@ -68,11 +69,11 @@ impl BodySums {
             return out;
         }
         let rbar = self.moment / self.mass;
-        out.centre = self.reference + rbar;
-        out.velocity = self.momentum / self.mass;
+        out.centre_of_mass = self.reference + rbar;
+        out.mean_velocity = self.momentum / self.mass;
         if orientation {
             // About the centre: L = sum m r x v - M rbar x v_c, S = sum m r r^T - M rbar rbar^T.
-            let l = self.angular - self.mass * rbar.cross(out.velocity);
+            let l = self.angular - self.mass * rbar.cross(out.mean_velocity);
             let s = self.second - outer(self.mass * rbar, rbar);
             let trace = s.x_axis.x + s.y_axis.y + s.z_axis.z;
             let inertia = DMat3::from_diagonal(DVec3::splat(trace)) - s;
@@ -245,7 +246,7 @@ mod tests {
         }
         let r = s.reading(true);
         assert!((r.angular_velocity.unwrap() - w).length() < 1e-12);
-        assert!(r.centre.length() < 1e-15);
+        assert!(r.centre_of_mass.length() < 1e-15);
     }
 
     /// The pseudo-inverse of a straight rope's inertia (zero along the rope) gives the

@@ -97,9 +97,9 @@ pub struct Readings {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BodyReading {
     /// Centre of mass, m (zero for a body without masses).
-    pub centre: DVec3,
+    pub centre_of_mass: DVec3,
     /// Mass-weighted mean velocity, m/s (zero for a body without masses).
-    pub velocity: DVec3,
+    pub mean_velocity: DVec3,
     /// Rotation of the best-fit rigid motion from the model's positions to the current ones
     /// (columns: the body's frame axes in world coordinates); `None` unless
     /// [`SensorSpec::orientation`]. See the [module docs](self).

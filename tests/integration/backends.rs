@@ -148,8 +148,7 @@ fn actuated_rest_lengths_are_reported_at_the_current_time_on_both_backends() {
 }
 
 /// `set_actuator` checks the new actuator as `Model::validate` does, naming its index, on both
-/// backends alike (they used to build differently shaped probe models for it; the CPU one copied
-/// every mass and spring per call).
+/// backends alike (both through `Actuator::check`, without copying the model).
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn set_actuator_rejects_a_bad_actuator_by_index_on_both_backends() {

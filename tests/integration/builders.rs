@@ -859,7 +859,7 @@ fn hand_made_masses_and_springs_mix_with_builders() {
 
 #[test]
 fn three_cubes_docs_state_the_72_springs_it_builds() {
-    // Issue 11, defect 5: the docs said "(16 masses, 68 springs)".
+    // Regression: the docs said "(16 masses, 68 springs)".
     let source = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/builders/voxel.rs"),
     )

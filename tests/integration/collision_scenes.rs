@@ -1,5 +1,5 @@
 //! The collision scenes of `hooke::collision_scenes` on the CPU reference and on the GPU World
-//! (issue 13): a pile of soft bodies settles in its box without bodies passing through one
+//! a pile of soft bodies settles in its box without bodies passing through one
 //! another, and a cloth dropped on a ball folds onto itself without passing through itself, each
 //! checked on both backends by the same code (through `Simulation`). Small sizes (the example
 //! runs the defaults); the head-on cubes' physics is in `tests/integration/collisions.rs`.

@@ -1,4 +1,4 @@
-//! Collisions between masses on the CPU reference (issue 13): the pair force, its broad phase,
+//! Collisions between masses on the CPU reference: the pair force, its broad phase,
 //! exclusions, energy booking, validation and scene files. The GPU twin is held to these by
 //! `tests/integration/parity.rs` (`collisions_of_every_kind`) and `tests/integration/gpu_collisions.rs`.
 

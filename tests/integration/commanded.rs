@@ -1,4 +1,4 @@
-//! Commanded actuators (issue 14): rest lengths driven from outside with `set_commands`, on both
+//! Commanded actuators: rest lengths driven from outside with `set_commands`, on both
 //! backends. Parity and determinism of the GPU against the CPU reference, the analytic rest
 //! length a damped spring settles at (clamped to the amplitude), the muscles' work booked as
 //! injected energy, the errors, and `reset` zeroing the commands.

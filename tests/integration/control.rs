@@ -1,4 +1,4 @@
-//! Closed-loop control (issue 14): `ControlLoop` on both backends, the reflex walker of
+//! Closed-loop control: `ControlLoop` on both backends, the reflex walker of
 //! `examples/reflex_walker` against its open-loop twin, and per-robot controllers in a
 //! population (`RobotControl`, `Population::evaluate_controlled`).
 

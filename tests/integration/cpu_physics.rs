@@ -631,7 +631,7 @@ fn non_finite_state_stops_with_error() {
 
 #[test]
 fn nan_duty_offset_error_prints_the_offset() {
-    // Issue 11, defect 6: the message printed the rest time instead of the offset.
+    // Regression: the message printed the rest time instead of the offset.
     let mut m = Model::new(Params::default());
     m.add_mass(Mass::new(1.0, DVec3::ZERO));
     m.add_mass(Mass::new(1.0, DVec3::X));
@@ -813,7 +813,7 @@ fn step_for_counts_steps() {
     assert!((w.time() - 0.03).abs() < 1e-15);
 }
 
-/// Regression (issue 15, found by the f64 GPU parity): `CpuWorld::set_rest_length` on a model
+/// Regression (found by the f64 GPU parity): `CpuWorld::set_rest_length` on a model
 /// with muscles brought every muscle to the current time but booked only the edited spring's
 /// work, so the others' change since the last step was never booked as injected. A
 /// `set_rest_length` to the value a spring already has must leave the energy books exactly as

@@ -1,4 +1,4 @@
-//! The CPU reference on populations (issue 15): models from 10 000 springs up run on a shared
+//! The CPU reference on populations: models from 10 000 springs up run on a shared
 //! worker pool, in chunks cut where no mass has springs on both sides, so the results do not
 //! depend on the thread count, a robot gets the same bits alone and in any batch, and many
 //! worlds stepping at once share the pool without deadlock.

@@ -1,4 +1,4 @@
-//! The CPU reference's stencil kernel (`src/cpu/springs_stencil.rs`, issue 15): large regular
+//! The CPU reference's stencil kernel (`src/cpu/springs_stencil.rs`): large regular
 //! bodies have their spring forces computed four masses at a time. Each spring's force is the
 //! scalar walk's operations; only the order in which each mass's sum is added differs. These
 //! tests hold it to the scalar walk within what that reordering allows, and to its own bits on

@@ -482,9 +482,9 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
 #[test]
 fn shares_of_a_batch_larger_than_one_cpu_chunk_merge_bit_for_bit_from_one_world() {
     // 1000 robots of up to 3x3x3 voxels (a few hundred springs each): more springs than the
-    // 131 072 of one of the CPU reference's chunks before issue 15, when in one World some robot's
-    // springs straddled two chunks and were summed in another order than in a share of the batch.
-    // Chunks are now cut only between robots: regression test for that straddling.
+    // 131 072 of one chunk of the CPU reference. Regression: when chunks were cut by spring count
+    // alone, some robot's springs straddled two chunks in one World and were summed in another
+    // order than in a share of the batch. Chunks are cut only between robots.
     let dir = scratch("large_cpu");
     let cells = |i: usize| -> Vec<Value> {
         (0..27)

@@ -1,4 +1,4 @@
-//! The genetic algorithm of `hooke::population::Evolution` (issue 14, "Evolution, shown"): the
+//! The genetic algorithm of `hooke::population::Evolution`: the
 //! same seed gives the same history and champion on each backend, elitism keeps the best, the
 //! champion scores the same alone, empty genomes and failures get no fitness, and bad settings
 //! are errors naming the field.

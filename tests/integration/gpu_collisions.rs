@@ -1,4 +1,4 @@
-//! Collisions between masses on the GPU World (issue 13): bit-identical reruns, bodies that
+//! Collisions between masses on the GPU World: bit-identical reruns, bodies that
 //! mask each other out giving the bits of each run alone, a pair straddling grid cells, radius 0,
 //! and the work the collision pass adds to a step. Parity with the CPU reference is in
 //! `tests/integration/parity.rs` (`collisions_of_every_kind`).
@@ -60,8 +60,8 @@ fn free_space() -> Params {
 }
 
 /// Two jelly cubes interpenetrating head-on, in groups that mask each other out, give exactly
-/// the bits of each one run alone (the issue's population case): neither the grid they share nor
-/// the other body's masses in the same cells change a bit of either.
+/// the bits of each one run alone (as the robots of a population, which never touch): neither
+/// the grid they share nor the other body's masses in the same cells change a bit of either.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn bodies_that_mask_each_other_out_give_the_bits_of_each_run_alone_on_the_gpu() {

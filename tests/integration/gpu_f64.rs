@@ -1,6 +1,7 @@
-//! `Precision::F64` on the GPU World (issue 15): the same kernels in f64 against the f64 CPU
-//! reference on the parity scenes, with tolerances derived in `tests/integration/common/parity.rs` ("In
-//! f64"); the cube's error against the issue's ~1e-10 m; bit-identical reruns; the setters,
+//! `Precision::F64` on the GPU World: the same kernels in f64 against the f64 CPU
+//! reference on the parity scenes, with tolerances derived in
+//! `tests/integration/common/parity.rs` ("In f64"); the cube within ~1e-10 m of the CPU
+//! reference; bit-identical reruns; the setters,
 //! sensors and bodies in f64; and the errors a user gets where the adapter has no f64.
 //!
 //! Lavapipe has `SHADER_F64`; on an adapter without it (the GL backend, Metal) the tests that
@@ -134,8 +135,8 @@ fn f64_world(model: &Model) -> Option<World> {
 }
 
 /// The Lipson cube dropped from 0.3 m, bouncing on the penalty ground for 0.5 s (5000 steps):
-/// in f64 the GPU stays within 1e-10 m of the CPU reference (the issue's figure), where the f32
-/// World is about 1e-5 m away. The derived bound of `compare` holds at every checkpoint too.
+/// in f64 the GPU stays within 1e-10 m of the CPU reference, where the f32 World is about
+/// 1e-5 m away. The derived bound of `compare` holds at every checkpoint too.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn f64_cube_matches_the_cpu_reference_to_1e_10_m_over_half_a_second() {
@@ -328,7 +329,10 @@ fn f64_bodies_sensors_and_commands_match_the_cpu() {
     }
     let (gs, cs) = (gpu.sense(&spec).unwrap(), cpu.sense(&spec).unwrap());
     for (g, c) in gs.bodies.iter().zip(&cs.bodies) {
-        assert!(g.centre.distance(c.centre) < 1e-10, "{g:?} vs {c:?}");
+        assert!(
+            g.centre_of_mass.distance(c.centre_of_mass) < 1e-10,
+            "{g:?} vs {c:?}"
+        );
     }
     for (g, c) in gs.springs.iter().zip(&cs.springs) {
         assert!((g.length - c.length).abs() < 1e-10, "{g:?} vs {c:?}");

@@ -91,7 +91,7 @@ fn a_body_of_four_million_masses_is_summed_whole() {
         ..SensorSpec::default()
     };
     let readings = world.sense(&spec).unwrap();
-    assert_eq!(readings.bodies[1].centre, DVec3::splat(2.0));
-    assert_eq!(readings.bodies[1].velocity, DVec3::Z);
-    assert_eq!(readings.bodies[0].centre, DVec3::splat(5.0));
+    assert_eq!(readings.bodies[1].centre_of_mass, DVec3::splat(2.0));
+    assert_eq!(readings.bodies[1].mean_velocity, DVec3::Z);
+    assert_eq!(readings.bodies[0].centre_of_mass, DVec3::splat(5.0));
 }

@@ -264,7 +264,7 @@ fn mass_touching_the_ground_and_a_wall_feels_both() {
     // would let a mass at the ground's penalty depth slide under it).
     model.add_obstacle(Obstacle::new(
         Shape::Box {
-            center: DVec3::new(0.6, 0.0, 0.4),
+            centre: DVec3::new(0.6, 0.0, 0.4),
             half_extents: DVec3::new(0.1, 1.0, 0.5),
         },
         penalty(5e5, 300.0),
@@ -299,7 +299,7 @@ fn obstacle_balance_error(dt: f64) -> f64 {
     ));
     model.add_obstacle(Obstacle::new(
         Shape::Sphere {
-            center: DVec3::new(0.05, 0.05, 0.05),
+            centre: DVec3::new(0.05, 0.05, 0.05),
             radius: 0.1,
         },
         penalty(1e5, 0.0),
@@ -343,7 +343,7 @@ fn invalid(shape: Shape) -> Error {
     let mut model = Model::new(Params::default());
     model.add_mass(Mass::new(0.1, DVec3::Z));
     let fine = Shape::Sphere {
-        center: DVec3::new(5.0, 0.0, 0.0),
+        centre: DVec3::new(5.0, 0.0, 0.0),
         radius: 1.0,
     };
     model.add_obstacle(Obstacle::new(fine, Contact::default(), Friction::NONE));
@@ -375,12 +375,12 @@ fn zero_plane_normal_is_an_error_naming_the_obstacle() {
 #[test]
 fn negative_half_extents_are_an_error_naming_the_obstacle() {
     let err = invalid(Shape::Box {
-        center: DVec3::ZERO,
+        centre: DVec3::ZERO,
         half_extents: DVec3::new(0.1, -0.1, 0.1),
     });
     assert_names_obstacle_1(&err, "half_extents");
     let err = invalid(Shape::OrientedBox {
-        center: DVec3::ZERO,
+        centre: DVec3::ZERO,
         half_extents: DVec3::new(0.1, 0.1, 0.0),
         rotation: DVec3::Z,
     });
@@ -390,7 +390,7 @@ fn negative_half_extents_are_an_error_naming_the_obstacle() {
 #[test]
 fn negative_radius_is_an_error_naming_the_obstacle() {
     let err = invalid(Shape::Sphere {
-        center: DVec3::ZERO,
+        centre: DVec3::ZERO,
         radius: -0.5,
     });
     assert_names_obstacle_1(&err, "sphere radius = -0.5");
@@ -405,10 +405,10 @@ fn negative_radius_is_an_error_naming_the_obstacle() {
 #[test]
 fn non_finite_shape_position_is_an_error_naming_the_obstacle() {
     let err = invalid(Shape::Sphere {
-        center: DVec3::new(0.0, f64::INFINITY, 0.0),
+        centre: DVec3::new(0.0, f64::INFINITY, 0.0),
         radius: 0.5,
     });
-    assert_names_obstacle_1(&err, "sphere center");
+    assert_names_obstacle_1(&err, "sphere centre");
 }
 
 #[test]
@@ -482,7 +482,7 @@ fn obstacle_beyond_f32_is_an_error_naming_the_obstacle() {
     ));
     model.add_obstacle(Obstacle::new(
         Shape::Sphere {
-            center: DVec3::ZERO,
+            centre: DVec3::ZERO,
             radius: 1e39,
         },
         Contact::default(),
@@ -537,7 +537,7 @@ fn typo_in_obstacle_shape_is_an_error() {
         Scene::from_json_str(text),
         Err(Error::SceneParse { .. })
     ));
-    let ok = r#"{ "obstacles": [ { "shape": { "type": "sphere", "center": [0, 0, 0], "radius": 1 } } ] }"#;
+    let ok = r#"{ "obstacles": [ { "shape": { "type": "sphere", "centre": [0, 0, 0], "radius": 1 } } ] }"#;
     let scene = Scene::from_json_str(ok).unwrap();
     assert_eq!(
         Scene::from_json_str(&scene.to_json_string()).unwrap(),

@@ -129,7 +129,7 @@ fn untouched_obstacles(model: &Model, steps: u64) -> Vec<usize> {
     (0..touched.len()).filter(|&i| !touched[i]).collect()
 }
 
-/// Collisions between masses (issue 13): every scene of `collision_scenes` (elastic head-on
+/// Collisions between masses: every scene of `collision_scenes` (elastic head-on
 /// cubes, damped and frictional cubes on the ground, a self-colliding rope piling up, groups,
 /// masks, self-collision off and a fixed plate, particles of three radii in a box). Each scene
 /// must really collide: pairs of masses touch in at least 10 of the samples of the CPU run (one
@@ -172,7 +172,7 @@ fn collisions_of_every_kind() {
 fn collision_example_scenes() {
     // The cloth scene's ground and ball are restitution surfaces with friction; on a curved
     // surface that pairing parts CPU and GPU beyond the linear bound whatever the collisions do
-    // (the finding written in tests/integration/common/scenes.rs, issue 12), so here both are penalty
+    // (the finding written in tests/integration/common/scenes.rs), so here both are penalty
     // surfaces (5000 N/m, lightly damped) with the same friction.
     let penalty = hooke::Contact::Penalty {
         stiffness: 5e3,

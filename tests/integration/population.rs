@@ -1,4 +1,4 @@
-//! Populations (issue 14): voxel genomes and their seeded operators, the part a genome builds,
+//! Populations: voxel genomes and their seeded operators, the part a genome builds,
 //! and evaluation of many robots in one world with per-robot fitness and failures, on both
 //! backends: a robot's result is bit-identical alone and in a population, and an unstable robot
 //! is reported without changing the others' bits.

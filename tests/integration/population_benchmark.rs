@@ -1,4 +1,4 @@
-//! `Population::benchmark` (issue 14, the throughput figure): the population the benchmarks and
+//! `Population::benchmark` (the throughput figure): the population the benchmarks and
 //! `throughput --population` time is the one their docs describe, the same on every run, and a
 //! fair workload (no robot fails, so no timing includes a restart).
 

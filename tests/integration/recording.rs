@@ -259,8 +259,8 @@ fn recording_a_creature_does_not_change_how_it_moves() {
 fn bouncing_cube_gif_is_under_2_mb_and_every_pixel_looks_the_same() {
     // What examples/bouncing_cube.rs records, setting for setting: the Lipson cube centred over
     // the origin, bottom 0.2 m up, 2 s at one frame every 0.02 s (101 frames of 640 x 480),
-    // energy sampled every 0.001 s, full strain colour at 1 %. The GIF was 12.2 MB when every
-    // frame was a whole picture quantised on its own.
+    // energy sampled every 0.001 s, full strain colour at 1 %. Regression: with every frame a
+    // whole picture quantised on its own, the GIF was 12.2 MB.
     use hooke::render::{Drawing, FrameSchedule, Positions, Renderer};
     let dir = temp("main-example");
     let mut cube = Cube::lipson().build().unwrap();
@@ -328,8 +328,9 @@ fn bouncing_cube_gif_is_under_2_mb_and_every_pixel_looks_the_same() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn a_gpu_world_recording_keeps_every_mass_in_every_frame() {
-    // The GIF of a GPU World used to be drawn from a camera fixed at the first frame, so a cube
-    // thrown sideways bounced out of the picture. record frames the whole run on either backend.
+    // Regression: the GIF of a GPU World was drawn from a camera fixed at the first frame, so a
+    // cube thrown sideways bounced out of the picture. record frames the whole run on either
+    // backend.
     use hooke::World;
     let dir = temp("gpu");
     let mut cube = Cube::lipson().build().unwrap();

@@ -118,7 +118,7 @@ fn draw_and_check_obstacles(device: &wgpu::Device, queue: &wgpu::Queue) {
     let mut model = Model::new(Params::default());
     model.add_obstacle(Obstacle::new(
         Shape::Sphere {
-            center: DVec3::new(0.0, 0.0, 0.4),
+            centre: DVec3::new(0.0, 0.0, 0.4),
             radius: 0.2,
         },
         Contact::default(),

@@ -122,7 +122,7 @@ fn kinds() -> Vec<(&'static str, Shape, DVec3, Option<Vec3>)> {
         (
             "box",
             Shape::Box {
-                center: c,
+                centre: c,
                 half_extents: DVec3::splat(0.2),
             },
             DVec3::new(0.0, 0.0, 0.2),
@@ -131,7 +131,7 @@ fn kinds() -> Vec<(&'static str, Shape, DVec3, Option<Vec3>)> {
         (
             "oriented box",
             Shape::OrientedBox {
-                center: c,
+                centre: c,
                 half_extents: DVec3::splat(0.2),
                 rotation: DVec3::new(0.3, 0.0, 0.0),
             },
@@ -142,7 +142,7 @@ fn kinds() -> Vec<(&'static str, Shape, DVec3, Option<Vec3>)> {
         (
             "sphere",
             Shape::Sphere {
-                center: c,
+                centre: c,
                 radius: 0.2,
             },
             DVec3::new(0.0, 0.0, 0.2),
@@ -211,7 +211,7 @@ fn every_obstacle_kind_is_drawn_lit_where_the_camera_projects_it() {
 fn mass_over_a_box(mass_z: f64) -> (Model, DVec3) {
     let mut model = Model::new(params(true));
     model.add_obstacle(obstacle(Shape::Box {
-        center: DVec3::new(0.0, 0.0, 0.2),
+        centre: DVec3::new(0.0, 0.0, 0.2),
         half_extents: DVec3::splat(0.2),
     }));
     let mass = DVec3::new(0.12, 0.0, mass_z);
@@ -255,7 +255,7 @@ fn a_floating_obstacle_shadows_the_ground_under_it() {
     let style = *r.style();
     let mut model = Model::new(params(true));
     model.add_obstacle(obstacle(Shape::Sphere {
-        center: DVec3::new(0.0, 0.0, 0.5),
+        centre: DVec3::new(0.0, 0.0, 0.5),
         radius: 0.2,
     }));
     // Low, so the ground under the ball shows below it.
@@ -298,7 +298,7 @@ fn a_scene_whose_obstacles_are_not_drawn_is_the_scene_without_obstacles() {
     let without = render(&mut r, &plain, &camera);
     let mut with = plain.clone();
     with.add_obstacle(obstacle(Shape::Box {
-        center: DVec3::new(0.0, 0.0, 0.05),
+        centre: DVec3::new(0.0, 0.0, 0.05),
         half_extents: DVec3::splat(0.05),
     }));
     let drawn = render(&mut r, &with, &camera);

@@ -300,7 +300,7 @@ fn bad_files_give_clear_errors() {
 
 #[test]
 fn typo_in_scene_params_is_an_error() {
-    // Issue 11, defect 1: a typo inside `params` was ignored (gravity stayed -9.81). Every
+    // Regression: a typo inside `params` was ignored (gravity stayed -9.81). Every
     // scene-file struct rejects unknown fields, down to contact, friction and hand-made parts.
     for json in [
         r#"{ "params": { "gravty": [0, 0, -1] } }"#,

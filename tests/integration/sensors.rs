@@ -76,7 +76,7 @@ fn rotating<S: Simulation>(world: &mut S, w: DVec3, tol_w0: f64, tol_angle: f64,
         ..SensorSpec::default()
     };
     let r = world.sense(&spec).unwrap().bodies[0];
-    assert!(r.centre.length() < 1e-7, "{}", r.centre);
+    assert!(r.centre_of_mass.length() < 1e-7, "{}", r.centre_of_mass);
     assert!(angle_between(r.orientation.unwrap(), DMat3::IDENTITY) < tol_w0);
     let w0 = r.angular_velocity.unwrap();
     assert!((w0 - w).length() < tol_w0 * w.length(), "{w0} vs {w}");
@@ -152,7 +152,7 @@ fn orientation_of_an_unmoved_body_is_identity() {
             let angle = angle_between(r.orientation.unwrap(), DMat3::IDENTITY);
             assert!(angle < tol, "gpu {gpu_side}: {angle:e} rad > {tol:e}");
             assert_eq!(r.angular_velocity.unwrap(), DVec3::ZERO);
-            assert_eq!(r.velocity, DVec3::ZERO);
+            assert_eq!(r.mean_velocity, DVec3::ZERO);
         }
     }
 }
@@ -189,10 +189,10 @@ fn contact_sum<S: Simulation>(world: &mut S, tol: f64) -> DVec3 {
         .iter()
         .all(|c| *c == ContactReading::default()));
     world.step(1).unwrap();
-    let v1 = world.sense(&spec).unwrap().bodies[0].velocity;
+    let v1 = world.sense(&spec).unwrap().bodies[0].mean_velocity;
     world.step(1).unwrap();
     let r = world.sense(&spec).unwrap();
-    let v2 = r.bodies[0].velocity;
+    let v2 = r.bodies[0].mean_velocity;
     let n: DVec3 = r.contacts.iter().map(|c| c.normal_force).sum();
     let m = 0.8;
     let expected = m * ((v2 - v1) / world.dt() - STANDARD_GRAVITY);
@@ -300,7 +300,7 @@ fn tumbling() -> Model {
     model.add("cube", part);
     model.obstacles.push(Obstacle::new(
         Shape::Box {
-            center: DVec3::new(0.2, 0.0, 0.2),
+            centre: DVec3::new(0.2, 0.0, 0.2),
             half_extents: DVec3::new(0.05, 0.5, 0.2),
         },
         contact,
@@ -359,10 +359,13 @@ fn cpu_and_gpu_sensors_agree_on_a_tumbling_body() {
     let n = 8.0;
     let (m_total, a) = (0.8, 0.1);
     let (cb, gb) = (c.bodies[0], g.bodies[0]);
-    let rho = cx.iter().map(|x| x.distance(cb.centre)).fold(0.0, f64::max);
+    let rho = cx
+        .iter()
+        .map(|x| x.distance(cb.centre_of_mass))
+        .fold(0.0, f64::max);
     let speed = cv
         .iter()
-        .map(|v| v.distance(cb.velocity))
+        .map(|v| v.distance(cb.mean_velocity))
         .fold(0.0, f64::max);
     let vmax = cv.iter().map(|v| v.length()).fold(0.0, f64::max);
     let max_strain = c.springs.iter().map(|s| s.strain.abs()).fold(0.0, f64::max);
@@ -373,13 +376,13 @@ fn cpu_and_gpu_sensors_agree_on_a_tumbling_body() {
     assert!(max_strain > 1e-3, "the cube should deform: {max_strain}");
     let tol_c = ex + n * U * 0.2;
     assert!(
-        cb.centre.distance(gb.centre) <= tol_c,
+        cb.centre_of_mass.distance(gb.centre_of_mass) <= tol_c,
         "{} vs {}",
-        cb.centre,
-        gb.centre
+        cb.centre_of_mass,
+        gb.centre_of_mass
     );
     let tol_v = ev + n * U * vmax;
-    assert!(cb.velocity.distance(gb.velocity) <= tol_v);
+    assert!(cb.mean_velocity.distance(gb.mean_velocity) <= tol_v);
     let da = m_total * (2.0 * ex + n * U * 0.2) * rho;
     let tol_r = 2.0 * da / (2.0 * 0.64 * m_total * a * a / 4.0);
     let angle = angle_between(cb.orientation.unwrap(), gb.orientation.unwrap());
@@ -395,7 +398,7 @@ fn cpu_and_gpu_sensors_agree_on_a_tumbling_body() {
     );
     println!(
         "observed / tolerance: centre {:.2e}, orientation {:.2e}, angular velocity {:.2e}",
-        cb.centre.distance(gb.centre) / tol_c,
+        cb.centre_of_mass.distance(gb.centre_of_mass) / tol_c,
         angle / tol_r,
         cw.distance(gw) / tol_w
     );

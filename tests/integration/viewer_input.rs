@@ -2,8 +2,8 @@
 //! topmost mass (Lipson), picking the mass nearest the mouse and dragging it (SDL).
 
 use hooke::render::input::{
-    pick_mass, scenario_key, scenario_keys_help, throw_velocity, topmost, Action, Controller, Key,
-    Orbit, ThrowScene, SCENARIO_KEYS,
+    pick_mass, scenario_key, scenario_keys_help, throw_velocity, topmost, Action, Key, Orbit,
+    ThrowScene, ViewerInput, SCENARIO_KEYS,
 };
 use hooke::render::Camera;
 use hooke::{CpuWorld, DVec3, Mass, Model, Params, Part, Vec3, STANDARD_GRAVITY};
@@ -23,7 +23,7 @@ fn front() -> Camera {
 
 #[test]
 fn keys_map_to_actions_as_in_facey() {
-    let mut c = Controller::new();
+    let mut c = ViewerInput::new();
     assert!(!c.playing());
     assert_eq!(c.key_pressed(Key::Space), Some(Action::TogglePlay));
     assert!(c.playing());
@@ -52,7 +52,7 @@ fn every_viewer_scenario_has_its_own_key_and_the_help_names_them_all() {
     let count = scenarios::SCENARIOS.len();
     assert_eq!(count, 13);
     assert!(count <= SCENARIO_KEYS.len());
-    let mut c = Controller::new();
+    let mut c = ViewerInput::new();
     let mut labels = Vec::new();
     for i in 0..count {
         let key = scenario_key(i).unwrap_or_else(|| panic!("scenario {i} has no key"));
@@ -114,7 +114,7 @@ fn arrows_push_the_topmost_mass_relative_to_the_screen() {
         DVec3::new(0.2, 0.0, 0.2),
     ];
     assert_eq!(topmost(&positions), Some(1));
-    let mut c = Controller::new();
+    let mut c = ViewerInput::new();
     let camera = front();
     assert!(
         c.nudge(&camera, &positions).is_empty(),
@@ -175,7 +175,7 @@ fn the_mass_nearest_the_mouse_is_picked_and_dragged_under_the_cursor() {
     let corner = glam::Vec2::new(1.0, 1.0);
     assert_eq!(pick_mass(&camera, W, H, corner, &positions, 10.0), None);
 
-    let mut c = Controller::new();
+    let mut c = ViewerInput::new();
     assert_eq!(c.mouse_pressed(corner, &camera, W, H, &positions), None);
     assert!(c.drag_spring(&camera, W, H).is_none());
     assert_eq!(
@@ -246,11 +246,11 @@ fn t_throws_the_picked_body_at_the_nearest_other_body() {
     let (model, centres) = three_bodies();
     let scene = ThrowScene {
         bodies: &model.bodies,
-        centres: &centres,
+        centres_of_mass: &centres,
         fallback: DVec3::new(0.0, 5.0, 0.0),
         gravity: STANDARD_GRAVITY,
     };
-    let mut c = Controller::new();
+    let mut c = ViewerInput::new();
     assert_eq!(c.key_pressed(Key::T), Some(Action::Throw));
     // Nothing picked: the first body, at the nearest other (body 1, 1 m away).
     let (body, v) = c.throw(&scene).unwrap();
@@ -289,11 +289,11 @@ fn a_lone_body_is_thrown_at_the_camera_target_and_degenerate_throws_are_none() {
     let (model, centres) = three_bodies();
     let lone = ThrowScene {
         bodies: &model.bodies[..1],
-        centres: &centres[..1],
+        centres_of_mass: &centres[..1],
         fallback: DVec3::new(0.0, 3.0, 1.0),
         gravity: DVec3::ZERO,
     };
-    let c = Controller::new();
+    let c = ViewerInput::new();
     let (body, v) = c.throw(&lone).unwrap();
     assert_eq!(body, 0);
     // No gravity: straight at the target at the throw speed.
@@ -309,7 +309,7 @@ fn a_lone_body_is_thrown_at_the_camera_target_and_degenerate_throws_are_none() {
     assert_eq!(c.throw(&there), None);
     let empty = ThrowScene {
         bodies: &[],
-        centres: &[],
+        centres_of_mass: &[],
         ..lone
     };
     assert_eq!(c.throw(&empty), None);
@@ -335,7 +335,7 @@ fn a_throw_in_the_colliding_cubes_scenario_makes_the_cubes_collide() {
     let (model, _) = (scenario.build)().unwrap();
     let mut world = CpuWorld::new(&model).unwrap();
     world.step_for(0.05).unwrap(); // settle on the ground
-    let c = Controller::new();
+    let c = ViewerInput::new();
     let centres: Vec<DVec3> = world
         .bodies()
         .unwrap()
@@ -344,7 +344,7 @@ fn a_throw_in_the_colliding_cubes_scenario_makes_the_cubes_collide() {
         .collect();
     let scene = ThrowScene {
         bodies: world.bodies_of_model(),
-        centres: &centres,
+        centres_of_mass: &centres,
         fallback: DVec3::ZERO,
         gravity: world.params().gravity,
     };

@@ -146,7 +146,7 @@ fn outcomes_of(
 /// The robots on the CPU reference, all in one World on `threads` threads (all cores when
 /// `None`).
 ///
-/// Since issue 15 the CPU reference cuts its spring chunks between robots (and inside a large
+/// The CPU reference cuts its spring chunks between robots (and inside a large
 /// robot at distances from its own first spring) and shares them among its threads, so one
 /// World serves any batch: a robot's bits do not depend on the other robots or on the thread
 /// count.

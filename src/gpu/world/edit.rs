@@ -3,7 +3,6 @@
 use glam::DVec3;
 
 use super::World;
-use crate::cpu::DragSpring;
 use crate::error::{Error, Result};
 use crate::gpu::layout::{self, GpuActuator, GpuMass, GpuState, Vec4};
 use crate::gpu::options::Precision;
@@ -12,6 +11,7 @@ use crate::gpu::stencil::slot_code;
 use crate::gpu::tables::{
     fits_f32, fits_f32_vec, gpu_actuator, gpu_params, link_bytes, mass_flags, v3, Counts,
 };
+use crate::model::DragSpring;
 use crate::model::{check_same_kind, Actuator, Spring, SpringLaw};
 
 impl World {

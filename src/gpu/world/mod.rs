@@ -28,7 +28,7 @@ use super::sense::SenseState;
 use super::stencil::Stencil;
 use super::steps::FusedSteps;
 use super::tables::{Links, SpringTable};
-use crate::cpu::DragSpring;
+use crate::model::DragSpring;
 use crate::model::{Actuator, Body, Mass, SpeedLimit, StableDt};
 use status::Failure;
 

@@ -1,4 +1,4 @@
-//! Small scenes of colliding masses for the parity and determinism tests (issue 13): every
+//! Small scenes of colliding masses for the parity and determinism tests: every
 //! branch of the pair force and of the exclusions, on both backends. Each scene keeps its
 //! contacts for most of its run (checked by the tests that use them).
 
@@ -117,7 +117,7 @@ fn rope_piling_on_itself() -> Model {
     );
     model.add("marker", marker);
     let ball = Shape::Sphere {
-        center: DVec3::new(0.02, 0.0, -0.005),
+        centre: DVec3::new(0.02, 0.0, -0.005),
         radius: 0.015,
     };
     let contact = Contact::Penalty {
@@ -201,14 +201,14 @@ fn particles_in_a_box() -> Model {
         part.add_mass(Mass::new(0.01, at).with_collision_radius(r));
     }
     model.add("particles", part);
-    for (center, half) in [
+    for (centre, half) in [
         (DVec3::new(0.055, 0.0, 0.05), DVec3::new(0.01, 0.06, 0.05)),
         (DVec3::new(-0.055, 0.0, 0.05), DVec3::new(0.01, 0.06, 0.05)),
         (DVec3::new(0.0, 0.045, 0.05), DVec3::new(0.06, 0.01, 0.05)),
         (DVec3::new(0.0, -0.045, 0.05), DVec3::new(0.06, 0.01, 0.05)),
     ] {
         let wall = Shape::Box {
-            center,
+            centre,
             half_extents: half,
         };
         let contact = Contact::Penalty {

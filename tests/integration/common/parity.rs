@@ -154,19 +154,19 @@ fn round_obstacle(ob: &mut Obstacle) {
             *offset = r32(*offset);
         }
         Shape::Box {
-            center,
+            centre,
             half_extents,
         }
         | Shape::OrientedBox {
-            center,
+            centre,
             half_extents,
             ..
         } => {
-            *center = r32v(*center);
+            *centre = r32v(*centre);
             *half_extents = r32v(*half_extents);
         }
-        Shape::Sphere { center, radius } => {
-            *center = r32v(*center);
+        Shape::Sphere { centre, radius } => {
+            *centre = r32v(*centre);
             *radius = r32(*radius);
         }
         Shape::Capsule { a, b, radius } => {

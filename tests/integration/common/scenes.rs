@@ -320,16 +320,16 @@ pub fn obstacle_scenes() -> Vec<(&'static str, Model)> {
         offset: 0.1,
     };
     let boxed = Shape::Box {
-        center: DVec3::new(0.05, 0.0, 0.1),
+        centre: DVec3::new(0.05, 0.0, 0.1),
         half_extents: DVec3::new(0.1, 0.2, 0.1),
     };
     let turned = Shape::OrientedBox {
-        center: DVec3::new(0.0, 0.0, 0.1),
+        centre: DVec3::new(0.0, 0.0, 0.1),
         half_extents: DVec3::new(0.2, 0.15, 0.1),
         rotation: DVec3::new(0.25, -0.3, 0.4),
     };
     let ball = Shape::Sphere {
-        center: DVec3::new(0.06, 0.02, 0.0),
+        centre: DVec3::new(0.06, 0.02, 0.0),
         radius: 0.2,
     };
     let capsule = Shape::Capsule {
@@ -352,7 +352,7 @@ pub fn obstacle_scenes() -> Vec<(&'static str, Model)> {
     // few steps, and at a box's edge the nearest face can flip. So the restitution scenes are a
     // slab (no edge reached) with friction, and a sphere without friction.
     let slab = Shape::OrientedBox {
-        center: DVec3::new(0.0, 0.0, 0.1),
+        centre: DVec3::new(0.0, 0.0, 0.1),
         half_extents: DVec3::new(2.0, 2.0, 0.1),
         rotation: DVec3::new(0.25, -0.3, 0.4),
     };
@@ -454,11 +454,11 @@ fn every_kind() -> Model {
             |x, y| 0.03 * (8.0 * x).sin() * (3.0 * y).cos(),
         )),
         Shape::Box {
-            center: DVec3::new(0.5, 0.0, 0.05),
+            centre: DVec3::new(0.5, 0.0, 0.05),
             half_extents: DVec3::new(0.15, 0.15, 0.05),
         },
         Shape::Sphere {
-            center: DVec3::new(1.0, 0.02, -0.1),
+            centre: DVec3::new(1.0, 0.02, -0.1),
             radius: 0.2,
         },
         Shape::Capsule {
@@ -467,7 +467,7 @@ fn every_kind() -> Model {
             radius: 0.05,
         },
         Shape::OrientedBox {
-            center: DVec3::new(2.0, 0.0, 0.05),
+            centre: DVec3::new(2.0, 0.0, 0.05),
             half_extents: DVec3::new(0.15, 0.15, 0.05),
             rotation: DVec3::new(0.1, 0.3, 0.2),
         },

@@ -18,7 +18,7 @@ fn dropped_cloth(dt: f64) -> Model {
 
 #[test]
 fn cloth_far_above_the_stable_dt_is_an_error_not_ok() {
-    // Issue 11: this cloth at dt = 0.01 s "ran" 2 s and ended at z = 6018 m with 12.8 MJ from
+    // Regression: this cloth at dt = 0.01 s "ran" 2 s and ended at z = 6018 m with 12.8 MJ from
     // 9.8 J, and step returned Ok.
     let model = dropped_cloth(0.01);
     let stable = model.stable_dt();

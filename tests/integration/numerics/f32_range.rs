@@ -1,5 +1,5 @@
 //! Model values valid in f64 but not in the GPU's f32 are World build errors naming the
-//! element, the field and the f32 range (issue 11, defect 3).
+//! element, the field and the f32 range.
 
 use hooke::{Builder, Cube, DVec3, Error, Model, Params, Placement, World, WorldOptions};
 

@@ -1,4 +1,4 @@
-//! The benchmark scene's friction (issue 11, defect 8): `Friction::naive`, the naive textbook
+//! The benchmark scene's friction: `Friction::naive`, the naive textbook
 //! rule of the peer engines (`../shared/bench/`), on both backends; `Lattice::benchmark_params`
 //! uses it, and the CPU reference then follows a transcription of the peers' kernels.
 

@@ -1,5 +1,5 @@
 //! Spring-updates per second of the CPU reference alone on the benchmark lattice, for A/B runs of
-//! the per-core kernels (issue 15): no GPU adapter is requested.
+//! the per-core kernels: no GPU adapter is requested.
 //!
 //! `cargo run --release -p hooke-tools --bin cpu_rate -- [n[,n...]] [steps] [threads]`
 //! (defaults: n = 80, 20 steps, every core). For each n it prints the rate of whole steps and of the spring pass

@@ -1,6 +1,6 @@
-//! Per-core cost of the CPU reference on the issue-15 population and small-scene workloads, for
-//! A/B runs of the dispatch (pool, chunking, actuators, per-step overhead): no GPU adapter is
-//! requested.
+//! Per-core cost of the CPU reference on the 500-inchworm herd, the benchmark robots and
+//! small-scene workloads, for A/B runs of the dispatch (pool, chunking, actuators, per-step
+//! overhead): no GPU adapter is requested.
 //!
 //! `cargo run --release -p hooke-tools --bin cpu_scenes -- [threads] [scale] [only]` (defaults:
 //! every core, 1, all workloads). Prints, per workload (or only those whose name contains `only`),

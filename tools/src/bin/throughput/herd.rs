@@ -1,5 +1,5 @@
 //! `throughput --population --creature inchworm|block`: spring-updates per second of a herd of
-//! identical creatures in one model (`Creature::herd`: the issue-15 population of 500
+//! identical creatures in one model (`Creature::herd`: the benchmark herd of 500
 //! inchworms of 20 masses, 94 springs and 64 actuated springs each, or of whole 100-mass voxel
 //! blocks) on both backends.
 
@@ -106,8 +106,8 @@ pub(crate) fn run(
 }
 
 /// [`block_robot`] (the whole 100-mass voxel block of the benchmark genomes) under a population
-/// evaluation's parameters: the ~100-mass robot of issue 15's "batch of 1 000 robots", all of
-/// one body.
+/// evaluation's parameters: the ~100-mass robot of the benchmarks' batch of 1 000 robots, all
+/// of one body.
 fn voxel_block() -> hooke::Result<Creature> {
     Ok(Creature {
         name: "block".into(),

@@ -16,7 +16,7 @@
 //! GPU World in f64 (`Precision::F64`, printed as `gpu (f64 ...)` after the f32 line, or why it
 //! cannot run). `--help` lists them.
 //!
-//! Collisions between masses (issue 13): `--collisions` times, instead, each lattice size with
+//! Collisions between masses: `--collisions` times, instead, each lattice size with
 //! every mass colliding (radius half the spacing, spring neighbours excluded) and, with `--beds
 //! 100000,300000,1000000`, beds of loose particles (`ParticleBed::benchmark`, after 100 steps of
 //! settling): mass-updates per second of the whole step with and without collision radii on
@@ -24,7 +24,7 @@
 //! ns per mass against size (flat when the cost is linear in the masses). A backend that refuses
 //! collision radii says so and the run goes on.
 //!
-//! Populations (issue 14): `--population` times, instead, `Population::benchmark` (seeded random
+//! Populations: `--population` times, instead, `Population::benchmark` (seeded random
 //! 4 x 4 x 3 voxel robots of about 100 masses, muscles included) evaluated for `--duration`
 //! seconds (default 1) in populations of `--robots` robots (default `10,100`; the published table
 //! is `--robots 10,100,1000 --duration 10`, which takes far longer), on the CPU
@@ -37,7 +37,7 @@
 //! (`HOOKE_CPU_ONLY=1`) the GPU World, and `--no-muscles` times the same robots with their
 //! actuators removed (the same springs, all passive: what the muscles cost). With `--creature
 //! inchworm` it times instead herds of `--robots` inchworms in one model (`Creature::herd`; the
-//! issue-15 population is `--robots 500 --duration 2`), stepped directly on both backends with the
+//! benchmark herd is `--robots 500 --duration 2`), stepped directly on both backends with the
 //! lattice mode's options (`--links` shows what the stencil variant gains, `--no-alike` what the CPU's
 //! lanes for bodies alike gain).
 
