@@ -1,5 +1,6 @@
 //! Energy bookkeeping shared by the CPU reference and the GPU World.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The energy of a simulation, in J.
@@ -9,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// forces, the drag spring, actuators and rest-length edits put in accumulates in `injected`. So
 /// [`Energy::balance`] = `total + dissipated - injected` stays constant up to the integrator's
 /// O(dt) error (Lipson tip 4: "if it is not constant, you have some bug").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Energy {
     /// Kinetic energy `sum m |v|^2 / 2`.
     pub kinetic: f64,

@@ -226,6 +226,15 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+    /// A scene or population file has no `"version"`, or a version this hooke does not read
+    /// (it reads [`FORMAT_VERSION`](crate::scene::FORMAT_VERSION)).
+    #[error("{path}: {}", crate::scene::version_message(found.as_deref()))]
+    SceneVersion {
+        /// The file (or `"<memory>"`).
+        path: PathBuf,
+        /// The `"version"` value as written in the file, or `None` when there is none.
+        found: Option<String>,
+    },
     /// The simulation state became non-finite (the model exploded: dt too large for the stiffness?).
     #[error("mass {mass} became non-finite at step {step} (t = {} s); the simulation stopped. A smaller dt or stiffness usually cures this (explicit schemes need dt < 2 sqrt(m / k))", readable_time(*.time))]
     NonFinite {

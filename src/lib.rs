@@ -65,6 +65,9 @@
 //! `v += a dt`, then `p += v dt`.
 //!
 //! ## Where to go next
+//! - Read the [`guide`]: concepts and units, the two backends, the determinism contract,
+//!   scenes, terrain, collisions, control, populations, the `hooke` command, clusters,
+//!   pictures, performance and troubleshooting, every snippet compiled and run as a test.
 //! - Build bodies: [`builders`] ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`], [`Cloth`],
 //!   [`RandomStructure`], [`Lattice`], [`ParticleBed`], placed with a [`Placement`]), or by hand from [`Mass`]es
 //!   and [`Spring`]s in a [`Part`]; global settings are [`Params`].
@@ -77,7 +80,7 @@
 //! - What can go wrong: [`Error`].
 //!
 //! The README (shown on crates.io) lists the runnable examples (`cargo run --release --example
-//! bouncing_cube`, `walking_robot`, `creatures`, ...) and the benchmark numbers; its code is
+//! bouncing_cube`, `walking_robot`, `creatures`, ...) and the benchmark figures; its code is
 //! compiled and run with the doctests.
 //!
 //! ## Modules
@@ -102,6 +105,7 @@
 //!   to PNG and GIF, drawing from GPU position buffers or CPU positions; [`render::input`] holds
 //!   the interactive viewer's input handling.
 //! - [`plot`] (feature `plot`, on by default): energy plots to PNG.
+//! - [`guide`]: the guide, chapters of explanation with tested examples (no items).
 
 // docs.rs documents every feature and marks the items that need one.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -114,6 +118,7 @@ pub mod creatures;
 pub mod energy;
 pub mod error;
 pub mod gpu;
+pub mod guide;
 pub mod model;
 #[cfg(feature = "plot")]
 #[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
@@ -146,7 +151,9 @@ pub use model::{
     Shape, Spring, SpringLaw, StableDt, StableDtLimit, Surface, COLLISION_CLASSES,
     COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL, STANDARD_GRAVITY,
 };
-pub use scene::{BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene};
+pub use scene::{
+    BodyCollision, BodyKind, BodySpec, ImageSource, Joint, MassRef, Scene, SlopeTerrain, Terrain,
+};
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
 

@@ -1,43 +1,72 @@
-//! Scene files: a [`Scene`] (global parameters, bodies made by builders or by hand, joints between
-//! bodies) that saves to and loads from human-readable JSON, so runs are reproducible and
-//! shareable.
+//! Scene files: a [`Scene`] (global parameters, bodies made by builders, creatures or by hand,
+//! terrain, obstacles, joints between bodies) that saves to and loads from human-readable JSON,
+//! so runs are reproducible and shareable.
+//!
+//! Scene format 1, in short (`scenes/README.md` in the repository shows every shipped scene and
+//! `scenes/schema.json` is the JSON Schema, [`Scene::json_schema`]):
 //!
 //! ```json
 //! {
-//!   "params": { "dt": 0.0001, "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } },
+//!   "version": 1,
+//!   "params": {
+//!     "dt": 0.0001,
+//!     "contact": { "penalty": { "stiffness": 100000.0, "damping": 50.0 } },
+//!     "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 }
+//!   },
 //!   "bodies": [
+//!     { "name": "walker", "body": { "type": "walking_robot" } },
 //!     { "name": "cube", "body": { "type": "cube", "damping": 0.5 },
-//!       "placement": { "position": [0.0, 0.0, 0.2], "rotation": [0.0, 0.3, 0.0] } },
+//!       "placement": { "position": [-0.5, 0.0, 0.2], "rotation": [0.0, 0.3, 0.0] } },
 //!     { "name": "m", "body": { "type": "image", "path": "../assets/m.png", "spacing": 0.02 } }
 //!   ],
+//!   "terrain": { "slope": { "degrees": 10, "start": [0.45, 0.0, 0.0] } },
 //!   "obstacles": [
-//!     { "shape": { "type": "sphere", "centre": [1.0, 0.0, 0.0], "radius": 0.3 },
-//!       "contact": { "Penalty": { "stiffness": 100000.0, "damping": 50.0 } },
+//!     { "shape": { "type": "sphere", "centre": [1.0, 1.0, 0.0], "radius": 0.3 },
+//!       "contact": { "penalty": { "stiffness": 100000.0, "damping": 50.0 } },
 //!       "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } }
 //!   ]
 //! }
 //! ```
 //!
-//! A body may add `"collision": { "radius": 0.005, "group": 1, "mask": 4294967295,
-//! "self_collision": true, "class": 0 }` ([`BodyCollision`]; collisions between masses), `params`
-//! may hold `"collision": { "stiffness", "damping", "friction" }` ([`Collision`](crate::Collision)),
-//! and the scene `"class_collisions": [ { "classes": [1, 2], "stiffness": 2e4, "friction": 0.8 } ]`
-//! ([`ClassCollision`](crate::ClassCollision): the pair force between two collision classes).
+//! - `"version": 1` is required: a file without it, or with another number, is refused with
+//!   [`Error::SceneVersion`], whose message says what changed.
+//! - Every name is snake_case: fields, body and shape `"type"`s, and enum values
+//!   (`"integrator": "semi_implicit_euler"`, `"contact": "none"` or `{ "penalty": { .. } }`,
+//!   `"rule": "coulomb"`, `"law": "material"`).
+//! - A body's `"type"` names a builder or a creature ([`BodyKind`]); a scene-level `"terrain"`
+//!   names a slope, stairs or rough ground ([`Terrain`]) that becomes obstacles with the
+//!   ground's contact and friction.
+//! - A body may add `"collision": { "radius": 0.005, "group": 1, "mask": 4294967295,
+//!   "self_collision": true, "class": 0 }` ([`BodyCollision`]; collisions between masses),
+//!   `params` may hold `"collision": { "stiffness", "damping", "friction" }`
+//!   ([`Collision`](crate::Collision)), and the scene `"class_collisions": [ { "classes": [1, 2],
+//!   "stiffness": 2e4, "friction": 0.8 } ]` ([`ClassCollision`](crate::ClassCollision): the pair
+//!   force between two collision classes).
+//! - A `"$schema"` key (e.g. `"$schema": "./schema.json"`) is allowed, so that an editor can
+//!   check and complete the file; hooke ignores it and [`Scene::save`] does not write it.
 //!
-//! Every field of `params`, of a builder and of a placement may be left out; it then takes its
-//! default (for builders the seed value their docs give). Unknown fields are rejected, so a typo
-//! is an error and not a silently ignored setting. Paths of image bodies are resolved against the
-//! folder of the scene file.
+//! Every field of `params`, of a builder, of a terrain and of a placement may be left out; it
+//! then takes its default (for builders the value their docs give). Unknown fields are
+//! rejected, so a typo is an error and not a silently ignored setting. Paths of image bodies are
+//! resolved against the folder of the scene file.
+
+mod body_kind;
+mod format;
+mod terrain;
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Placement, RandomStructure, Rope, VoxelBody,
-};
+pub use body_kind::{BodyKind, ImageSource};
+pub use format::{check_version, version_message, FORMAT_VERSION};
+pub(crate) use format::{schema_value, SceneFile};
+pub use terrain::{SlopeTerrain, Terrain};
+
+use crate::builders::Placement;
 use crate::error::{Error, Result};
-use crate::model::{Actuator, Model, Obstacle, Params, Part, Spring, SpringLaw};
+use crate::model::{Actuator, Model, Obstacle, Params, Spring, SpringLaw};
 
 /// A whole simulation description: what [`Scene::to_model`] turns into a [`Model`].
 ///
@@ -48,53 +77,58 @@ use crate::model::{Actuator, Model, Obstacle, Params, Part, Spring, SpringLaw};
 ///
 /// let scene = Scene::from_json_str(
 ///     r#"{
+///         "version": 1,
 ///         "params": { "dt": 0.0001 },
 ///         "bodies": [
 ///             { "name": "cube", "body": { "type": "cube", "damping": 0.5 },
 ///               "placement": { "position": [0.0, 0.0, 0.2] } },
 ///             { "body": { "type": "rope", "segments": 4 },
 ///               "placement": { "position": [0.5, 0.0, 1.0] } }
-///         ]
+///         ],
+///         "terrain": { "stairs": { "steps": 3, "start": [1.0, 0.0, 0.0] } }
 ///     }"#,
 /// )?;
 /// let model = scene.to_model()?;
 /// assert_eq!(model.bodies[1].name, "rope"); // unnamed bodies take their builder's name
 /// assert_eq!((model.masses.len(), model.springs.len()), (8 + 5, 28 + 4));
 /// assert_eq!(model.masses[0].position.z, 0.2); // m
+/// assert_eq!(model.obstacles.len(), 3); // one box per step
 ///
 /// // Scenes round-trip through JSON (Scene::save and Scene::load do the same with files) ...
 /// assert_eq!(Scene::from_json_str(&scene.to_json_string())?, scene);
-/// // ... and a typo is an error, not a silently ignored setting.
-/// let typo = r#"{ "bodies": [ { "body": { "type": "cube", "sise": 1 } } ] }"#;
+/// // ... a typo is an error, not a silently ignored setting ...
+/// let typo = r#"{ "version": 1, "bodies": [ { "body": { "type": "cube", "sise": 1 } } ] }"#;
 /// assert!(matches!(Scene::from_json_str(typo), Err(Error::SceneParse { .. })));
+/// // ... and a file without a version says how to update it.
+/// let old = r#"{ "bodies": [ { "body": { "type": "cube" } } ] }"#;
+/// let err = Scene::from_json_str(old).unwrap_err();
+/// assert!(matches!(err, Error::SceneVersion { found: None, .. }));
+/// assert!(err.to_string().contains(r#"add "version": 1"#));
 /// # Ok::<(), hooke::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "format::SceneFile", into = "format::SceneFile")]
 pub struct Scene {
     /// Global parameters (each field defaults as [`Params::default`]).
-    #[serde(default)]
     pub params: Params,
     /// The bodies, in order: body `i` of the model is `bodies[i]`.
-    #[serde(default)]
     pub bodies: Vec<BodySpec>,
     /// Springs joining masses of different bodies (or of one body), added after all bodies.
-    #[serde(default)]
     pub joints: Vec<Joint>,
     /// Static obstacles besides the ground ([`Model::obstacles`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<Obstacle>,
+    /// Terrain by name, added to the model's obstacles after [`Scene::obstacles`] with the
+    /// ground's contact and friction (default none).
+    pub terrain: Option<Terrain>,
     /// The pair force between masses of two collision classes ([`Model::class_collisions`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub class_collisions: Vec<crate::ClassCollision>,
     /// Folder that relative image paths are resolved against. Set by [`Scene::load`] to the scene
     /// file's folder; `None` means the current directory. Not saved.
-    #[serde(skip)]
     pub base_dir: Option<PathBuf>,
 }
 
 /// One body of a scene: what builds it, where it goes, and per-body extras.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BodySpec {
     /// Name of the body in the model (default: the builder's type name).
@@ -120,7 +154,7 @@ pub struct BodySpec {
 
 /// How the masses of one scene body collide with other masses (see
 /// [`Collision`](crate::Collision)); in JSON, e.g. `"collision": { "radius": 0.02 }`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct BodyCollision {
     /// Collision radius of every mass, m (default 0: no collisions). Finite and >= 0.
@@ -187,147 +221,9 @@ impl BodySpec {
     }
 }
 
-/// What makes a body: one builder with its parameters, or a hand-made [`Part`]. In JSON the
-/// variant is the `"type"` field (`"cube"`, `"voxels"`, `"image"`, `"rope"`, `"cloth"`,
-/// `"random"`, `"lattice"`, `"part"`) next to the builder's own fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum BodyKind {
-    /// [`Cube`].
-    Cube(Cube),
-    /// [`VoxelBody`].
-    Voxels(VoxelBody),
-    /// [`ImageBody`] read from a picture file.
-    Image(ImageSource),
-    /// [`Rope`].
-    Rope(Rope),
-    /// [`Cloth`].
-    Cloth(Cloth),
-    /// [`RandomStructure`].
-    Random(RandomStructure),
-    /// [`Lattice`].
-    Lattice(Lattice),
-    /// Masses, springs and actuators given by hand (local indices).
-    Part(Part),
-}
-
-impl BodyKind {
-    /// The JSON type name, used as the default body name.
-    #[must_use]
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Self::Cube(_) => "cube",
-            Self::Voxels(_) => "voxels",
-            Self::Image(_) => "image",
-            Self::Rope(_) => "rope",
-            Self::Cloth(_) => "cloth",
-            Self::Random(_) => "random",
-            Self::Lattice(_) => "lattice",
-            Self::Part(_) => "part",
-        }
-    }
-
-    /// Builds the part in its local frame; a relative image path is resolved against `base_dir`
-    /// (when given).
-    ///
-    /// # Errors
-    /// The builder's errors.
-    pub fn build(&self, base_dir: Option<&Path>) -> Result<Part> {
-        match self {
-            Self::Cube(b) => b.build(),
-            Self::Voxels(b) => b.build(),
-            Self::Image(src) => {
-                let path = match base_dir {
-                    Some(dir) if src.path.is_relative() => dir.join(&src.path),
-                    _ => src.path.clone(),
-                };
-                src.body.from_path(path)
-            }
-            Self::Rope(b) => b.build(),
-            Self::Cloth(b) => b.build(),
-            Self::Random(b) => b.build(),
-            Self::Lattice(b) => b.build(),
-            Self::Part(p) => Ok(p.clone()),
-        }
-    }
-}
-
-/// An [`ImageBody`] and the picture it is made from. In JSON the body's fields sit next to
-/// `path` (each defaulting to Anderson Table I); `path` is required.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "ImageSourceJson", into = "ImageSourceJson")]
-pub struct ImageSource {
-    /// The picture file; a relative path is resolved against the scene file's folder.
-    pub path: PathBuf,
-    /// Body parameters (defaults: Anderson Table I).
-    pub body: ImageBody,
-}
-
-/// The flat JSON form of [`ImageSource`] (serde's `flatten` cannot reject unknown fields).
-#[derive(Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct ImageSourceJson {
-    path: Option<PathBuf>,
-    spacing: f64,
-    mass: f64,
-    stiffness: f64,
-    damping: f64,
-    threshold: f64,
-    theta0: f64,
-    h0: f64,
-}
-
-impl Default for ImageSourceJson {
-    fn default() -> Self {
-        Self::from(ImageSource {
-            path: PathBuf::new(),
-            body: ImageBody::anderson_table1(),
-        })
-    }
-}
-
-impl From<ImageSource> for ImageSourceJson {
-    fn from(s: ImageSource) -> Self {
-        let b = s.body;
-        Self {
-            path: Some(s.path),
-            spacing: b.spacing,
-            mass: b.mass,
-            stiffness: b.stiffness,
-            damping: b.damping,
-            threshold: b.threshold,
-            theta0: b.theta0,
-            h0: b.h0,
-        }
-    }
-}
-
-impl TryFrom<ImageSourceJson> for ImageSource {
-    type Error = &'static str;
-
-    fn try_from(j: ImageSourceJson) -> std::result::Result<Self, Self::Error> {
-        let path = j
-            .path
-            .filter(|p| !p.as_os_str().is_empty())
-            .ok_or("an image body needs a \"path\" to its picture")?;
-        Ok(Self {
-            path,
-            body: ImageBody {
-                spacing: j.spacing,
-                mass: j.mass,
-                stiffness: j.stiffness,
-                damping: j.damping,
-                threshold: j.threshold,
-                theta0: j.theta0,
-                h0: j.h0,
-            },
-        })
-    }
-}
-
 /// One end of a [`Joint`]: mass `mass` (local index) of body `body` (index into
 /// [`Scene::bodies`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MassRef {
     /// Index of the body in the scene.
@@ -337,7 +233,7 @@ pub struct MassRef {
 }
 
 /// A spring between two masses named by body and local index, e.g. to glue two builders together.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Joint {
     /// First end.
@@ -452,6 +348,12 @@ impl Scene {
             });
         }
         model.obstacles.clone_from(&self.obstacles);
+        if let Some(terrain) = &self.terrain {
+            let (contact, friction) = (self.params.contact, self.params.friction);
+            model
+                .obstacles
+                .extend(terrain.obstacles(contact, friction)?);
+        }
         model.class_collisions.clone_from(&self.class_collisions);
         model.validate()?;
         Ok(model)
@@ -509,7 +411,29 @@ impl Scene {
         s
     }
 
+    /// The JSON Schema of scene files (draft 2020-12), generated from the types that read them;
+    /// the repository's `scenes/schema.json` holds it (`hooke schema` prints it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let schema = hooke::Scene::json_schema();
+    /// assert_eq!(schema["properties"]["version"]["const"], 1);
+    /// ```
+    #[must_use]
+    pub fn json_schema() -> serde_json::Value {
+        format::scene_schema()
+    }
+
+    /// [`Scene::json_schema`] as pretty-printed JSON with a final newline: the text of
+    /// `scenes/schema.json`.
+    #[must_use]
+    pub fn json_schema_string() -> String {
+        format::pretty(&Self::json_schema())
+    }
+
     fn parse(json: &str, path: &Path) -> Result<Self> {
+        format::check_version(json, path)?;
         serde_json::from_str(json).map_err(|source| Error::SceneParse {
             path: path.to_path_buf(),
             source,

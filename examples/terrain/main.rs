@@ -39,7 +39,8 @@
 //!
 //! `--write-scenes DIR` writes the courses (all but `flat`) as scene files instead
 //! (`walker_slope.json`, `walker_stairs.json`, `walker_rough.json`, `cube_stairs.json`; the
-//! repository's `scenes/` holds them): `hooke run` and `hooke render` then replay them.
+//! repository's `scenes/` holds them): a named robot or cube and a named terrain, a few lines
+//! each, that `hooke run` then replays.
 //!
 //! Run: `cargo run --release --example terrain [flat|slope|stairs|rough|cube_stairs|all]
 //! [--gpu]` (default all, on the CPU reference)
@@ -53,8 +54,8 @@ use clap::{Parser, ValueEnum};
 use hooke::creatures::WalkingRobot;
 use hooke::render::{record_with, Framing, RecordOptions, RecordingSummary};
 use hooke::{
-    BodyKind, BodySpec, Contact, CpuWorld, Cube, DVec2, DVec3, Friction, Model, Obstacle, Params,
-    Placement, RoughGround, Scene, Shape, Simulation, Slope, Staircase, World,
+    BodyKind, BodySpec, Contact, CpuWorld, Cube, DVec2, DVec3, Friction, Model, Params, Placement,
+    RoughGround, Scene, Simulation, SlopeTerrain, Staircase, Terrain, World,
 };
 use scene_json::scene_json;
 
@@ -163,20 +164,18 @@ struct Course {
     cells: Vec<[u32; 8]>,
 }
 
-/// The walking robot with its own parameters, on `shapes` that have its ground's contact and
-/// friction.
-fn walker_course(which: Which, shapes: Vec<Shape>) -> hooke::Result<Course> {
-    let robot = WalkingRobot::default().build()?;
-    let mut scene = Scene::new(robot.params);
-    scene.push(BodySpec::new(BodyKind::Part(robot.part)).named("walking robot"));
-    scene.obstacles = shapes
-        .into_iter()
-        .map(|shape| Obstacle::new(shape, robot.params.contact, robot.params.friction))
-        .collect();
+/// The walking robot, named, with the parameters it was tuned for, on `terrain` (which takes the
+/// ground's contact and friction).
+fn walker_course(which: Which, terrain: Option<Terrain>) -> hooke::Result<Course> {
+    let robot = WalkingRobot::default();
+    let built = robot.build()?;
+    let mut scene = Scene::new(built.params);
+    scene.push(BodySpec::new(BodyKind::WalkingRobot(robot)).named("walking robot"));
+    scene.terrain = terrain;
     Ok(Course {
         which,
         scene,
-        cells: robot.cells,
+        cells: built.cells,
     })
 }
 
@@ -201,25 +200,16 @@ fn cube_course() -> hooke::Result<Course> {
         stiffness: 3000.0,
         damping: 0.5,
     };
-    let s = CUBE_STAIRS;
-    let top = s.start.z + s.steps as f64 * s.rise;
-    let placement = Placement::at(DVec3::new(
-        s.start.x + s.steps as f64 * s.run - 0.15,
-        -0.05,
-        top + 0.15,
-    ))
-    .with_rotation(DVec3::new(0.2, 0.1, 0.0))
-    .with_velocity(DVec3::new(-1.0, 0.0, 0.0));
+    // 0.15 m in from the top step's back edge (x = 1.6 m) and 0.15 m above it (z = 0.4 m).
+    let placement = Placement::at(DVec3::new(1.45, -0.05, 0.55))
+        .with_rotation(DVec3::new(0.2, 0.1, 0.0))
+        .with_velocity(DVec3::new(-1.0, 0.0, 0.0));
     scene.push(
         BodySpec::new(BodyKind::Cube(cube))
             .named("soft cube")
             .placed(placement),
     );
-    scene.obstacles = s
-        .shapes()?
-        .into_iter()
-        .map(|shape| Obstacle::new(shape, contact, friction))
-        .collect();
+    scene.terrain = Some(Terrain::Stairs(CUBE_STAIRS));
     let cells = vec![std::array::from_fn(|i| i as u32)]; // the cube's corners, x + 2 y + 4 z
     Ok(Course {
         which: Which::CubeStairs,
@@ -230,16 +220,16 @@ fn cube_course() -> hooke::Result<Course> {
 
 fn course(which: Which) -> hooke::Result<Course> {
     match which {
-        Which::Flat => walker_course(which, Vec::new()),
+        Which::Flat => walker_course(which, None),
         Which::Slope => {
-            let slope = Slope {
-                angle: SLOPE_DEGREES.to_radians(),
-                point: DVec3::new(TERRAIN_START, 0.0, 0.0),
+            let slope = SlopeTerrain {
+                degrees: SLOPE_DEGREES,
+                start: DVec3::new(TERRAIN_START, 0.0, 0.0),
             };
-            walker_course(which, vec![slope.shape()?])
+            walker_course(which, Some(Terrain::Slope(slope)))
         }
-        Which::Stairs => walker_course(which, WALKER_STAIRS.shapes()?),
-        Which::Rough => walker_course(which, vec![Shape::Heightfield(ROUGH.heightfield()?)]),
+        Which::Stairs => walker_course(which, Some(Terrain::Stairs(WALKER_STAIRS))),
+        Which::Rough => walker_course(which, Some(Terrain::RoughGround(ROUGH))),
         Which::CubeStairs | Which::All => cube_course(),
     }
 }

@@ -51,7 +51,7 @@ def evaluate(robots, evaluation, workers=1, hooke="hooke", backend="auto", folde
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         population = os.path.join(tmp, "population.json")
         with open(population, "w", encoding="utf-8") as f:
-            json.dump({"evaluation": evaluation, "robots": robots}, f)
+            json.dump({"version": 1, "evaluation": evaluation, "robots": robots}, f)
         shares = max(1, min(workers, len(robots)))
         # The processes share the cores (results do not depend on the thread count).
         threads = max(1, (os.cpu_count() or 1) // shares)

@@ -1,6 +1,7 @@
 //! Rope / hair strand (1D chain) and cloth (2D grid) of CS838.
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{fits_u32, invalid, Builder};
@@ -45,7 +46,7 @@ use crate::validate::{at_least, non_negative, positive};
 /// assert!(sag > 0.0 && sag < 1.04 * 2.0 * rest_sag);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rope {
     /// Number of springs along the rope (default 20); at least 1.
@@ -66,6 +67,7 @@ pub struct Rope {
     pub law: SpringLaw,
     /// Direction from the first mass to the last (default +x); need not be normalised, must be
     /// finite and non-zero.
+    #[schemars(with = "[f64; 3]")]
     pub direction: DVec3,
     /// Whether the first mass is fixed (default true).
     pub fix_first: bool,
@@ -187,7 +189,7 @@ impl Builder for Rope {
 /// assert!((hanging.masses[6].position.z - 0.1).abs() < 1e-12);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cloth {
     /// Masses along x (default 20); at least 2.

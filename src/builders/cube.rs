@@ -1,5 +1,6 @@
 //! The Lipson cube.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Builder, VoxelBody};
@@ -33,7 +34,7 @@ use crate::validate::{non_negative, positive};
 /// assert!(matches!(bad, Err(Error::InvalidParameter { name: "cube.size", .. })));
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cube {
     /// Edge length in m (default 0.1). Finite and > 0.

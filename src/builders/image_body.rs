@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use glam::DVec3;
 use image::DynamicImage;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fits_u32;
@@ -54,7 +55,7 @@ use crate::validate::{finite, non_negative, positive, require};
 /// assert!((top_left.z - 0.65).abs() < 1e-12 && top_left.y == 0.0);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ImageBody {
     /// Pixel spacing `s` in m. Finite and > 0.

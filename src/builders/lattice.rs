@@ -1,6 +1,7 @@
 //! The falling lattice of the benchmark scene (the benchmark scene of the shared benchmark).
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{invalid, Builder};
@@ -40,7 +41,7 @@ use crate::validate::{at_least, finite, non_negative, positive};
 /// assert_eq!(lattice.model()?.params, Lattice::benchmark_params());
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Lattice {
     /// Masses per side (default 10). At least 1, at most 1625 (so that `n^3` fits a `u32`).

@@ -41,6 +41,7 @@
 //! ```
 
 use glam::{DQuat, DVec3};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -124,15 +125,18 @@ pub trait Builder {
 /// assert_eq!(cube.masses[1].velocity, DVec3::new(2.0, 0.0, 0.0));
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Placement {
     /// Translation in m, applied after the rotation.
+    #[schemars(with = "[f64; 3]")]
     pub position: DVec3,
     /// Rotation vector (axis times angle) in rad, applied about the part's local origin.
     /// `[0, 0.5, 0]` turns the part by 0.5 rad about +y.
+    #[schemars(with = "[f64; 3]")]
     pub rotation: DVec3,
     /// Initial velocity in m/s added to every mass (fixed masses ignore it).
+    #[schemars(with = "[f64; 3]")]
     pub velocity: DVec3,
 }
 

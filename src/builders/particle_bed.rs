@@ -2,6 +2,7 @@
 //! benchmark's large scenes.
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{invalid, Builder, SplitMix64};
@@ -39,7 +40,7 @@ use crate::validate::{at_least, positive, require};
 /// assert!(!world.contacts().is_empty());
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ParticleBed {
     /// Number of particles (default 1000). At least 1.

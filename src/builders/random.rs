@@ -2,6 +2,7 @@
 //! least three other masses").
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{fits_u32, invalid, Builder};
@@ -76,7 +77,7 @@ impl SplitMix64 {
 /// assert_eq!(blob.build()?, part);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RandomStructure {
     /// Number of masses (default 20); more than `connections`.

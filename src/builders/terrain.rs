@@ -2,6 +2,7 @@
 //! common obstacles (wrap them in an [`Obstacle`](crate::Obstacle) with a contact and friction).
 
 use glam::{DVec2, DVec3};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::SplitMix64;
@@ -26,12 +27,13 @@ use crate::validate::{at_least, finite, non_negative, positive, require};
 /// assert!(at.distance.abs() < 1e-12); // on the surface
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Slope {
     /// Inclination in rad, in (-pi/2, pi/2); positive rises along +x.
     pub angle: f64,
     /// A point of the surface, m.
+    #[schemars(with = "[f64; 3]")]
     pub point: DVec3,
 }
 
@@ -70,6 +72,9 @@ impl Slope {
 /// (default [`Staircase::FOOTING`], 1 m) puts solid step there. To walk down the stairs, start on
 /// the top step and go along -x.
 ///
+/// In a scene file (`"terrain": { "stairs": { .. } }`) every field may be left out and takes
+/// [`Staircase::default`]'s value.
+///
 /// # Examples
 ///
 /// ```
@@ -88,10 +93,11 @@ impl Slope {
 /// assert_eq!(front.normal, -DVec3::X);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct Staircase {
     /// Bottom corner of the first step's front edge (its centre along y), m.
+    #[schemars(with = "[f64; 3]")]
     pub start: DVec3,
     /// Number of steps (>= 1).
     pub steps: usize,
@@ -179,6 +185,9 @@ impl Staircase {
 /// 2 cm edge at `k` = 1e5 N/m). A mass that leaves the rectangle no longer touches the
 /// heightfield and rests on whatever is below it (nothing, when there is no ground there).
 ///
+/// In a scene file (`"terrain": { "rough_ground": { .. } }`) every field may be left out and
+/// takes [`RoughGround::default`]'s value.
+///
 /// # Examples
 ///
 /// ```
@@ -201,12 +210,14 @@ impl Staircase {
 /// assert_eq!(h, rough.heightfield()?); // same seed, same ground
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct RoughGround {
     /// Position of sample (0, 0), m.
+    #[schemars(with = "[f64; 3]")]
     pub origin: DVec3,
     /// Distance between samples along x and y, m (each > 0).
+    #[schemars(with = "[f64; 2]")]
     pub spacing: DVec2,
     /// Samples along x (>= 2).
     pub columns: usize,
@@ -216,6 +227,21 @@ pub struct RoughGround {
     pub amplitude: f64,
     /// Seed of the generator.
     pub seed: u64,
+}
+
+impl Default for RoughGround {
+    /// 2 m x 2 m of bumps up to 2 cm high, 10 cm apart (21 x 21 samples from the origin along
+    /// +x and +y), seed 0.
+    fn default() -> Self {
+        Self {
+            origin: DVec3::ZERO,
+            spacing: DVec2::splat(0.1),
+            columns: 21,
+            rows: 21,
+            amplitude: 0.02,
+            seed: 0,
+        }
+    }
 }
 
 impl RoughGround {

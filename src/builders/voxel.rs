@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{fits_u32, invalid, Builder};
@@ -44,7 +45,7 @@ pub(crate) const CORNER_PAIRS: [(usize, usize); 28] = {
 /// A muscle pattern for the springs of one voxel: the actuator parameters of
 /// [`Actuator`] without the spring index. Every spring of the voxel gets
 /// `L0(t) = L_base (1 + amplitude sin(omega tau + 2 pi phase))`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Muscle {
     /// Relative amplitude (0.1 = 10 % of the base length); `|amplitude| < 1`.
@@ -106,7 +107,7 @@ impl Muscle {
 }
 
 /// One filled cell of a [`VoxelBody`].
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Voxel {
     /// Integer cell coordinates `[x, y, z]`; the cell spans `cell * voxel_size` to
@@ -186,7 +187,7 @@ impl Voxel {
 /// assert_eq!(robot.actuators.len(), 28);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct VoxelBody {
     /// Edge length of a voxel in m (default 0.1). Finite and > 0.

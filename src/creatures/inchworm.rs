@@ -4,6 +4,8 @@
 use std::f64::consts::PI;
 
 use glam::{DMat3, DVec3};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::{Creature, Deformation};
 use crate::error::Result;
@@ -53,7 +55,8 @@ use crate::validate::{at_least, fraction, non_negative, positive};
 /// assert_eq!(toggling.count(), 8);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct Inchworm {
     /// Number of segments (default 4); at least 2.
     pub segments: u32,
@@ -78,9 +81,12 @@ pub struct Inchworm {
     pub friction_max: f64,
     /// Friction coefficient of a foot in its sliding half cycle (default 0.05). Finite and >= 0.
     pub friction_min: f64,
-    /// Ground contact (default penalty, k_c = 100 000 N/m, 20 N*s/m normal damping).
+    /// Ground contact (default penalty, k_c = 100 000 N/m, 20 N*s/m normal damping). Not in
+    /// scene files: a scene's `params` apply.
+    #[serde(skip)]
     pub contact: Contact,
-    /// Time step in s (default 1e-4). Finite and > 0.
+    /// Time step in s (default 1e-4). Finite and > 0. Not in scene files.
+    #[serde(skip)]
     pub dt: f64,
 }
 

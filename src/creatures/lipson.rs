@@ -2,6 +2,8 @@
 //! attached cubes, a hinge, a random blob).
 
 use glam::DVec3;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::Creature;
 use crate::builders::{Builder, Cube, Muscle, Placement, RandomStructure, VoxelBody};
@@ -36,7 +38,8 @@ const CUBE_CELL: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 /// assert!(((p[5] - p[4]).length() - 0.11).abs() < 1e-3);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct BreathingCube {
     /// The cube (default [`Cube::lipson`]).
     pub cube: Cube,
@@ -109,7 +112,8 @@ impl BreathingCube {
 /// assert!((radius - 0.1 * 3f64.sqrt() / 2.0).abs() < 1e-3);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct Pendulum {
     /// The cube (default [`Cube::lipson`]).
     pub cube: Cube,
@@ -150,8 +154,10 @@ impl Pendulum {
     }
 }
 
-/// Which Lipson structure a [`DroppedStructure`] drops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which Lipson structure a [`DroppedStructure`] drops; in JSON `"three_cubes"`, `"hinge"` or
+/// `{ "random_blob": { "seed": 7 } }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StructureKind {
     /// Three attached cubes in a row ([`VoxelBody::three_cubes`]).
     ThreeCubes,
@@ -191,7 +197,8 @@ pub enum StructureKind {
 /// assert!((z0 - world.body_centre_of_mass(0)?.z - drop).abs() < 1e-4);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct DroppedStructure {
     /// Which structure.
     pub kind: StructureKind,
@@ -199,7 +206,15 @@ pub struct DroppedStructure {
     pub height: f64,
     /// Rotation vector (axis times angle, rad) applied before the drop (default 0.3 rad about
     /// the axis `(1, 1, 0) / sqrt 2`), so that it lands on a corner and tumbles. Finite.
+    #[schemars(with = "[f64; 3]")]
     pub rotation: DVec3,
+}
+
+impl Default for DroppedStructure {
+    /// Lipson's three attached cubes, dropped from 0.3 m with the default tilt.
+    fn default() -> Self {
+        Self::three_cubes()
+    }
 }
 
 impl DroppedStructure {

@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 
 use glam::{DMat3, DVec3};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::{Creature, Deformation};
 use crate::builders::{Voxel, VoxelBody};
@@ -55,7 +57,8 @@ use crate::validate::{at_least, fraction, non_negative, positive};
 /// assert!(trace.forward_distance() > 0.0);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct WalkingRobot {
     /// Edge of a voxel in m (default 0.1). Finite and > 0.
     pub voxel_size: f64,
@@ -82,11 +85,15 @@ pub struct WalkingRobot {
     /// leg). Finite, in [0, 0.5).
     pub stride: f64,
     /// Ground friction (default Coulomb, mu_s = 1.0, mu_k = 0.8: rubber feet on a hard floor).
+    /// Not in scene files: a scene's `params` apply.
+    #[serde(skip)]
     pub friction: Friction,
     /// Ground contact (default penalty, k_c = 100 000 N/m as in Lipson, with 50 N*s/m of normal
-    /// damping so that feet do not chatter).
+    /// damping so that feet do not chatter). Not in scene files.
+    #[serde(skip)]
     pub contact: Contact,
-    /// Time step in s (default 1e-4, Lipson). Finite and > 0.
+    /// Time step in s (default 1e-4, Lipson). Finite and > 0. Not in scene files.
+    #[serde(skip)]
     pub dt: f64,
 }
 

@@ -4,6 +4,8 @@
 use std::f64::consts::PI;
 
 use glam::DVec3;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::Creature;
 use crate::error::Result;
@@ -59,7 +61,8 @@ use crate::validate::{fraction, non_negative, positive, require};
 /// assert_eq!(pinwheel.part.actuators.len(), 10 * 4);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct Wheel {
     /// Number of spokes per layer (6 for the whirligig, 10 for the pinwheel). Even and at least 4.
     pub spokes: u32,
@@ -88,11 +91,16 @@ pub struct Wheel {
     /// first half, while it is in front of the lowest point, and extends during the second half.
     /// Finite, > 0 and < `spokes`.
     pub active_steps: f64,
-    /// Ground friction (default Coulomb, mu_s = 1.0, mu_k = 0.8).
+    /// Ground friction (default Coulomb, mu_s = 1.0, mu_k = 0.8). Not in scene files: a
+    /// scene's `params` apply.
+    #[serde(skip)]
     pub friction: Friction,
-    /// Ground contact (default penalty, k_c = 100 000 N/m, 20 N*s/m normal damping).
+    /// Ground contact (default penalty, k_c = 100 000 N/m, 20 N*s/m normal damping). Not in
+    /// scene files.
+    #[serde(skip)]
     pub contact: Contact,
-    /// Time step in s (default 1e-4). Finite and > 0.
+    /// Time step in s (default 1e-4). Finite and > 0. Not in scene files.
+    #[serde(skip)]
     pub dt: f64,
 }
 

@@ -1,5 +1,6 @@
 //! Muscles: actuators that drive a spring's rest length, and their duty cycles.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -8,7 +9,7 @@ use crate::error::{Error, Result};
 /// `u = t + offset`, the actuator is active while `u mod c < active`. Its oscillator clock only
 /// runs while active, so the rest length holds its last value during the rest period and resumes
 /// smoothly: the clock is `tau = floor(u / c) * active + min(u mod c, active)`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DutyCycle {
     /// Time spent active in each cycle, in s. Finite and > 0.
@@ -41,7 +42,7 @@ impl DutyCycle {
 /// command (a relative rest-length change, dimensionless), set for all commanded actuators at once
 /// with [`Simulation::set_commands`](crate::Simulation::set_commands) (0 until set, and after a
 /// reset). `omega`, `phase` and `duty` are then ignored (they must still be finite).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Actuator {
     /// The spring it drives (index into the model's springs).

@@ -11,6 +11,7 @@
 //! [`ClassCollision`] of [`Model::class_collisions`] names the pair's two
 //! [collision classes](super::Mass::collision_class) (rubber on ice, cloth on skin).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Model;
@@ -51,7 +52,7 @@ use crate::validate::non_negative;
 /// ));
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Collision {
     /// Penalty stiffness `k`, N/m (default 100 000). Finite and >= 0.
@@ -131,7 +132,7 @@ pub const COLLISION_CLASSES: u32 = 16;
 /// model.validate()?;
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClassCollision {
     /// The two classes (in either order; equal for pairs within one class), each below

@@ -1,6 +1,7 @@
 //! The ground: contact with the plane `z = 0`, Coulomb friction and per-mass friction
 //! oscillators.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -8,7 +9,7 @@ use crate::error::{Error, Result};
 /// Friction oscillator of one mass (Facey inchworm): its ground friction coefficient is
 /// `max` when `cos(omega t + phase) > 0` and `min` otherwise. It replaces both the static and the
 /// kinetic coefficient of [`Friction`] for that mass.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FrictionOscillator {
     /// Coefficient during the low half of the cycle. Finite and >= 0.
@@ -53,8 +54,8 @@ impl FrictionOscillator {
 }
 
 /// How the ground plane `z = 0` pushes back on a mass below it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Contact {
     /// No ground: masses fall forever.
     None,
@@ -84,7 +85,8 @@ impl Default for Contact {
 }
 
 /// Which friction law [`Friction`] applies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum FrictionRule {
     /// Coulomb friction with static friction and a stopping clamp: kinetic friction never
     /// reverses a sliding mass, and a mass at rest stays at rest while the tangential force is
@@ -115,7 +117,7 @@ pub enum FrictionRule {
 ///
 /// With [`FrictionRule::Naive`] only the kinetic force of the first case applies, unclamped, and
 /// nothing at rest (the benchmark scene's rule, [`Friction::naive`]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Friction {
     /// Static coefficient `mu_s`, finite and >= 0 (ignored by [`FrictionRule::Naive`]).

@@ -1,6 +1,7 @@
 //! [`Heightfield`]: terrain as a grid of heights, bilinear between samples.
 
 use glam::{DVec2, DVec3};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Surface;
@@ -22,12 +23,14 @@ use super::Surface;
 /// assert!((ramp.height(1.5, 0.5).unwrap() - 0.15).abs() < 1e-12); // m
 /// assert_eq!(ramp.height(2.5, 0.5), None); // outside the grid
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Heightfield {
     /// Position of sample `(0, 0)`; its z is added to every height, m.
+    #[schemars(with = "[f64; 3]")]
     pub origin: DVec3,
     /// Distance between samples along x and y, m (each finite and > 0).
+    #[schemars(with = "[f64; 2]")]
     pub spacing: DVec2,
     /// Samples along x (>= 2).
     pub columns: usize,

@@ -1,6 +1,7 @@
 //! Point masses.
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::FrictionOscillator;
@@ -32,19 +33,22 @@ use crate::error::{Error, Result};
 /// assert_eq!(p[post as usize], DVec3::new(1.0, 0.0, 0.5)); // a fixed mass never moves
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Mass {
     /// Mass in kg. Must be finite and > 0.
     pub mass: f64,
     /// Initial position in m.
+    #[schemars(with = "[f64; 3]")]
     pub position: DVec3,
     /// Initial velocity in m/s. Ignored (treated as zero) for a fixed mass.
+    #[schemars(with = "[f64; 3]")]
     pub velocity: DVec3,
     /// A fixed mass never moves: its position is never updated and its velocity is zero.
     pub fixed: bool,
     /// Constant external force on this mass, in N (Lipson "nudging"; change it between steps
     /// with `set_external_force`).
+    #[schemars(with = "[f64; 3]")]
     pub external_force: DVec3,
     /// Optional friction oscillator (Facey inchworm) that overrides the ground friction
     /// coefficients of this mass.

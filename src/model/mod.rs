@@ -28,6 +28,7 @@ mod speed_limit;
 mod spring;
 mod stable_dt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use actuator::{check_commands, check_same_kind, command_slots};
@@ -79,7 +80,7 @@ use crate::error::{Error, Result};
 /// assert!(matches!(model.validate(), Err(Error::InvalidMass { mass: 9, .. })));
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Model {
     /// Global parameters.

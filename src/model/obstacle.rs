@@ -2,6 +2,7 @@
 //! touch the ground; and its validation.
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Contact, Friction, Heightfield, Shape};
@@ -60,7 +61,7 @@ use crate::error::{Error, Result};
 /// assert!(matches!(model.validate(), Err(Error::InvalidObstacle { obstacle: 0, .. })));
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Obstacle {
     /// The solid.

@@ -1,6 +1,7 @@
 //! Global parameters: time step, integrator, gravity, damping, ground contact and friction.
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Collision, Contact, Friction};
@@ -11,7 +12,8 @@ use crate::validate::{finite, non_negative, positive, require};
 pub const STANDARD_GRAVITY: DVec3 = DVec3::new(0.0, 0.0, -9.81);
 
 /// The time integrator.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Integrator {
     /// Semi-implicit (symplectic) Euler: `v += a dt`, then `p += v dt` with the new `v`.
     #[default]
@@ -59,10 +61,11 @@ pub enum Integrator {
 /// assert!(matches!(bad.validate(), Err(Error::InvalidParameter { name: "dt", .. })));
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// Gravitational acceleration in m/s^2 (default `(0, 0, -9.81)`).
+    #[schemars(with = "[f64; 3]")]
     pub gravity: DVec3,
     /// Time step in s (default 1e-4). Finite and > 0. Stable only below the model's limit,
     /// estimated by [`Model::stable_dt`](super::Model::stable_dt).

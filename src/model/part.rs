@@ -3,13 +3,14 @@
 use std::ops::Range;
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Actuator, Mass, Spring};
 
 /// A named group of masses and springs added by one builder call. Bodies let a World report
 /// per-body centre of mass and mean velocity (many creatures in one World).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Body {
     /// Name given by the builder or the user.
@@ -56,7 +57,7 @@ fn is_true(v: &bool) -> bool {
 /// let body = model.add("dumbbell", part);
 /// assert_eq!(model.bodies[body].name, "dumbbell");
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Part {
     /// The masses.

@@ -6,19 +6,21 @@
 //! (`src/cpu/obstacles.rs`). The closest surface point is `x - distance * normal`.
 
 use glam::{DQuat, DVec3};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Heightfield;
 
 /// The solid of an obstacle. In JSON the kind is the `"type"` field (`"plane"`, `"box"`,
 /// `"oriented_box"`, `"sphere"`, `"capsule"`, `"heightfield"`) next to the shape's own fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Shape {
     /// The half-space below the plane `n . x = offset`, with `n = normal / |normal|` pointing out
     /// of the solid. The ground is `Plane { normal: +z, offset: 0 }`.
     Plane {
         /// Outward normal (any length > 0; it is normalised).
+        #[schemars(with = "[f64; 3]")]
         normal: DVec3,
         /// Signed distance of the plane from the origin along the unit normal, m.
         offset: f64,
@@ -26,24 +28,30 @@ pub enum Shape {
     /// An axis-aligned box.
     Box {
         /// Centre, m.
+        #[schemars(with = "[f64; 3]")]
         centre: DVec3,
         /// Half of the size along x, y and z, m (each finite and > 0).
+        #[schemars(with = "[f64; 3]")]
         half_extents: DVec3,
     },
     /// A box turned by `rotation`.
     OrientedBox {
         /// Centre, m.
+        #[schemars(with = "[f64; 3]")]
         centre: DVec3,
         /// Half of the size along the box's own axes, m (each finite and > 0).
+        #[schemars(with = "[f64; 3]")]
         half_extents: DVec3,
         /// Rotation of the box from the world axes, as a rotation vector: angle `|rotation|` (rad)
         /// about the axis `rotation / |rotation|` (right-handed), as in
         /// [`Placement`](crate::Placement).
+        #[schemars(with = "[f64; 3]")]
         rotation: DVec3,
     },
     /// A ball.
     Sphere {
         /// Centre, m.
+        #[schemars(with = "[f64; 3]")]
         centre: DVec3,
         /// Radius, m (finite and > 0).
         radius: f64,
@@ -51,8 +59,10 @@ pub enum Shape {
     /// The points within `radius` of the segment from `a` to `b` (a sphere when `a == b`).
     Capsule {
         /// One end of the axis, m.
+        #[schemars(with = "[f64; 3]")]
         a: DVec3,
         /// The other end of the axis, m.
+        #[schemars(with = "[f64; 3]")]
         b: DVec3,
         /// Radius, m (finite and > 0).
         radius: f64,

@@ -1,12 +1,14 @@
 //! Springs and their force laws.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
 /// The force law of a spring. In every law the force on end `a` is `-f n`, with
 /// `n = (p_a - p_b) / L` and `L = |p_a - p_b|`, and end `b` feels the opposite force.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum SpringLaw {
     /// Hooke's law, `f = k (L - L0)`, `k` in N/m (Lipson, Facey, SDL, Anderson).
     /// Elastic energy `k (L - L0)^2 / 2`.
@@ -39,7 +41,7 @@ pub enum SpringLaw {
 /// assert!((m.tension(0.6, 0.5) - 200.0).abs() < 1e-9);
 /// assert!((m.tension(1.2, 1.0) - 200.0).abs() < 1e-9);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Spring {
     /// Index of the first mass.

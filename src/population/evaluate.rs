@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::backend::sealed::Sealed;
@@ -19,13 +20,14 @@ use crate::simulation::{BodyState, Simulation};
 pub type FitnessFn = dyn Fn(&BodyState, &BodyState) -> f64 + Send + Sync;
 
 /// How a robot is scored (larger is better).
-#[derive(Clone, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Fitness {
     /// How far the centre of mass moved along `direction` from start to end, m. `direction` is
     /// horizontal (`z = 0`), finite and not zero; its length does not matter.
     Distance {
         /// The forward direction.
+        #[schemars(with = "[f64; 3]")]
         direction: DVec3,
     },
     /// Any function of the start and end [`BodyState`]s (not serialisable).
@@ -91,7 +93,7 @@ impl Fitness {
 /// [`Evaluation::max_incidence`]. On the CPU the spring list is cut into chunks between robots,
 /// and inside a large robot at distances counted from its own first spring, so every mass of a
 /// robot gets its spring force from the same chunks, summed in the same order, in any batch.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Evaluation {
     /// Simulated time, s (default 5). Finite and >= 0; run as `round(duration / dt)` steps.
@@ -161,7 +163,7 @@ impl Evaluation {
 }
 
 /// The outcome for one robot of a [`Population`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RobotResult {
     /// The robot's name.
@@ -171,8 +173,10 @@ pub struct RobotResult {
     /// Why it failed, if it did.
     pub failure: Option<RobotFailure>,
     /// Its centre of mass at the start, m.
+    #[schemars(with = "[f64; 3]")]
     pub start: DVec3,
     /// Its centre of mass at the end, m; `None` when it failed.
+    #[schemars(with = "Option<[f64; 3]>")]
     pub end: Option<DVec3>,
 }
 

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::breed::{breed, ranking};
@@ -43,7 +44,7 @@ use crate::model::Params;
 /// assert!(champion.fitness >= evolved.history[0].best.unwrap()); // m
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Evolution {
     /// Robots per generation (default 48, at least 2).
@@ -105,7 +106,7 @@ impl Default for Evolution {
 
 /// What happened in one generation of an [`Evolution`]. Fitness in the unit of
 /// [`Evaluation::fitness`] (m for the default distance).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GenerationStats {
     /// The generation, from 0.
     pub generation: usize,
@@ -124,7 +125,7 @@ pub struct GenerationStats {
 }
 
 /// The best robot of a whole [`Evolution`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Champion {
     /// Its genome.
     pub genome: VoxelGenome,
@@ -135,7 +136,7 @@ pub struct Champion {
 }
 
 /// The outcome of [`Evolution::run`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Evolved {
     /// One entry per generation, generation 0 first.
     pub history: Vec<GenerationStats>,

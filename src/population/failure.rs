@@ -4,13 +4,14 @@
 use std::fmt;
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::readable_time::readable_time;
 
 /// What went wrong with a robot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// A mass's position or velocity turned non-finite.
@@ -26,7 +27,7 @@ pub enum FailureKind {
 
 /// Why one robot of a population was stopped. Its robot was frozen (every mass fixed) and the
 /// evaluation rerun without it; the other robots' results are not affected.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RobotFailure {
     /// What happened.

@@ -2,6 +2,7 @@
 //! random draw, mutation and crossover.
 
 use rand::Rng;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -12,7 +13,7 @@ pub const MAX_GENOME_CELLS: u64 = 1 << 20;
 /// What one cell of a [`VoxelGenome`] holds.
 ///
 /// In JSON: `"empty"`, `"soft"`, `"stiff"` or `{"muscle": {"phase": 2}}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum VoxelMaterial {
     /// No voxel.
@@ -81,7 +82,7 @@ impl VoxelMaterial {
 /// assert_eq!(serde_json::from_str::<VoxelGenome>(&json).unwrap(), full);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VoxelGenome {
     /// Cells along x, y and z (each at least 1).

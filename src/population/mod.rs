@@ -45,6 +45,7 @@ mod control;
 mod evaluate;
 mod evolve;
 mod failure;
+mod file;
 mod genome;
 mod genome_part;
 #[allow(clippy::module_inception)] // the module's main type lives in a file named after it
@@ -57,6 +58,7 @@ pub use control::{RobotControl, RobotController};
 pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
 pub use evolve::{Champion, Evolution, Evolved, GenerationStats};
 pub use failure::{FailureKind, RobotFailure};
+pub use file::{EvaluationSpec, PopulationFile, RobotEntry, SceneSource};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
 pub use population::{Layout, Population, Robot, ROBOT_COLLISION_GROUP};
 pub use settings::GenomeSettings;

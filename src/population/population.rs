@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use glam::DVec3;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{GenomeSettings, VoxelGenome};
@@ -15,7 +16,7 @@ use crate::model::{Model, Obstacle, Params, Part};
 pub const ROBOT_COLLISION_GROUP: u32 = 1 << 31;
 
 /// One robot of a [`Population`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Robot {
     /// Its name, unique in the population (becomes the body's name and the result's).
@@ -25,7 +26,7 @@ pub struct Robot {
 }
 
 /// Where the robots of a [`Population`] start.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Layout {
     /// Every robot where its part puts it (default): robots overlap, which is harmless since
@@ -68,7 +69,7 @@ pub enum Layout {
 /// assert_eq!(model.bodies[1].masses, 12..20);
 /// # Ok::<(), hooke::Error>(())
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Population {
     /// The robots, in result order.

@@ -1,5 +1,6 @@
 //! [`GenomeSettings`]: the materials a [`VoxelGenome`](super::VoxelGenome) is built from.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -11,7 +12,7 @@ use crate::validate::{non_negative, positive, require};
 ///
 /// The defaults make Lipson-sized voxels (0.1 m, 0.1 kg corners) that are stable at the default
 /// `dt = 1e-4` s: the stiffest corner (26 springs of 20 000 N/m) has `2 sqrt(m / k) = 6e-4` s.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct GenomeSettings {
     /// Edge length of a voxel, m (default 0.1). Finite and > 0.

@@ -266,7 +266,11 @@ fn hooke_render_writes_the_gif_and_the_energy_plot() {
 fn a_typo_in_a_scene_file_names_the_file_and_the_field() {
     let dir = scratch("typo");
     let scene = dir.join("typo.json");
-    std::fs::write(&scene, r#"{"params": {"dt": 1e-4, "gravty": [0, 0, -1]}}"#).unwrap();
+    std::fs::write(
+        &scene,
+        r#"{"version": 1, "params": {"dt": 1e-4, "gravty": [0, 0, -1]}}"#,
+    )
+    .unwrap();
     let out = hooke(&["run", scene.to_str().unwrap(), "--duration", "0.01"]);
     assert!(!out.status.success());
     let err = stderr(&out);
@@ -277,7 +281,7 @@ fn a_typo_in_a_scene_file_names_the_file_and_the_field() {
 fn a_bad_value_in_a_scene_file_names_the_file_the_field_and_the_value() {
     let dir = scratch("bad_value");
     let scene = dir.join("bad.json");
-    std::fs::write(&scene, r#"{"params": {"dt": -0.5}}"#).unwrap();
+    std::fs::write(&scene, r#"{"version": 1, "params": {"dt": -0.5}}"#).unwrap();
     let out = hooke(&["info", scene.to_str().unwrap(), "--no-gpu"]);
     assert!(!out.status.success());
     let err = stderr(&out);

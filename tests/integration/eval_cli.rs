@@ -57,6 +57,7 @@ fn population(duration: f64) -> Value {
     let m = |phase: u32| json!({ "muscle": { "phase": phase } });
     let (s, t, e) = (json!("soft"), json!("stiff"), json!("empty"));
     json!({
+        "version": 1,
         "evaluation": {
             "duration": duration,
             "params": { "dt": 0.001,
@@ -325,6 +326,24 @@ fn bad_input_exits_non_zero_naming_the_robot_and_field() {
         &with(&|p| p["robots"][2]["scene"] = json!("no_such_scene.json")),
         &["robots[2]", "\"cube\"", "no_such_scene.json"],
     );
+    // Files from before format 1: no version, or the old terrain list.
+    refused(
+        &dir,
+        "no_version",
+        &with(&|p| {
+            p.as_object_mut().unwrap().remove("version");
+        }),
+        &["no_version.json", "no \"version\"", "add \"version\": 1"],
+    );
+    refused(
+        &dir,
+        "terrain_list",
+        &with(&|p| {
+            p["evaluation"]["terrain"] =
+                json!([{ "type": "slope", "angle": 0.1, "point": [0.0, 0.0, 0.0] }]);
+        }),
+        &["evaluation", "terrain"],
+    );
     refused(
         &dir,
         "negative_duration",
@@ -409,9 +428,9 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
     let mut pop = population(0.5);
     let settings = json!({ "voxel_size": 0.05, "muscle_frequency": 3.0, "muscle_amplitude": 0.3,
                            "soft_stiffness": 2000.0, "phases": 4 });
-    let slope = json!({ "type": "slope", "angle": 0.2, "point": [0.05, 0.0, 0.0] });
+    let slope = json!({ "slope": { "degrees": 11.5, "start": [0.05, 0.0, 0.0] } });
     pop["evaluation"]["genome"] = settings.clone();
-    pop["evaluation"]["terrain"] = json!([slope]);
+    pop["evaluation"]["terrain"] = slope;
     pop["evaluation"]["fitness"] = json!({ "distance": { "direction": [1.0, 1.0, 0.0] } });
     let robots: Vec<Value> = pop["robots"]
         .as_array()
@@ -441,7 +460,7 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
         population.push(r["id"].as_str().unwrap(), genome.part(&settings).unwrap());
     }
     let shape = Slope {
-        angle: 0.2,
+        angle: 11.5_f64.to_radians(),
         point: DVec3::new(0.05, 0.0, 0.0),
     }
     .shape()
@@ -464,7 +483,7 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
     assert_eq!(cli_fitness, lib_fitness);
     assert!(lib_fitness.iter().all(Option::is_some), "{library:?}");
     // And the settings mattered: on flat ground along +x the walker scores differently.
-    pop["evaluation"]["terrain"] = json!([]);
+    pop["evaluation"].as_object_mut().unwrap().remove("terrain");
     pop["evaluation"]["fitness"] = json!({ "distance": { "direction": [1.0, 0.0, 0.0] } });
     let flat = write(&dir.join("flat.json"), &pop);
     let flat_out = dir.join("flat_results.json");

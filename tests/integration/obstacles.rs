@@ -532,12 +532,13 @@ fn slope_and_stairs_scene_files_load_and_run() {
 
 #[test]
 fn typo_in_obstacle_shape_is_an_error() {
-    let text = r#"{ "obstacles": [ { "shape": { "type": "sphere", "centre": [0, 0, 0], "radius": 1 } } ] }"#;
+    // The American spelling is the typo: the field is `centre`.
+    let text = r#"{ "version": 1, "obstacles": [ { "shape": { "type": "sphere", "center": [0, 0, 0], "radius": 1 } } ] }"#;
     assert!(matches!(
         Scene::from_json_str(text),
         Err(Error::SceneParse { .. })
     ));
-    let ok = r#"{ "obstacles": [ { "shape": { "type": "sphere", "centre": [0, 0, 0], "radius": 1 } } ] }"#;
+    let ok = r#"{ "version": 1, "obstacles": [ { "shape": { "type": "sphere", "centre": [0, 0, 0], "radius": 1 } } ] }"#;
     let scene = Scene::from_json_str(ok).unwrap();
     assert_eq!(
         Scene::from_json_str(&scene.to_json_string()).unwrap(),

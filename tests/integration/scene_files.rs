@@ -26,7 +26,9 @@ fn shipped_scenes_load_and_run() {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(root().join("scenes")).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
+        if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "schema.json")
+        {
             names.push(path);
         }
     }
@@ -192,8 +194,7 @@ fn scene_round_trip_gives_equal_models_and_identical_trajectories() {
 
 #[test]
 fn relative_image_paths_resolve_against_the_scene_folder() {
-    let json =
-        r#"{ "bodies": [ { "body": { "type": "image", "path": "../assets/square.png" } } ] }"#;
+    let json = r#"{ "version": 1, "bodies": [ { "body": { "type": "image", "path": "../assets/square.png" } } ] }"#;
     // Loaded from scenes/, the path resolves to assets/square.png.
     let dir = root().join("scenes");
     let mut scene = Scene::from_json_str(json).unwrap();
@@ -208,7 +209,8 @@ fn relative_image_paths_resolve_against_the_scene_folder() {
 #[test]
 fn defaults_fill_everything_left_out() {
     let scene =
-        Scene::from_json_str(r#"{ "bodies": [ { "body": { "type": "cube" } } ] }"#).unwrap();
+        Scene::from_json_str(r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" } } ] }"#)
+            .unwrap();
     assert_eq!(scene.params, Params::default());
     assert_eq!(scene.bodies[0].body, BodyKind::Cube(Cube::lipson()));
     assert_eq!(scene.bodies[0].placement, Placement::IDENTITY);
@@ -224,7 +226,8 @@ fn bad_files_give_clear_errors() {
         other => panic!("{other:?}"),
     }
     // Broken JSON: the error carries line and column.
-    let broken = "{\n  \"bodies\": [\n    { \"body\": { \"type\": \"cube\", } }\n  ]\n}";
+    let broken =
+        "{ \"version\": 1,\n  \"bodies\": [\n    { \"body\": { \"type\": \"cube\", } }\n  ]\n}";
     match Scene::from_json_str(broken) {
         Err(Error::SceneParse { source, .. }) => {
             assert_eq!(source.line(), 3);
@@ -234,12 +237,12 @@ fn bad_files_give_clear_errors() {
     }
     // A typo in a field name is rejected, not ignored.
     for json in [
-        r#"{ "bodies": [ { "body": { "type": "cube", "sise": 0.2 } } ] }"#,
-        r#"{ "bodys": [] }"#,
-        r#"{ "bodies": [ { "body": { "type": "cube" }, "placment": {} } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "image", "path": "a.png", "spacingg": 1 } } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "teapot" } } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "image", "spacing": 1 } } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube", "sise": 0.2 } } ] }"#,
+        r#"{ "version": 1, "bodys": [] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" }, "placment": {} } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "image", "path": "a.png", "spacingg": 1 } } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "teapot" } } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "image", "spacing": 1 } } ] }"#,
     ] {
         assert!(
             matches!(Scene::from_json_str(json), Err(Error::SceneParse { .. })),
@@ -247,9 +250,10 @@ fn bad_files_give_clear_errors() {
         );
     }
     // Parses, but the builder rejects the value.
-    let scene =
-        Scene::from_json_str(r#"{ "bodies": [ { "body": { "type": "cube", "size": -1 } } ] }"#)
-            .unwrap();
+    let scene = Scene::from_json_str(
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube", "size": -1 } } ] }"#,
+    )
+    .unwrap();
     assert!(matches!(
         scene.to_model(),
         Err(Error::InvalidParameter {
@@ -259,7 +263,7 @@ fn bad_files_give_clear_errors() {
     ));
     // Model validation runs too (dt = 0).
     let scene = Scene::from_json_str(
-        r#"{ "params": { "dt": 0 }, "bodies": [ { "body": { "type": "cube" } } ] }"#,
+        r#"{ "version": 1, "params": { "dt": 0 }, "bodies": [ { "body": { "type": "cube" } } ] }"#,
     )
     .unwrap();
     assert!(matches!(
@@ -268,10 +272,10 @@ fn bad_files_give_clear_errors() {
     ));
     // Fixed masses, actuators and joints must exist.
     for json in [
-        r#"{ "bodies": [ { "body": { "type": "cube" }, "fixed": [8] } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 28, "amplitude": 0.1, "omega": 1 } ] } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 0 }, "b": { "body": 1, "mass": 0 }, "stiffness": 1 } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 0 }, "b": { "body": 0, "mass": 9 }, "stiffness": 1 } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" }, "fixed": [8] } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 28, "amplitude": 0.1, "omega": 1 } ] } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 0 }, "b": { "body": 1, "mass": 0 }, "stiffness": 1 } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 0 }, "b": { "body": 0, "mass": 9 }, "stiffness": 1 } ] }"#,
     ] {
         let scene = Scene::from_json_str(json).unwrap();
         assert!(
@@ -287,7 +291,7 @@ fn bad_files_give_clear_errors() {
     }
     // A joint from a mass to itself is a model error.
     let scene = Scene::from_json_str(
-        r#"{ "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 1 }, "b": { "body": 0, "mass": 1 }, "stiffness": 1 } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" } } ], "joints": [ { "a": { "body": 0, "mass": 1 }, "b": { "body": 0, "mass": 1 }, "stiffness": 1 } ] }"#,
     )
     .unwrap();
     assert!(matches!(scene.to_model(), Err(Error::SelfSpring { .. })));
@@ -303,13 +307,13 @@ fn typo_in_scene_params_is_an_error() {
     // Regression: a typo inside `params` was ignored (gravity stayed -9.81). Every
     // scene-file struct rejects unknown fields, down to contact, friction and hand-made parts.
     for json in [
-        r#"{ "params": { "gravty": [0, 0, -1] } }"#,
-        r#"{ "params": { "friction": { "static_coefficient": 1, "kinetic_coefficient": 1, "rest_sped": 0 } } }"#,
-        r#"{ "params": { "contact": { "Penalty": { "stiffness": 1, "damping": 0, "dampng": 1 } } } }"#,
-        r#"{ "bodies": [ { "body": { "type": "part", "masses": [ { "mas": 1 } ], "springs": [] } } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "part", "masses": [], "springs": [ { "a": 0, "b": 1, "stiffness": 1, "rest_length": 1, "lw": "Hooke" } ] } } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 0, "amplitude": 0.1, "omega": 1, "phse": 0 } ] } ] }"#,
-        r#"{ "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 0, "amplitude": 0.1, "omega": 1, "duty": { "active": 1, "rest": 1, "ofset": 0 } } ] } ] }"#,
+        r#"{ "version": 1, "params": { "gravty": [0, 0, -1] } }"#,
+        r#"{ "version": 1, "params": { "friction": { "static_coefficient": 1, "kinetic_coefficient": 1, "rest_sped": 0 } } }"#,
+        r#"{ "version": 1, "params": { "contact": { "penalty": { "stiffness": 1, "damping": 0, "dampng": 1 } } } }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "part", "masses": [ { "mas": 1 } ], "springs": [] } } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "part", "masses": [], "springs": [ { "a": 0, "b": 1, "stiffness": 1, "rest_length": 1, "lw": "hooke" } ] } } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 0, "amplitude": 0.1, "omega": 1, "phse": 0 } ] } ] }"#,
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "cube" }, "actuators": [ { "spring": 0, "amplitude": 0.1, "omega": 1, "duty": { "active": 1, "rest": 1, "ofset": 0 } } ] } ] }"#,
     ] {
         match Scene::from_json_str(json) {
             Err(Error::SceneParse { source, .. }) => {
@@ -322,7 +326,8 @@ fn typo_in_scene_params_is_an_error() {
         }
     }
     // Spelt right, it is read.
-    let scene = Scene::from_json_str(r#"{ "params": { "gravity": [0, 0, -1] } }"#).unwrap();
+    let scene =
+        Scene::from_json_str(r#"{ "version": 1, "params": { "gravity": [0, 0, -1] } }"#).unwrap();
     assert_eq!(scene.params.gravity, DVec3::new(0.0, 0.0, -1.0));
 }
 
@@ -356,4 +361,299 @@ fn scene_file_floats_read_back_to_the_bit() {
             y.position.to_array().map(f64::to_bits)
         );
     }
+}
+
+/// The path of the checked-in schema.
+fn schema_path() -> PathBuf {
+    root().join("scenes/schema.json")
+}
+
+/// `scenes/schema.json` is the schema the types generate. After changing a scene type, write it
+/// again with `BLESS=1 cargo test --test scene_files checked_in_schema_is_current` (or
+/// `hooke schema > scenes/schema.json`).
+#[test]
+fn checked_in_schema_is_current() {
+    let generated = Scene::json_schema_string();
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(schema_path(), &generated).unwrap();
+    }
+    let checked_in = std::fs::read_to_string(schema_path()).unwrap();
+    assert!(
+        checked_in == generated,
+        "scenes/schema.json is not the schema the scene types generate; write it again with \
+         `BLESS=1 cargo test --test scene_files checked_in_schema_is_current`"
+    );
+}
+
+/// The scene schema compiled by an independent validator.
+fn validator() -> (boon::Schemas, boon::SchemaIndex) {
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    let url = "file:///scenes/schema.json";
+    compiler
+        .add_resource(url, Scene::json_schema())
+        .expect("the schema is a valid resource");
+    let index = compiler
+        .compile(url, &mut schemas)
+        .unwrap_or_else(|e| panic!("the scene schema does not compile: {e:#}"));
+    (schemas, index)
+}
+
+/// The shipped scene files, sorted.
+fn shipped_scene_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("scenes"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "schema.json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_shipped_scene_validates_against_the_schema() {
+    let (schemas, index) = validator();
+    let files = shipped_scene_files();
+    assert!(files.len() >= 16, "{files:?}");
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        if let Err(e) = schemas.validate(&value, index) {
+            panic!("{} does not follow scenes/schema.json: {e}", path.display());
+        }
+        // ... and what hooke writes for it does too.
+        let written = Scene::load(path).unwrap().to_json_string();
+        let written: serde_json::Value = serde_json::from_str(&written).unwrap();
+        if let Err(e) = schemas.validate(&written, index) {
+            panic!(
+                "{} as saved does not follow the schema: {e}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The schema agrees with serde: what serde refuses, the schema refuses too, naming the place.
+#[test]
+fn schema_rejects_broken_files_naming_the_place() {
+    let (schemas, index) = validator();
+    let cube = root().join("scenes/cube.json");
+    let good: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cube).unwrap()).unwrap();
+    let broken = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = good.clone();
+        edit(&mut v);
+        v
+    };
+    let cases: Vec<(serde_json::Value, &str)> = vec![
+        // A typo in a builder field.
+        (
+            broken(&|v| v["bodies"][0]["body"]["sise"] = 1.into()),
+            "/bodies/0/body",
+        ),
+        // The casing of files from before format 1.
+        (
+            broken(&|v| v["params"]["contact"] = serde_json::json!({ "Penalty": {} })),
+            "/params/contact",
+        ),
+        (
+            broken(&|v| v["params"]["integrator"] = "SemiImplicitEuler".into()),
+            "/params/integrator",
+        ),
+        // No version, another version.
+        (
+            broken(&|v| {
+                v.as_object_mut().unwrap().remove("version");
+            }),
+            "version",
+        ),
+        (broken(&|v| v["version"] = 2.into()), "/version"),
+        // An unknown body type and an unknown terrain.
+        (
+            broken(&|v| v["bodies"][0]["body"]["type"] = "teapot".into()),
+            "/bodies/0/body",
+        ),
+        (
+            broken(&|v| v["terrain"] = serde_json::json!({ "hills": {} })),
+            "/terrain",
+        ),
+    ];
+    for (value, place) in cases {
+        let err = schemas
+            .validate(&value, index)
+            .expect_err(&format!("the schema accepts {value}"));
+        let message = format!("{err}");
+        assert!(message.contains(place), "{place}: {message}");
+        // serde refuses the same file.
+        assert!(Scene::from_json_str(&value.to_string()).is_err(), "{value}");
+    }
+}
+
+#[test]
+fn a_file_without_the_right_version_is_refused_with_what_to_change() {
+    let dir = temp_dir("version");
+    let old = dir.join("old.json");
+    std::fs::write(&old, r#"{ "bodies": [ { "body": { "type": "cube" } } ] }"#).unwrap();
+    let err = Scene::load(&old).unwrap_err();
+    assert!(matches!(&err, Error::SceneVersion { path, found: None } if *path == old));
+    let message = err.to_string();
+    for needed in [
+        "old.json",
+        "no \"version\"",
+        "reads format version 1",
+        "add \"version\": 1",
+        "\"Penalty\" -> \"penalty\"",
+        "\"center\" to \"centre\"",
+    ] {
+        assert!(message.contains(needed), "{needed:?} not in: {message}");
+    }
+    let newer = dir.join("newer.json");
+    std::fs::write(&newer, r#"{ "version": 2, "bodies": [] }"#).unwrap();
+    match Scene::load(&newer) {
+        Err(e @ Error::SceneVersion { .. }) => {
+            let message = e.to_string();
+            assert!(
+                message.contains("newer.json") && message.contains("\"version\": 2"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A version that is not a number is named as written.
+    match Scene::from_json_str(r#"{ "version": "1" }"#) {
+        Err(Error::SceneVersion { found, .. }) => assert_eq!(found.as_deref(), Some("\"1\"")),
+        other => panic!("{other:?}"),
+    }
+    // Broken JSON is still reported with its line, not as a version problem.
+    assert!(matches!(
+        Scene::from_json_str("{ \"version\": 1,\n \"bodies\": [ }"),
+        Err(Error::SceneParse { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn saved_scenes_carry_the_version_first_and_an_editor_schema_key_is_allowed() {
+    let scene = Scene::load(root().join("scenes/cube.json")).unwrap();
+    let text = scene.to_json_string();
+    assert!(text.starts_with("{\n  \"version\": 1,\n"), "{text}");
+    assert!(!text.contains("$schema"));
+    // Enum values are written in snake_case.
+    assert!(
+        text.contains("\"penalty\"") && text.contains("\"semi_implicit_euler\""),
+        "{text}"
+    );
+    let with_key = text.replacen('{', "{ \"$schema\": \"./schema.json\",", 1);
+    assert_eq!(
+        Scene::from_json_str(&with_key).unwrap(),
+        Scene::from_json_str(&text).unwrap()
+    );
+}
+
+/// Named creatures build what their builders build.
+#[test]
+fn named_creatures_build_what_their_builders_build() {
+    use hooke::creatures::{
+        BreathingCube, DroppedStructure, Inchworm, Pendulum, WalkingRobot, Wheel,
+    };
+    let json = r#"{ "version": 1, "bodies": [
+        { "body": { "type": "walking_robot", "stride": 0.1 } },
+        { "body": { "type": "commanded_walker" } },
+        { "body": { "type": "inchworm", "segments": 5 } },
+        { "body": { "type": "wheel", "spokes": 10 } },
+        { "body": { "type": "breathing_cube", "amplitude": 0.2 } },
+        { "body": { "type": "pendulum" } },
+        { "body": { "type": "dropped_structure", "kind": { "random_blob": { "seed": 3 } } } },
+        { "body": { "type": "dropped_structure", "kind": "hinge", "height": 0.5 } }
+    ] }"#;
+    let scene = Scene::from_json_str(json).unwrap();
+    let parts = [
+        WalkingRobot {
+            stride: 0.1,
+            ..WalkingRobot::default()
+        }
+        .build()
+        .unwrap()
+        .part,
+        WalkingRobot::default().commanded().unwrap().creature.part,
+        Inchworm {
+            segments: 5,
+            ..Inchworm::default()
+        }
+        .build()
+        .unwrap()
+        .part,
+        Wheel::pinwheel().build().unwrap().part,
+        BreathingCube {
+            amplitude: 0.2,
+            ..BreathingCube::default()
+        }
+        .build()
+        .unwrap()
+        .part,
+        Pendulum::default().build().unwrap().part,
+        DroppedStructure::random_blob(3).build().unwrap().part,
+        DroppedStructure {
+            height: 0.5,
+            ..DroppedStructure::hinge()
+        }
+        .build()
+        .unwrap()
+        .part,
+    ];
+    for (spec, part) in scene.bodies.iter().zip(&parts) {
+        assert_eq!(
+            &spec.body.build(None).unwrap(),
+            part,
+            "{}",
+            spec.body.type_name()
+        );
+    }
+    let model = scene.to_model().unwrap();
+    assert_eq!(model.bodies[0].name, "walking_robot");
+    assert!(model.actuators.iter().any(|a| a.commanded));
+    // The creatures' tuned ground is not a body field: the scene's params apply.
+    let typo =
+        r#"{ "version": 1, "bodies": [ { "body": { "type": "walking_robot", "dt": 1e-3 } } ] }"#;
+    assert!(matches!(
+        Scene::from_json_str(typo),
+        Err(Error::SceneParse { .. })
+    ));
+}
+
+/// The population file's schema compiles and accepts a population in format 1 (a genome robot
+/// and an inline scene robot without its own version), which the library also reads.
+#[test]
+fn population_files_follow_their_schema() {
+    use hooke::population::PopulationFile;
+    let text = r#"{
+        "version": 1,
+        "evaluation": { "duration": 1.0, "terrain": { "slope": { "degrees": 5 } } },
+        "robots": [
+            { "id": "a", "genome": { "size": [1, 1, 2], "cells": ["soft", { "muscle": { "phase": 1 } }] } },
+            { "id": "b", "scene": { "bodies": [ { "body": { "type": "walking_robot" } } ] } },
+            { "id": "c", "scene": "robots/c.json" }
+        ]
+    }"#;
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    let url = "file:///population.json";
+    compiler
+        .add_resource(url, PopulationFile::json_schema())
+        .unwrap();
+    let index = compiler.compile(url, &mut schemas).unwrap();
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    schemas.validate(&value, index).unwrap();
+    let file = PopulationFile::from_json_str(text, Path::new("population.json")).unwrap();
+    assert_eq!(file.robots.len(), 3);
+    assert_eq!(file.evaluation.evaluation().unwrap().obstacles.len(), 1);
+    // Without the version: refused by both.
+    let old = text.replacen("\"version\": 1,", "", 1);
+    let old_value: serde_json::Value = serde_json::from_str(&old).unwrap();
+    assert!(schemas.validate(&old_value, index).is_err());
+    assert!(matches!(
+        PopulationFile::from_json_str(&old, Path::new("population.json")),
+        Err(Error::SceneVersion { found: None, .. })
+    ));
 }

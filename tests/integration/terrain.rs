@@ -202,31 +202,59 @@ fn walker_on_a_slope_gains_the_height_of_the_surface() {
     );
 }
 
-/// The walker scene files hold the walking robot as its builder makes it today, with its
-/// parameters. If this fails after retuning `WalkingRobot`, write them again:
-/// `cargo run --release --example terrain -- --write-scenes scenes`.
-///
-/// Compared with the robot as it reads back from the library's own JSON
-/// (`Scene::to_json_string`): serde_json, without its `float_roundtrip` feature, reads a few
-/// 17-digit rest lengths 1 ulp off (0.17320508075688779 as ...878), in any scene file.
+/// The walker scene files, now a named robot and a named terrain, are the terrain courses as the
+/// builders make them: the walking robot's part with the parameters it was tuned for, and the
+/// obstacles of a 10 degree slope from x = 0.45 m, a staircase of eight 2 cm steps and a patch of
+/// rough ground, with the ground's contact and friction. Every mass, spring, actuator and obstacle
+/// is compared to the bit (the files these replaced held the same model written out in full).
 #[test]
-fn walker_scene_files_hold_the_walking_robot() {
+fn walker_scene_files_are_the_terrain_courses() {
     let robot = WalkingRobot::default().build().unwrap();
-    let mut scene = hooke::Scene::new(robot.params);
-    scene.push(hooke::BodySpec::new(hooke::BodyKind::Part(robot.part)));
-    let expected = hooke::Scene::from_json_str(&scene.to_json_string())
-        .unwrap()
-        .to_model()
-        .unwrap();
-    for file in [
-        "walker_slope.json",
-        "walker_stairs.json",
-        "walker_rough.json",
+    let course = |shapes: Vec<hooke::Shape>| {
+        let mut model = Model::new(robot.params);
+        model.add("walking robot", robot.part.clone());
+        model.obstacles = shapes
+            .into_iter()
+            .map(|s| hooke::Obstacle::new(s, robot.params.contact, robot.params.friction))
+            .collect();
+        model
+    };
+    let slope = hooke::Slope {
+        angle: 10f64.to_radians(),
+        point: DVec3::new(0.45, 0.0, 0.0),
+    };
+    let stairs = hooke::Staircase {
+        start: DVec3::new(0.45, 0.15, 0.0),
+        steps: 8,
+        rise: 0.02,
+        run: 0.2,
+        width: 2.0,
+        footing: hooke::Staircase::FOOTING,
+    };
+    let rough = hooke::RoughGround {
+        origin: DVec3::new(0.45, -1.0, 0.0),
+        spacing: hooke::DVec2::new(0.1, 0.1),
+        columns: 31,
+        rows: 26,
+        amplitude: 0.04,
+        seed: 12,
+    };
+    for (file, expected) in [
+        ("walker_slope.json", course(vec![slope.shape().unwrap()])),
+        ("walker_stairs.json", course(stairs.shapes().unwrap())),
+        (
+            "walker_rough.json",
+            course(vec![hooke::Shape::Heightfield(
+                rough.heightfield().unwrap(),
+            )]),
+        ),
     ] {
         let model = scene_model(file);
         assert_eq!(model.params, expected.params, "{file}");
         assert_eq!(model.masses, expected.masses, "{file}");
         assert_eq!(model.springs, expected.springs, "{file}");
         assert_eq!(model.actuators, expected.actuators, "{file}");
+        assert_eq!(model.obstacles, expected.obstacles, "{file}");
+        assert_eq!(model, expected, "{file}");
     }
 }

@@ -63,8 +63,10 @@ and renamed, so a reader never sees half a file).";
 
 /// `hooke eval --help`, the file formats.
 const EVAL_FORMATS: &str = "\
-POPULATION.json (unknown fields are errors; SI units: m, kg, s, N):
+POPULATION.json (format 1, as scene files: unknown fields are errors; SI units: m, kg, s, N):
   {
+    \"version\": 1,
+          the format version (required)
     \"evaluation\": {
       \"duration\": 2.0,
           simulated time, s (required)
@@ -73,11 +75,11 @@ POPULATION.json (unknown fields are errors; SI units: m, kg, s, N):
       \"fitness\": { \"distance\": { \"direction\": [1, 0, 0] } },
           distance the centre of mass moves along a horizontal direction, start to end, m
           (the default)
-      \"obstacles\": [ { \"shape\": { \"type\": \"sphere\", ... } } ],
+      \"obstacles\": [ { \"shape\": { \"type\": \"sphere\", \"centre\": [1, 0, 0], ... } } ],
           obstacles as in scene files (default none)
-      \"terrain\": [ { \"type\": \"slope\", \"angle\": 0.1, \"point\": [1, 0, 0] } ],
-          slope, staircase or rough_ground (fields as hooke::Slope, Staircase, RoughGround),
-          added as obstacles with the ground's contact and friction (default none)
+      \"terrain\": { \"slope\": { \"degrees\": 5, \"start\": [1, 0, 0] } },
+          terrain as in scene files: slope, stairs or rough_ground, added as obstacles with the
+          ground's contact and friction (default none)
       \"genome\": { \"voxel_size\": 0.1, \"muscle_frequency\": 2.0, ... },
           hooke::population::GenomeSettings (default: its defaults)
       \"fixed_point_force\": 10000, \"max_incidence\": 26,
@@ -89,15 +91,15 @@ POPULATION.json (unknown fields are errors; SI units: m, kg, s, N):
       { \"id\": \"a\", \"genome\": { \"size\": [2, 1, 2],
                                 \"cells\": [\"soft\", \"stiff\", \"empty\", { \"muscle\": { \"phase\": 1 } }] } },
       { \"id\": \"b\", \"scene\": \"robots/b.json\" },
-      { \"id\": \"c\", \"scene\": { \"bodies\": [ ... ] } }
+      { \"id\": \"c\", \"scene\": { \"bodies\": [ { \"body\": { \"type\": \"walking_robot\" } } ] } }
     ]
   }
 robots: at least one, ids unique, each with exactly one of genome and scene. A genome's cells run \
 x fastest, then y, then z; a genome whose cells leave no robot is reported as that robot's \
-failure. A scene is a file path (relative to POPULATION.json's folder) or a scene inline; all \
-its bodies and joints make one robot, and its params, obstacles and class collisions are not \
-used (the evaluation's apply to every robot). Robots start at the same place and never touch \
-each other.
+failure. A scene is a file path (relative to POPULATION.json's folder) or a scene inline (its \
+\"version\" may be left out); all its bodies and joints make one robot, and its params, obstacles, \
+terrain and class collisions are not used (the evaluation's apply to every robot). Robots start \
+at the same place and never touch each other.
 
 results.json:
   {

@@ -36,10 +36,7 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
         };
         parts.push((robot.id.clone(), part));
     }
-    let backend = args
-        .backend
-        .or(file.evaluation.backend)
-        .unwrap_or(Backend::Auto);
+    let backend = args.backend.or(file.backend).unwrap_or(Backend::Auto);
     let runner = crate::eval_run::Runner::open(backend, args.threads)?;
     eprintln!(
         "{}: robots {}..{} of {total} on {}",

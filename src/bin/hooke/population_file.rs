@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use hooke::population::{Evaluation, Fitness, GenomeSettings, VoxelGenome, VoxelMaterial};
-use hooke::{Obstacle, Params, Part, RoughGround, Scene, Slope, Staircase};
+use hooke::population::{EvaluationSpec, GenomeSettings, SceneSource, VoxelGenome, VoxelMaterial};
+use hooke::{Part, Scene};
 use serde::Deserialize;
 
 use crate::args::Backend;
@@ -13,8 +13,11 @@ use crate::args::Backend;
 /// The whole file, checked: settings and robots.
 #[derive(Debug)]
 pub(crate) struct PopulationFile {
-    /// The evaluation settings.
+    /// The evaluation settings ([`EvaluationSpec`], shared with the library and evolution
+    /// settings files).
     pub(crate) evaluation: EvaluationSpec,
+    /// `evaluation.backend`: the backend to use (`--backend` overrides it; default auto).
+    pub(crate) backend: Option<Backend>,
     /// The robots, in file order.
     pub(crate) robots: Vec<RobotSpec>,
     /// Digest of the file's bytes (see [`crate::results_file::digest`]).
@@ -27,65 +30,10 @@ pub(crate) struct PopulationFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
+    #[serde(default)]
+    version: Option<serde_json::Value>,
     evaluation: serde_json::Value,
     robots: Vec<serde_json::Value>,
-}
-
-/// `evaluation`: how every robot of the batch is run and scored. The fields of
-/// [`Evaluation`] (with `duration` required), plus terrain, genome settings and backend.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EvaluationSpec {
-    /// Simulated time per robot, s (finite, > 0).
-    pub(crate) duration: f64,
-    /// Global parameters of the World (as in scene files; default [`Params::default`]).
-    #[serde(default)]
-    pub(crate) params: Params,
-    /// How a robot is scored (default: distance along +x), as [`Fitness`] reads from JSON:
-    /// `{ "distance": { "direction": [1, 0, 0] } }`.
-    #[serde(default)]
-    pub(crate) fitness: Fitness,
-    /// Obstacles besides the ground, shared by every robot (as in scene files).
-    #[serde(default)]
-    pub(crate) obstacles: Vec<Obstacle>,
-    /// Terrain shapes, added as obstacles with the ground's contact and friction.
-    #[serde(default)]
-    pub(crate) terrain: Vec<Terrain>,
-    /// Settings of the genomes (materials, muscles).
-    #[serde(default)]
-    pub(crate) genome: GenomeSettings,
-    /// GPU: the force scale of the fixed-point encoding, N ([`Evaluation::fixed_point_force`]).
-    #[serde(default)]
-    pub(crate) fixed_point_force: Option<f64>,
-    /// GPU: the most springs that may meet at one mass ([`Evaluation::max_incidence`]).
-    #[serde(default)]
-    pub(crate) max_incidence: Option<u32>,
-    /// The backend to use (`--backend` overrides it; default auto).
-    #[serde(default)]
-    pub(crate) backend: Option<Backend>,
-}
-
-/// One entry of `evaluation.terrain`; in JSON the kind is the `"type"` field.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub(crate) enum Terrain {
-    /// [`Slope`].
-    Slope(Slope),
-    /// [`Staircase`].
-    Staircase(Staircase),
-    /// [`RoughGround`].
-    RoughGround(RoughGround),
-}
-
-/// One robot as the file gives it.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRobot {
-    id: String,
-    #[serde(default)]
-    genome: Option<VoxelGenome>,
-    #[serde(default)]
-    scene: Option<serde_json::Value>,
 }
 
 /// One robot, checked: an id and what it is made of.
@@ -102,10 +50,8 @@ pub(crate) struct RobotSpec {
 pub(crate) enum RobotBody {
     /// A voxel genome, built with the evaluation's genome settings.
     Genome(VoxelGenome),
-    /// A scene file (path as written, resolved against the population file's folder).
-    SceneFile(PathBuf),
-    /// A scene given inline.
-    Scene(Box<Scene>),
+    /// A scene file or an inline scene.
+    Scene(SceneSource),
 }
 
 impl PopulationFile {
@@ -121,9 +67,21 @@ impl PopulationFile {
     /// Checks the contents of a population file.
     pub(crate) fn parse(bytes: &[u8], base_dir: PathBuf) -> Result<Self, String> {
         let raw: Raw = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        let version = raw.version.as_ref().and_then(serde_json::Value::as_u64);
+        if version != Some(u64::from(hooke::scene::FORMAT_VERSION)) {
+            let found = raw.version.as_ref().map(ToString::to_string);
+            return Err(hooke::scene::version_message(found.as_deref()));
+        }
+        let mut evaluation = raw.evaluation;
+        let backend = match evaluation.as_object_mut().and_then(|o| o.remove("backend")) {
+            Some(b) => {
+                Some(serde_json::from_value(b).map_err(|e| format!("evaluation.backend: {e}"))?)
+            }
+            None => None,
+        };
         let evaluation: EvaluationSpec =
-            serde_json::from_value(raw.evaluation).map_err(|e| format!("evaluation: {e}"))?;
-        evaluation.check()?;
+            serde_json::from_value(evaluation).map_err(|e| format!("evaluation: {e}"))?;
+        check(&evaluation)?;
         if raw.robots.is_empty() {
             return Err("the batch is empty: `robots` has no robot".to_owned());
         }
@@ -141,6 +99,7 @@ impl PopulationFile {
         }
         Ok(Self {
             evaluation,
+            backend,
             robots,
             digest: crate::results_file::digest(bytes),
             base_dir,
@@ -164,7 +123,8 @@ fn robot(
         Some(id) => format!("robots[{i}] (id {id:?})"),
         None => format!("robots[{i}]"),
     };
-    let raw: RawRobot = serde_json::from_value(value).map_err(|e| format!("{name}: {e}"))?;
+    let raw: hooke::population::RobotEntry =
+        serde_json::from_value(value).map_err(|e| format!("{name}: {e}"))?;
     if raw.id.trim().is_empty() {
         return Err(format!("{name}: `id` is empty"));
     }
@@ -186,15 +146,7 @@ fn robot(
             }
             RobotBody::Genome(g)
         }
-        (None, Some(serde_json::Value::String(path))) => RobotBody::SceneFile(path.into()),
-        (None, Some(scene @ serde_json::Value::Object(_))) => RobotBody::Scene(Box::new(
-            serde_json::from_value(scene).map_err(|e| format!("{name}: scene: {e}"))?,
-        )),
-        (None, Some(_)) => {
-            return Err(format!(
-                "{name}: `scene` must be a file path (string) or a scene (object)"
-            ))
-        }
+        (None, Some(scene)) => RobotBody::Scene(scene),
         (None, None) => {
             return Err(format!(
                 "{name}: has neither `genome` nor `scene` (give exactly one)"
@@ -209,96 +161,50 @@ fn robot(
     Ok(RobotSpec { id: raw.id, body })
 }
 
-impl EvaluationSpec {
-    /// The checks serde does not make: duration, fitness direction, terrain shapes, genome
-    /// settings, and the evaluation as [`Evaluation::check`] sees it.
-    fn check(&self) -> Result<(), String> {
-        if !(self.duration.is_finite() && self.duration > 0.0) {
+/// The checks serde does not make: duration, fitness direction, genome settings, and the
+/// evaluation as [`hooke::population::Evaluation::check`] sees it (terrain included).
+fn check(spec: &EvaluationSpec) -> Result<(), String> {
+    if !(spec.duration.is_finite() && spec.duration > 0.0) {
+        return Err(format!(
+            "evaluation.duration: {} is not a positive number of seconds",
+            spec.duration
+        ));
+    }
+    if let hooke::population::Fitness::Distance { direction } = spec.fitness {
+        if !direction.is_finite() || direction.z != 0.0 || direction.length_squared() == 0.0 {
             return Err(format!(
-                "evaluation.duration: {} is not a positive number of seconds",
-                self.duration
+                "evaluation.fitness.distance.direction: {direction} is not a horizontal \
+                 direction (finite, z = 0, not zero)"
             ));
         }
-        if let Fitness::Distance { direction } = self.fitness {
-            if !direction.is_finite() || direction.z != 0.0 || direction.length_squared() == 0.0 {
-                return Err(format!(
-                    "evaluation.fitness.distance.direction: {direction} is not a horizontal \
-                     direction (finite, z = 0, not zero)"
-                ));
-            }
-        }
-        self.genome
-            .validate()
-            .map_err(|e| format!("evaluation.genome: {e}"))?;
-        if self.genome.commanded {
-            return Err(
-                "evaluation.genome.commanded: hooke eval runs no controller, so \
-                        commanded muscles would never move; use sine muscles (false)"
-                    .to_owned(),
-            );
-        }
-        self.evaluation()?
-            .check()
-            .map_err(|e| format!("evaluation: {e}"))
     }
-
-    /// The library's [`Evaluation`]: these settings with the terrain among the obstacles.
-    pub(crate) fn evaluation(&self) -> Result<Evaluation, String> {
-        let defaults = Evaluation::default();
-        Ok(Evaluation {
-            duration: self.duration,
-            params: self.params,
-            obstacles: self.all_obstacles()?,
-            fitness: self.fitness.clone(),
-            fixed_point_force: self.fixed_point_force.unwrap_or(defaults.fixed_point_force),
-            max_incidence: self.max_incidence.unwrap_or(defaults.max_incidence),
-            ..defaults
-        })
+    spec.genome
+        .validate()
+        .map_err(|e| format!("evaluation.genome: {e}"))?;
+    if spec.genome.commanded {
+        return Err(
+            "evaluation.genome.commanded: hooke eval runs no controller, so \
+                    commanded muscles would never move; use sine muscles (false)"
+                .to_owned(),
+        );
     }
-
-    /// The obstacles, then the terrain's shapes as obstacles with the ground's contact and
-    /// friction.
-    fn all_obstacles(&self) -> Result<Vec<Obstacle>, String> {
-        let mut obstacles = self.obstacles.clone();
-        for (i, t) in self.terrain.iter().enumerate() {
-            let shapes = match t {
-                Terrain::Slope(s) => vec![s.shape()],
-                Terrain::Staircase(s) => match s.shapes() {
-                    Ok(shapes) => shapes.into_iter().map(Ok).collect(),
-                    Err(e) => vec![Err(e)],
-                },
-                Terrain::RoughGround(r) => vec![r.heightfield().map(hooke::Shape::Heightfield)],
-            };
-            for shape in shapes {
-                let shape = shape.map_err(|e| format!("evaluation.terrain[{i}]: {e}"))?;
-                obstacles.push(Obstacle::new(
-                    shape,
-                    self.params.contact,
-                    self.params.friction,
-                ));
-            }
-        }
-        Ok(obstacles)
-    }
+    spec.evaluation()
+        .map_err(|e| format!("evaluation.terrain: {e}"))?
+        .check()
+        .map_err(|e| format!("evaluation: {e}"))
 }
 
 impl RobotSpec {
     /// The robot as one part: a genome built with `settings`, or all the bodies and joints of a
-    /// scene (its params, obstacles and class collisions are not used). Scene errors name the
+    /// scene (its params, obstacles, terrain and class collisions are not used). Scene errors name the
     /// scene file.
     pub(crate) fn part(&self, settings: &GenomeSettings, base_dir: &Path) -> hooke::Result<Part> {
         match &self.body {
             RobotBody::Genome(g) => g.part(settings),
-            RobotBody::SceneFile(path) => {
-                let mut scene = Scene::load(base_dir.join(path))?;
+            RobotBody::Scene(source) => {
+                let mut scene = source.scene(base_dir)?;
                 scene.obstacles.clear();
-                scene.class_collisions.clear();
-                scene_part(&scene)
-            }
-            RobotBody::Scene(scene) => {
-                let mut scene = (**scene).clone();
-                scene.base_dir = Some(base_dir.to_path_buf());
-                scene.obstacles.clear();
+                scene.terrain = None;
                 scene.class_collisions.clear();
                 scene_part(&scene)
             }
