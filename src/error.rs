@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::readable_time::readable_time;
+
 /// Everything that can go wrong in hooke, from a bad model to a lost GPU device.
 ///
 /// Every variant names the offending element (mass or spring index, parameter name, file path) so
@@ -234,7 +236,7 @@ pub enum Error {
         found: Option<String>,
     },
     /// The simulation state became non-finite (the model exploded: dt too large for the stiffness?).
-    #[error("mass {mass} became non-finite at step {step} (t = {time} s); the simulation stopped. A smaller dt or stiffness usually cures this (explicit schemes need dt < 2 sqrt(m / k))")]
+    #[error("mass {mass} became non-finite at step {step} (t = {} s); the simulation stopped. A smaller dt or stiffness usually cures this (explicit schemes need dt < 2 sqrt(m / k))", readable_time(*.time))]
     NonFinite {
         /// The first (lowest-index) mass whose position or velocity is not finite.
         mass: usize,
@@ -247,7 +249,7 @@ pub enum Error {
     /// [`Model::stable_dt`](crate::Model::stable_dt) and `CpuWorld::step`), the signature of a
     /// time step above the stability limit. Reported before the state turns non-finite; the
     /// world keeps the state of that step and refuses to step until reset.
-    #[error("the simulation blew up at step {step} (t = {time} s): mass {mass} moves at {speed:.3e} m/s, above the {limit:.3e} m/s that no stable run of this model reaches. dt = {dt:e} s; the estimated stable limit is {stable_dt:.3e} s. {advice}")]
+    #[error("the simulation blew up at step {step} (t = {} s): mass {mass} moves at {speed:.3e} m/s, above the {limit:.3e} m/s that no stable run of this model reaches. dt = {dt:e} s; the estimated stable limit is {stable_dt:.3e} s. {advice}", readable_time(*.time))]
     BlowUp {
         /// The first (lowest-index) mass over the speed limit.
         mass: usize,

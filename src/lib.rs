@@ -107,6 +107,9 @@
 //! - [`plot`] (feature `plot`, on by default): energy plots to PNG.
 //! - [`guide`]: the guide, chapters of explanation with tested examples (no items).
 
+// docs.rs documents every feature and marks the items that need one.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod backend_choice;
 pub mod builders;
 pub mod collision_scenes;
@@ -119,8 +122,10 @@ pub mod gpu;
 pub mod guide;
 pub mod model;
 #[cfg(feature = "plot")]
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub mod plot;
 pub mod population;
+mod readable_time;
 pub mod render;
 pub mod scene;
 pub mod sensors;

@@ -1,5 +1,5 @@
 //! The controllers of `reflex_walker`: the open-loop trot replayed as commands, and the same
-//! trot with a touch reflex and steering. Also used by `tests/control.rs`.
+//! trot with a touch reflex and steering. Also used by `tests/integration/control.rs`.
 
 use std::f64::consts::PI;
 

@@ -54,16 +54,6 @@ impl Default for Cube {
 }
 
 impl Cube {
-    /// The Lipson cube ([`Cube::lipson`]).
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed `Cube::lipson` (docs/SOURCES.md names the source documents)"
-    )]
-    #[must_use]
-    pub fn seed000() -> Self {
-        Self::lipson()
-    }
-
     /// The Lipson cube: 0.1 m, 0.1 kg corners, k = 10 000 N/m, no damping.
     #[must_use]
     pub fn lipson() -> Self {

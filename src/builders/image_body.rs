@@ -81,20 +81,6 @@ impl Default for ImageBody {
 }
 
 impl ImageBody {
-    /// Anderson's Table I body parameters ([`ImageBody::anderson_table1`]).
-    #[deprecated(since = "0.2.0", note = "renamed `ImageBody::anderson_table1`")]
-    #[must_use]
-    pub fn seed004_table1() -> Self {
-        Self::anderson_table1()
-    }
-
-    /// Anderson's Table I global parameters ([`ImageBody::anderson_params`]).
-    #[deprecated(since = "0.2.0", note = "renamed `ImageBody::anderson_params`")]
-    #[must_use]
-    pub fn seed004_params() -> Params {
-        Self::anderson_params()
-    }
-
     /// The body parameters of Anderson's Table I: `k = 5000 N/m` (the table prints N*s/m by
     /// mistake), `m = 0.2 kg`, `c = 10 N*s/m`, `theta0 = 0.5 rad`, `h0 = 1 m`, `s = 0.15 m`, with
     /// threshold 0.5. The global parameters of that table are [`ImageBody::anderson_params`].

@@ -83,20 +83,6 @@ const FORWARD: [[i64; 3]; 13] = [
 ];
 
 impl Lattice {
-    /// The benchmark lattice ([`Lattice::benchmark`]).
-    #[deprecated(since = "0.2.0", note = "renamed `Lattice::benchmark`")]
-    #[must_use]
-    pub fn scene(n: u32) -> Self {
-        Self::benchmark(n)
-    }
-
-    /// The benchmark scene's parameters ([`Lattice::benchmark_params`]).
-    #[deprecated(since = "0.2.0", note = "renamed `Lattice::benchmark_params`")]
-    #[must_use]
-    pub fn scene_params() -> Params {
-        Self::benchmark_params()
-    }
-
     /// The benchmark scene lattice with `n` masses per side: h = 0.01 m, z0 = 0.05 m, m = 0.1 kg,
     /// k = 10 000 N/m, c = 1 N*s/m.
     #[must_use]

@@ -23,7 +23,7 @@
 //! ascending, and per offset the a-side (`-f`) then the b-side (`+f`). The mass pass adds the
 //! windows in chunk order. So a stencil body's bits are the same on any number of threads and
 //! alone or next to other bodies, and differ from the scalar walk's only by the reordering of
-//! each mass's sum (a few ulp of its largest term; `tests/cpu_stencil.rs`).
+//! each mass's sum (a few ulp of its largest term; `tests/integration/cpu_stencil.rs`).
 //!
 //! Positions and velocities are transposed into structure-of-arrays scratch for each piece's
 //! window (read once from the state, kept in cache), so four consecutive masses are one vector

@@ -34,7 +34,7 @@ use crate::validate::{at_least, fraction, non_negative, positive};
 /// ones drag, so it makes about 60 % of that.
 ///
 /// Measured on the CPU reference with the defaults (0.4 m long): 1.09 m in 10 s.
-/// `tests/creatures.rs` asserts at least one body length (0.4 m) in 10 s and at most the
+/// `tests/integration/creatures.rs` asserts at least one body length (0.4 m) in 10 s and at most the
 /// no-slip stroke distance, and that with `friction_max = friction_min` (no toggling) the worm
 /// stays put.
 ///

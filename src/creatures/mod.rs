@@ -13,7 +13,7 @@
 //!
 //! The physics is honest: every creature moves only through its springs, actuators (rest
 //! lengths changing in time), ground contact, friction and gravity; nothing pushes it along.
-//! Each builder documents the distance it travels on the CPU reference (`tests/creatures.rs`
+//! Each builder documents the distance it travels on the CPU reference (`tests/integration/creatures.rs`
 //! asserts it) and the parameters it needs.
 //!
 //! ```

@@ -36,7 +36,7 @@ use crate::validate::{at_least, fraction, non_negative, positive};
 ///
 /// Measured on the CPU reference with the default parameters (body 0.4 m long): the centre of
 /// mass moves 1.57 m forward in 10 s (3.9 body lengths) and drifts 0.27 m sideways (a trot is not
-/// mirror-symmetric). `tests/creatures.rs` asserts at least one body length (0.4 m) forward in
+/// mirror-symmetric). `tests/integration/creatures.rs` asserts at least one body length (0.4 m) forward in
 /// 10 s, less sideways drift than half the forward distance, and no motion at all with
 /// `stride = 0` (lifting alone is symmetric front to back).
 ///

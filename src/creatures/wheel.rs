@@ -41,7 +41,7 @@ use crate::validate::{fraction, non_negative, positive, require};
 /// pinwheel 1.52 m (locked speeds 0.222 m/s and 0.137 m/s after a start-up of about a second;
 /// extended spokes make the effective rim a little longer). The lock is not unconditional: with
 /// other step times and kicks a wheel can slip out of step for a few seconds before it locks
-/// again. `tests/creatures.rs` asserts at least half of the locked distance,
+/// again. `tests/integration/creatures.rs` asserts at least half of the locked distance,
 /// `5 s * 2 radius sin(pi / spokes) / step_time` (1.11 m and 0.69 m), and at most `1 + kick`
 /// times the full locked distance; with `kick = 0` a wheel stays put.
 ///

@@ -69,7 +69,7 @@ pub enum Precision {
     /// and uploads it as it is, the fixed-point quantum is about `F / 2^48`
     /// ([`fixed`](crate::gpu::fixed)), and the heightfield samples are f64 too. On the parity
     /// scenes the World then stays within about 1e-13 m of [`crate::CpuWorld`] (the Lipson cube
-    /// over 0.5 s: 3e-14 m, against 3e-6 m in f32; `tests/gpu_f64.rs`), and reruns are
+    /// over 0.5 s: 3e-14 m, against 3e-6 m in f32; `tests/integration/gpu_f64.rs`), and reruns are
     /// bit-identical. [`World::position_buffer`](super::World::position_buffer) then holds
     /// `vec4<f64>`, and no value is checked against f32's range.
     F64,

@@ -205,7 +205,7 @@ impl Model {
     ///
     /// It is exact for one mass on one spring (`dt = 2 sqrt(m / k)`) and for two equal masses
     /// joined by one spring, and otherwise below the true limit (lattices and cloths: within a
-    /// factor of about 2, `tests/stable_dt.rs`); combining the stiffness and damping bounds of
+    /// factor of about 2, `tests/integration/numerics/stable_dt.rs`); combining the stiffness and damping bounds of
     /// one row is exact when damping is proportional to stiffness and an estimate otherwise.
     /// Global velocity damping only shrinks velocities and is left out. The drag spring (set
     /// between steps) is not part of the model: a stiff one lowers the limit at its mass.

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
+use crate::readable_time::readable_time;
 
 /// What went wrong with a robot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -44,7 +45,7 @@ pub struct RobotFailure {
 
 impl fmt::Display for RobotFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = format!("at step {} (t = {} s)", self.step, self.time);
+        let at = format!("at step {} (t = {} s)", self.step, readable_time(self.time));
         let mass = self.mass.map_or(String::new(), |m| format!("mass {m} "));
         match self.kind {
             FailureKind::NonFinite => write!(f, "{mass}became non-finite {at}"),
@@ -65,7 +66,8 @@ impl fmt::Display for RobotFailure {
                 "a spring at {mass}passed the GPU's fixed-point force bound in step {} (which \
                  starts at t = {} s; raise the evaluation's fixed_point_force, \
                  `evaluation.fixed_point_force` in a population file, or the robot exploded)",
-                self.step, self.time
+                self.step,
+                readable_time(self.time)
             ),
             FailureKind::Fitness => write!(f, "its fitness is not finite"),
         }

@@ -35,6 +35,7 @@ use crate::simulation::Simulation;
 
 /// How [`record`] places the camera.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub enum Framing {
     /// One camera for the whole animation, at the default view, framing every mass at every
     /// frame (and their shadows on the ground when the model has one, and the obstacles near
@@ -52,6 +53,7 @@ pub enum Framing {
 /// What [`record`] simulates and writes. Make one with [`RecordOptions::new`] and change the
 /// fields you need.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub struct RecordOptions {
     /// Simulated time to run for, in s (default 2). Finite and >= 0.
     pub duration: f64,
@@ -131,6 +133,7 @@ impl RecordOptions {
 
 /// What [`record`] wrote and measured.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub struct RecordingSummary {
     /// The GIF written.
     pub gif: PathBuf,
@@ -155,6 +158,7 @@ pub struct RecordingSummary {
 ///
 /// # Errors
 /// As [`record`].
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<RecordingSummary> {
     record_cpu_with(world, options, |_, _| Ok(()))
 }
@@ -166,6 +170,7 @@ pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<Recor
 /// # Errors
 /// Those of [`record`]; whatever `each` returns (the run stops there and the GIF is left
 /// unfinished).
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub fn record_cpu_with(
     world: &mut CpuWorld,
     options: &RecordOptions,
@@ -222,6 +227,7 @@ pub fn record_cpu_with(
 /// # std::fs::remove_dir_all(&out).ok();
 /// # Ok::<(), hooke::Error>(())
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub fn record<S: Simulation>(
     world: &mut S,
     model: &Model,
@@ -237,6 +243,7 @@ pub fn record<S: Simulation>(
 /// # Errors
 /// Those of [`record`]; whatever `each` returns (the run stops there and the GIF is left
 /// unfinished).
+#[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
 pub fn record_with<S: Simulation>(
     world: &mut S,
     model: &Model,
