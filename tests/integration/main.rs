@@ -19,6 +19,7 @@ mod cpu_stencil;
 mod creatures;
 mod eval_cli;
 mod evolve;
+mod evolve_cli;
 mod fused_steps;
 mod gpu_collisions;
 mod gpu_f64;
