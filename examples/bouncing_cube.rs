@@ -109,5 +109,9 @@ fn main() -> hooke::Result<()> {
         summary.gif.display(),
         summary.plot.display()
     );
+    println!(
+        "Bigger: {}",
+        r#"Longer, or on the GPU World: `hooke run scenes/cube.json --duration 10 --gif out/cube.gif --backend gpu` (cargo install hooke --features cli)."#
+    );
     Ok(())
 }

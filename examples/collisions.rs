@@ -485,7 +485,13 @@ fn main() -> ExitCode {
         }
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            println!(
+                "Bigger: {}",
+                r#"Longer or on the GPU World: `hooke run scenes/collisions_pile.json --duration 10 --gif out/pile.gif --backend gpu`."#
+            );
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

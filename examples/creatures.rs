@@ -113,5 +113,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    println!(
+        "Bigger: {}",
+        r#"Longer runs: a scene file with a `{"type": "wheel"}` or `{"type": "inchworm"}` body, `hooke run SCENE --duration 30 --gif OUT.gif`; a herd of 500 inchworms: `cargo run --release -p hooke-tools --bin throughput -- --population --creature inchworm --robots 500`."#
+    );
     ExitCode::SUCCESS
 }

@@ -49,6 +49,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ),
         _ => println!("no robot of generation 0 walked without failing"),
     }
+    println!(
+        "Bigger: {}",
+        r#"The full job (checkpoints, --resume, champion files): `hooke evolve SETTINGS.json --out out/evolve` (cargo install hooke --features cli; see `hooke evolve --help`)."#
+    );
     Ok(())
 }
 

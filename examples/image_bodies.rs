@@ -108,5 +108,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    println!(
+        "Bigger: {}",
+        r#"Your own picture: a scene with `{"type": "image", "path": "my.png"}` run by `hooke run SCENE --gif out/my.gif` (scenes/image_m.json shows one)."#
+    );
     ExitCode::SUCCESS
 }

@@ -198,7 +198,13 @@ fn main() -> ExitCode {
         }
     }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            println!(
+                "Bigger: {}",
+                r#"Longer runs: `hooke run scenes/mixed.json --duration 20 --gif out/mixed.gif`; bigger bodies: the `lattice` body type of scene files (scenes/lattice.json)."#
+            );
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

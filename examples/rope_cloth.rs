@@ -125,7 +125,13 @@ fn main() -> ExitCode {
         Which::All => rope().and_then(|()| cloth()),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            println!(
+                "Bigger: {}",
+                r#"Finer cloth or longer ropes: edit `nx`, `ny` in scenes/cloth.json or `segments` in scenes/rope.json and run `hooke run SCENE --gif OUT.gif --duration 10`."#
+            );
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

@@ -84,5 +84,9 @@ fn main() -> hooke::Result<()> {
         summary.plot.display(),
         csv.display()
     );
+    println!(
+        "Bigger: {}",
+        r#"Longer, or on terrain: `hooke run scenes/walker_slope.json --duration 30 --gif out/walker.gif` (also walker_stairs.json, walker_rough.json)."#
+    );
     Ok(())
 }

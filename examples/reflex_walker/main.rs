@@ -109,5 +109,9 @@ fn main() -> hooke::Result<()> {
         summary.frames,
         summary.plot.display()
     );
+    println!(
+        "Bigger: {}",
+        r#"Longer: `--duration 60`; on the GPU World: `--backend gpu`."#
+    );
     Ok(())
 }

@@ -422,7 +422,13 @@ fn main() -> ExitCode {
         None => run_courses(args.which, args.backend),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            println!(
+                "Bigger: {}",
+                r#"Longer walks: `hooke run scenes/walker_slope.json --duration 60 --gif out/slope.gif` (also walker_stairs.json, walker_rough.json)."#
+            );
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
