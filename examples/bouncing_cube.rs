@@ -38,6 +38,9 @@ struct Args {
     out: PathBuf,
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Longer, or on the GPU World: `hooke run scenes/cube.json --duration 10 --gif out/cube.gif --backend gpu` (cargo install hooke --features cli)."#;
+
 fn main() -> hooke::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -109,9 +112,6 @@ fn main() -> hooke::Result<()> {
         summary.gif.display(),
         summary.plot.display()
     );
-    println!(
-        "Bigger: {}",
-        r#"Longer, or on the GPU World: `hooke run scenes/cube.json --duration 10 --gif out/cube.gif --backend gpu` (cargo install hooke --features cli)."#
-    );
+    println!("Bigger: {BIGGER}");
     Ok(())
 }

@@ -466,6 +466,9 @@ fn write_scenes(dir: &Path) -> hooke::Result<()> {
     Ok(())
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Longer or on the GPU World: `hooke run scenes/collisions_pile.json --duration 10 --gif out/pile.gif --backend gpu`."#;
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -486,10 +489,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => {
-            println!(
-                "Bigger: {}",
-                r#"Longer or on the GPU World: `hooke run scenes/collisions_pile.json --duration 10 --gif out/pile.gif --backend gpu`."#
-            );
+            println!("Bigger: {BIGGER}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -94,6 +94,9 @@ enum Which {
     All,
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Longer runs: a scene file with a `{"type": "wheel"}` or `{"type": "inchworm"}` body, `hooke run SCENE --duration 30 --gif OUT.gif`; a herd of 500 inchworms: `cargo run --release -p hooke-tools --bin throughput -- --population --creature inchworm --robots 500`."#;
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -113,9 +116,6 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    println!(
-        "Bigger: {}",
-        r#"Longer runs: a scene file with a `{"type": "wheel"}` or `{"type": "inchworm"}` body, `hooke run SCENE --duration 30 --gif OUT.gif`; a herd of 500 inchworms: `cargo run --release -p hooke-tools --bin throughput -- --population --creature inchworm --robots 500`."#
-    );
+    println!("Bigger: {BIGGER}");
     ExitCode::SUCCESS
 }

@@ -14,6 +14,9 @@
 use hooke::population::{Evaluation, Evolution, GenerationStats};
 use hooke::BackendChoice;
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"The full job (checkpoints, --resume, champion files): `hooke evolve SETTINGS.json --out out/evolve` (cargo install hooke --features cli; see `hooke evolve --help`)."#;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -49,10 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ),
         _ => println!("no robot of generation 0 walked without failing"),
     }
-    println!(
-        "Bigger: {}",
-        r#"The full job (checkpoints, --resume, champion files): `hooke evolve SETTINGS.json --out out/evolve` (cargo install hooke --features cli; see `hooke evolve --help`)."#
-    );
+    println!("Bigger: {BIGGER}");
     Ok(())
 }
 

@@ -94,6 +94,9 @@ struct Args {
     which: String,
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Your own picture: a scene with `{"type": "image", "path": "my.png"}` run by `hooke run SCENE --gif out/my.gif` (scenes/image_m.json shows one)."#;
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -108,9 +111,6 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    println!(
-        "Bigger: {}",
-        r#"Your own picture: a scene with `{"type": "image", "path": "my.png"}` run by `hooke run SCENE --gif out/my.gif` (scenes/image_m.json shows one)."#
-    );
+    println!("Bigger: {BIGGER}");
     ExitCode::SUCCESS
 }

@@ -179,6 +179,9 @@ struct Args {
     which: String,
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Longer runs: `hooke run scenes/mixed.json --duration 20 --gif out/mixed.gif`; bigger bodies: the `lattice` body type of scene files (scenes/lattice.json)."#;
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -199,10 +202,7 @@ fn main() -> ExitCode {
     }
     match result {
         Ok(()) => {
-            println!(
-                "Bigger: {}",
-                r#"Longer runs: `hooke run scenes/mixed.json --duration 20 --gif out/mixed.gif`; bigger bodies: the `lattice` body type of scene files (scenes/lattice.json)."#
-            );
+            println!("Bigger: {BIGGER}");
             ExitCode::SUCCESS
         }
         Err(e) => {

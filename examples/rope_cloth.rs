@@ -116,6 +116,9 @@ enum Which {
     All,
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Finer cloth or longer ropes: edit `nx`, `ny` in scenes/cloth.json or `segments` in scenes/rope.json and run `hooke run SCENE --gif OUT.gif --duration 10`."#;
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -126,10 +129,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => {
-            println!(
-                "Bigger: {}",
-                r#"Finer cloth or longer ropes: edit `nx`, `ny` in scenes/cloth.json or `segments` in scenes/rope.json and run `hooke run SCENE --gif OUT.gif --duration 10`."#
-            );
+            println!("Bigger: {BIGGER}");
             ExitCode::SUCCESS
         }
         Err(e) => {

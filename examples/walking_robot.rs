@@ -31,6 +31,9 @@ struct Args {
     out: PathBuf,
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Longer, or on terrain: `hooke run scenes/walker_slope.json --duration 30 --gif out/walker.gif` (also walker_stairs.json, walker_rough.json)."#;
+
 fn main() -> hooke::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -84,9 +87,6 @@ fn main() -> hooke::Result<()> {
         summary.plot.display(),
         csv.display()
     );
-    println!(
-        "Bigger: {}",
-        r#"Longer, or on terrain: `hooke run scenes/walker_slope.json --duration 30 --gif out/walker.gif` (also walker_stairs.json, walker_rough.json)."#
-    );
+    println!("Bigger: {BIGGER}");
     Ok(())
 }

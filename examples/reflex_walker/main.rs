@@ -57,6 +57,9 @@ fn walk<S: Simulation>(
     Ok((start, world.bodies()?, summary))
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Longer: `--duration 60`; on the GPU World: `--backend gpu`."#;
+
 fn main() -> hooke::Result<()> {
     let args = Args::parse();
     let (model, mut controllers) = reflex::pair()?;
@@ -109,9 +112,6 @@ fn main() -> hooke::Result<()> {
         summary.frames,
         summary.plot.display()
     );
-    println!(
-        "Bigger: {}",
-        r#"Longer: `--duration 60`; on the GPU World: `--backend gpu`."#
-    );
+    println!("Bigger: {BIGGER}");
     Ok(())
 }

@@ -413,6 +413,9 @@ fn write_scenes(dir: &Path) -> hooke::Result<()> {
     Ok(())
 }
 
+/// How to run this bigger, printed at the end.
+const BIGGER: &str = r#"Longer walks: `hooke run scenes/walker_slope.json --duration 60 --gif out/slope.gif` (also walker_stairs.json, walker_rough.json)."#;
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("hooke=warn"))
         .init(); // RUST_LOG=hooke=info shows adapter and variant choices
@@ -423,10 +426,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => {
-            println!(
-                "Bigger: {}",
-                r#"Longer walks: `hooke run scenes/walker_slope.json --duration 60 --gif out/slope.gif` (also walker_stairs.json, walker_rough.json)."#
-            );
+            println!("Bigger: {BIGGER}");
             ExitCode::SUCCESS
         }
         Err(e) => {

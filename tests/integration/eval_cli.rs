@@ -7,41 +7,11 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-/// Runs the `hooke` binary with `args`.
-fn hooke(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hooke"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("the hooke binary runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// `out` succeeded, or the test fails with hooke's message.
-fn ok(out: &Output) {
-    assert!(out.status.success(), "hooke failed: {}", stderr(out));
-}
+use crate::common::command::{hooke, ok, read, stderr, write};
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("eval_cli")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(path: &Path, value: &Value) -> String {
-    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
-    path.to_str().unwrap().to_owned()
-}
-
-fn read(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    crate::common::command::scratch("eval_cli", test)
 }
 
 /// A voxel genome of `size` cells, `cells` in x-fastest order.

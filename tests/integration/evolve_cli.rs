@@ -9,33 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// The `hooke` binary with `args`, not yet started.
-fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_hooke"));
-    c.args(args).env("RUST_LOG", "warn");
-    c
-}
-
-fn hooke(args: &[&str]) -> Output {
-    command(args).output().expect("the hooke binary runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(out: &Output) {
-    assert!(out.status.success(), "hooke failed: {}", stderr(out));
-}
+use crate::common::command::{command, hooke, ok, read, stderr, write};
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("evolve_cli")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::common::command::scratch("evolve_cli", test)
 }
 
 /// Small settings: `population` robots of up to 2 x 2 x 2 voxels, `generations` generations of
@@ -47,15 +25,6 @@ fn settings(population: usize, generations: usize, duration: f64) -> Value {
                        "size": [2, 2, 2], "seed": 5, "mutation_rate": 0.1 },
         "evaluation": { "duration": duration, "params": { "dt": 0.0002 } }
     })
-}
-
-fn write(path: &Path, value: &Value) -> String {
-    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
-    path.to_str().unwrap().to_owned()
-}
-
-fn read(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// `hooke evolve SETTINGS --out OUT` on the CPU reference, with a small GIF.

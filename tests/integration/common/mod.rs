@@ -3,6 +3,8 @@
 #![allow(dead_code, unreachable_pub)]
 
 pub mod collision_scenes;
+#[cfg(feature = "cli")]
+pub mod command;
 pub mod parity;
 pub mod scenes;
 
