@@ -10,7 +10,7 @@ use super::layout::{
     array_bytes, force_record_bytes, EnergySlot, GpuActuator, GpuBodySum, GpuMass, GpuMassPartial,
     GpuParams, GpuSpringPartial, GpuState, GpuStatus, Vec4,
 };
-use super::options::Precision;
+use super::real::Precision;
 use super::plan::Plan;
 use super::real::Narrow;
 use super::tables::Tables;

@@ -92,5 +92,6 @@ pub use device::{
     request_device, wanted_features,
 };
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
-pub use options::{Precision, SpringPass, WorldOptions, WorldStats};
+pub use options::{SpringPass, WorldOptions, WorldStats};
+pub use real::Precision;
 pub use world::World;

@@ -6,7 +6,7 @@
 use glam::{DQuat, DVec3};
 
 use super::layout::{self, GpuObstacle};
-use super::options::Precision;
+use super::real::Precision;
 use super::tables::{fits_f32, fits_f32_vec};
 use crate::error::{Error, Result};
 use crate::model::{Contact, FrictionRule, Obstacle, ObstacleGrid, Shape};

@@ -6,7 +6,7 @@
 use std::mem::offset_of;
 
 use super::*;
-use crate::gpu::options::Precision;
+use crate::gpu::real::Precision;
 use crate::gpu::pipelines::{
     kernel, layout_entries, source, step_entry, Compile, KERNELS, SPRINGS_STENCIL, STEPS_BODY,
 };

@@ -5,7 +5,7 @@ use glam::DVec3;
 use super::World;
 use crate::error::{Error, Result};
 use crate::gpu::layout::{self, GpuActuator, GpuMass, GpuState, Vec4};
-use crate::gpu::options::Precision;
+use crate::gpu::real::Precision;
 use crate::gpu::real::field_offset;
 use crate::gpu::stencil::slot_code;
 use crate::gpu::tables::{

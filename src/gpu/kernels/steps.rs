@@ -22,7 +22,7 @@ use wgpu::util::DeviceExt;
 use super::bind::bind;
 use super::buffers::Buffers;
 use super::layout::{GpuSpring, GpuStep, Run};
-use super::options::Precision;
+use super::real::Precision;
 use super::pipelines::Kernel;
 use super::plan::Plan;
 

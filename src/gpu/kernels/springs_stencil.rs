@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use super::layout::{GpuMaterial, GpuSpring, NONE};
-use super::options::Precision;
+use super::real::Precision;
 
 /// Rest-length slots per `Words` of the device table (the lanes of a `vec4<Real>`).
 const SLOTS_PER_WORD: usize = 4;

@@ -11,7 +11,7 @@
 //! `touch` buffer, which the integrate pass reads.
 
 use super::layout::{array_bytes, GpuCollide, GpuCollider, Vec4, NONE};
-use super::options::Precision;
+use super::real::Precision;
 use super::pipelines::Kernel;
 use super::plan::{Dispatch, Plan};
 use crate::cpu::collision_exclusions;

@@ -4,7 +4,7 @@
 //! `shaders/shared/` it uses, listed once per kernel in [`KERNELS`].
 
 use super::layout::GpuStep;
-use super::options::Precision;
+use super::real::Precision;
 
 /// A WGSL fragment of `shaders/shared/`, prepended to the kernels that list it in [`KERNELS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::layout::{
     self, array_bytes, GpuActuator, GpuBody, GpuLink, GpuLink64, GpuMass, GpuMaterial,
     GpuOscillator, GpuParams, GpuSpring, Run,
 };
-use super::options::Precision;
+use super::real::Precision;
 use super::orient;
 use super::plan::Plan;
 use super::stencil::{MuscleSlots, Stencil};
