@@ -1,8 +1,8 @@
 // hooke: the sensor kernels' bindings (`sense_bodies`, `sense_gather`; host side in
-// src/gpu/sense.rs, CPU twin src/cpu/sense.rs).
+// src/gpu/kernels/sense.rs, CPU twin src/cpu/sense.rs).
 //
-// `requests` (u32 words): the header (pieces of bodies B, contacts C, springs S, orientation
-// 0/1), then per piece of a body (first mass, mass count, the body's first mass), per contact its
+// `requests` (u32 words): the header (SENSE_HEADER_WORDS words, generated from the Rust side:
+// pieces of bodies B, contacts C, springs S, orientation 0/1), then per piece of a body (first mass, mass count, the body's first mass), per contact its
 // mass, per spring its two masses.
 // `out` (f32 words): per piece SENSE_BODY_WORDS words (`sense_bodies`), then per contact 4 words
 // (normal force N, touching 0/1), then per spring its length (m) (`sense_gather`).

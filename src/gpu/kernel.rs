@@ -1,12 +1,15 @@
-//! Shader modules and compute pipelines: one WGSL file, entry point, label and field per kernel.
-//!
-//! A kernel's source is its own file `shaders/<stem>.wgsl` after the shared fragments of
-//! `shaders/shared/` it uses, listed once per kernel in [`KERNELS`].
+//! What a kernel is made of and how it becomes a pipeline: its [`KernelSource`] (its own file
+//! `shaders/<stem>.wgsl` after the shared fragments of `shaders/shared/` it uses, its entry
+//! point and its bindings), the bind group layout and bind groups of a binding list, and the
+//! compute pipeline. Each kernel's source, bindings and bind group are in its own module of
+//! `kernels/`; this file is the machinery they share.
 
-use super::layout::GpuStep;
-use super::real::Precision;
+use crate::gpu::layout::GpuStep;
+use crate::gpu::obstacles::shape_wgsl;
+use crate::gpu::real::Precision;
 
-/// A WGSL fragment of `shaders/shared/`, prepended to the kernels that list it in [`KERNELS`].
+/// A WGSL fragment of `shaders/shared/`, prepended to the kernels whose [`KernelSource`] lists
+/// it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fragment {
     /// `common.wgsl`: the overrides, the `Gpu*` mirrors and helpers every kernel uses.
@@ -56,8 +59,8 @@ impl Fragment {
     }
 }
 
-/// One kernel: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`, the
-/// [`Pipelines`] field `<stem>`.
+/// One kernel: `shaders/<stem>.wgsl`, entry point `<stem>`, label `hooke::<stem>`, declared
+/// in `kernels/<stem>.rs` (or its family's module) as `SOURCE`.
 #[derive(Debug)]
 pub(crate) struct KernelSource {
     pub(crate) stem: &'static str,
@@ -67,139 +70,12 @@ pub(crate) struct KernelSource {
     pub(crate) body: &'static str,
     /// Whether it binds the per-step uniform as group 1.
     pub(crate) stepped: bool,
-}
-
-/// A kernel of the collision pass (they share one fragment and one bind group layout).
-const fn collision_kernel(stem: &'static str, body: &'static str) -> KernelSource {
-    KernelSource {
-        stem,
-        fragments: &[Fragment::Common, Fragment::Words, Fragment::Collisions],
-        body,
-        stepped: false,
-    }
-}
-
-/// The collision pass's kernels, in the order one step dispatches them.
-pub(crate) const COLLISION_STEMS: [&str; 8] = [
-    "grid_bounds",
-    "grid_frame",
-    "grid_count",
-    "grid_scan",
-    "grid_scan_blocks",
-    "grid_scatter",
-    "grid_sort",
-    "collide",
-];
-
-/// The kernels, and which shared fragments each uses.
-pub(crate) const KERNELS: [KernelSource; 16] = {
-    use Fragment::{
-        Common, IntegrateMass, Obstacles, Scatter, Sense, SpringCommon, SpringPass, Words,
-    };
-    [
-        KernelSource {
-            stem: "springs",
-            fragments: &[Common, SpringCommon, Words, Scatter, SpringPass],
-            body: include_str!("../../shaders/springs.wgsl"),
-            stepped: true,
-        },
-        KernelSource {
-            stem: "integrate",
-            fragments: &[Common, Words, Obstacles, IntegrateMass],
-            body: include_str!("../../shaders/integrate.wgsl"),
-            stepped: true,
-        },
-        KernelSource {
-            stem: "energy_masses",
-            fragments: &[Common, Obstacles],
-            body: include_str!("../../shaders/energy_masses.wgsl"),
-            stepped: false,
-        },
-        KernelSource {
-            stem: "energy_springs",
-            fragments: &[Common, SpringCommon, Words],
-            body: include_str!("../../shaders/energy_springs.wgsl"),
-            stepped: false,
-        },
-        KernelSource {
-            stem: "bodies",
-            fragments: &[Common],
-            body: include_str!("../../shaders/bodies.wgsl"),
-            stepped: false,
-        },
-        KernelSource {
-            stem: "publish",
-            fragments: &[Common, Words],
-            body: include_str!("../../shaders/publish.wgsl"),
-            stepped: false,
-        },
-        collision_kernel(
-            "grid_bounds",
-            include_str!("../../shaders/grid_bounds.wgsl"),
-        ),
-        collision_kernel("grid_frame", include_str!("../../shaders/grid_frame.wgsl")),
-        collision_kernel("grid_count", include_str!("../../shaders/grid_count.wgsl")),
-        collision_kernel("grid_scan", include_str!("../../shaders/grid_scan.wgsl")),
-        collision_kernel(
-            "grid_scan_blocks",
-            include_str!("../../shaders/grid_scan_blocks.wgsl"),
-        ),
-        collision_kernel(
-            "grid_scatter",
-            include_str!("../../shaders/grid_scatter.wgsl"),
-        ),
-        collision_kernel("grid_sort", include_str!("../../shaders/grid_sort.wgsl")),
-        collision_kernel("collide", include_str!("../../shaders/collide.wgsl")),
-        KernelSource {
-            stem: "sense_bodies",
-            fragments: &[Common, Sense],
-            body: include_str!("../../shaders/sense_bodies.wgsl"),
-            stepped: false,
-        },
-        KernelSource {
-            stem: "sense_gather",
-            fragments: &[Common, Sense],
-            body: include_str!("../../shaders/sense_gather.wgsl"),
-            stepped: false,
-        },
-    ]
-};
-
-/// The fused steps kernel: the fragments of `springs` and `integrate_mass`, then the stencil
-/// variant generated for it ([`super::stencil::Stencil::wgsl`] with `fused`) and
-/// [`STEPS_BODY`]. Not stepped: its step records are a storage table in group 0.
-pub(crate) const STEPS: KernelSource = {
-    use Fragment::{Common, IntegrateMass, Obstacles, Scatter, SpringCommon, SpringPass, Words};
-    KernelSource {
-        stem: "steps",
-        fragments: &[
-            Common,
-            SpringCommon,
-            Words,
-            Scatter,
-            SpringPass,
-            Obstacles,
-            IntegrateMass,
-        ],
-        body: "",
-        stepped: false,
-    }
-};
-
-/// `shaders/steps.wgsl`, appended to the generated stencil variant.
-pub(crate) const STEPS_BODY: &str = include_str!("../../shaders/steps.wgsl");
-
-/// The stencil variant of the `springs` kernel (same fragments, same entry point): a template
-/// whose `//@` lines [`super::stencil::Stencil::wgsl`] generates.
-pub(crate) const SPRINGS_STENCIL: &str = include_str!("../../shaders/springs_stencil.wgsl");
-
-/// The kernel of stem `stem` (the fused steps kernel included).
-pub(crate) fn kernel(stem: &str) -> &'static KernelSource {
-    KERNELS
-        .iter()
-        .chain(std::iter::once(&STEPS))
-        .find(|k| k.stem == stem)
-        .expect("unknown kernel stem")
+    /// What each binding of group 0 holds, in binding order; a unit test compares them with
+    /// the WGSL declarations (`layout/tests.rs`).
+    pub(crate) bindings: &'static [Slot],
+    /// WGSL `u32` constants generated for it from Rust values: (name, value), appended to its
+    /// source (module-scope declarations may follow their use).
+    pub(crate) consts: &'static [(&'static str, u32)],
 }
 
 /// The full WGSL source of `kernel` with `body` as its own file (its file, or the generated
@@ -214,10 +90,17 @@ pub(crate) fn source(kernel: &KernelSource, body: &str, compile: &Compile<'_>) -
         real_fragment(compile.precision)
     );
     for fragment in kernel.fragments {
+        if *fragment == Fragment::Obstacles {
+            // The shape tags, from their one Rust list.
+            out.push_str(&shape_wgsl());
+        }
         out.push_str(fragment.wgsl(compile.wide, compile.packed, compile.precision));
         out.push('\n');
     }
     out.push_str(body);
+    for (name, value) in kernel.consts {
+        out.push_str(&format!("\nconst {name}: u32 = {value}u;"));
+    }
     out
 }
 
@@ -238,57 +121,9 @@ pub(crate) enum Slot {
     ReadWrite,
 }
 
-/// The bindings of group 0 of each kernel, in binding order (`springs_stencil` for the stencil
-/// variant of `springs`); a unit test compares them with the WGSL declarations.
-pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
-    use Slot::{Read, ReadWrite, Uniform};
-    match layout {
-        "springs" => &[
-            Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
-            Uniform, Read,
-        ],
-        // The stencil variant adds its table of rest lengths.
-        "springs_stencil" => &[
-            Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
-            Uniform, Read, Read,
-        ],
-        // With the muscles set before the walk: the table is written, and the muscle lists.
-        "springs_stencil_muscles" => &[
-            Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
-            Uniform, Read, ReadWrite, Read, Read,
-        ],
-        "integrate" => &[
-            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read, Read,
-            ReadWrite,
-        ],
-        // The fused steps kernel: the muscles variant's bindings with `state` written, then the
-        // integrate pass's tables, the islands, the step table and the call uniform.
-        "steps" => &[
-            Uniform, Read, Read, Read, ReadWrite, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
-            Uniform, Read, ReadWrite, Read, Read, Read, Read, Read, Read, Read, ReadWrite, Read,
-            Read, Uniform,
-        ],
-        "energy_masses" => &[Uniform, Read, Read, Read, Read, ReadWrite, Read, Read, Read],
-        "energy_springs" => &[
-            Uniform, Read, Read, Read, Read, Read, Read, Read, ReadWrite, Uniform,
-        ],
-        "bodies" => &[Uniform, Read, Read, Read, Read, ReadWrite],
-        "publish" => &[Uniform, Read, ReadWrite, ReadWrite],
-        // Both sensor kernels: shared/sense.wgsl's bindings.
-        "sense_bodies" | "sense_gather" => &[Read, Read, Read, Read, Read, Read, ReadWrite],
-        // Every collision kernel: shared/collisions.wgsl's bindings.
-        "grid_bounds" | "grid_frame" | "grid_count" | "grid_scan" | "grid_scan_blocks"
-        | "grid_scatter" | "grid_sort" | "collide" => &[
-            Uniform, Read, Read, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
-            ReadWrite, Uniform,
-        ],
-        _ => unreachable!("unknown kernel layout {layout}"),
-    }
-}
-
-/// The group-0 bind group layout entries Rust builds for `layout` (see [`bindings`]).
-pub(crate) fn layout_entries(layout: &str) -> Vec<wgpu::BindGroupLayoutEntry> {
-    bindings(layout)
+/// The group-0 bind group layout entries of a kernel whose bindings hold `slots`.
+pub(crate) fn entries(slots: &[Slot]) -> Vec<wgpu::BindGroupLayoutEntry> {
+    slots
         .iter()
         .enumerate()
         .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
@@ -323,30 +158,6 @@ pub(crate) fn step_entry(precision: Precision) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
-/// One compute pipeline and its group-0 layout.
-#[derive(Debug)]
-pub(crate) struct Kernel {
-    pub(crate) pipeline: wgpu::ComputePipeline,
-    pub(crate) layout: wgpu::BindGroupLayout,
-}
-
-/// Every pipeline of a World, one field per kernel stem.
-#[derive(Debug)]
-pub(crate) struct Pipelines {
-    pub(crate) springs: Kernel,
-    pub(crate) integrate: Kernel,
-    pub(crate) energy_masses: Kernel,
-    pub(crate) energy_springs: Kernel,
-    pub(crate) bodies: Kernel,
-    pub(crate) publish: Kernel,
-    /// The collision pass's kernels, in [`COLLISION_STEMS`] order, when a mass collides.
-    pub(crate) collisions: Option<Vec<Kernel>>,
-    /// The fused steps kernel, when the World fuses its steps (see `super::steps`).
-    pub(crate) steps: Option<Kernel>,
-    /// Group 1 of `springs` and `integrate`: the per-step uniform with a dynamic offset.
-    pub(crate) step_layout: wgpu::BindGroupLayout,
-}
-
 /// How a World's kernels are compiled.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Compile<'a> {
@@ -358,64 +169,83 @@ pub(crate) struct Compile<'a> {
     pub(crate) packed: bool,
     /// The kernels' real type.
     pub(crate) precision: Precision,
-    /// The WGSL overrides ([`layout::constants`]).
+    /// The WGSL overrides ([`crate::gpu::layout::constants`]).
     pub(crate) constants: &'a [(&'a str, f64)],
 }
 
-impl Pipelines {
-    /// Compiles every kernel; `stencil` is the generated stencil variant of `springs` and its
-    /// bind group layout, if the World runs it; `steps` the generated body of the fused steps
-    /// kernel, if the World fuses its steps; the collision kernels when `collisions`.
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        compile: &Compile<'_>,
-        stencil: Option<(&str, &str)>,
-        steps: Option<&str>,
-        collisions: bool,
-    ) -> Self {
-        let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("hooke::step"),
-            entries: &[step_entry(compile.precision)],
-        });
-        let build = |stem: &str, variant: Option<(&str, &str)>| {
-            let kernel = kernel(stem);
-            let (layout, body) = variant.unwrap_or((stem, kernel.body));
-            build_kernel(device, compile, &step_layout, kernel, layout, body)
-        };
-        Self {
-            springs: build("springs", stencil),
-            integrate: build("integrate", None),
-            energy_masses: build("energy_masses", None),
-            energy_springs: build("energy_springs", None),
-            bodies: build("bodies", None),
-            publish: build("publish", None),
-            collisions: collisions
-                .then(|| COLLISION_STEMS.iter().map(|s| build(s, None)).collect()),
-            steps: steps
-                .map(|body| build_kernel(device, compile, &step_layout, &STEPS, "steps", body)),
-            step_layout,
-        }
-    }
+/// The bind group layout of group 0 of a kernel whose bindings hold `slots`, labelled `label`.
+pub(crate) fn group_layout(
+    device: &wgpu::Device,
+    label: &str,
+    slots: &[Slot],
+) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &entries(slots),
+    })
 }
 
-/// The pipeline of `kernel` with `body` as its own file, bound as `layout` (see [`bindings`]).
-pub(crate) fn build_kernel(
+/// The layout of group 1 of the stepped kernels: the per-step uniform in `precision`.
+pub(crate) fn step_layout(device: &wgpu::Device, precision: Precision) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("hooke::step"),
+        entries: &[step_entry(precision)],
+    })
+}
+
+/// A bind group of `layout` with `resources` at bindings 0, 1, ...
+pub(crate) fn bind(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    label: &str,
+    resources: Vec<wgpu::BindingResource<'_>>,
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = resources
+        .into_iter()
+        .enumerate()
+        .map(|(i, resource)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource,
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// Whole buffers as bindings.
+pub(crate) fn whole<'a>(buffers: &[&'a wgpu::Buffer]) -> Vec<wgpu::BindingResource<'a>> {
+    buffers.iter().map(|b| b.as_entire_binding()).collect()
+}
+
+/// `size` bytes of `buffer` from `offset`, as a binding.
+pub(crate) fn range(buffer: &wgpu::Buffer, offset: u64, size: u64) -> wgpu::BindingResource<'_> {
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer,
+        offset,
+        size: wgpu::BufferSize::new(size),
+    })
+}
+
+/// The pipeline of `kernel` with `body` as its own file (its file, or a generated variant),
+/// its group 0 bound as `group0` and, when it is stepped, group 1 as `step_layout`; labelled
+/// `hooke::<label>`.
+pub(crate) fn pipeline(
     device: &wgpu::Device,
     compile: &Compile<'_>,
-    step_layout: &wgpu::BindGroupLayout,
     kernel: &KernelSource,
-    layout: &str,
+    label: &str,
     body: &str,
-) -> Kernel {
-    let label = format!("hooke::{layout}");
-    let group0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(&label),
-        entries: &layout_entries(layout),
-    });
+    group0: &wgpu::BindGroupLayout,
+    step_layout: &wgpu::BindGroupLayout,
+) -> wgpu::ComputePipeline {
+    let label = format!("hooke::{label}");
     let groups: Vec<Option<&wgpu::BindGroupLayout>> = if kernel.stepped {
-        vec![Some(&group0), Some(step_layout)]
+        vec![Some(group0), Some(step_layout)]
     } else {
-        vec![Some(&group0)]
+        vec![Some(group0)]
     };
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(&label),
@@ -427,7 +257,7 @@ pub(crate) fn build_kernel(
         label: Some(&label),
         source: wgpu::ShaderSource::Wgsl(wgsl.into()),
     });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(&label),
         layout: Some(&pipeline_layout),
         module: &module,
@@ -437,79 +267,42 @@ pub(crate) fn build_kernel(
             zero_initialize_workgroup_memory: false,
         },
         cache: None,
-    });
-    Kernel {
-        pipeline,
-        layout: group0,
+    })
+}
+
+/// One compute pipeline and its group-0 layout, for the kernels a World compiles on first use
+/// (the sensors').
+#[derive(Debug)]
+pub(crate) struct Kernel {
+    pub(crate) pipeline: wgpu::ComputePipeline,
+    pub(crate) layout: wgpu::BindGroupLayout,
+}
+
+impl Kernel {
+    /// `kernel` compiled with its own file, its layout made from its bindings.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        compile: &Compile<'_>,
+        kernel: &KernelSource,
+        step_layout: &wgpu::BindGroupLayout,
+    ) -> Self {
+        let layout = group_layout(device, &format!("hooke::{}", kernel.stem), kernel.bindings);
+        let pipeline = pipeline(
+            device,
+            compile,
+            kernel,
+            kernel.stem,
+            kernel.body,
+            &layout,
+            step_layout,
+        );
+        Self { pipeline, layout }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::layout::{constants, GpuMaterial, Specialization};
-    use crate::gpu::plan::Granularity;
-
-    /// A specialisation that turns every optional branch on (actuators, commands, oscillators,
-    /// obstacles, collisions, contacts), so that every line of every kernel is compiled.
-    fn everything() -> Specialization {
-        Specialization {
-            fixed_scale: 2f64.powi(40),
-            spring_force_limit: 1e6,
-            track_energy: true,
-            uniform_material: Some(GpuMaterial::default()),
-            has_actuators: true,
-            has_commands: true,
-            has_oscillators: true,
-            packed_forces: false,
-            obstacles: 1,
-            grid_origin: [0.0, 0.0],
-            grid_inverse_cell: 1.0,
-            grid_columns: 1,
-            grid_rows: 1,
-            collisions: true,
-            contacts: true,
-            granularity: Granularity::for_device(wgpu::DeviceType::Cpu, 1 << 16),
-        }
-    }
-
-    /// Every kernel compiles to a pipeline in f64 on the test adapter (lavapipe: its SPIR-V
-    /// compiler takes the f64 sine of real_f64.wgsl, `bitcast<f64>(u64)` and f64 overrides).
-    /// Skipped, saying so, on an adapter without `SHADER_F64`.
-    #[test]
-    fn every_kernel_compiles_in_f64_on_the_device() {
-        let (device, _queue) = crate::gpu::request_device().expect("a test adapter");
-        if !device.features().contains(wgpu::Features::SHADER_F64) {
-            eprintln!("skipped: {} has no SHADER_F64", device.adapter_info().name);
-            return;
-        }
-        let constants = constants(&everything());
-        let compile = Compile {
-            bits: 64,
-            wide: true,
-            packed: false,
-            precision: Precision::F64,
-            constants: &constants,
-        };
-        let step_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("hooke::step"),
-            entries: &[step_entry(Precision::F64)],
-        });
-        for kernel in &KERNELS {
-            let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-            let _ = build_kernel(
-                &device,
-                &compile,
-                &step_layout,
-                kernel,
-                kernel.stem,
-                kernel.body,
-            );
-            let error = pollster::block_on(scope.pop());
-            assert!(error.is_none(), "{} in f64: {error:?}", kernel.stem);
-        }
-    }
-
     /// `sin_real` and `cos_real` of real_f64.wgsl run on the device in f64 and match the CPU's
     /// `sin` and `cos`. Bound: fdlibm's kernels err below 1 ulp on [-pi/4, pi/4]; for
     /// |x| <= 1e4 the reduction's multiples n < 2^14 make `n * PIO2_1` and `n * PIO2_2` exact, so

@@ -185,56 +185,10 @@ impl Precision {
     }
 }
 
-/// The byte offset of `field` in the device record `$ty` of `precision` (the `real32` or
-/// `real64` mirror of [`layout`](super::layout)).
-macro_rules! field_offset {
-    ($precision:expr, $ty:ident, $field:ident) => {
-        match $precision {
-            $crate::gpu::real::Precision::F32 => {
-                std::mem::offset_of!($crate::gpu::layout::real32::$ty, $field) as u64
-            }
-            $crate::gpu::real::Precision::F64 => {
-                std::mem::offset_of!($crate::gpu::layout::real64::$ty, $field) as u64
-            }
-        }
-    };
-}
-pub(crate) use field_offset;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::layout::GpuMass;
-
-    #[test]
-    fn f32_records_round_each_real_and_keep_the_integers() {
-        let mass = GpuMass {
-            external_force: [0.1, -2.5, 1e-3],
-            mass: 0.1,
-            flags: 1,
-            oscillator: 7,
-            body: 3,
-            ..Default::default()
-        };
-        let bytes = Precision::F32.encode_one(&mass);
-        assert_eq!(bytes.len() as u64, Precision::F32.bytes::<GpuMass>(1));
-        assert_eq!(bytes.len(), 32);
-        let back: Vec<GpuMass> = Precision::F32.decode(&bytes);
-        assert_eq!(back[0].external_force, [0.1f32, -2.5, 1e-3].map(f64::from));
-        assert_eq!(back[0].mass, f64::from(0.1f32));
-        assert_eq!((back[0].flags, back[0].oscillator, back[0].body), (1, 7, 3));
-        // f64 records are their own bytes.
-        let wide = Precision::F64.encode_one(&mass);
-        assert_eq!(wide.len(), 64);
-        assert_eq!(Precision::F64.decode::<GpuMass>(&wide)[0].mass, 0.1);
-    }
-
-    #[test]
-    fn field_offsets_follow_the_precision() {
-        assert_eq!(field_offset!(Precision::F32, GpuParams, drag_stiffness), 32);
-        // f64: the u32 `drag_mass` at 56 is padded to 64.
-        assert_eq!(field_offset!(Precision::F64, GpuParams, drag_stiffness), 64);
-    }
 
     #[test]
     fn wgsl_literals_are_exact() {

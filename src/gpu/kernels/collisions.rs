@@ -1,5 +1,6 @@
-//! The collision pass on the device: the colliding masses' table, the grid's buffers, one bind
-//! group shared by the collision kernels, and the dispatches of one pass. The kernels are
+//! The collision pass on the device: its eight kernels, the grid's buffers, one bind group
+//! shared by the kernels, and the dispatches of one pass (the colliding masses' table:
+//! `tables/collisions.rs`; the grid's size: `plan::GridPlan`). The kernels are
 //! `shaders/grid_*.wgsl` and `shaders/collide.wgsl` over `shaders/shared/collisions.wgsl`; the CPU
 //! twin is `src/cpu/mass_grid.rs` and `src/cpu/collisions.rs`.
 //!
@@ -10,93 +11,59 @@
 //! colliding mass), `grid_sort` (per bucket), `collide` (per colliding mass). It writes each colliding mass's force (two `vec4<Real>` per mass) to the
 //! `touch` buffer, which the integrate pass reads.
 
-use super::layout::{array_bytes, GpuCollide, GpuCollider, Vec4, NONE};
-use super::real::Precision;
-use super::pipelines::Kernel;
-use super::plan::{Dispatch, Plan};
-use crate::cpu::collision_exclusions;
-use crate::error::Result;
-use crate::model::Model;
+use crate::gpu::kernel::{bind, whole, Fragment, KernelSource, Slot};
+use crate::gpu::layout::{array_bytes, GpuCollide, Vec4, BOX_WORDS};
+use crate::gpu::plan::{Dispatch, GridPlan, Plan};
+use crate::gpu::real::Precision;
+use crate::gpu::tables::CollisionTables;
 
-/// Buckets per invocation of `grid_scan` (WGSL `SCAN_ITEMS`).
-pub(crate) const SCAN_ITEMS: u64 = 4;
+/// The bindings every collision kernel shares (`shared/collisions.wgsl`'s).
+const BINDINGS: [Slot; 12] = {
+    use Slot::{Read, ReadWrite, Uniform};
+    [
+        Uniform, Read, Read, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, ReadWrite,
+        ReadWrite, Uniform,
+    ]
+};
 
-/// The grid's cells are this much wider than the largest collision diameter, so that f32
-/// rounding of `p / cell` can never put two touching masses two cells apart: the rounding of
-/// `floor(p * inverse_cell)` is at most an ulp of `p * inverse_cell`, below `2^-6` while masses
-/// stay within `2^17` cells of the origin (with the margin `2^-5` of a cell, no pair is missed
-/// there; beyond, a pair within 3 % of contact could be).
-const CELL_MARGIN: f64 = 1.0 + 1.0 / 32.0;
-
-/// The colliding masses as the device reads them.
-#[derive(Clone, Debug)]
-pub(crate) struct CollisionTables {
-    pub(crate) params: GpuCollide,
-    /// The pair force of each pair of classes: (stiffness (N/m), damping (N*s/m), friction, 0).
-    pub(crate) pair_table: Vec<[f64; 4]>,
-    pub(crate) colliders: Vec<GpuCollider>,
-    /// Spring neighbours among the colliding masses (mass indices, sorted per collider).
-    pub(crate) joined: Vec<u32>,
-}
-
-impl CollisionTables {
-    /// The tables of `model` with scan blocks of `block` buckets, or `None` when no mass has a
-    /// collision radius.
-    pub(crate) fn new(model: &Model, block: u64) -> Option<Self> {
-        model.first_colliding_mass()?;
-        let radius: Vec<f64> = model.masses.iter().map(|m| m.collision_radius).collect();
-        let (starts, joined) = collision_exclusions(model, &radius);
-        let mut body = vec![NONE; radius.len()];
-        for (b, range) in model.bodies.iter().enumerate() {
-            if !range.self_collision {
-                body[range.masses.clone()].fill(b as u32);
-            }
-        }
-        let colliders: Vec<GpuCollider> = model
-            .masses
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.collision_radius > 0.0)
-            .map(|(i, m)| GpuCollider {
-                mass: i as u32,
-                radius: m.collision_radius,
-                group: m.collision_group,
-                mask: m.collision_mask,
-                body: body[i],
-                joined_first: starts[i],
-                joined_end: starts[i + 1],
-                collision_class: m.collision_class,
-                ..Default::default()
-            })
-            .collect();
-        let largest = radius.iter().copied().fold(0.0, f64::max);
-        let members = colliders.len() as u64;
-        let buckets = (2 * members).next_power_of_two().max(block);
-        let pair_table = model
-            .collision_table()
-            .iter()
-            .map(|c| [c.stiffness, c.damping, c.friction, 0.0])
-            .collect();
-        Some(Self {
-            params: GpuCollide {
-                dt: model.params.dt,
-                inverse_cell: 1.0 / (2.0 * largest * CELL_MARGIN),
-                members: members as u32,
-                buckets: buckets as u32,
-                largest,
-                ..GpuCollide::default()
-            },
-            pair_table,
-            colliders,
-            joined,
-        })
-    }
-
-    /// Scan blocks of `block` buckets.
-    fn blocks(&self, block: u64) -> u64 {
-        u64::from(self.params.buckets) / block
+/// A kernel of the collision pass (they share one fragment and one bind group layout).
+const fn collision_kernel(stem: &'static str, body: &'static str) -> KernelSource {
+    KernelSource {
+        stem,
+        fragments: &[Fragment::Common, Fragment::Words, Fragment::Collisions],
+        body,
+        stepped: false,
+        bindings: &BINDINGS,
+        consts: &[],
     }
 }
+
+/// The collision pass's kernels, in the order one step dispatches them.
+pub(crate) const SOURCES: [KernelSource; 8] = [
+    collision_kernel(
+        "grid_bounds",
+        include_str!("../../../shaders/grid_bounds.wgsl"),
+    ),
+    collision_kernel(
+        "grid_frame",
+        include_str!("../../../shaders/grid_frame.wgsl"),
+    ),
+    collision_kernel(
+        "grid_count",
+        include_str!("../../../shaders/grid_count.wgsl"),
+    ),
+    collision_kernel("grid_scan", include_str!("../../../shaders/grid_scan.wgsl")),
+    collision_kernel(
+        "grid_scan_blocks",
+        include_str!("../../../shaders/grid_scan_blocks.wgsl"),
+    ),
+    collision_kernel(
+        "grid_scatter",
+        include_str!("../../../shaders/grid_scatter.wgsl"),
+    ),
+    collision_kernel("grid_sort", include_str!("../../../shaders/grid_sort.wgsl")),
+    collision_kernel("collide", include_str!("../../../shaders/collide.wgsl")),
+];
 
 /// The collision pass of a World: its buffers, bind group and dispatches.
 #[derive(Debug)]
@@ -118,31 +85,20 @@ pub(crate) struct Shared<'a> {
 }
 
 impl CollisionPass {
-    /// The pass of `tables` under `plan`, bound to the collision kernels' layout (`kernel`, the
-    /// first of them: they share one).
-    ///
-    /// # Errors
-    /// [`Error::DeviceLimit`](crate::Error::DeviceLimit) when its tables or dispatches do not
-    /// fit the device.
+    /// The pass of `tables` on the grid `grid`, under `plan`, bound to the collision kernels'
+    /// layout (`layout`: they share one).
     pub(crate) fn new(
         device: &wgpu::Device,
         plan: &Plan,
         tables: &CollisionTables,
-        kernel: &Kernel,
+        grid: &GridPlan,
+        layout: &wgpu::BindGroupLayout,
         shared: &Shared<'_>,
-    ) -> Result<Self> {
+    ) -> Self {
         use wgpu::util::DeviceExt;
-        let block = plan.scan_block();
         let real = plan.precision;
         let members = u64::from(tables.params.members);
-        let buckets = u64::from(tables.params.buckets);
-        for bytes in [
-            array_bytes::<[i32; 4]>(members),
-            array_bytes::<u32>(buckets),
-            real.bytes::<GpuCollider>(members),
-        ] {
-            plan.check_binding(bytes)?;
-        }
+        let buckets = grid.buckets;
         let usage = wgpu::BufferUsages::STORAGE;
         let init = |label: &str, contents: &[u8], usage| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -164,10 +120,14 @@ impl CollisionPass {
         } else {
             &tables.joined
         };
+        let params = GpuCollide {
+            buckets: buckets as u32,
+            ..tables.params
+        };
         let buffers = vec![
             init(
                 "hooke::collide_params",
-                &real.encode_one(&tables.params),
+                &real.encode_one(&params),
                 wgpu::BufferUsages::UNIFORM,
             ),
             init("hooke::colliders", &real.encode(&tables.colliders), usage),
@@ -180,7 +140,7 @@ impl CollisionPass {
             ),
             zeroed(
                 "hooke::grid_starts",
-                array_bytes::<u32>(buckets + tables.blocks(block)),
+                array_bytes::<u32>(buckets + grid.blocks),
             ),
             zeroed("hooke::grid_keys", array_bytes::<[i32; 4]>(members)),
             zeroed("hooke::grid_points", real.bytes::<Vec4>(members)),
@@ -205,32 +165,23 @@ impl CollisionPass {
             shared.touch,
             &b[8],
         ];
-        let entries: Vec<wgpu::BindGroupEntry> = order
-            .iter()
-            .enumerate()
-            .map(|(i, buffer)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: buffer.as_entire_binding(),
-            })
-            .collect();
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("hooke::collisions"),
-            layout: &kernel.layout,
-            entries: &entries,
-        });
-        let per_group = u64::from(plan.granularity.workgroup_size);
-        Ok(Self {
+        let group = bind(device, layout, "hooke::collisions", whole(&order));
+        Self {
             group,
-            members: plan.dispatch(members, per_group, "collision pass")?,
-            blocks: plan.dispatch(tables.blocks(block), 1, "collision grid scan")?,
-            buckets: plan.dispatch(buckets, per_group, "collision grid sort")?,
+            members: grid.members_dispatch,
+            blocks: grid.blocks_dispatch,
+            buckets: grid.buckets_dispatch,
             buffers,
-        })
+        }
     }
 
-    /// Records one collision pass (the kernels in
-    /// [`COLLISION_STEMS`](super::pipelines::COLLISION_STEMS) order) into `pass`.
-    pub(crate) fn record(&self, kernels: &[Kernel], pass: &mut wgpu::ComputePass<'_>) {
+    /// Records one collision pass (`pipelines`: the kernels of [`SOURCES`], in order) into
+    /// `pass`.
+    pub(crate) fn record(
+        &self,
+        pipelines: &[wgpu::ComputePipeline],
+        pass: &mut wgpu::ComputePass<'_>,
+    ) {
         let one = Dispatch {
             x: 1,
             y: 1,
@@ -246,8 +197,8 @@ impl CollisionPass {
             self.buckets,
             self.members,
         ];
-        for (kernel, d) in kernels.iter().zip(dispatches) {
-            pass.set_pipeline(&kernel.pipeline);
+        for (pipeline, d) in pipelines.iter().zip(dispatches) {
+            pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &self.group, &[]);
             pass.dispatch_workgroups(d.x, d.y, 1);
         }
@@ -258,10 +209,6 @@ impl CollisionPass {
         self.buffers.iter()
     }
 }
-
-/// Words after the bucket counts holding the box of occupied cells and this step's frame (WGSL
-/// `BOX_WORDS`; see `Frame` in `shaders/shared/collisions.wgsl`).
-pub(crate) const BOX_WORDS: u64 = 12;
 
 /// The initial counts buffer: zero counts, then an empty box (lowest coordinates at the top of
 /// their order, highest at the bottom) and a zeroed frame.

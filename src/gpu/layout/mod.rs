@@ -13,6 +13,13 @@ use bytemuck::{Pod, Zeroable};
 use super::granularity::Granularity;
 pub(crate) use super::granularity::{CPU_WORKGROUP_SIZE, WORKGROUP_SIZE};
 
+/// Buckets per invocation of `grid_scan` (WGSL `SCAN_ITEMS`).
+pub(crate) const SCAN_ITEMS: u64 = 4;
+
+/// Words after the bucket counts holding the box of occupied cells and this step's frame (WGSL
+/// `BOX_WORDS`; see `Frame` in `shaders/shared/collisions.wgsl`).
+pub(crate) const BOX_WORDS: u64 = 12;
+
 /// Invocations that walk neighbouring masses side by side in the spring pass: the SIMD width of
 /// CPU adapters (llvmpipe runs 8 lanes of f32 per step with AVX2). A power of two.
 pub(crate) const LANE_GROUP: u32 = 8;
@@ -29,13 +36,6 @@ pub(crate) const LAW_ZERO_LENGTH: u32 = 2;
 pub(crate) const CONTACT_NONE: u32 = 0;
 pub(crate) const CONTACT_PENALTY: u32 = 1;
 pub(crate) const CONTACT_RESTITUTION: u32 = 2;
-/// `GpuObstacle::shape` tags, one per [`Shape`](crate::Shape) kind.
-pub(crate) const SHAPE_PLANE: u32 = 0;
-pub(crate) const SHAPE_BOX: u32 = 1;
-pub(crate) const SHAPE_ORIENTED_BOX: u32 = 2;
-pub(crate) const SHAPE_SPHERE: u32 = 3;
-pub(crate) const SHAPE_CAPSULE: u32 = 4;
-pub(crate) const SHAPE_HEIGHTFIELD: u32 = 5;
 /// `GpuParams::friction_rule` tags ([`FrictionRule`](crate::model::FrictionRule)).
 pub(crate) const FRICTION_COULOMB: u32 = 0;
 pub(crate) const FRICTION_NAIVE: u32 = 1;
@@ -591,12 +591,6 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         CONTACT_PENALTY,
         CONTACT_RESTITUTION,
         FRICTION_NAIVE,
-        SHAPE_PLANE,
-        SHAPE_BOX,
-        SHAPE_ORIENTED_BOX,
-        SHAPE_SPHERE,
-        SHAPE_CAPSULE,
-        SHAPE_HEIGHTFIELD,
         BLOW_UP_FLOOR_SPEED,
         INTEGRATOR_SEMI_IMPLICIT,
         SENSE_BODY_WORDS,
@@ -604,6 +598,22 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
     ])
     .collect()
 }
+
+/// The byte offset of `field` in the device record `$ty` of `precision` (the `real32` or
+/// `real64` mirror of [`layout`](super::layout)).
+macro_rules! field_offset {
+    ($precision:expr, $ty:ident, $field:ident) => {
+        match $precision {
+            $crate::gpu::real::Precision::F32 => {
+                std::mem::offset_of!($crate::gpu::layout::real32::$ty, $field) as u64
+            }
+            $crate::gpu::real::Precision::F64 => {
+                std::mem::offset_of!($crate::gpu::layout::real64::$ty, $field) as u64
+            }
+        }
+    };
+}
+pub(crate) use field_offset;
 
 #[cfg(test)]
 pub(crate) mod tests;

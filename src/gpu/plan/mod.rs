@@ -1,18 +1,27 @@
 //! The plan of a World, as plain data before any device object exists: the atomic width and
 //! fixed-point encoding, how much work an invocation does, the dispatch sizes, the sizes of the
-//! scratch tables, the checks against the device's limits, and the chunks the spring table is
-//! bound in. Its inputs are the model, what the device offers ([`DeviceCaps`]) and the
+//! scratch tables, the checks against the device's limits, how the springs are laid out
+//! (`springs.rs`), the chunks the spring table is bound in, whether the steps are fused
+//! (`fused.rs`) and the collision grid's size. The second stage of the build: its inputs are
+//! the model, its [`Tables`], what the device offers ([`DeviceCaps`]) and the
 //! [`WorldOptions`]; the unit tests below plan with made-up limits, no device needed.
 
-use super::fixed::{AtomicWidth, FixedPoint};
-use super::layout::{
-    array_bytes, force_record_bytes, EnergySlot, GpuChunk, GpuSpringPartial, GpuStep,
-    MaterialIndex, Run, Vec4, CPU_WORKGROUP_SIZE, LINK_ACTUATED, NONE, WORKGROUP_SIZE,
-};
-use super::options::{SpringPass, WorldOptions};
-use super::real::Precision;
-use super::tables::{body_piece_count, link_bytes};
+pub(crate) mod fused;
+pub(crate) mod springs;
+
+use fused::{fused_islands, FuseLimits, Islands};
+use springs::{link_bytes, SpringChoice, SpringLayout};
+
 use crate::error::{Error, Result};
+use crate::gpu::fixed::{AtomicWidth, FixedPoint};
+use crate::gpu::granularity::Granularity;
+use crate::gpu::layout::{
+    array_bytes, force_record_bytes, EnergySlot, GpuChunk, GpuSpringPartial, GpuStep,
+    MaterialIndex, Run, Vec4, LINK_ACTUATED, SCAN_ITEMS,
+};
+use crate::gpu::options::{SpringPass, WorldOptions};
+use crate::gpu::real::Precision;
+use crate::gpu::tables::{body_piece_count, CollisionTables, Tables};
 use crate::model::Model;
 
 /// What a plan needs to know about the device.
@@ -29,7 +38,7 @@ impl DeviceCaps {
     /// What `device` offers.
     pub(crate) fn of(device: &wgpu::Device) -> Self {
         Self {
-            adapter: super::device::describe(&device.adapter_info()),
+            adapter: crate::gpu::device::describe(&device.adapter_info()),
             device_type: device.adapter_info().device_type,
             features: device.features(),
             limits: device.limits(),
@@ -97,8 +106,22 @@ pub(crate) struct ChunkPlan {
     pub(crate) dispatch: Dispatch,
 }
 
+/// The collision grid of a World whose masses collide: its size and the collision pass's
+/// dispatches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GridPlan {
+    /// Buckets of the grid's table (a power of two, at least one scan block).
+    pub(crate) buckets: u64,
+    /// Scan blocks of [`Plan::scan_block`] buckets.
+    pub(crate) blocks: u64,
+    /// Per colliding mass, per scan block, per bucket.
+    pub(crate) members_dispatch: Dispatch,
+    pub(crate) blocks_dispatch: Dispatch,
+    pub(crate) buckets_dispatch: Dispatch,
+}
+
 /// The plan of one World.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Plan {
     /// The fixed-point encoding (and atomic width, `fixed_point.bits`).
     pub(crate) fixed_point: FixedPoint,
@@ -133,16 +156,62 @@ pub(crate) struct Plan {
     max_dim: u32,
     limits: wgpu::Limits,
     max_springs_per_binding: Option<u64>,
+    /// How the springs are laid out for the spring pass.
+    pub(crate) springs: SpringLayout,
+    /// The chunks the link table is bound in, each one spring-pass dispatch.
+    pub(crate) chunks: Vec<ChunkPlan>,
+    /// The islands of the fused steps kernel, when the World fuses its steps.
+    pub(crate) fused: Option<Islands>,
+    /// The collision grid, when a mass collides.
+    pub(crate) grid: Option<GridPlan>,
 }
 
 impl Plan {
-    /// The plan of `model` (already validated) on a device offering `caps`, with `options`.
+    /// The plan of `model` (already validated), whose tables are `tables`, on a device offering
+    /// `caps`, with `options`.
     ///
     /// # Errors
     /// [`Error::Gpu`] for [`AtomicWidth::Bits64`] on a device without 64-bit atomics;
     /// [`Error::InvalidParameter`] for a bad fixed-point quantum; [`Error::DeviceLimit`] when
     /// the model does not fit the device.
-    pub(crate) fn new(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Self> {
+    pub(crate) fn new(
+        model: &Model,
+        tables: &Tables,
+        caps: &DeviceCaps,
+        options: &WorldOptions,
+    ) -> Result<Self> {
+        let sizes = Self::sizes(model, caps, options)?;
+        let choice = SpringChoice {
+            want_stencil: sizes.want_stencil,
+            reason: sizes.spring_pass_reason,
+            track_energy: sizes.track_energy,
+            precision: sizes.precision,
+        };
+        let n = tables.masses.len();
+        let layout = SpringLayout::new(&tables.springs, n, &choice, |b| sizes.binding_fits(b));
+        let chunks = sizes.chunks(&layout.links.offsets)?;
+        let limits = FuseLimits {
+            chunks: chunks.len(),
+            workgroup_size: sizes.granularity.workgroup_size,
+            max_workgroups: sizes.max_dim,
+            steps_per_submission: sizes.steps_per_submission,
+        };
+        let fused = fused_islands(tables, &layout, &limits, options);
+        let grid = match &tables.collisions {
+            Some(c) => Some(sizes.grid(c)?),
+            None => None,
+        };
+        Ok(Self {
+            springs: layout.fused(fused.is_some(), n),
+            chunks,
+            fused,
+            grid,
+            ..sizes
+        })
+    }
+
+    /// The plan's sizes, dispatches and choices (no spring layout, chunk, island or grid yet).
+    fn sizes(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Self> {
         let has64 = caps.has_int64_atomics();
         check_precision(options, caps)?;
         let bits = atomic_bits(options.atomics, has64)?;
@@ -208,9 +277,40 @@ impl Plan {
             max_dim,
             limits,
             max_springs_per_binding: options.max_springs_per_binding,
+            springs: SpringLayout::default(),
+            chunks: Vec::new(),
+            fused: None,
+            grid: None,
         };
         plan.check_sizes()?;
         Ok(plan)
+    }
+
+    /// The collision grid of `tables`: twice as many buckets as colliding masses (a power of
+    /// two, at least one scan block), its tables within one binding each.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLimit`] when its tables or dispatches do not fit the device.
+    fn grid(&self, tables: &CollisionTables) -> Result<GridPlan> {
+        let block = self.scan_block();
+        let members = u64::from(tables.params.members);
+        let buckets = (2 * members).next_power_of_two().max(block);
+        for bytes in [
+            array_bytes::<[i32; 4]>(members),
+            array_bytes::<u32>(buckets),
+            self.precision.bytes::<crate::gpu::layout::GpuCollider>(members),
+        ] {
+            self.check_binding(bytes)?;
+        }
+        let per_group = u64::from(self.granularity.workgroup_size);
+        let blocks = buckets / block;
+        Ok(GridPlan {
+            buckets,
+            blocks,
+            members_dispatch: self.dispatch(members, per_group, "collision pass")?,
+            blocks_dispatch: self.dispatch(blocks, 1, "collision grid scan")?,
+            buckets_dispatch: self.dispatch(buckets, per_group, "collision grid sort")?,
+        })
     }
 
     /// The per-mass and per-spring tables fit the device (and the index widths).
@@ -235,7 +335,7 @@ impl Plan {
         self.check_buffer(link_bytes(real) * s)?;
         self.check_binding(real.bytes::<Vec4>(n))?;
         self.check_binding(array_bytes::<Run>(n))?;
-        self.check_binding(real.bytes::<super::layout::GpuState>(n))?;
+        self.check_binding(real.bytes::<crate::gpu::layout::GpuState>(n))?;
         self.check_binding(force_record_bytes(self.fixed_point.bits) * n)
     }
 
@@ -283,14 +383,7 @@ impl Plan {
     /// Buckets of one scan block of the collision grid: `SCAN_ITEMS` per invocation of a
     /// workgroup.
     pub(crate) fn scan_block(&self) -> u64 {
-        super::collisions::SCAN_ITEMS * u64::from(self.granularity.workgroup_size)
-    }
-
-    /// Whether a stencil of `words` rest-length words per mass and `codes` slot codes fits: its
-    /// table in one binding, and its overflow codes (after the link indices) below [`NONE`].
-    pub(crate) fn stencil_fits(&self, words: u32, codes: u64) -> bool {
-        let bytes = self.precision.bytes::<Vec4>(u64::from(words) * self.masses);
-        self.binding_fits(bytes) && self.springs + codes < u64::from(NONE)
+        SCAN_ITEMS * u64::from(self.granularity.workgroup_size)
     }
 
     /// Workgroups per dispatch dimension.
@@ -462,7 +555,7 @@ fn check_precision(options: &WorldOptions, caps: &DeviceCaps) -> Result<()> {
 /// partial sums' (both are bound at workgroup-aligned offsets).
 const _: () = assert!(
     array_bytes::<EnergySlot>(1) == array_bytes::<GpuSpringPartial>(1)
-        && array_bytes::<[f32; 4]>(1) == array_bytes::<super::layout::real32::GpuSpringPartial>(1)
+        && array_bytes::<[f32; 4]>(1) == array_bytes::<crate::gpu::layout::real32::GpuSpringPartial>(1)
 );
 
 #[cfg(test)]
@@ -470,6 +563,13 @@ mod tests {
     use super::*;
     use crate::builders::Lattice;
     use crate::gpu::fixed::FixedPointScale;
+    use crate::gpu::granularity::CPU_SPRING_MASSES;
+    use crate::gpu::layout::WORKGROUP_SIZE;
+
+    /// The plan of `model` with its own tables.
+    fn plan_of(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Plan> {
+        Plan::new(model, &Tables::new(model, options.precision), caps, options)
+    }
 
     fn caps(device_type: wgpu::DeviceType, features: wgpu::Features) -> DeviceCaps {
         DeviceCaps {
@@ -493,7 +593,7 @@ mod tests {
 
     /// The message of a plan that fails with [`Error::Gpu`].
     fn gpu_error(caps: &DeviceCaps, options: &WorldOptions) -> String {
-        match Plan::new(&lattice(2), caps, options) {
+        match plan_of(&lattice(2), caps, options) {
             Err(Error::Gpu(message)) => message,
             other => panic!("expected Error::Gpu, got {other:?}"),
         }
@@ -513,7 +613,7 @@ mod tests {
         let message = gpu_error(&no_atomics, &f64);
         assert!(message.contains("SHADER_INT64_ATOMIC_ALL_OPS"), "{message}");
         // F32 plans on the same devices.
-        assert!(Plan::new(&lattice(2), &no_atomics, &WorldOptions::default()).is_ok());
+        assert!(plan_of(&lattice(2), &no_atomics, &WorldOptions::default()).is_ok());
     }
 
     #[test]
@@ -546,7 +646,7 @@ mod tests {
             precision: Precision::F64,
             ..WorldOptions::default()
         };
-        let plan = Plan::new(&lattice(2), &all, &f64).unwrap();
+        let plan = plan_of(&lattice(2), &all, &f64).unwrap();
         assert_eq!(plan.precision, Precision::F64);
         assert_eq!(plan.fixed_point.bits, 64);
     }
@@ -555,18 +655,18 @@ mod tests {
     fn atomic_width_follows_the_device() {
         let model = lattice(3);
         let auto = WorldOptions::default();
-        let plan = Plan::new(&model, &lavapipe(), &auto).unwrap();
+        let plan = plan_of(&model, &lavapipe(), &auto).unwrap();
         assert_eq!(plan.fixed_point.bits, 64);
         assert!(!plan.packed_forces && plan.wide_words);
         let bits32 = WorldOptions {
             atomics: AtomicWidth::Bits32,
             ..auto
         };
-        let plan = Plan::new(&model, &lavapipe(), &bits32).unwrap();
+        let plan = plan_of(&model, &lavapipe(), &bits32).unwrap();
         assert_eq!(plan.fixed_point.bits, 32);
         assert!(plan.packed_forces, "32-bit sums ride in 64-bit atomics");
         let plain = caps(wgpu::DeviceType::DiscreteGpu, wgpu::Features::empty());
-        let plan = Plan::new(&model, &plain, &auto).unwrap();
+        let plan = plan_of(&model, &plain, &auto).unwrap();
         assert_eq!(plan.fixed_point.bits, 32);
         assert!(!plan.packed_forces && !plan.wide_words);
         let bits64 = WorldOptions {
@@ -574,7 +674,7 @@ mod tests {
             ..auto
         };
         assert!(matches!(
-            Plan::new(&model, &plain, &bits64),
+            plan_of(&model, &plain, &bits64),
             Err(Error::Gpu(_))
         ));
         let bad = WorldOptions {
@@ -582,7 +682,7 @@ mod tests {
             ..auto
         };
         assert!(matches!(
-            Plan::new(&model, &plain, &bad),
+            plan_of(&model, &plain, &bad),
             Err(Error::InvalidParameter { .. })
         ));
     }
@@ -613,7 +713,7 @@ mod tests {
             (2, 2)
         );
         // Auto picks the stencil only on CPU adapters with at least 4 masses per invocation.
-        let plan = |n| Plan::new(&lattice(n), &lavapipe(), &WorldOptions::default()).unwrap();
+        let plan = |n| plan_of(&lattice(n), &lavapipe(), &WorldOptions::default()).unwrap();
         assert!(!plan(4).want_stencil);
         assert!(plan(30).want_stencil);
     }
@@ -637,7 +737,7 @@ mod tests {
         let model = lattice(10);
         let mut small = lavapipe();
         small.limits.max_storage_buffer_binding_size = Precision::F32.bytes::<Vec4>(999);
-        match Plan::new(&model, &small, &WorldOptions::default()) {
+        match plan_of(&model, &small, &WorldOptions::default()) {
             Err(Error::DeviceLimit { what, asked, .. }) => {
                 assert_eq!(what, "max_storage_buffer_binding_size");
                 assert_eq!(asked, 16 * 1000, "the position table");
@@ -658,7 +758,7 @@ mod tests {
         // Blocks of one workgroup (64 masses) with a 16-byte offset alignment.
         let mut caps = lavapipe();
         caps.limits.min_storage_buffer_offset_alignment = 16;
-        let plan = Plan::new(&model, &caps, &options).unwrap();
+        let plan = plan_of(&model, &caps, &options).unwrap();
         let mut offsets = vec![0u32; model.masses.len() + 1];
         for s in &model.springs {
             offsets[s.a as usize + 1] += 1;
@@ -683,7 +783,7 @@ mod tests {
             assert_eq!(c.first_group * per_group, u64::from(c.record.first_mass));
         }
         assert_eq!(next_mass as usize, model.masses.len());
-        let one = Plan::new(&model, &lavapipe(), &WorldOptions::default()).unwrap();
+        let one = plan_of(&model, &lavapipe(), &WorldOptions::default()).unwrap();
         assert_eq!(one.chunks(&offsets).unwrap().len(), 1);
     }
 }
@@ -692,7 +792,6 @@ mod tests {
 mod muscle_list_tests {
     use super::*;
     use crate::builders::Lattice;
-    use crate::gpu::tables::Tables;
     use crate::model::Actuator;
 
     /// The benchmark lattice (n = 8) with every spring a muscle.
@@ -726,8 +825,11 @@ mod muscle_list_tests {
             ..WorldOptions::default()
         };
         let tables = |limits: wgpu::Limits, track_energy| {
-            let plan = Plan::new(&model, &lavapipe(limits), &options(track_energy)).unwrap();
-            Tables::new(&model, &plan)
+            let options = options(track_energy);
+            let tables = Tables::new(&model, options.precision);
+            Plan::new(&model, &tables, &lavapipe(limits), &options)
+                .unwrap()
+                .springs
         };
         let free = tables(wgpu::Limits::default(), false);
         let st = free.stencil.as_ref().expect("the lattice has a stencil");

@@ -1,0 +1,48 @@
+//! `integrate` (`shaders/integrate.wgsl` over `shared/integrate_mass.wgsl` and
+//! `shared/obstacles.wgsl`): the mass pass of a step. Each invocation decodes and clears its
+//! masses' spring forces, adds gravity, external, drag-spring and air-drag forces, the
+//! collision pass's force, ground and obstacle contact and friction, and updates velocity and
+//! position. CPU twin: `src/cpu/integrate.rs` (`integrate_mass`).
+
+use crate::gpu::buffers::Buffers;
+use crate::gpu::kernel::{bind, whole, Fragment, KernelSource, Slot};
+
+/// The kernel.
+pub(crate) const SOURCE: KernelSource = {
+    use Fragment::{Common, IntegrateMass, Obstacles, Words};
+    use Slot::{Read, ReadWrite, Uniform};
+    KernelSource {
+        stem: "integrate",
+        fragments: &[Common, Words, Obstacles, IntegrateMass],
+        body: include_str!("../../../shaders/integrate.wgsl"),
+        stepped: true,
+        bindings: &[
+            Uniform, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite, Read, Read, Read,
+            ReadWrite,
+        ],
+        consts: &[],
+    }
+};
+
+/// Its bind group: what each binding of [`SOURCE`] sees (rebuilt when a sensor turns the
+/// contact recording on).
+pub(crate) fn group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    b: &Buffers,
+) -> wgpu::BindGroup {
+    let buffers = [
+        &b.params,
+        &b.masses,
+        &b.oscillators,
+        &b.state,
+        &b.forces,
+        &b.status,
+        &b.mass_slots,
+        &b.obstacles,
+        &b.obstacle_words,
+        &b.touch,
+        &b.contacts,
+    ];
+    bind(device, layout, "hooke::integrate", whole(&buffers))
+}
