@@ -19,7 +19,7 @@ pub(crate) mod springs_stencil;
 pub(crate) mod steps;
 
 use crate::gpu::buffers::Buffers;
-use crate::gpu::kernel::{entries, KernelSource, Slot};
+use crate::gpu::kernel::{KernelSource, Slot};
 
 /// A kernel module's `group`: its bind group of `layout` over the World's buffers.
 pub(crate) type GroupOf = fn(&wgpu::Device, &wgpu::BindGroupLayout, &Buffers) -> wgpu::BindGroup;
@@ -97,8 +97,9 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
 }
 
 /// The group-0 bind group layout entries Rust builds for `layout` (see [`bindings`]).
+#[cfg(test)]
 pub(crate) fn layout_entries(layout: &str) -> Vec<wgpu::BindGroupLayoutEntry> {
-    entries(bindings(layout))
+    crate::gpu::kernel::entries(bindings(layout))
 }
 
 #[cfg(test)]

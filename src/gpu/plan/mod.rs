@@ -152,7 +152,7 @@ pub(crate) struct Plan {
     pub(crate) spring_slots: u64,
     pub(crate) mass_slots: u64,
     masses: u64,
-    springs: u64,
+    spring_count: u64,
     max_dim: u32,
     limits: wgpu::Limits,
     max_springs_per_binding: Option<u64>,
@@ -273,7 +273,7 @@ impl Plan {
             spring_slots: u64::from(granularity.workgroup_size) * u64::from(spring_dispatch.groups),
             mass_slots: n.div_ceil(u64::from(granularity.masses_per_invocation)),
             masses: n,
-            springs: model.springs.len() as u64,
+            spring_count: model.springs.len() as u64,
             max_dim,
             limits,
             max_springs_per_binding: options.max_springs_per_binding,
@@ -315,7 +315,7 @@ impl Plan {
 
     /// The per-mass and per-spring tables fit the device (and the index widths).
     fn check_sizes(&self) -> Result<()> {
-        let (n, s) = (self.masses, self.springs);
+        let (n, s) = (self.masses, self.spring_count);
         // A link keeps its second mass in 31 bits and link indices are u32.
         if n > u64::from(LINK_ACTUATED) {
             return Err(Error::DeviceLimit {
@@ -386,11 +386,6 @@ impl Plan {
         SCAN_ITEMS * u64::from(self.granularity.workgroup_size)
     }
 
-    /// Workgroups per dispatch dimension.
-    pub(crate) fn max_workgroups(&self) -> u32 {
-        self.max_dim
-    }
-
     /// Whether a table of `bytes` bytes fits one storage binding (and one buffer).
     pub(crate) fn binding_fits(&self, bytes: u64) -> bool {
         bytes <= self.limits.max_storage_buffer_binding_size && bytes <= self.limits.max_buffer_size
@@ -408,7 +403,7 @@ impl Plan {
     /// [`Error::DeviceLimit`] when the springs of one block do not fit one binding, or a chunk's
     /// dispatch does not fit.
     pub(crate) fn chunks(&self, offsets: &[u32]) -> Result<Vec<ChunkPlan>> {
-        let (n, s) = (self.masses, self.springs);
+        let (n, s) = (self.masses, self.spring_count);
         let partial = self.precision.bytes::<GpuSpringPartial>(1);
         let offset_align = u64::from(self.limits.min_storage_buffer_offset_alignment).max(partial);
         let masses_per_group = self.granularity.spring_masses_per_group();
