@@ -156,7 +156,11 @@ impl Buffers {
             params: state(device, "hooke::params", real.bytes::<GpuParams>(1), uniform),
             masses: state(device, "hooke::masses", real.bytes::<GpuMass>(n), STORAGE),
             links: table(device, "hooke::links", &layout.link_records(springs, real)),
-            link_materials: table(device, "hooke::link_materials", &layout.link_materials(springs)),
+            link_materials: table(
+                device,
+                "hooke::link_materials",
+                &layout.link_materials(springs),
+            ),
             runs: table(device, "hooke::runs", &layout.links.runs()),
             stencil: layout
                 .stencil

@@ -72,4 +72,3 @@ impl Granularity {
         u64::from(self.workgroup_size) * u64::from(self.masses_per_invocation)
     }
 }
-

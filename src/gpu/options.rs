@@ -48,7 +48,6 @@ pub struct WorldOptions {
     pub fuse_steps: bool,
 }
 
-
 /// The variant of the spring pass ([`WorldOptions::spring_pass`]). Both give the same bits
 /// (positions, velocities, forces); they differ in speed and device memory.
 ///

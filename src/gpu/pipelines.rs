@@ -110,7 +110,15 @@ impl Pipelines {
         let compile = compile(plan, &constants);
         let step = &bindings.step_layout;
         let build = |kernel: &KernelSource, group0: &wgpu::BindGroupLayout| {
-            pipeline(device, &compile, kernel, kernel.stem, kernel.body, group0, step)
+            pipeline(
+                device,
+                &compile,
+                kernel,
+                kernel.stem,
+                kernel.body,
+                group0,
+                step,
+            )
         };
         let links = tables.springs.springs.len() as u32;
         let layout = &plan.springs;
@@ -121,15 +129,33 @@ impl Pipelines {
                 let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, muscles, false);
                 let name = springs_layout_name(plan);
                 let group0 = &bindings.springs;
-                pipeline(device, &compile, &springs::SOURCE, name, &body, group0, step)
+                pipeline(
+                    device,
+                    &compile,
+                    &springs::SOURCE,
+                    name,
+                    &body,
+                    group0,
+                    step,
+                )
             }
             None => build(&springs::SOURCE, &bindings.springs),
         };
-        let fused = stencil.zip(bindings.fused.as_ref()).map(|((st, (_, any)), f)| {
-            let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, true, true);
-            let body = body + steps::STEPS_BODY;
-            pipeline(device, &compile, &steps::SOURCE, "steps", &body, &f.layout, step)
-        });
+        let fused = stencil
+            .zip(bindings.fused.as_ref())
+            .map(|((st, (_, any)), f)| {
+                let body = st.wgsl(SPRINGS_STENCIL, links, *any, plan.precision, true, true);
+                let body = body + steps::STEPS_BODY;
+                pipeline(
+                    device,
+                    &compile,
+                    &steps::SOURCE,
+                    "steps",
+                    &body,
+                    &f.layout,
+                    step,
+                )
+            });
         Self {
             springs,
             energy_springs: build(&energy_springs::SOURCE, &bindings.energy_springs),

@@ -7,7 +7,6 @@
 
 use bytemuck::Pod;
 
-
 /// The real type the World's kernels compute in ([`WorldOptions::precision`](crate::WorldOptions::precision)).
 ///
 /// Positions (m), velocities (m/s) and forces (N) are read and written as f64 by the API in
@@ -184,7 +183,6 @@ impl Precision {
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {

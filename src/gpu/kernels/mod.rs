@@ -105,10 +105,10 @@ pub(crate) fn layout_entries(layout: &str) -> Vec<wgpu::BindGroupLayoutEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::kernel::{step_layout, Compile, Kernel};
-    use crate::gpu::real::Precision;
-    use crate::gpu::layout::{constants, GpuMaterial, Specialization};
     use crate::gpu::granularity::Granularity;
+    use crate::gpu::kernel::{step_layout, Compile, Kernel};
+    use crate::gpu::layout::{constants, GpuMaterial, Specialization};
+    use crate::gpu::real::Precision;
 
     /// A specialisation that turns every optional branch on (actuators, commands, oscillators,
     /// obstacles, collisions, contacts), so that every line of every kernel is compiled.
@@ -159,5 +159,4 @@ mod tests {
             assert!(error.is_none(), "{} in f64: {error:?}", kernel.stem);
         }
     }
-
 }

@@ -127,7 +127,9 @@ pub(crate) fn request_words(
     words
 }
 
-/// Output words of `spec` with `pieces` pieces of bodies.
+/// Output words of `spec` with `pieces` pieces of bodies: per piece `SENSE_BODY_WORDS` words
+/// (`sense_bodies`), then per contact 4 words (normal force N, touching 0/1), then per spring
+/// its length, m (`sense_gather`).
 pub(crate) fn out_words(spec: &SensorSpec, pieces: u32) -> u64 {
     u64::from(SENSE_BODY_WORDS) * u64::from(pieces)
         + 4 * spec.contacts.len() as u64

@@ -17,8 +17,8 @@ use crate::gpu::plan::{ChunkPlan, Dispatch, Plan};
 const LINK_BINDINGS: [Slot; 12] = {
     use Slot::{Read, ReadWrite, Uniform};
     [
-        Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite,
-        Uniform, Read,
+        Uniform, Read, Read, Read, ReadWrite, Read, Read, ReadWrite, ReadWrite, ReadWrite, Uniform,
+        Read,
     ]
 };
 
@@ -162,11 +162,8 @@ impl SpringChunk {
     ) -> Self {
         let uniform = chunk_uniform(device, chunk);
         let r = ChunkRanges::new(b, plan, chunk);
-        let energy_resources = energy_springs::resources(
-            b,
-            [r.table, r.materials, r.slots, r.partials],
-            &uniform,
-        );
+        let energy_resources =
+            energy_springs::resources(b, [r.table, r.materials, r.slots, r.partials], &uniform);
         Self {
             dispatch: chunk.dispatch,
             springs: bind(

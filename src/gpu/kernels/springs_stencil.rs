@@ -479,14 +479,7 @@ mod tests {
         );
         assert_eq!(table[1], -1.0, "mass 0 has no spring to mass 5");
         for muscles in [false, true] {
-            let wgsl = st.wgsl(
-                SPRINGS_STENCIL,
-                999,
-                false,
-                Precision::F32,
-                muscles,
-                false,
-            );
+            let wgsl = st.wgsl(SPRINGS_STENCIL, 999, false, Precision::F32, muscles, false);
             assert!(!wgsl.lines().any(|l| l.trim_start().starts_with("//@")));
             assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));
             assert!(wgsl.contains("const HAS_REMAINDER: bool = false;"));

@@ -151,7 +151,11 @@ impl FusedSteps {
     }
 
     /// Records the dispatch that runs the written steps.
-    pub(crate) fn record(&self, pipeline: &wgpu::ComputePipeline, pass: &mut wgpu::ComputePass<'_>) {
+    pub(crate) fn record(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        pass: &mut wgpu::ComputePass<'_>,
+    ) {
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &self.group, &[]);
         pass.dispatch_workgroups(self.workgroups, 1, 1);

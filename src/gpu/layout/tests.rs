@@ -6,12 +6,12 @@
 use std::mem::offset_of;
 
 use super::*;
-use crate::gpu::real::Precision;
+use crate::gpu::granularity::Granularity;
 use crate::gpu::kernel::{source, step_entry, Compile};
+use crate::gpu::kernels::springs_stencil::{Stencil, SPRINGS_STENCIL};
 use crate::gpu::kernels::steps::STEPS_BODY;
 use crate::gpu::kernels::{kernel, layout_entries, KERNELS};
-use crate::gpu::granularity::Granularity;
-use crate::gpu::kernels::springs_stencil::{Stencil, SPRINGS_STENCIL};
+use crate::gpu::real::Precision;
 
 /// `[("field", offset_of!(T, field)), ...]` for the listed fields of `T`.
 macro_rules! fields {
@@ -570,10 +570,7 @@ fn collision_consts_match_rust() {
         ),
         format!("const COLLISION_CLASSES: u32 = {classes}u;"),
         format!("const PAIR_TABLE: u32 = {}u;", classes * classes),
-        format!(
-            "const BOX_WORDS: u32 = {}u;",
-            crate::gpu::layout::BOX_WORDS
-        ),
+        format!("const BOX_WORDS: u32 = {}u;", crate::gpu::layout::BOX_WORDS),
     ] {
         assert!(
             wgsl.contains(&line),

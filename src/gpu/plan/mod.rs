@@ -298,7 +298,8 @@ impl Plan {
         for bytes in [
             array_bytes::<[i32; 4]>(members),
             array_bytes::<u32>(buckets),
-            self.precision.bytes::<crate::gpu::layout::GpuCollider>(members),
+            self.precision
+                .bytes::<crate::gpu::layout::GpuCollider>(members),
         ] {
             self.check_binding(bytes)?;
         }
@@ -550,7 +551,8 @@ fn check_precision(options: &WorldOptions, caps: &DeviceCaps) -> Result<()> {
 /// partial sums' (both are bound at workgroup-aligned offsets).
 const _: () = assert!(
     array_bytes::<EnergySlot>(1) == array_bytes::<GpuSpringPartial>(1)
-        && array_bytes::<[f32; 4]>(1) == array_bytes::<crate::gpu::layout::real32::GpuSpringPartial>(1)
+        && array_bytes::<[f32; 4]>(1)
+            == array_bytes::<crate::gpu::layout::real32::GpuSpringPartial>(1)
 );
 
 #[cfg(test)]

@@ -28,7 +28,11 @@ pub(crate) fn fits_f32_vec(
 
 /// [`Error::OutOfF32Range`] unless `value` is a normal f32 (a quantity the kernels divide by:
 /// mass, dt, material rest length; 0 and subnormals would turn the division infinite).
-pub(crate) fn normal_f32(element: impl FnOnce() -> String, field: &'static str, value: f64) -> Result<()> {
+pub(crate) fn normal_f32(
+    element: impl FnOnce() -> String,
+    field: &'static str,
+    value: f64,
+) -> Result<()> {
     f32_where(f32::is_normal, element, field, value)
 }
 

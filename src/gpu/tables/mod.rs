@@ -353,7 +353,6 @@ fn check_params(p: &Params) -> Result<()> {
     Ok(())
 }
 
-
 /// Most masses in one piece of a body in the `bodies` reduction (one workgroup of at least 64
 /// invocations per piece): each invocation loops over at most 32 768 of them, half the 65 535
 /// loop iterations lavapipe lets one invocation run (its loops end silently past that, so a

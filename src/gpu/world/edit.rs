@@ -5,9 +5,9 @@ use glam::DVec3;
 use super::World;
 use crate::error::{Error, Result};
 use crate::gpu::kernels::springs_stencil::slot_code;
+use crate::gpu::layout::field_offset;
 use crate::gpu::layout::{self, GpuActuator, GpuMass, GpuState, Vec4};
 use crate::gpu::plan::springs::link_bytes;
-use crate::gpu::layout::field_offset;
 use crate::gpu::real::Precision;
 use crate::gpu::tables::f32_range::{fits_f32, fits_f32_vec};
 use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
@@ -46,7 +46,9 @@ impl World {
         if self.in_f32() {
             fits_f32_vec(|| format!("mass {mass}"), "external_force", force)?;
         }
-        self.run.limit.external_force(self.model.masses[mass].mass, force);
+        self.run
+            .limit
+            .external_force(self.model.masses[mass].mass, force);
         self.run.gpu_masses[mass].external_force = v3(force);
         let real = self.plan.precision;
         self.queue.write_buffer(
@@ -163,7 +165,8 @@ impl World {
             .get(&(spring as u32))
             .map(|&a| self.run.actuators[a as usize]);
         let (old, masses) = (self.model_spring(spring), self.spring_masses(spring));
-        self.run.limit
+        self.run
+            .limit
             .rest_length(&old, rest_length, driver.as_ref(), masses);
         if let Some(&act) = self.springs.spring_actuator.get(&(spring as u32)) {
             self.run.rest_changed.insert(spring, rest_length);
@@ -291,7 +294,8 @@ impl World {
         if self.in_f32() {
             fits_f32(|| format!("actuator {index}"), "omega", actuator.omega)?;
         }
-        self.run.limit
+        self.run
+            .limit
             .actuator(&self.model_spring(s), &actuator, self.spring_masses(s));
         self.run.actuators[index] = actuator;
         let base = self.base_rest(actuator.spring as usize);

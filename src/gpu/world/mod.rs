@@ -245,10 +245,17 @@ impl World {
             spring_masses_per_invocation: granularity.spring_masses_per_invocation,
             masses_per_invocation: granularity.masses_per_invocation,
             stencil_offsets: self
-                .plan.springs.stencil
+                .plan
+                .springs
+                .stencil
                 .as_ref()
                 .map_or(0, |st| st.offsets().len() as u32),
-            stencil_springs: self.plan.springs.stencil.as_ref().map_or(0, |st| st.held() as u64),
+            stencil_springs: self
+                .plan
+                .springs
+                .stencil
+                .as_ref()
+                .map_or(0, |st| st.held() as u64),
         }
     }
 

@@ -46,7 +46,11 @@ impl World {
             return Ok(Vec::new());
         }
         let real = self.plan.precision;
-        let bytes = self.read(&[(buffer, 0, real.bytes::<Vec4>(self.model.masses.len() as u64))])?;
+        let bytes = self.read(&[(
+            buffer,
+            0,
+            real.bytes::<Vec4>(self.model.masses.len() as u64),
+        )])?;
         Ok(real
             .decode::<Vec4>(&bytes)
             .iter()
@@ -76,7 +80,8 @@ impl World {
         };
         let pos = self.positions()?;
         let fixed: Vec<bool> = self
-            .run.gpu_masses
+            .run
+            .gpu_masses
             .iter()
             .map(|m| m.flags & crate::gpu::layout::MASS_FIXED != 0)
             .collect();
@@ -160,7 +165,8 @@ impl World {
         let sums = real.decode::<GpuBodySum>(&bytes);
         let mut next = 0;
         Ok(self
-            .model.bodies
+            .model
+            .bodies
             .iter()
             .map(|b| {
                 let count = body_piece_count(b.masses.len());
@@ -221,7 +227,8 @@ impl World {
         }
         self.run_spring_pass_alone()?;
         let b = &self.buffers;
-        let force_bytes = force_record_bytes(self.plan.fixed_point.bits) * self.model.masses.len() as u64;
+        let force_bytes =
+            force_record_bytes(self.plan.fixed_point.bits) * self.model.masses.len() as u64;
         let bytes = self.read(&[
             (&b.forces, 0, force_bytes),
             (&b.status, 0, array_bytes::<GpuStatus>(1)),
@@ -238,9 +245,10 @@ impl World {
         self.queue
             .write_buffer(&b.status, 0, bytemuck::bytes_of(&GpuStatus::CLEAR));
         if status.overflow_step != u32::MAX {
-            return Err(
-                self.overflow_error(self.run.steps + 1, self.spring_of_code(status.overflow_spring))
-            );
+            return Err(self.overflow_error(
+                self.run.steps + 1,
+                self.spring_of_code(status.overflow_spring),
+            ));
         }
         Ok(self.decode_forces(forces))
     }

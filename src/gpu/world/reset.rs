@@ -60,12 +60,14 @@ impl World {
             }
         };
         let pos: Vec<Vec4> = self
-            .model.masses
+            .model
+            .masses
             .iter()
             .map(|m| m.position.extend(1.0).to_array())
             .collect();
         let vel: Vec<Vec4> = self
-            .model.masses
+            .model
+            .masses
             .iter()
             .map(|m| {
                 let [x, y, z] = velocity(m);
@@ -73,7 +75,8 @@ impl World {
             })
             .collect();
         let state: Vec<GpuState> = self
-            .model.masses
+            .model
+            .masses
             .iter()
             .map(|m| GpuState {
                 position: v3(m.position),
@@ -111,7 +114,8 @@ impl World {
 
     /// The device's actuator table at time `time` (s).
     pub(super) fn actuator_table(&self, time: f64) -> Vec<GpuActuator> {
-        self.run.actuators
+        self.run
+            .actuators
             .iter()
             .enumerate()
             .map(|(i, a)| {

@@ -7,10 +7,10 @@ use glam::DVec3;
 use super::World;
 use crate::error::Result;
 use crate::gpu::kernel::Kernel;
-use crate::gpu::kernels::Simple;
 use crate::gpu::kernels::sense::{
     readings, request_words, SenseInputs, SensePass, SenseRequest, BODIES, GATHER,
 };
+use crate::gpu::kernels::Simple;
 use crate::gpu::layout::Vec4;
 use crate::gpu::pass;
 use crate::gpu::pipelines::compile;

@@ -4,10 +4,10 @@
 use super::World;
 use crate::cpu::steps_for;
 use crate::error::Result;
-use crate::gpu::layout::{GpuStatus, GpuStep};
-use crate::gpu::pass;
 use crate::gpu::kernels::steps::FusedSteps;
 use crate::gpu::kernels::Simple;
+use crate::gpu::layout::{GpuStatus, GpuStep};
+use crate::gpu::pass;
 use crate::gpu::plan::Dispatch;
 
 impl World {
