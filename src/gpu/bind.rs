@@ -5,7 +5,7 @@
 //! buffers only they own.
 
 use crate::gpu::buffers::Buffers;
-use crate::gpu::kernel::{group_layout, range, step_layout, KernelSource};
+use crate::gpu::kernel::{bind, group_layout, range, step_layout, whole, KernelSource};
 use crate::gpu::kernels::collisions::{CollisionPass, Shared};
 use crate::gpu::kernels::springs::{chunk_uniform, resources, SpringChunk};
 use crate::gpu::kernels::springs_stencil::Stencil;
@@ -95,10 +95,9 @@ impl Bindings {
             energy_springs: energy,
             simple: Simple::ALL
                 .iter()
-                .map(|k| {
-                    let (kernel, group) = k.kernel();
-                    let layout = layout_of(device, kernel);
-                    let group = group(device, &layout, b);
+                .map(|&k| {
+                    let layout = layout_of(device, k.kernel().0);
+                    let group = simple_group(device, k, &layout, b);
                     Bound { layout, group }
                 })
                 .collect(),
@@ -117,8 +116,20 @@ impl Bindings {
     /// Binds `kernel` again over `b` (after one of its buffers was replaced).
     pub(crate) fn rebind(&mut self, device: &wgpu::Device, kernel: Simple, b: &Buffers) {
         let bound = &mut self.simple[kernel as usize];
-        bound.group = (kernel.kernel().1)(device, &bound.layout, b);
+        bound.group = simple_group(device, kernel, &bound.layout, b);
     }
+}
+
+/// The bind group of `kernel` (of `layout`) over the whole buffers it lists.
+fn simple_group(
+    device: &wgpu::Device,
+    kernel: Simple,
+    layout: &wgpu::BindGroupLayout,
+    b: &Buffers,
+) -> wgpu::BindGroup {
+    let (source, buffers) = kernel.kernel();
+    let label = format!("hooke::{}", source.stem);
+    bind(device, layout, &label, whole(&buffers(b)))
 }
 
 /// The collision pass's binding, when a mass collides.

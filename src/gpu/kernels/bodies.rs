@@ -3,7 +3,7 @@
 //! `src/cpu/bodies.rs`.
 
 use crate::gpu::buffers::Buffers;
-use crate::gpu::kernel::{bind, whole, Fragment, KernelSource, Slot};
+use crate::gpu::kernel::{Fragment, KernelSource, Slot};
 
 /// The kernel.
 pub(crate) const SOURCE: KernelSource = {
@@ -18,19 +18,14 @@ pub(crate) const SOURCE: KernelSource = {
     }
 };
 
-/// Its bind group: what each binding of [`SOURCE`] sees.
-pub(crate) fn group(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    b: &Buffers,
-) -> wgpu::BindGroup {
-    let buffers = [
+/// What each binding of [`SOURCE`] sees, in binding order.
+pub(crate) fn buffers(b: &Buffers) -> Vec<&wgpu::Buffer> {
+    vec![
         &b.params,
         &b.bodies,
         &b.masses,
         &b.positions,
         &b.velocities,
         &b.body_sums,
-    ];
-    bind(device, layout, "hooke::bodies", whole(&buffers))
+    ]
 }

@@ -3,7 +3,7 @@
 //! `World::energy`. CPU twin: `src/cpu/energy_masses.rs`.
 
 use crate::gpu::buffers::Buffers;
-use crate::gpu::kernel::{bind, whole, Fragment, KernelSource, Slot};
+use crate::gpu::kernel::{Fragment, KernelSource, Slot};
 
 /// The kernel.
 pub(crate) const SOURCE: KernelSource = {
@@ -18,13 +18,9 @@ pub(crate) const SOURCE: KernelSource = {
     }
 };
 
-/// Its bind group: what each binding of [`SOURCE`] sees.
-pub(crate) fn group(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    b: &Buffers,
-) -> wgpu::BindGroup {
-    let buffers = [
+/// What each binding of [`SOURCE`] sees, in binding order.
+pub(crate) fn buffers(b: &Buffers) -> Vec<&wgpu::Buffer> {
+    vec![
         &b.params,
         &b.masses,
         &b.positions,
@@ -34,6 +30,5 @@ pub(crate) fn group(
         &b.obstacles,
         &b.obstacle_words,
         &b.touch,
-    ];
-    bind(device, layout, "hooke::energy_masses", whole(&buffers))
+    ]
 }

@@ -5,7 +5,7 @@
 //! position. CPU twin: `src/cpu/integrate.rs` (`integrate_mass`).
 
 use crate::gpu::buffers::Buffers;
-use crate::gpu::kernel::{bind, whole, Fragment, KernelSource, Slot};
+use crate::gpu::kernel::{Fragment, KernelSource, Slot};
 
 /// The kernel.
 pub(crate) const SOURCE: KernelSource = {
@@ -24,14 +24,10 @@ pub(crate) const SOURCE: KernelSource = {
     }
 };
 
-/// Its bind group: what each binding of [`SOURCE`] sees (rebuilt when a sensor turns the
+/// What each binding of [`SOURCE`] sees, in binding order (bound again when a sensor turns the
 /// contact recording on).
-pub(crate) fn group(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    b: &Buffers,
-) -> wgpu::BindGroup {
-    let buffers = [
+pub(crate) fn buffers(b: &Buffers) -> Vec<&wgpu::Buffer> {
+    vec![
         &b.params,
         &b.masses,
         &b.oscillators,
@@ -43,6 +39,5 @@ pub(crate) fn group(
         &b.obstacle_words,
         &b.touch,
         &b.contacts,
-    ];
-    bind(device, layout, "hooke::integrate", whole(&buffers))
+    ]
 }

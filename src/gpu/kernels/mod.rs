@@ -21,11 +21,11 @@ pub(crate) mod steps;
 use crate::gpu::buffers::Buffers;
 use crate::gpu::kernel::{KernelSource, Slot};
 
-/// A kernel module's `group`: its bind group of `layout` over the World's buffers.
-pub(crate) type GroupOf = fn(&wgpu::Device, &wgpu::BindGroupLayout, &Buffers) -> wgpu::BindGroup;
+/// A kernel module's `buffers`: the World's buffer each of its bindings sees.
+pub(crate) type BuffersOf = fn(&Buffers) -> Vec<&wgpu::Buffer>;
 
-/// The kernels bound once over the World's shared buffers: one bind group each (their
-/// module's `group`) and one pipeline (their module's `SOURCE` as it is). The bindings and
+/// The kernels bound once over the World's shared buffers: one bind group each (whole
+/// buffers, as their module's `buffers` lists them) and one pipeline (their module's `SOURCE` as it is). The bindings and
 /// pipelines stages make them all from this list (`Bindings::simple`, `Pipelines::simple`),
 /// so such a kernel is its module, its line here and where the World runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,13 +45,13 @@ impl Simple {
         Self::Bodies,
     ];
 
-    /// Its source and bind group.
-    pub(crate) fn kernel(self) -> (&'static KernelSource, GroupOf) {
+    /// Its source and the buffers it binds.
+    pub(crate) fn kernel(self) -> (&'static KernelSource, BuffersOf) {
         match self {
-            Self::Integrate => (&integrate::SOURCE, integrate::group),
-            Self::Publish => (&publish::SOURCE, publish::group),
-            Self::EnergyMasses => (&energy_masses::SOURCE, energy_masses::group),
-            Self::Bodies => (&bodies::SOURCE, bodies::group),
+            Self::Integrate => (&integrate::SOURCE, integrate::buffers),
+            Self::Publish => (&publish::SOURCE, publish::buffers),
+            Self::EnergyMasses => (&energy_masses::SOURCE, energy_masses::buffers),
+            Self::Bodies => (&bodies::SOURCE, bodies::buffers),
         }
     }
 }

@@ -181,14 +181,8 @@ impl Plan {
         options: &WorldOptions,
     ) -> Result<Self> {
         let sizes = Self::sizes(model, caps, options)?;
-        let choice = SpringChoice {
-            want_stencil: sizes.want_stencil,
-            reason: sizes.spring_pass_reason,
-            track_energy: sizes.track_energy,
-            precision: sizes.precision,
-        };
         let n = tables.masses.len();
-        let layout = SpringLayout::new(&tables.springs, n, &choice, |b| sizes.binding_fits(b));
+        let layout = sizes.spring_layout(tables, n);
         let chunks = sizes.chunks(&layout.links.offsets)?;
         let limits = FuseLimits {
             chunks: chunks.len(),
@@ -208,6 +202,18 @@ impl Plan {
             grid,
             ..sizes
         })
+    }
+
+    /// The spring layout of `tables` (of `masses` masses) as this plan's choices and limits
+    /// allow (the muscle list as the walk alone needs it).
+    fn spring_layout(&self, tables: &Tables, masses: usize) -> SpringLayout {
+        let choice = SpringChoice {
+            want_stencil: self.want_stencil,
+            reason: self.spring_pass_reason,
+            track_energy: self.track_energy,
+            precision: self.precision,
+        };
+        SpringLayout::new(&tables.springs, masses, &choice, |b| self.binding_fits(b))
     }
 
     /// The plan's sizes, dispatches and choices (no spring layout, chunk, island or grid yet).
@@ -821,12 +827,13 @@ mod muscle_list_tests {
             track_energy,
             ..WorldOptions::default()
         };
+        // The spring layout as the plan makes it (the whole plan would also refuse the link
+        // table's chunks under the tight limit).
         let tables = |limits: wgpu::Limits, track_energy| {
             let options = options(track_energy);
             let tables = Tables::new(&model, options.precision);
-            Plan::new(&model, &tables, &lavapipe(limits), &options)
-                .unwrap()
-                .springs
+            let sizes = Plan::sizes(&model, &lavapipe(limits), &options).unwrap();
+            sizes.spring_layout(&tables, model.masses.len())
         };
         let free = tables(wgpu::Limits::default(), false);
         let st = free.stencil.as_ref().expect("the lattice has a stencil");
