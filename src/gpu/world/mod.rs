@@ -29,8 +29,7 @@ use crate::gpu::plan::Plan;
 use crate::gpu::real::Precision;
 use crate::gpu::tables::SpringTable;
 use crate::model::DragSpring;
-use crate::model::{Actuator, Body, Mass, Params, SpeedLimit, StableDt};
-use status::Failure;
+use crate::model::{Actuator, BlowUp, Body, Mass, Params, SpeedLimit, StableDt};
 
 /// The GPU simulation of a [`Model`](crate::Model): the physics of [`crate::CpuWorld`] in f32 on
 /// any adapter wgpu finds, or in f64 ([`Precision::F64`]) where the adapter has `SHADER_F64`.
@@ -106,6 +105,14 @@ struct HostModel {
     stable: StableDt,
     /// The broad phase and exclusions for [`World::contacts`], when a mass collides.
     contact_finder: Option<crate::cpu::Collider>,
+}
+
+/// Why a World stopped.
+#[derive(Clone, Debug)]
+pub(super) enum Failure {
+    NonFinite { mass: usize, step: u64, time: f64 },
+    BlowUp(BlowUp),
+    Overflow { step: u64, spring: u32 },
 }
 
 /// The host's side of a World's state as it runs (the device holds the rest).

@@ -4,18 +4,10 @@
 
 use glam::DVec3;
 
-use super::World;
+use super::{Failure, World};
 use crate::error::{Error, Result};
 use crate::gpu::layout::{array_bytes, GpuState, GpuStatus};
 use crate::model::BlowUp;
-
-/// Why a World stopped.
-#[derive(Clone, Debug)]
-pub(super) enum Failure {
-    NonFinite { mass: usize, step: u64, time: f64 },
-    BlowUp(BlowUp),
-    Overflow { step: u64, spring: u32 },
-}
 
 impl World {
     /// [`Error::DeviceLost`] once the device is gone.
