@@ -2,7 +2,7 @@
 //! status read.
 
 use super::World;
-use crate::cpu::steps_for;
+use crate::model::steps_for;
 use crate::error::Result;
 use crate::gpu::kernels::steps::FusedSteps;
 use crate::gpu::kernels::Simple;
