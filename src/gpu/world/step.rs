@@ -2,13 +2,13 @@
 //! status read.
 
 use super::World;
-use crate::model::steps_for;
 use crate::error::Result;
 use crate::gpu::kernels::steps::FusedSteps;
 use crate::gpu::kernels::Simple;
 use crate::gpu::layout::{GpuStatus, GpuStep};
 use crate::gpu::pass;
 use crate::gpu::plan::Dispatch;
+use crate::model::steps_for;
 
 impl World {
     /// Advances `steps` steps of `dt`: records them into as few submissions as possible (see
