@@ -249,7 +249,9 @@ impl PySimulation {
     /// Runs for `seconds` under `controller`, a callable given the `Readings` (of `bodies`,
     /// their `orientation`, `contacts`, `springs`) every `period` steps and returning the
     /// commands, `(commanded_count,)`. The GIL is released between calls. Returns the
-    /// controller calls and the steps taken.
+    /// controller calls and the steps taken. The controller must not call the world itself
+    /// (it is busy running the loop: that raises `RuntimeError`); a controller's exception stops
+    /// the loop and comes through as it is.
     #[pyo3(signature = (controller, seconds, *, period, bodies=None, orientation=false, contacts=None, springs=None))]
     #[allow(clippy::too_many_arguments)]
     fn run_control(
