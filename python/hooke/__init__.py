@@ -14,6 +14,7 @@ is the plane ``z = 0``.
 from __future__ import annotations
 
 from ._builders import (
+    Builder,
     Cube,
     VoxelBody,
     ImageBody,
@@ -79,6 +80,7 @@ __all__ = [
     "World",
     "Readings",
     "record",
+    "Builder",
     "Cube",
     "VoxelBody",
     "ImageBody",

@@ -55,7 +55,11 @@ impl Shape {
 }
 
 /// `obj` as a numpy array (`numpy.asarray`), its failure named after `name`.
-fn as_array<'py>(py: Python<'py>, name: &str, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn as_array<'py>(
+    py: Python<'py>,
+    name: &str,
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     py.import("numpy")?
         .call_method1("asarray", (obj,))
         .map_err(|e| argument(format!("{name}: not an array of numbers ({e})")))
@@ -81,37 +85,68 @@ fn values<T: Element + Copy>(
     let (_, _, got) = describe(name, array)?;
     if !shape.matches(&got) {
         let got: Vec<String> = got.iter().map(ToString::to_string).collect();
-        let got = if got.len() == 1 { format!("({},)", got[0]) } else { format!("({})", got.join(", ")) };
-        return Err(argument(format!("{name}: expected shape {}, got {got}", shape.text())));
+        let got = if got.len() == 1 {
+            format!("({},)", got[0])
+        } else {
+            format!("({})", got.join(", "))
+        };
+        return Err(argument(format!(
+            "{name}: expected shape {}, got {got}",
+            shape.text()
+        )));
     }
     let contiguous = py
         .import("numpy")?
         .call_method1("ascontiguousarray", (array, dtype))?;
     let typed = contiguous.cast::<PyArrayDyn<T>>().map_err(PyErr::from)?;
     let read = typed.readonly();
-    Ok(read.as_slice().map_err(|e| argument(format!("{name}: {e}")))?.to_vec())
+    Ok(read
+        .as_slice()
+        .map_err(|e| argument(format!("{name}: {e}")))?
+        .to_vec())
 }
 
 /// A real-valued input (integer or floating dtype) of `shape`, as f64, every value finite.
-pub(crate) fn reals(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>, shape: Shape) -> PyResult<Vec<f64>> {
+pub(crate) fn reals(
+    py: Python<'_>,
+    name: &str,
+    obj: &Bound<'_, PyAny>,
+    shape: Shape,
+) -> PyResult<Vec<f64>> {
     let array = as_array(py, name, obj)?;
     let (kind, dtype, _) = describe(name, &array)?;
     if !matches!(kind, b'f' | b'i' | b'u') {
-        return Err(argument(format!("{name}: dtype {dtype} is not a real number type (use float64)")));
+        return Err(argument(format!(
+            "{name}: dtype {dtype} is not a real number type (use float64)"
+        )));
     }
     let v: Vec<f64> = values(py, name, &array, shape, "float64")?;
     if let Some(i) = v.iter().position(|x| !x.is_finite()) {
-        return Err(argument(format!("{name}{}: {} is not finite", shape.place(i), v[i])));
+        return Err(argument(format!(
+            "{name}{}: {} is not finite",
+            shape.place(i),
+            v[i]
+        )));
     }
     Ok(v)
 }
 
 /// A real-valued vector of `rows` values, or one number given to every row.
-pub(crate) fn reals_or_scalar(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>, rows: usize) -> PyResult<Vec<f64>> {
+pub(crate) fn reals_or_scalar(
+    py: Python<'_>,
+    name: &str,
+    obj: &Bound<'_, PyAny>,
+    rows: usize,
+) -> PyResult<Vec<f64>> {
     let array = as_array(py, name, obj)?;
     let (_, _, shape) = describe(name, &array)?;
     if shape.is_empty() {
-        let one = reals(py, name, &array.call_method1("reshape", (1,))?, Shape::new(Some(1), 0))?;
+        let one = reals(
+            py,
+            name,
+            &array.call_method1("reshape", (1,))?,
+            Shape::new(Some(1), 0),
+        )?;
         return Ok(vec![one[0]; rows]);
     }
     reals(py, name, &array, Shape::new(Some(rows), 0))
@@ -129,7 +164,9 @@ pub(crate) fn indices(
     let array = as_array(py, name, obj)?;
     let (kind, dtype, _) = describe(name, &array)?;
     if !matches!(kind, b'i' | b'u') {
-        return Err(argument(format!("{name}: dtype {dtype} is not an integer type (use int64)")));
+        return Err(argument(format!(
+            "{name}: dtype {dtype} is not an integer type (use int64)"
+        )));
     }
     let v: Vec<i64> = values(py, name, &array, shape, "int64")?;
     let mut out = Vec::with_capacity(v.len());
@@ -150,7 +187,12 @@ pub(crate) fn indices(
 }
 
 /// A boolean vector of `rows` values (dtype bool), or one bool given to every row.
-pub(crate) fn flags(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>, rows: usize) -> PyResult<Vec<bool>> {
+pub(crate) fn flags(
+    py: Python<'_>,
+    name: &str,
+    obj: &Bound<'_, PyAny>,
+    rows: usize,
+) -> PyResult<Vec<bool>> {
     let array = as_array(py, name, obj)?;
     let (kind, dtype, shape) = describe(name, &array)?;
     if kind != b'b' {
@@ -169,7 +211,10 @@ pub(crate) fn to_vectors(flat: &[f64]) -> Vec<DVec3> {
 }
 
 /// `(N, 3)` float64 array of `vectors`.
-pub(crate) fn vectors_out<'py>(py: Python<'py>, vectors: &[DVec3]) -> PyResult<Bound<'py, PyArray2<f64>>> {
+pub(crate) fn vectors_out<'py>(
+    py: Python<'py>,
+    vectors: &[DVec3],
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let mut flat = Vec::with_capacity(3 * vectors.len());
     for v in vectors {
         flat.extend_from_slice(&v.to_array());

@@ -18,7 +18,9 @@ pub(crate) fn sensor_spec(
     springs: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SensorSpec> {
     let list = |name: &str, v: Option<&Bound<'_, PyAny>>| {
-        v.map_or(Ok(Vec::new()), |v| indices(py, name, v, Shape::new(None, 0), None))
+        v.map_or(Ok(Vec::new()), |v| {
+            indices(py, name, v, Shape::new(None, 0), None)
+        })
     };
     Ok(SensorSpec {
         bodies: list("bodies", bodies)?,
@@ -52,33 +54,61 @@ impl PyReadings {
     /// Centre of mass of each sensed body, `(B, 3)` m.
     #[getter]
     fn centre_of_mass<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let v: Vec<_> = self.readings.bodies.iter().map(|b| b.centre_of_mass).collect();
+        let v: Vec<_> = self
+            .readings
+            .bodies
+            .iter()
+            .map(|b| b.centre_of_mass)
+            .collect();
         vectors_out(py, &v)
     }
 
     /// Mean velocity of each sensed body, `(B, 3)` m/s.
     #[getter]
     fn mean_velocity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let v: Vec<_> = self.readings.bodies.iter().map(|b| b.mean_velocity).collect();
+        let v: Vec<_> = self
+            .readings
+            .bodies
+            .iter()
+            .map(|b| b.mean_velocity)
+            .collect();
         vectors_out(py, &v)
     }
 
     /// Orientation of each sensed body, `(B, 3, 3)` rotation matrices (rows), or `None` when
     /// orientation was not asked for.
     #[getter]
-    fn orientation<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, numpy::PyArray3<f64>>>> {
+    fn orientation<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, numpy::PyArray3<f64>>>> {
         let mats: Option<Vec<_>> = self.readings.bodies.iter().map(|b| b.orientation).collect();
         let Some(mats) = mats.filter(|_| !self.readings.bodies.is_empty()) else {
             return Ok(None);
         };
-        let flat: Vec<f64> = mats.iter().flat_map(|m| m.transpose().to_cols_array()).collect();
-        Ok(Some(PyArray1::from_vec(py, flat).reshape([mats.len(), 3, 3])?))
+        let flat: Vec<f64> = mats
+            .iter()
+            .flat_map(|m| m.transpose().to_cols_array())
+            .collect();
+        Ok(Some(PyArray1::from_vec(py, flat).reshape([
+            mats.len(),
+            3,
+            3,
+        ])?))
     }
 
     /// Angular velocity of each sensed body, `(B, 3)` rad/s, or `None` without orientation.
     #[getter]
-    fn angular_velocity<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray2<f64>>>> {
-        let w: Option<Vec<_>> = self.readings.bodies.iter().map(|b| b.angular_velocity).collect();
+    fn angular_velocity<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyArray2<f64>>>> {
+        let w: Option<Vec<_>> = self
+            .readings
+            .bodies
+            .iter()
+            .map(|b| b.angular_velocity)
+            .collect();
         match w.filter(|_| !self.readings.bodies.is_empty()) {
             Some(w) => Ok(Some(vectors_out(py, &w)?)),
             None => Ok(None),
@@ -88,13 +118,21 @@ impl PyReadings {
     /// Whether each sensed mass touches the ground or an obstacle, `(C,)` bool.
     #[getter]
     fn touching<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        vector_out(py, self.readings.contacts.iter().map(|c| c.touching).collect())
+        vector_out(
+            py,
+            self.readings.contacts.iter().map(|c| c.touching).collect(),
+        )
     }
 
     /// Contact force on each sensed mass, `(C, 3)` N.
     #[getter]
     fn normal_force<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let f: Vec<_> = self.readings.contacts.iter().map(|c| c.normal_force).collect();
+        let f: Vec<_> = self
+            .readings
+            .contacts
+            .iter()
+            .map(|c| c.normal_force)
+            .collect();
         vectors_out(py, &f)
     }
 
@@ -133,7 +171,12 @@ impl PyController {
         Python::attach(|py| {
             let arg = Py::new(py, PyReadings::from(readings.clone()))?;
             let out = self.callable.call1(py, (arg,))?;
-            let c = reals(py, "commands", out.bind(py), Shape::new(Some(commands.len()), 0))?;
+            let c = reals(
+                py,
+                "commands",
+                out.bind(py),
+                Shape::new(Some(commands.len()), 0),
+            )?;
             commands.copy_from_slice(&c);
             Ok(())
         })
@@ -164,7 +207,10 @@ pub(crate) fn run(
     spec: SensorSpec,
 ) -> PyResult<(u64, u64)> {
     let control = ControlLoop::new(period, spec);
-    let mut controller = PyController { callable: controller, error: None };
+    let mut controller = PyController {
+        callable: controller,
+        error: None,
+    };
     let result = py.detach(|| control.run(sim, seconds, &mut controller));
     if let Some(err) = controller.error {
         return Err(err);

@@ -6,7 +6,9 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange};
 
-use crate::arrays::{flags, indices, reals, reals_or_scalar, to_vectors, vector_out, vectors_out, Shape};
+use crate::arrays::{
+    flags, indices, reals, reals_or_scalar, to_vectors, vector_out, vectors_out, Shape,
+};
 use crate::error::{argument, raise, IntoPyResult};
 
 /// `value` with the keys of `over` put in, objects merged key by key.
@@ -23,7 +25,10 @@ fn merge(value: &mut serde_json::Value, over: serde_json::Value) {
 
 /// A Python object as JSON (through the `json` module), for serde.
 fn json_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
-    let text: String = py.import("json")?.call_method1("dumps", (obj,))?.extract()?;
+    let text: String = py
+        .import("json")?
+        .call_method1("dumps", (obj,))?
+        .extract()?;
     serde_json::from_str(&text).map_err(|e| argument(format!("not JSON: {e}")))
 }
 
@@ -66,7 +71,9 @@ type Triple = (f64, f64, f64);
 
 fn placement(position: Triple, rotation: Triple, velocity: Triple) -> PyResult<Placement> {
     let v = |t: Triple| glam::DVec3::new(t.0, t.1, t.2);
-    let placement = Placement::at(v(position)).with_rotation(v(rotation)).with_velocity(v(velocity));
+    let placement = Placement::at(v(position))
+        .with_rotation(v(rotation))
+        .with_velocity(v(velocity));
     placement.validate().py()?;
     Ok(placement)
 }
@@ -83,8 +90,14 @@ impl PyModel {
     /// An empty model with the parameters of `preset` and the fields given by keyword.
     #[new]
     #[pyo3(signature = (preset=None, **params))]
-    fn new(py: Python<'_>, preset: Option<&str>, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(Self { model: Model::new(params_from(py, preset, params)?) })
+    fn new(
+        py: Python<'_>,
+        preset: Option<&str>,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            model: Model::new(params_from(py, preset, params)?),
+        })
     }
 
     /// A model of one body made from arrays (see `add_arrays`).
@@ -106,7 +119,18 @@ impl PyModel {
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mut model = Self::new(py, preset, params)?;
-        model.add_arrays(py, name, positions, masses, springs, stiffness, damping, rest_lengths, velocities, fixed)?;
+        model.add_arrays(
+            py,
+            name,
+            positions,
+            masses,
+            springs,
+            stiffness,
+            damping,
+            rest_lengths,
+            velocities,
+            fixed,
+        )?;
         Ok(model)
     }
 
@@ -129,11 +153,19 @@ impl PyModel {
         let positions = to_vectors(&reals(py, "positions", positions, Shape::new(None, 3))?);
         let n = positions.len();
         let masses = reals(py, "masses", masses, Shape::new(Some(n), 0))?;
-        let pairs = indices(py, "springs", springs, Shape::new(None, 2), Some((n, "positions")))?;
+        let pairs = indices(
+            py,
+            "springs",
+            springs,
+            Shape::new(None, 2),
+            Some((n, "positions")),
+        )?;
         let m = pairs.len() / 2;
         let stiffness = reals_or_scalar(py, "stiffness", stiffness, m)?;
         let damping = reals_or_scalar(py, "damping", damping, m)?;
-        let rest = rest_lengths.map(|r| reals(py, "rest_lengths", r, Shape::new(Some(m), 0))).transpose()?;
+        let rest = rest_lengths
+            .map(|r| reals(py, "rest_lengths", r, Shape::new(Some(m), 0)))
+            .transpose()?;
         let velocities = match velocities {
             Some(v) => to_vectors(&reals(py, "velocities", v, Shape::new(Some(n), 3))?),
             None => vec![glam::DVec3::ZERO; n],
@@ -149,7 +181,9 @@ impl PyModel {
         }
         for s in 0..m {
             let (a, b) = (pairs[2 * s], pairs[2 * s + 1]);
-            let length = rest.as_ref().map_or_else(|| positions[a].distance(positions[b]), |r| r[s]);
+            let length = rest
+                .as_ref()
+                .map_or_else(|| positions[a].distance(positions[b]), |r| r[s]);
             let (a, b) = (index_u32(a)?, index_u32(b)?);
             part.add_spring(Spring::hooke(a, b, stiffness[s], length).with_damping(damping[s]));
         }
@@ -193,12 +227,16 @@ impl PyModel {
     }
 
     /// The bodies as `(name, masses, springs)`, the index ranges of each.
-    fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Vec<(String, Bound<'py, PyRange>, Bound<'py, PyRange>)>> {
+    fn bodies<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Vec<(String, Bound<'py, PyRange>, Bound<'py, PyRange>)>> {
         self.model
             .bodies
             .iter()
             .map(|b| {
-                let range = |r: &std::ops::Range<usize>| PyRange::new(py, r.start as isize, r.end as isize);
+                let range =
+                    |r: &std::ops::Range<usize>| PyRange::new(py, r.start as isize, r.end as isize);
                 Ok((b.name.clone(), range(&b.masses)?, range(&b.springs)?))
             })
             .collect()
@@ -217,13 +255,21 @@ impl PyModel {
 
     /// The masses each spring joins, `(M, 2)` int64.
     fn springs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
-        let flat: Vec<i64> = self.model.springs.iter().flat_map(|s| [i64::from(s.a), i64::from(s.b)]).collect();
+        let flat: Vec<i64> = self
+            .model
+            .springs
+            .iter()
+            .flat_map(|s| [i64::from(s.a), i64::from(s.b)])
+            .collect();
         numpy::PyArrayMethods::reshape(&vector_out(py, flat), [self.model.springs.len(), 2])
     }
 
     /// Rest lengths, `(M,)` m.
     fn rest_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        vector_out(py, self.model.springs.iter().map(|s| s.rest_length).collect())
+        vector_out(
+            py,
+            self.model.springs.iter().map(|s| s.rest_length).collect(),
+        )
     }
 
     /// Stiffness of each spring, `(M,)` N/m (N for the material law).
@@ -233,7 +279,8 @@ impl PyModel {
 
     /// The parameters as a dict of the scene file's fields.
     fn params(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let text = serde_json::to_string(&self.model.params).map_err(|e| argument(e.to_string()))?;
+        let text =
+            serde_json::to_string(&self.model.params).map_err(|e| argument(e.to_string()))?;
         Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
     }
 
@@ -276,8 +323,14 @@ impl PyScene {
     /// An empty scene with the parameters of `preset` and the fields given by keyword.
     #[new]
     #[pyo3(signature = (preset=None, **params))]
-    fn new(py: Python<'_>, preset: Option<&str>, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(Self { scene: Scene::new(params_from(py, preset, params)?) })
+    fn new(
+        py: Python<'_>,
+        preset: Option<&str>,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            scene: Scene::new(params_from(py, preset, params)?),
+        })
     }
 
     /// Reads a scene file.
@@ -290,7 +343,9 @@ impl PyScene {
     /// A scene from JSON text.
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        Ok(Self { scene: Scene::from_json_str(text).py()? })
+        Ok(Self {
+            scene: Scene::from_json_str(text).py()?,
+        })
     }
 
     /// The scene as JSON text.
@@ -314,7 +369,11 @@ impl PyScene {
         velocity: Triple,
     ) -> PyResult<usize> {
         let placement = placement(position, rotation, velocity)?;
-        Ok(self.scene.push(BodySpec::new(body_kind(builder)?).named(name).placed(placement)))
+        Ok(self.scene.push(
+            BodySpec::new(body_kind(builder)?)
+                .named(name)
+                .placed(placement),
+        ))
     }
 
     /// Number of bodies.
@@ -329,4 +388,3 @@ impl PyScene {
         Ok(PyModel { model })
     }
 }
-

@@ -23,7 +23,12 @@ pub(crate) fn record_gif(
 ) -> PyResult<(PathBuf, PathBuf)> {
     let stem = match (path.extension(), path.file_stem()) {
         (Some(ext), Some(stem)) if ext == "gif" => stem.to_string_lossy().into_owned(),
-        _ => return Err(argument(format!("path {}: must name a .gif file", path.display()))),
+        _ => {
+            return Err(argument(format!(
+                "path {}: must name a .gif file",
+                path.display()
+            )))
+        }
     };
     let dir = path.parent().map(PathBuf::from).unwrap_or_default();
     let mut options = RecordOptions::new(dir, stem);

@@ -151,7 +151,10 @@ impl PySimulation {
     fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let bodies = self.backend.sim().bodies().py()?;
         let d = PyDict::new(py);
-        d.set_item("mass", vector_out(py, bodies.iter().map(|b| b.mass).collect()))?;
+        d.set_item(
+            "mass",
+            vector_out(py, bodies.iter().map(|b| b.mass).collect()),
+        )?;
         let com: Vec<_> = bodies.iter().map(|b| b.centre_of_mass).collect();
         let vel: Vec<_> = bodies.iter().map(|b| b.mean_velocity).collect();
         d.set_item("centre_of_mass", vectors_out(py, &com)?)?;
@@ -161,32 +164,61 @@ impl PySimulation {
 
     /// Sets the external force (N) on each mass of `masses` (`(K,)` indices) to the rows of
     /// `forces` (`(K, 3)`).
-    fn set_external_forces(&mut self, py: Python<'_>, masses: &Bound<'_, PyAny>, forces: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_external_forces(
+        &mut self,
+        py: Python<'_>,
+        masses: &Bound<'_, PyAny>,
+        forces: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let at = indices(py, "masses", masses, Shape::new(None, 0), None)?;
         let f = to_vectors(&reals(py, "forces", forces, Shape::new(Some(at.len()), 3))?);
         let sim = self.backend.sim_mut();
-        at.iter().zip(f).try_for_each(|(&m, f)| sim.set_external_force(m, f)).py()
+        at.iter()
+            .zip(f)
+            .try_for_each(|(&m, f)| sim.set_external_force(m, f))
+            .py()
     }
 
     /// Fixes (or frees) each mass of `masses`; `fixed` is one bool or one per mass (default:
     /// fixed).
     #[pyo3(signature = (masses, fixed=None))]
-    fn set_fixed(&mut self, py: Python<'_>, masses: &Bound<'_, PyAny>, fixed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn set_fixed(
+        &mut self,
+        py: Python<'_>,
+        masses: &Bound<'_, PyAny>,
+        fixed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let at = indices(py, "masses", masses, Shape::new(None, 0), None)?;
         let on = match fixed {
             Some(f) => flags(py, "fixed", f, at.len())?,
             None => vec![true; at.len()],
         };
         let sim = self.backend.sim_mut();
-        at.iter().zip(on).try_for_each(|(&m, on)| sim.set_fixed(m, on)).py()
+        at.iter()
+            .zip(on)
+            .try_for_each(|(&m, on)| sim.set_fixed(m, on))
+            .py()
     }
 
     /// Sets the rest length (m) of each spring of `springs` to `rest_lengths`.
-    fn set_rest_lengths(&mut self, py: Python<'_>, springs: &Bound<'_, PyAny>, rest_lengths: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_rest_lengths(
+        &mut self,
+        py: Python<'_>,
+        springs: &Bound<'_, PyAny>,
+        rest_lengths: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let at = indices(py, "springs", springs, Shape::new(None, 0), None)?;
-        let r = reals(py, "rest_lengths", rest_lengths, Shape::new(Some(at.len()), 0))?;
+        let r = reals(
+            py,
+            "rest_lengths",
+            rest_lengths,
+            Shape::new(Some(at.len()), 0),
+        )?;
         let sim = self.backend.sim_mut();
-        at.iter().zip(r).try_for_each(|(&s, r)| sim.set_rest_length(s, r)).py()
+        at.iter()
+            .zip(r)
+            .try_for_each(|(&s, r)| sim.set_rest_length(s, r))
+            .py()
     }
 
     /// Changes actuators `actuators` (`(K,)` indices): each of `amplitude` (relative rest-length
@@ -203,11 +235,22 @@ impl PySimulation {
     ) -> PyResult<()> {
         let sim = self.backend.sim_mut();
         let count = sim.actuators().len();
-        let at = indices(py, "actuators", actuators, Shape::new(None, 0), Some((count, "the world's actuators")))?;
+        let at = indices(
+            py,
+            "actuators",
+            actuators,
+            Shape::new(None, 0),
+            Some((count, "the world's actuators")),
+        )?;
         let field = |name: &str, v: Option<&Bound<'_, PyAny>>| {
-            v.map(|v| reals(py, name, v, Shape::new(Some(at.len()), 0))).transpose()
+            v.map(|v| reals(py, name, v, Shape::new(Some(at.len()), 0)))
+                .transpose()
         };
-        let (amplitude, omega, phase) = (field("amplitude", amplitude)?, field("omega", omega)?, field("phase", phase)?);
+        let (amplitude, omega, phase) = (
+            field("amplitude", amplitude)?,
+            field("omega", omega)?,
+            field("phase", phase)?,
+        );
         for (row, &i) in at.iter().enumerate() {
             let mut a = sim.actuators()[i].clone();
             if let Some(v) = &amplitude {
@@ -266,10 +309,16 @@ impl PySimulation {
         springs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(u64, u64)> {
         let spec = crate::control::sensor_spec(py, bodies, orientation, contacts, springs)?;
-        crate::control::run(py, self.backend.sim_mut(), controller, seconds, period, spec)
+        crate::control::run(
+            py,
+            self.backend.sim_mut(),
+            controller,
+            seconds,
+            period,
+            spec,
+        )
     }
 }
-
 
 /// hooke's CPU reference integrator (f64), optionally on `threads` threads.
 #[pyclass(name = "CpuWorld", module = "hooke", extends = PySimulation)]
@@ -280,7 +329,11 @@ pub(crate) struct PyCpuWorld;
 impl PyCpuWorld {
     #[new]
     #[pyo3(signature = (model, threads=None))]
-    fn new(py: Python<'_>, model: &PyModel, threads: Option<usize>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        py: Python<'_>,
+        model: &PyModel,
+        threads: Option<usize>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let model = model.model.clone();
         let mut world = py.detach(|| CpuWorld::new(&model)).py()?;
         if let Some(t) = threads {
@@ -289,7 +342,11 @@ impl PyCpuWorld {
             }
             world.set_threads(t);
         }
-        Ok(PyClassInitializer::from(PySimulation { backend: Backend::Cpu(Box::new(world)), model }).add_subclass(Self))
+        Ok(PyClassInitializer::from(PySimulation {
+            backend: Backend::Cpu(Box::new(world)),
+            model,
+        })
+        .add_subclass(Self))
     }
 }
 
@@ -306,19 +363,32 @@ impl PyWorld {
         let precision = match precision {
             "f32" => Precision::F32,
             "f64" => Precision::F64,
-            other => return Err(argument(format!("precision {other:?}: expected \"f32\" or \"f64\""))),
+            other => {
+                return Err(argument(format!(
+                    "precision {other:?}: expected \"f32\" or \"f64\""
+                )))
+            }
         };
-        let options = WorldOptions { precision, ..WorldOptions::default() };
+        let options = WorldOptions {
+            precision,
+            ..WorldOptions::default()
+        };
         let model = model.model.clone();
         let world = py.detach(|| World::with_options(&model, options)).py()?;
-        Ok(PyClassInitializer::from(PySimulation { backend: Backend::Gpu(Box::new(world)), model }).add_subclass(Self))
+        Ok(PyClassInitializer::from(PySimulation {
+            backend: Backend::Gpu(Box::new(world)),
+            model,
+        })
+        .add_subclass(Self))
     }
 
     /// The adapter the World runs on (name and backend).
     #[getter]
     fn adapter(self_: PyRef<'_, Self>) -> String {
         match &self_.as_super().backend {
-            Backend::Gpu(w) => format!("{} ({:?})", w.adapter_info().name, w.adapter_info().backend),
+            Backend::Gpu(w) => {
+                format!("{} ({:?})", w.adapter_info().name, w.adapter_info().backend)
+            }
             Backend::Cpu(_) => String::new(),
         }
     }

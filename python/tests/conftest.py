@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +28,7 @@ def cube_arrays(height: float = 1.0) -> tuple[npt.NDArray[np.float64], npt.NDArr
     return corners, masses, springs
 
 
-def cube_model(height: float = 1.0, **params: object) -> hooke.Model:
+def cube_model(height: float = 1.0, **params: Any) -> hooke.Model:
     """The cube as a model (no damping)."""
     positions, masses, springs = cube_arrays(height)
     return hooke.Model.from_arrays(positions, masses, springs, STIFFNESS, 0.0, **params)

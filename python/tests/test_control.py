@@ -27,7 +27,8 @@ def gait(count: int) -> Callable[[hooke.Readings], npt.NDArray[np.float64]]:
     def control(r: hooke.Readings) -> npt.NDArray[np.float64]:
         v = r.mean_velocity[0]
         phase = 2 * np.pi * 2.0 * r.time + np.arange(count)
-        return np.clip(0.1 * np.sin(phase) + 0.5 * v[0], -0.2, 0.2)
+        commands: npt.NDArray[np.float64] = np.clip(0.1 * np.sin(phase) + 0.5 * v[0], -0.2, 0.2)
+        return commands
 
     return control
 
