@@ -46,10 +46,9 @@ impl Shape {
 
     /// Where element `i` of the flattened array sits, for messages: `row 3` or `[3]`.
     fn place(self, i: usize) -> String {
-        if self.cols == 0 {
-            format!("[{i}]")
-        } else {
-            format!(" row {}", i / self.cols)
+        match i.checked_div(self.cols) {
+            Some(row) => format!(" row {row}"),
+            None => format!("[{i}]"),
         }
     }
 }

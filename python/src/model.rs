@@ -49,7 +49,7 @@ pub(crate) fn params_from(
             )))
         }
     };
-    let mut json = serde_json::to_value(&base).map_err(|e| argument(format!("params: {e}")))?;
+    let mut json = serde_json::to_value(base).map_err(|e| argument(format!("params: {e}")))?;
     if let Some(over) = overrides {
         merge(&mut json, json_of(py, over.as_any())?);
     }
@@ -77,6 +77,9 @@ fn placement(position: Triple, rotation: Triple, velocity: Triple) -> PyResult<P
     placement.validate().py()?;
     Ok(placement)
 }
+
+/// A body as Python sees it: name, mass index range, spring index range.
+type BodyRanges<'py> = (String, Bound<'py, PyRange>, Bound<'py, PyRange>);
 
 /// A model: masses, springs, actuators and parameters, in SI units (m, kg, s, N/m, N*s/m).
 #[pyclass(name = "Model", module = "hooke")]
@@ -227,10 +230,7 @@ impl PyModel {
     }
 
     /// The bodies as `(name, masses, springs)`, the index ranges of each.
-    fn bodies<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Vec<(String, Bound<'py, PyRange>, Bound<'py, PyRange>)>> {
+    fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Vec<BodyRanges<'py>>> {
         self.model
             .bodies
             .iter()

@@ -252,7 +252,7 @@ impl PySimulation {
             field("phase", phase)?,
         );
         for (row, &i) in at.iter().enumerate() {
-            let mut a = sim.actuators()[i].clone();
+            let mut a = sim.actuators()[i];
             if let Some(v) = &amplitude {
                 a.amplitude = v[row];
             }
