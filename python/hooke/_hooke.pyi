@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Sequence, Union
 
 import numpy as np
@@ -176,4 +177,4 @@ def record(
     *,
     frame_time: float = 0.04,
     size: tuple[int, int] = (480, 360),
-) -> tuple[str, str]: ...
+) -> tuple[Path, Path]: ...

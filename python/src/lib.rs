@@ -12,12 +12,13 @@ mod control;
 mod error;
 mod model;
 mod record;
+mod scene;
 mod world;
 
 #[pymodule]
 fn _hooke(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::PyModel>()?;
-    m.add_class::<model::PyScene>()?;
+    m.add_class::<scene::PyScene>()?;
     m.add_class::<world::PySimulation>()?;
     m.add_class::<world::PyCpuWorld>()?;
     m.add_class::<world::PyWorld>()?;

@@ -1,7 +1,7 @@
-//! `hooke.Model` and `hooke.Scene`: models from numpy arrays, from builders and from scene
-//! files.
+//! `hooke.Model`: models from numpy arrays and from builders, and the parameters and
+//! placements `hooke.Scene` shares.
 
-use hooke::{BodyKind, BodySpec, Mass, Model, Params, Part, Placement, Scene, Spring};
+use hooke::{BodyKind, Mass, Model, Params, Part, Placement, Spring};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange};
@@ -60,16 +60,20 @@ pub(crate) fn params_from(
 }
 
 /// What a builder object of `hooke` (`Cube`, `Rope`, ...) describes, read from its JSON.
-fn body_kind(builder: &Bound<'_, PyAny>) -> PyResult<BodyKind> {
+pub(crate) fn body_kind(builder: &Bound<'_, PyAny>) -> PyResult<BodyKind> {
     let kind: String = builder.getattr("_type")?.extract()?;
     let text: String = builder.call_method0("_body_json")?.extract()?;
     serde_json::from_str(&text).map_err(|e| raise("InvalidBuilderError", format!("{kind}: {e}")))
 }
 
 /// A placement from three 3-tuples: position (m), rotation vector (rad), velocity (m/s).
-type Triple = (f64, f64, f64);
+pub(crate) type Triple = (f64, f64, f64);
 
-fn placement(position: Triple, rotation: Triple, velocity: Triple) -> PyResult<Placement> {
+pub(crate) fn placement(
+    position: Triple,
+    rotation: Triple,
+    velocity: Triple,
+) -> PyResult<Placement> {
     let v = |t: Triple| glam::DVec3::new(t.0, t.1, t.2);
     let placement = Placement::at(v(position))
         .with_rotation(v(rotation))
@@ -309,82 +313,4 @@ impl PyModel {
 
 fn index_u32(i: usize) -> PyResult<u32> {
     u32::try_from(i).map_err(|_| argument(format!("mass index {i} does not fit in 32 bits")))
-}
-
-/// A scene: parameters and bodies (builders with their placements), saved as JSON.
-#[pyclass(name = "Scene", module = "hooke")]
-#[derive(Clone, Debug)]
-pub(crate) struct PyScene {
-    scene: Scene,
-}
-
-#[pymethods]
-impl PyScene {
-    /// An empty scene with the parameters of `preset` and the fields given by keyword.
-    #[new]
-    #[pyo3(signature = (preset=None, **params))]
-    fn new(
-        py: Python<'_>,
-        preset: Option<&str>,
-        params: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Self> {
-        Ok(Self {
-            scene: Scene::new(params_from(py, preset, params)?),
-        })
-    }
-
-    /// Reads a scene file.
-    #[staticmethod]
-    fn load(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
-        let scene = py.detach(|| Scene::load(&path)).py()?;
-        Ok(Self { scene })
-    }
-
-    /// A scene from JSON text.
-    #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
-        Ok(Self {
-            scene: Scene::from_json_str(text).py()?,
-        })
-    }
-
-    /// The scene as JSON text.
-    fn to_json(&self) -> String {
-        self.scene.to_json_string()
-    }
-
-    /// Writes the scene file.
-    fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
-        self.scene.save(path).py()
-    }
-
-    /// Adds a body a builder makes, placed as `Model.add` places it; returns its index.
-    #[pyo3(signature = (name, builder, position=(0.0, 0.0, 0.0), rotation=(0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0)))]
-    fn add(
-        &mut self,
-        name: &str,
-        builder: &Bound<'_, PyAny>,
-        position: Triple,
-        rotation: Triple,
-        velocity: Triple,
-    ) -> PyResult<usize> {
-        let placement = placement(position, rotation, velocity)?;
-        Ok(self.scene.push(
-            BodySpec::new(body_kind(builder)?)
-                .named(name)
-                .placed(placement),
-        ))
-    }
-
-    /// Number of bodies.
-    #[getter]
-    fn body_count(&self) -> usize {
-        self.scene.bodies.len()
-    }
-
-    /// The model the scene describes.
-    fn to_model(&self, py: Python<'_>) -> PyResult<PyModel> {
-        let model = py.detach(|| self.scene.to_model()).py()?;
-        Ok(PyModel { model })
-    }
 }
