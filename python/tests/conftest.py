@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -45,11 +45,6 @@ def gpu_world(model: hooke.Model, precision: str = "f32") -> hooke.World:
     if os.environ.get("HOOKE_SKIP_GPU_TESTS") == "1":
         pytest.skip("HOOKE_SKIP_GPU_TESTS=1")
     return hooke.World(model, precision=precision)  # type: ignore[arg-type]
-
-
-@pytest.fixture(params=["cpu", "gpu"])
-def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    yield str(request.param)
 
 
 def world_on(backend: str, model: hooke.Model) -> hooke.Simulation:
