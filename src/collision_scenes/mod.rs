@@ -38,4 +38,5 @@ mod pile;
 
 pub use cloth_on_sphere::ClothOnSphere;
 pub use head_on::HeadOnCubes;
-pub use pile::{Pile, PileBody};
+pub use crate::scene::PileBody;
+pub use pile::Pile;
