@@ -401,7 +401,10 @@ fn a_named_pile_comes_after_the_scenes_own_bodies_and_obstacles() {
     let names: Vec<&str> = model.bodies.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["lid", "cube 0", "lattice 1", "random 2", "cube 3"]);
     assert_eq!(model.obstacles.len(), 5, "the sphere, then four walls");
-    assert!(matches!(model.obstacles[0].shape, hooke::Shape::Sphere { .. }));
+    assert!(matches!(
+        model.obstacles[0].shape,
+        hooke::Shape::Sphere { .. }
+    ));
     for wall in &model.obstacles[1..] {
         assert!(matches!(wall.shape, hooke::Shape::Box { .. }));
         assert_eq!(wall.contact, model.params.contact);
@@ -439,5 +442,8 @@ fn a_named_pile_out_of_range_is_an_error_naming_the_field() {
         }
     }
     let typo = r#"{ "version": 1, "pile": { "bodys": 3 } }"#;
-    assert!(matches!(Scene::from_json_str(typo), Err(Error::SceneParse { .. })));
+    assert!(matches!(
+        Scene::from_json_str(typo),
+        Err(Error::SceneParse { .. })
+    ));
 }
