@@ -191,7 +191,7 @@ fn population(c: &mut Criterion) {
         let robots = population.robots.len();
         group.throughput(Throughput::Elements(robots as u64));
         group.bench_with_input(BenchmarkId::new("robots", robots), &robots, |b, _| {
-            b.iter(|| population.evaluate::<CpuWorld>(&eval).expect("evaluate"));
+            b.iter(|| population.evaluate(&eval).run().expect("evaluate"));
         });
     }
     group.finish();

@@ -179,11 +179,12 @@ fn collisions(c: &mut Criterion) {
 }
 
 /// Populations of voxel robots, the scenes of `cpu_population` (see `common::populations`): one
-/// `Population::evaluate_gpu_on` call per iteration on the device opened once (building the
+/// `Population::evaluate` call per iteration on the device opened once (building the
 /// World included, as an evolution loop does every generation), as robots per second; each
 /// robot is simulated for the evaluation's duration (0.1 s).
 fn population(c: &mut Criterion) {
     let (device, queue) = device();
+    let gpu = hooke::OpenBackend::from_device(device, queue);
     let (populations, eval) = common::populations(quick());
     let mut group = c.benchmark_group("gpu_population");
     group.sample_size(10);
@@ -191,11 +192,7 @@ fn population(c: &mut Criterion) {
         let robots = population.robots.len();
         group.throughput(Throughput::Elements(robots as u64));
         group.bench_with_input(BenchmarkId::new("robots", robots), &robots, |b, _| {
-            b.iter(|| {
-                population
-                    .evaluate_gpu_on(&device, &queue, &eval)
-                    .expect("evaluate")
-            });
+            b.iter(|| population.evaluate(&eval).on(&gpu).run().expect("evaluate"));
         });
     }
     group.finish();

@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         evolution.evaluation.duration,
         backend.describe()
     );
-    let evolved = evolution.run(|p, e| p.evaluate_on(&backend, e), print)?;
+    let evolved = evolution.run_on(&backend, print)?;
     match (&evolved.champion, evolved.history[0].best) {
         (Some(champion), Some(first)) => println!(
             "champion of generation {}: {:.3} m in {} s ({:+.3} m on generation 0's best)",

@@ -123,6 +123,18 @@ pub enum OpenBackend {
 }
 
 impl OpenBackend {
+    /// The GPU World on a device the caller opened (e.g. with
+    /// [`gpu::request_device`](crate::gpu::request_device)); the adapter is the device's.
+    #[must_use]
+    pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Self {
+        let adapter = Box::new(device.adapter_info());
+        Self::Gpu {
+            device,
+            queue,
+            adapter,
+        }
+    }
+
     /// `"cpu"` or `"gpu"`: the backend that runs, as results files name it.
     #[must_use]
     pub fn name(&self) -> &'static str {

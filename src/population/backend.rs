@@ -1,4 +1,12 @@
-//! [`Backend`]: the worlds a population is evaluated on, built with the evaluation's pins.
+//! The worlds a population is evaluated in, built from an [`OpenBackend`]'s options (the CPU
+//! reference's threads, the GPU World's device) with the evaluation's pins.
+//!
+//! What would otherwise depend on the whole batch is pinned: the blow-up bound (a fixed
+//! backstop here, each robot's own bound checked between control periods by the run), and on
+//! the GPU the fixed-point encoding ([`FixedPointScale::Pinned`] with
+//! [`Evaluation::fixed_point_force`] and [`Evaluation::max_incidence`]).
+//!
+//! [`OpenBackend`]: crate::OpenBackend
 
 use super::Evaluation;
 use crate::cpu::CpuWorld;
@@ -7,27 +15,21 @@ use crate::gpu::{FixedPointScale, World, WorldOptions};
 use crate::model::{Model, SpeedLimit};
 use crate::simulation::Simulation;
 
-/// A world a [`Population`](super::Population) can be evaluated on: [`CpuWorld`] or [`World`]
-/// (sealed). Both are built with what would otherwise depend on the whole batch pinned from the
-/// [`Evaluation`]: the blow-up bound, and on the GPU the fixed-point encoding
-/// ([`FixedPointScale::Pinned`] with [`Evaluation::fixed_point_force`] and
-/// [`Evaluation::max_incidence`]).
-pub trait Backend: Simulation + Sized + sealed::Sealed {}
+/// A world a population runs in: [`CpuWorld`] or [`World`].
+pub(super) trait Backend: Simulation {
+    /// Replaces the blow-up bound with the population's backstop (kept across resets).
+    fn pin_bound(&mut self);
+}
 
-impl Backend for CpuWorld {}
-impl Backend for World {}
+impl Backend for CpuWorld {
+    fn pin_bound(&mut self) {
+        self.pin_speed_limit(backstop());
+    }
+}
 
-pub(crate) mod sealed {
-    use super::{Evaluation, Model, Result};
-
-    /// What the evaluator needs beyond [`Simulation`](crate::Simulation).
-    pub trait Sealed {
-        /// The world of `model` with the evaluation's pins.
-        fn build(model: &Model, eval: &Evaluation) -> Result<Self>
-        where
-            Self: Sized;
-        /// Replaces the blow-up bound (kept across resets).
-        fn pin_bound(&mut self);
+impl Backend for World {
+    fn pin_bound(&mut self) {
+        self.pin_speed_limit(backstop());
     }
 }
 
@@ -41,29 +43,29 @@ fn backstop() -> SpeedLimit {
     SpeedLimit::pinned(BACKSTOP_ENERGY, 0.0)
 }
 
-impl sealed::Sealed for CpuWorld {
-    fn build(model: &Model, _eval: &Evaluation) -> Result<Self> {
-        let mut w = CpuWorld::new(model)?;
-        w.pin_bound();
-        // Fitness reads body states only; booking never changes a trajectory's bits.
-        w.set_track_energy(false);
-        Ok(w)
+/// The CPU reference of `model` on `threads` worker threads (`None`: all cores; results do not
+/// depend on it), its bound pinned and energy booking off (fitness reads body states only;
+/// booking never changes a trajectory's bits).
+pub(super) fn cpu_world(model: &Model, threads: Option<usize>) -> Result<CpuWorld> {
+    let mut world = CpuWorld::new(model)?;
+    world.pin_bound();
+    world.set_track_energy(false);
+    if let Some(threads) = threads {
+        world.set_threads(threads);
     }
-    fn pin_bound(&mut self) {
-        self.pin_speed_limit(backstop());
-    }
+    Ok(world)
 }
 
-impl sealed::Sealed for World {
-    fn build(model: &Model, eval: &Evaluation) -> Result<Self> {
-        let (device, queue) = crate::gpu::request_device()?;
-        let mut w = World::with_device(device, queue, model, gpu_options(eval))?;
-        w.pin_bound();
-        Ok(w)
-    }
-    fn pin_bound(&mut self) {
-        self.pin_speed_limit(backstop());
-    }
+/// The GPU World of `model` on `device` and `queue` with [`gpu_options`], its bound pinned.
+pub(super) fn gpu_world(
+    model: &Model,
+    eval: &Evaluation,
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+) -> Result<World> {
+    let mut world = World::with_device(device.clone(), queue.clone(), model, gpu_options(eval))?;
+    world.pin_bound();
+    Ok(world)
 }
 
 /// The World options of an evaluation: defaults with the fixed-point encoding pinned, and no
@@ -71,7 +73,7 @@ impl sealed::Sealed for World {
 /// trajectory's bits: `energy_booking_off_keeps_the_trajectorys_bits`). On lavapipe that gains
 /// 2-8 % on `Population::benchmark` and 15-30 % on a herd of inchworms (`docs/PERFORMANCE.md`).
 #[must_use]
-pub(crate) fn gpu_options(eval: &Evaluation) -> WorldOptions {
+fn gpu_options(eval: &Evaluation) -> WorldOptions {
     WorldOptions {
         fixed_point: FixedPointScale::Pinned {
             force: eval.fixed_point_force,

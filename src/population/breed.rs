@@ -1,12 +1,29 @@
-//! Breeding one generation of an [`Evolution`] from the last: ranking, elitism, tournament
-//! selection, crossover and mutation.
+//! Breeding one generation of an [`Evolution`](super::Evolution) from the last: ranking,
+//! elitism, tournament selection, crossover and mutation.
 
 use std::cmp::Ordering;
 
 use rand::Rng;
 
-use super::{Evolution, VoxelGenome};
+use super::VoxelGenome;
 use crate::error::Result;
+
+/// The settings of an [`Evolution`](super::Evolution) that breeding reads (see its fields).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Breeding {
+    /// Genomes per generation.
+    pub(super) population: usize,
+    /// The best genomes copied unchanged.
+    pub(super) elites: usize,
+    /// Genomes drawn per tournament.
+    pub(super) tournament: usize,
+    /// Probability that a child is a crossover of two parents.
+    pub(super) crossover_rate: f64,
+    /// Probability that a child's cell is redrawn.
+    pub(super) mutation_rate: f64,
+    /// Muscle phases a redrawn cell may take.
+    pub(super) phases: u8,
+}
 
 /// `a` against `b` as fitness: larger is better, no fitness (failed or empty) worst of all.
 fn compare(a: Option<f64>, b: Option<f64>) -> Ordering {
@@ -42,13 +59,12 @@ fn tournament(rng: &mut impl Rng, fitness: &[Option<f64>], k: usize) -> usize {
 /// The next generation: the `elites` first of `order` unchanged, then children of tournament
 /// winners, each a crossover of two (probability `crossover_rate`) or a copy of one, mutated.
 pub(super) fn breed(
-    evolution: &Evolution,
+    e: &Breeding,
     genomes: &[VoxelGenome],
     fitness: &[Option<f64>],
     order: &[usize],
     rng: &mut impl Rng,
 ) -> Result<Vec<VoxelGenome>> {
-    let e = evolution;
     let mut next: Vec<VoxelGenome> = order[..e.elites]
         .iter()
         .map(|&i| genomes[i].clone())
@@ -61,7 +77,7 @@ pub(super) fn breed(
         } else {
             genomes[a].clone()
         };
-        child.mutate(rng, e.mutation_rate, e.genome.phases)?;
+        child.mutate(rng, e.mutation_rate, e.phases)?;
         next.push(child);
     }
     Ok(next)

@@ -1,16 +1,16 @@
 //! Closed-loop control of a population: each robot its own [`RobotController`], seeing only its
 //! own sensors and filling only its own commands, all robots read in one batched
-//! [`Simulation::sense`](crate::Simulation::sense) and commanded by one [`Simulation::set_commands`](crate::Simulation::set_commands) per control period.
+//! [`Simulation::sense`](crate::Simulation::sense) and commanded by one
+//! [`Simulation::set_commands`](crate::Simulation::set_commands) per control period.
 
 use std::ops::Range;
 
-use super::evaluate::{Evaluation, RobotResult, Tick};
-use super::{Backend, Population};
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::sensors::{Readings, SensorSpec};
 
-/// One robot's controller in a population ([`Population::evaluate_controlled`]). All indices it
+/// One robot's controller in a population
+/// ([`EvaluationRun::controllers`](super::EvaluationRun::controllers)). All indices it
 /// deals in are the robot's own: masses and springs numbered as in its [`Part`](crate::Part),
 /// commands one per commanded actuator of the part, in actuator order.
 pub trait RobotController {
@@ -115,9 +115,9 @@ impl Slice {
     }
 }
 
-/// Drives the bodies of one world, each by its own [`RobotController`]: what
-/// [`Population::evaluate_controlled`] does at every control period, for a loop of your own (a
-/// recording, a viewer). Body `r` of the model is controller `r`'s robot; its commanded
+/// Drives the bodies of one world, each by its own [`RobotController`]: what an evaluation with
+/// [`EvaluationRun::controllers`](super::EvaluationRun::controllers) does at every control
+/// period, for a loop of your own (a recording, a viewer). Body `r` of the model is controller `r`'s robot; its commanded
 /// actuators are the model's commanded actuators on its springs, in order.
 #[derive(Debug)]
 pub struct RobotControl<'a, C> {
@@ -188,37 +188,5 @@ impl<'a, C: RobotController> RobotControl<'a, C> {
             c.control(&own, &mut self.commands[slice.commands.clone()]);
         }
         world.set_commands(&self.commands)
-    }
-}
-
-impl Population {
-    /// Evaluates the population as [`Population::evaluate`] does, each robot driven by its own
-    /// controller (`controllers[r]` for robot `r`) every [`Evaluation::control_steps`] steps
-    /// ([`RobotControl::tick`]): one [`Simulation::sense`](crate::Simulation::sense) reads what
-    /// all the controllers asked for, each controller gets its robot's part of it and fills its
-    /// robot's commands, and one [`Simulation::set_commands`](crate::Simulation::set_commands)
-    /// sends them all. A failed (frozen) robot's controller is no longer called and its
-    /// commands stay 0. A robot's result does not depend on the other robots or their
-    /// controllers (it sees only its own sensors).
-    ///
-    /// # Errors
-    /// As [`Population::evaluate`]; those of [`RobotControl::new`].
-    pub fn evaluate_controlled<S, C>(
-        &self,
-        eval: &Evaluation,
-        controllers: &mut [C],
-    ) -> Result<Vec<RobotResult>>
-    where
-        S: Backend,
-        C: RobotController,
-    {
-        let model = self.model(&eval.params, &eval.obstacles)?;
-        let mut control = RobotControl::new(&model, controllers)?;
-        self.evaluate_with::<S, _>(eval, |world: &mut S, tick: &Tick<'_>| {
-            if tick.period == 0 {
-                control.reset();
-            }
-            control.tick(world, tick.frozen)
-        })
     }
 }

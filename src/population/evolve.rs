@@ -8,8 +8,9 @@ use rand_chacha::ChaCha8Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::breed::{breed, ranking};
-use super::{Backend, Evaluation, GenomeSettings, Population, RobotResult, VoxelGenome};
+use super::breed::{breed, ranking, Breeding};
+use super::{Evaluation, GenomeSettings, Population, RobotResult, VoxelGenome};
+use crate::backend_choice::OpenBackend;
 use crate::error::{Error, Result};
 use crate::model::Params;
 
@@ -29,7 +30,7 @@ use crate::model::Params;
 ///
 /// ```
 /// use hooke::population::{Evaluation, Evolution};
-/// use hooke::CpuWorld;
+/// use hooke::BackendChoice;
 ///
 /// let evolution = Evolution {
 ///     population: 4,
@@ -38,7 +39,7 @@ use crate::model::Params;
 ///     evaluation: Evaluation { duration: 0.05, ..Evolution::default().evaluation }, // s
 ///     ..Evolution::default()
 /// };
-/// let evolved = evolution.run_on::<CpuWorld>(|_| {})?;
+/// let evolved = evolution.run_on(&BackendChoice::Cpu.open()?, |_| {})?;
 /// assert_eq!(evolved.history.len(), 2);
 /// let champion = evolved.champion.expect("a robot that did not fail");
 /// assert!(champion.fitness >= evolved.history[0].best.unwrap()); // m
@@ -286,8 +287,8 @@ impl Evolution {
 
     /// Runs the evolution, each generation's robots (those with a filled cell) evaluated as one
     /// [`Population`] by `evaluate(population, evaluation)`, which returns one result per robot
-    /// in order (e.g. [`Population::evaluate`], or [`Population::evaluate_on`] with one
-    /// device for the whole run). `observe` is called after every generation.
+    /// in order (e.g. [`Population::evaluate`] on a backend opened once for the whole run, as
+    /// [`Evolution::run_on`] does). `observe` is called after every generation.
     ///
     /// The same as [`Evolution::start`] followed by [`Evolution::resume`].
     ///
@@ -397,7 +398,7 @@ impl Evolution {
         // continued with more generations as if it had had them from the start.
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_word_pos(state.rng_word_pos);
-        state.genomes = breed(self, &state.genomes, &fitness, &order, &mut rng)?;
+        state.genomes = breed(&self.breeding(), &state.genomes, &fitness, &order, &mut rng)?;
         state.rng_word_pos = rng.get_word_pos();
         evolved.history.push(GenerationStats {
             generation,
@@ -412,14 +413,29 @@ impl Evolution {
         Ok(())
     }
 
-    /// [`Evolution::run`] with [`Population::evaluate`] on backend `S` (a world per
-    /// generation; on the GPU, [`Evolution::run`] with [`Population::evaluate_gpu_on`] opens the
-    /// device once).
+    /// [`Evolution::run`] with [`Population::evaluate`] on `backend`, opened once for the
+    /// whole run (a World per generation, every one on the same device).
     ///
     /// # Errors
     /// As [`Evolution::run`].
-    pub fn run_on<S: Backend>(&self, observe: impl FnMut(&GenerationStats)) -> Result<Evolved> {
-        self.run(|p, e| p.evaluate::<S>(e), observe)
+    pub fn run_on(
+        &self,
+        backend: &OpenBackend,
+        observe: impl FnMut(&GenerationStats),
+    ) -> Result<Evolved> {
+        self.run(|p, e| p.evaluate(e).on(backend).run(), observe)
+    }
+
+    /// What breeding reads of these settings.
+    fn breeding(&self) -> Breeding {
+        Breeding {
+            population: self.population,
+            elites: self.elites,
+            tournament: self.tournament,
+            crossover_rate: self.crossover_rate,
+            mutation_rate: self.mutation_rate,
+            phases: self.genome.phases,
+        }
     }
 
     /// Each genome's fitness (`None` for an empty genome or a failed robot) and the number of

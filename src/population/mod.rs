@@ -5,13 +5,16 @@
 //! One file per topic: [`VoxelGenome`] and [`VoxelMaterial`] with their seeded random draw,
 //! mutation and crossover (`genome.rs`), [`GenomeSettings`] (`settings.rs`),
 //! [`VoxelGenome::part`] (`genome_part.rs`: the largest connected piece as a
-//! [`VoxelBody`](crate::VoxelBody)), [`Population`] (`population.rs`), [`Evaluation`],
-//! [`Fitness`] and [`RobotResult`] (`evaluate.rs`), [`RobotController`] and
-//! [`Population::evaluate_controlled`] (`control.rs`: each robot its own closed-loop
-//! controller), [`RobotFailure`] (`failure.rs`) and the [`Backend`]s a population runs on
-//! (`backend.rs`); [`Evolution`], a genetic algorithm over genomes returning [`Evolved`]
-//! (`evolve.rs`, its breeding in `breed.rs`); [`Population::benchmark`], the population the
-//! throughput benchmarks time (`benchmark.rs`).
+//! [`VoxelBody`](crate::VoxelBody)), [`Population`] with all its methods and
+//! [`EvaluationRun`], one evaluation set up and run (`population.rs`: the one entry point,
+//! [`Population::evaluate`]); [`Evaluation`], [`Fitness`] and [`RobotResult`], what an
+//! evaluation is and gives (`evaluation.rs`); the batch run in control periods with failed
+//! robots frozen (`run.rs`); the worlds built from an [`OpenBackend`](crate::OpenBackend)
+//! (`backend.rs`); [`RobotController`] and [`RobotControl`] (`control.rs`: each robot its own
+//! closed-loop controller); [`RobotFailure`] (`failure.rs`); [`Evolution`], a genetic
+//! algorithm over genomes returning [`Evolved`] (`evolve.rs`, its breeding in `breed.rs`); the
+//! seeded genomes of [`Population::benchmark`], the population the throughput benchmarks time
+//! (`benchmark.rs`); population files ([`PopulationFile`], `file.rs`).
 //!
 //! # Examples
 //!
@@ -19,7 +22,6 @@
 //!
 //! ```
 //! use hooke::population::{Evaluation, GenomeSettings, Population, VoxelGenome};
-//! use hooke::CpuWorld;
 //! use rand::SeedableRng;
 //! use rand_chacha::ChaCha8Rng;
 //!
@@ -30,7 +32,7 @@
 //!     .collect::<Result<Vec<_>, _>>()?;
 //! let population = Population::from_genomes(&genomes, &settings)?;
 //! let eval = Evaluation { duration: 0.1, ..Evaluation::default() }; // s
-//! let results = population.evaluate::<CpuWorld>(&eval)?;
+//! let results = population.evaluate(&eval).run()?; // the CPU reference, all cores
 //! assert_eq!(results.len(), 10);
 //! for r in &results {
 //!     assert!(r.failure.is_some() || r.fitness.is_some());
@@ -42,7 +44,7 @@ mod backend;
 mod benchmark;
 mod breed;
 mod control;
-mod evaluate;
+mod evaluation;
 mod evolve;
 mod failure;
 mod file;
@@ -50,15 +52,15 @@ mod genome;
 mod genome_part;
 #[allow(clippy::module_inception)] // the module's main type lives in a file named after it
 mod population;
+mod run;
 mod settings;
 
-pub use backend::Backend;
 pub use benchmark::{block_robot, BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
 pub use control::{RobotControl, RobotController};
-pub use evaluate::{Evaluation, Fitness, FitnessFn, RobotResult, Tick};
+pub use evaluation::{Evaluation, Fitness, FitnessFn, RobotResult};
 pub use evolve::{Champion, Evolution, EvolutionState, Evolved, GenerationStats};
 pub use failure::{FailureKind, RobotFailure};
 pub use file::{EvaluationSpec, PopulationFile, RobotEntry, SceneSource};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
-pub use population::{Layout, Population, Robot, ROBOT_COLLISION_GROUP};
+pub use population::{EvaluationRun, Layout, Population, Robot, ROBOT_COLLISION_GROUP};
 pub use settings::GenomeSettings;

@@ -1,6 +1,6 @@
 //! Closed-loop control: `ControlLoop` on both backends, the reflex walker of
 //! `examples/reflex_walker` against its open-loop twin, and per-robot controllers in a
-//! population (`RobotControl`, `Population::evaluate_controlled`).
+//! population (`RobotControl`, `Population::evaluate` with `controllers`).
 
 use crate::common;
 
@@ -180,7 +180,9 @@ fn population_controllers_see_only_their_own_robot() {
     };
     let mut both = controllers.clone();
     let together = population
-        .evaluate_controlled::<CpuWorld, _>(&eval, &mut both)
+        .evaluate(&eval)
+        .controllers(&mut both)
+        .run()
         .unwrap();
     assert!(together.iter().all(|r| r.failure.is_none()));
     // Each robot alone, with its own controller: the same bits (it sees only its own sensors
@@ -192,19 +194,25 @@ fn population_controllers_see_only_their_own_robot() {
             population.robots[r].part.clone(),
         );
         let result = alone
-            .evaluate_controlled::<CpuWorld, _>(&eval, &mut [controller.clone()])
+            .evaluate(&eval)
+            .controllers(&mut [controller.clone()])
+            .run()
             .unwrap();
         assert_eq!(result[0].fitness, together[r].fitness, "robot {r}");
     }
     let err = population
-        .evaluate_controlled::<CpuWorld, _>(&eval, &mut [Greedy, Greedy])
+        .evaluate(&eval)
+        .controllers(&mut [Greedy, Greedy])
+        .run()
         .unwrap_err();
     assert!(
         err.to_string().contains("robot 0 asks for mass 1000"),
         "{err}"
     );
     let err = population
-        .evaluate_controlled::<CpuWorld, _>(&eval, &mut [Greedy])
+        .evaluate(&eval)
+        .controllers(&mut [Greedy])
+        .run()
         .unwrap_err();
     assert!(matches!(err, Error::LengthMismatch { .. }), "{err}");
 }

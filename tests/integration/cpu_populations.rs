@@ -63,12 +63,12 @@ fn robot_alone_gives_its_bits_in_a_batch_of_many_chunks() {
         control_steps: 100,
         ..Evaluation::default()
     };
-    let together = population.evaluate::<CpuWorld>(&eval).unwrap();
+    let together = population.evaluate(&eval).run().unwrap();
     for i in [0, 5, 6, 7, 13, 14, 21, 29] {
         let mut one = Population::new();
         let r = &population.robots[i];
         one.push(r.name.clone(), r.part.clone());
-        let alone = one.evaluate::<CpuWorld>(&eval).unwrap().remove(0);
+        let alone = one.evaluate(&eval).run().unwrap().remove(0);
         assert!(alone.failure.is_none(), "{alone:?}");
         assert_eq!(bits(&alone), bits(&together[i]), "robot {i}");
     }

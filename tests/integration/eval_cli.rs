@@ -390,7 +390,7 @@ fn split_evaluators_in_parallel_equal_one_evaluator_on_gpu() {
 #[test]
 fn eval_gives_the_library_fitness_with_the_file_settings() {
     use hooke::population::{Evaluation, Fitness, GenomeSettings, Population, VoxelGenome};
-    use hooke::{CpuWorld, DVec3, Obstacle, Params, Slope};
+    use hooke::{DVec3, Obstacle, Params, Slope};
 
     // Every setting away from its default, so a setting the command dropped would show: a slope
     // ahead, a diagonal direction, other genome materials and muscles, friction and dt.
@@ -444,7 +444,7 @@ fn eval_gives_the_library_fitness_with_the_file_settings() {
         },
         ..Evaluation::default()
     };
-    let library = population.evaluate::<CpuWorld>(&eval).unwrap();
+    let library = population.evaluate(&eval).run().unwrap();
     let cli_fitness: Vec<Option<u64>> = comparable(&cli).into_iter().map(|e| e.2).collect();
     let lib_fitness: Vec<Option<u64>> = library
         .iter()

@@ -9,7 +9,10 @@ use hooke::population::{
     Evaluation, Evolution, EvolutionState, Evolved, GenerationStats, Population, RobotResult,
     VoxelGenome,
 };
-use hooke::{CpuWorld, Error};
+use hooke::{Error, OpenBackend};
+
+/// The CPU reference on all cores.
+const CPU: OpenBackend = OpenBackend::Cpu { threads: None };
 
 /// A small, quick run: 8 robots of up to 3 x 2 x 2 voxels, 4 generations of 0.1 s (500 steps at
 /// the default dt = 2e-4 s).
@@ -60,7 +63,7 @@ fn check_same_seed_same_champion(run: &dyn Fn(&Evolution) -> Evolved) {
 
 #[test]
 fn same_seed_gives_the_same_champion_on_the_cpu() {
-    check_same_seed_same_champion(&|e| e.run_on::<CpuWorld>(|_| {}).unwrap());
+    check_same_seed_same_champion(&|e| e.run_on(&CPU, |_| {}).unwrap());
 }
 
 /// A run stopped after any generation, its state written to JSON and read back, and resumed,
@@ -68,8 +71,8 @@ fn same_seed_gives_the_same_champion_on_the_cpu() {
 #[test]
 fn a_run_resumed_from_a_json_checkpoint_ends_as_an_undisturbed_run() {
     let evolution = small();
-    let straight = evolution.run_on::<CpuWorld>(|_| {}).unwrap();
-    let mut evaluate = |p: &Population, e: &Evaluation| p.evaluate::<CpuWorld>(e);
+    let straight = evolution.run_on(&CPU, |_| {}).unwrap();
+    let mut evaluate = |p: &Population, e: &Evaluation| p.evaluate(e).run();
     for stop_after in 0..evolution.generations {
         let mut state = evolution.start().unwrap();
         for _ in 0..stop_after {
@@ -109,14 +112,14 @@ fn a_finished_run_extended_equals_the_longer_run() {
         generations: 2,
         ..longer.clone()
     };
-    let mut evaluate = |p: &Population, e: &Evaluation| p.evaluate::<CpuWorld>(e);
+    let mut evaluate = |p: &Population, e: &Evaluation| p.evaluate(e).run();
     let mut state = shorter.start().unwrap();
     while !state.finished(&shorter) {
         shorter.next_generation(&mut state, &mut evaluate).unwrap();
     }
     assert!(shorter.next_generation(&mut state, &mut evaluate).is_err());
     let extended = longer.resume(state, &mut evaluate, |_| {}).unwrap();
-    let straight = longer.run_on::<CpuWorld>(|_| {}).unwrap();
+    let straight = longer.run_on(&CPU, |_| {}).unwrap();
     assert_eq!(outcome(&extended), outcome(&straight));
     assert_eq!(extended.champion, straight.champion);
 }
@@ -130,7 +133,7 @@ fn a_state_of_other_settings_is_refused() {
         population: 9,
         ..evolution.clone()
     };
-    let e = bigger.resume(state.clone(), |p, e| p.evaluate::<CpuWorld>(e), |_| {});
+    let e = bigger.resume(state.clone(), |p, e| p.evaluate(e).run(), |_| {});
     let e = e.unwrap_err().to_string();
     assert!(
         e.contains("8 genomes") && e.contains("population of 9"),
@@ -139,7 +142,7 @@ fn a_state_of_other_settings_is_refused() {
     let mut ahead = state;
     ahead.generation = 1;
     let e = evolution
-        .resume(ahead, |p, e| p.evaluate::<CpuWorld>(e), |_| {})
+        .resume(ahead, |p, e| p.evaluate(e).run(), |_| {})
         .unwrap_err()
         .to_string();
     assert!(e.contains("history has 0 generations"), "{e}");
@@ -148,11 +151,8 @@ fn a_state_of_other_settings_is_refused() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn same_seed_gives_the_same_champion_on_the_gpu() {
-    let (device, queue) = common::gpu();
-    check_same_seed_same_champion(&|e| {
-        e.run(|p, eval| p.evaluate_gpu_on(device, queue, eval), |_| {})
-            .unwrap()
-    });
+    let gpu = common::gpu_backend();
+    check_same_seed_same_champion(&|e| e.run_on(gpu, |_| {}).unwrap());
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn elites_keep_the_best_fitness_from_dropping_and_the_champion_scores_the_same_a
     let evolution = small();
     let mut seen = Vec::new();
     let evolved = evolution
-        .run_on::<CpuWorld>(|s: &GenerationStats| seen.push(s.generation))
+        .run_on(&CPU, |s: &GenerationStats| seen.push(s.generation))
         .unwrap();
     assert_eq!(seen, vec![0, 1, 2, 3]);
     // A robot's fitness depends only on the robot and the evaluation (Population's isolation),
@@ -178,7 +178,7 @@ fn elites_keep_the_best_fitness_from_dropping_and_the_champion_scores_the_same_a
     // Bit for bit: the same robot, evaluation and backend.
     let alone = Population::from_genomes(std::slice::from_ref(&champion.genome), &evolution.genome)
         .unwrap();
-    let again = alone.evaluate::<CpuWorld>(&evolution.evaluation).unwrap();
+    let again = alone.evaluate(&evolution.evaluation).run().unwrap();
     assert_eq!(again[0].fitness, Some(champion.fitness));
 }
 
@@ -212,7 +212,7 @@ fn failed_robots_get_no_fitness_and_are_counted() {
     let evolved = small()
         .run(
             |p, e| {
-                let mut results = p.evaluate::<CpuWorld>(e)?;
+                let mut results = p.evaluate(e).run()?;
                 for r in results.iter_mut().skip(1) {
                     r.fitness = None;
                 }
@@ -287,7 +287,7 @@ fn bad_evolution_settings_are_errors_naming_the_field() {
         ),
     ];
     for (evolution, field) in cases {
-        let err = evolution.run_on::<CpuWorld>(|_| {}).unwrap_err();
+        let err = evolution.run_on(&CPU, |_| {}).unwrap_err();
         assert!(
             matches!(err, Error::InvalidParameter { name, .. } if name == field),
             "{field}: {err}"
@@ -297,7 +297,7 @@ fn bad_evolution_settings_are_errors_naming_the_field() {
         size: [0, 2, 2],
         ..small()
     }
-    .run_on::<CpuWorld>(|_| {})
+    .run_on(&CPU, |_| {})
     .unwrap_err();
     assert!(err.to_string().contains("[0, 2, 2]"), "{err}");
 }

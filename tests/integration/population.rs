@@ -8,7 +8,7 @@ use crate::common;
 use hooke::population::{
     Evaluation, FailureKind, GenomeSettings, Population, RobotResult, VoxelGenome, VoxelMaterial,
 };
-use hooke::{Builder, CpuWorld, Error, VoxelBody};
+use hooke::{Builder, Error, VoxelBody};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -249,25 +249,25 @@ fn check_isolation(evaluate: &dyn Fn(&Population, &Evaluation) -> Vec<RobotResul
 
 #[test]
 fn cpu_robot_results_do_not_depend_on_the_other_robots() {
-    check_isolation(&|p, e| p.evaluate::<CpuWorld>(e).unwrap());
+    check_isolation(&|p, e| p.evaluate(e).run().unwrap());
 }
 
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn gpu_robot_results_do_not_depend_on_the_other_robots() {
-    let (device, queue) = common::gpu();
-    check_isolation(&|p, e| p.evaluate_gpu_on(device, queue, e).unwrap());
+    let gpu = common::gpu_backend();
+    check_isolation(&|p, e| p.evaluate(e).on(gpu).run().unwrap());
 }
 
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn gpu_evaluation_reruns_bit_for_bit_and_stays_near_the_cpu() {
-    let (device, queue) = common::gpu();
+    let gpu = common::gpu_backend();
     let (population, eval) = scene();
-    let first = population.evaluate_gpu_on(device, queue, &eval).unwrap();
-    let second = population.evaluate_gpu_on(device, queue, &eval).unwrap();
+    let first = population.evaluate(&eval).on(gpu).run().unwrap();
+    let second = population.evaluate(&eval).on(gpu).run().unwrap();
     assert_eq!(first, second);
-    let cpu = population.evaluate::<CpuWorld>(&eval).unwrap();
+    let cpu = population.evaluate(&eval).run().unwrap();
     for (g, c) in first.iter().zip(&cpu) {
         // f32 positions of ~0.2 m round by 1.5e-8 m per step and velocities by ~6e-8 m/s:
         // over 2000 steps the drift stays below 2000 * (1.5e-8 + 6e-8 * 1e-4 * 2000 / 2) ~
@@ -281,11 +281,11 @@ fn gpu_evaluation_reruns_bit_for_bit_and_stays_near_the_cpu() {
 fn bad_evaluation_input_is_an_error_naming_it() {
     let (population, mut eval) = scene();
     eval.control_steps = 0;
-    let err = population.evaluate::<CpuWorld>(&eval).unwrap_err();
+    let err = population.evaluate(&eval).run().unwrap_err();
     assert!(err.to_string().contains("control_steps"), "{err}");
     let (mut population, eval) = scene();
     population.robots[2].name = population.robots[0].name.clone();
-    let err = population.evaluate::<CpuWorld>(&eval).unwrap_err();
+    let err = population.evaluate(&eval).run().unwrap_err();
     assert!(err.to_string().contains("names must be unique"), "{err}");
 }
 
@@ -296,7 +296,7 @@ fn gpu_fixed_point_overflow_is_reported_per_robot() {
     // 32-bit atomics about 4 F (gpu::fixed's rule). Springs at rest carry only f32 rounding
     // (5000 N/m * 1.5e-8 m = 7.5e-5 N), so a frozen robot stays under it, while the 0.1 kg
     // corners' weight (0.98 N) passes it within the first steps, in every robot.
-    let (device, queue) = common::gpu();
+    let gpu = common::gpu_backend();
     let (population, mut eval) = scene();
     let probe = population.model(&eval.params, &[]).unwrap();
     let bits = common::world(&probe).fixed_point().bits;
@@ -305,7 +305,7 @@ fn gpu_fixed_point_overflow_is_reported_per_robot() {
     } else {
         0.01 / 4.0
     };
-    let results = population.evaluate_gpu_on(device, queue, &eval).unwrap();
+    let results = population.evaluate(&eval).on(gpu).run().unwrap();
     for r in &results {
         let f = r
             .failure
@@ -323,7 +323,7 @@ fn gpu_fixed_point_overflow_is_reported_per_robot() {
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn gpu_robot_with_more_springs_per_mass_than_pinned_is_an_error() {
     // A 2 x 2 x 2 block has a centre corner with 26 springs; pin 20.
-    let (device, queue) = common::gpu();
+    let gpu = common::gpu_backend();
     let part = VoxelGenome::filled([2, 2, 2], Soft)
         .part(&GenomeSettings::default())
         .unwrap();
@@ -334,20 +334,18 @@ fn gpu_robot_with_more_springs_per_mass_than_pinned_is_an_error() {
         max_incidence: 20,
         ..Evaluation::default()
     };
-    let err = population
-        .evaluate_gpu_on(device, queue, &eval)
-        .unwrap_err();
+    let err = population.evaluate(&eval).on(gpu).run().unwrap_err();
     assert!(err.to_string().contains("max_incidence"), "{err}");
 }
 
 #[test]
 fn custom_fitness_sees_start_and_end() {
     let (population, mut eval) = scene();
-    let distance = population.evaluate::<CpuWorld>(&eval).unwrap();
+    let distance = population.evaluate(&eval).run().unwrap();
     eval.fitness = hooke::population::Fitness::Custom(std::sync::Arc::new(|s, e| {
         e.centre_of_mass.x - s.centre_of_mass.x
     }));
-    let custom = population.evaluate::<CpuWorld>(&eval).unwrap();
+    let custom = population.evaluate(&eval).run().unwrap();
     for (d, c) in distance.iter().zip(&custom) {
         // Distance along +x is exactly the x difference (the unit direction's dot product).
         assert_eq!(bits(d), bits(c));

@@ -55,7 +55,7 @@ fn benchmark_robots_do_not_fail_in_a_timed_run() {
         duration: 0.2,
         ..Evaluation::default()
     };
-    for r in p.evaluate::<CpuWorld>(&eval).unwrap() {
+    for r in p.evaluate(&eval).run().unwrap() {
         assert_eq!(r.failure, None, "{}", r.name);
         let d = r.fitness.unwrap();
         assert!(d.abs() < 0.5, "{}: {d} m in 0.2 s", r.name);

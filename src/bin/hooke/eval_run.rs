@@ -47,7 +47,7 @@ pub(crate) fn evaluate(
     // The CPU reference cuts its spring chunks between robots (and inside a large robot at
     // distances from its own first spring), so one World serves any batch: a robot's bits do
     // not depend on the other robots or on the thread count.
-    let results = built.evaluate_on(backend, eval)?;
+    let results = built.evaluate(eval).on(backend).run()?;
     let wall = started.elapsed().as_secs_f64();
     let mut results = outcomes_of(results, wall, built.robots.len())?.into_iter();
     Ok(outcomes

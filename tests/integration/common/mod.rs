@@ -25,6 +25,15 @@ pub fn gpu() -> &'static (wgpu::Device, wgpu::Queue) {
     })
 }
 
+/// The shared device as a backend for `Population::evaluate`.
+pub fn gpu_backend() -> &'static hooke::OpenBackend {
+    static BACKEND: OnceLock<hooke::OpenBackend> = OnceLock::new();
+    BACKEND.get_or_init(|| {
+        let (device, queue) = gpu();
+        hooke::OpenBackend::from_device(device.clone(), queue.clone())
+    })
+}
+
 /// A World for `model` on the shared device.
 pub fn world(model: &Model) -> World {
     world_with(model, WorldOptions::default())

@@ -108,7 +108,7 @@ impl Run<'_> {
         bar.set_position(state.generation as u64);
         let mut evaluate = |p: &hooke::population::Population,
                             e: &hooke::population::Evaluation| {
-            p.evaluate_on(self.backend, e)
+            p.evaluate(e).on(self.backend).run()
         };
         let checkpoint_path = self.out.join("checkpoint.json");
         let history_path = self.out.join("history.csv");

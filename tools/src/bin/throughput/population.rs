@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use hooke::population::{Evaluation, Population, RobotResult};
-use hooke::{CpuWorld, FixedPointScale, World, WorldOptions};
+use hooke::{CpuWorld, FixedPointScale, OpenBackend, World, WorldOptions};
 
 use crate::Args;
 
@@ -101,17 +101,18 @@ fn measure(
     };
     if !args.gpu_only {
         let t = timing(
-            || population.evaluate::<CpuWorld>(&setup_eval),
-            || population.evaluate::<CpuWorld>(eval),
+            || population.evaluate(&setup_eval).run(),
+            || population.evaluate(eval).run(),
         )?;
         report("cpu (f64, all cores)", &row, t, steps, eval.duration);
         row.cpu = Some(t);
     }
     if let Some((device, queue)) = gpu {
         gpu_layout(device, queue, population, eval, row.springs)?;
+        let backend = OpenBackend::from_device(device.clone(), queue.clone());
         let t = timing(
-            || population.evaluate_gpu_on(device, queue, &setup_eval),
-            || population.evaluate_gpu_on(device, queue, eval),
+            || population.evaluate(&setup_eval).on(&backend).run(),
+            || population.evaluate(eval).on(&backend).run(),
         )?;
         report("gpu (f32, World)", &row, t, steps, eval.duration);
         row.gpu = Some(t);

@@ -1,0 +1,213 @@
+//! The run of a batch: every robot of a population's model stepped in one world, in control
+//! periods, each robot checked against its own blow-up bound, a failed robot frozen and the run
+//! restarted without it, until every robot has finished or failed.
+
+use super::backend::Backend;
+use super::{Evaluation, FailureKind, RobotFailure, RobotResult};
+use crate::error::{Error, Result};
+use crate::model::{Actuator, Model, SpeedLimit};
+use crate::simulation::{BodyState, Simulation};
+
+/// What a controller is told at the start of each control period.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tick<'a> {
+    /// Control period, from 0; a run that restarts after a failure starts again at 0.
+    pub(super) period: u64,
+    /// Which robots are frozen (failed in an earlier run), by robot index.
+    pub(super) frozen: &'a [bool],
+}
+
+/// What runs at the start of every control period (the robots' controllers), given the world
+/// and the [`Tick`].
+pub(super) type Control<'a> = dyn FnMut(&mut dyn Simulation, &Tick<'_>) -> Result<()> + 'a;
+
+/// A population's model (body `i` is robot `i`, named after it) under an evaluation, with each
+/// robot's own blow-up bound.
+#[derive(Debug)]
+pub(super) struct Batch<'a> {
+    /// The population's model.
+    pub(super) model: &'a Model,
+    /// How it is evaluated.
+    pub(super) eval: &'a Evaluation,
+    /// Robot `i`'s blow-up bound, computed from a model of robot `i` alone.
+    pub(super) limits: &'a [SpeedLimit],
+}
+
+impl Batch<'_> {
+    /// Runs `world` (built from the model) until every robot has finished or failed, calling
+    /// `control` (if any) at the start of every control period; one result per robot.
+    ///
+    /// A failed robot's masses are fixed and its muscles stilled, and the run starts again from
+    /// the initial state: every other robot's masses feel only their own springs, the ground
+    /// and the obstacles (no shared spring, no robot-robot collision), and on the GPU their
+    /// fixed-point sums are exact integers whatever else is summed, so each runs exactly as
+    /// before and their results are those of a run without the frozen robots.
+    pub(super) fn run<S: Backend>(
+        &self,
+        mut world: S,
+        mut control: Option<&mut Control<'_>>,
+    ) -> Result<Vec<RobotResult>> {
+        let robots = self.model.bodies.len();
+        let mut failures: Vec<Option<RobotFailure>> = vec![None; robots];
+        loop {
+            world.reset();
+            world.pin_bound();
+            let frozen: Vec<bool> = failures.iter().map(Option::is_some).collect();
+            self.freeze(&mut world, &frozen)?;
+            let start = world.bodies()?;
+            let new = self.pass(&mut world, &frozen, control.as_deref_mut())?;
+            if new.is_empty() {
+                let end = world.bodies()?;
+                return Ok(self.results(&start, &end, failures));
+            }
+            if let Some((robot, f)) = new.iter().find(|(r, _)| failures[*r].is_some()) {
+                // Only a spring force at rest can fail a frozen robot: a fixed-point encoding too
+                // fine for the robot's springs.
+                return Err(Error::InvalidBuilder {
+                    builder: "evaluation",
+                    reason: format!(
+                        "robot {:?} fails even frozen at its initial state ({f}): \
+                         fixed_point_force {} N is too small for its springs",
+                        self.model.bodies[*robot].name, self.eval.fixed_point_force
+                    ),
+                });
+            }
+            for (robot, failure) in new {
+                failures[robot].get_or_insert(failure);
+            }
+        }
+    }
+
+    /// Fixes the masses of the `frozen` robots and stills their muscles, which leaves their
+    /// springs at rest: no force on the GPU's fixed-point bound either.
+    fn freeze<S: Simulation>(&self, world: &mut S, frozen: &[bool]) -> Result<()> {
+        for (b, _) in self.model.bodies.iter().zip(frozen).filter(|(_, &f)| f) {
+            for m in b.masses.clone() {
+                world.set_fixed(m, true)?;
+            }
+            for (i, a) in self.model.actuators.iter().enumerate() {
+                if b.springs.contains(&(a.spring as usize)) {
+                    let still = Actuator {
+                        amplitude: 0.0,
+                        ..*a
+                    };
+                    world.set_actuator(i, still)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One run of the whole duration from the initial state, in control periods; returns the
+    /// robots that failed (robot index, failure), empty when none did.
+    fn pass<S: Simulation>(
+        &self,
+        world: &mut S,
+        frozen: &[bool],
+        mut control: Option<&mut Control<'_>>,
+    ) -> Result<Vec<(usize, RobotFailure)>> {
+        let total = self.eval.steps()?;
+        let mut done = 0;
+        let mut period = 0;
+        while done < total {
+            if let Some(control) = control.as_deref_mut() {
+                control(world, &Tick { period, frozen })?;
+            }
+            let k = self.eval.control_steps.min(total - done);
+            if let Err(e) = world.step(k) {
+                let Some((mass, mut failure)) = RobotFailure::of_error(&e, world.time()) else {
+                    return Err(e);
+                };
+                let robot = self.robot_of(mass);
+                failure.mass = Some(mass - self.model.bodies[robot].masses.start);
+                return Ok(vec![(robot, failure)]);
+            }
+            done += k;
+            period += 1;
+            let failed = self.check(world, frozen)?;
+            if !failed.is_empty() {
+                return Ok(failed);
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// Each running robot's masses against its own blow-up bound.
+    fn check<S: Simulation>(
+        &self,
+        world: &S,
+        frozen: &[bool],
+    ) -> Result<Vec<(usize, RobotFailure)>> {
+        let (x, v) = (world.positions()?, world.velocities()?);
+        let (step, time) = (world.steps(), world.time());
+        let mut failed = Vec::new();
+        for (robot, body) in self.model.bodies.iter().enumerate() {
+            if frozen[robot] {
+                continue;
+            }
+            let first = body.masses.clone().find_map(|m| {
+                let limit = self.limits[robot].speed(self.model.masses[m].mass, time);
+                let local = m - body.masses.start;
+                RobotFailure::of_state(local, x[m], v[m], limit, step, time)
+            });
+            if let Some(f) = first {
+                failed.push((robot, f));
+            }
+        }
+        Ok(failed)
+    }
+
+    /// The robot (body) that mass `mass` belongs to.
+    fn robot_of(&self, mass: usize) -> usize {
+        self.model
+            .bodies
+            .partition_point(|b| b.masses.end <= mass)
+            .min(self.model.bodies.len() - 1)
+    }
+
+    /// One result per robot from the bodies' states at the start and the end of the last run
+    /// and the failures: a robot that did not fail is scored, and fails with
+    /// [`FailureKind::Fitness`] when its score is not finite.
+    fn results(
+        &self,
+        start: &[BodyState],
+        end: &[BodyState],
+        failures: Vec<Option<RobotFailure>>,
+    ) -> Vec<RobotResult> {
+        let eval = self.eval;
+        let steps = eval.steps().unwrap_or(0);
+        let t_end = steps as f64 * eval.params.dt;
+        self.model
+            .bodies
+            .iter()
+            .zip(failures)
+            .enumerate()
+            .map(|(i, (body, failure))| {
+                let (s, e) = (&start[i], &end[i]);
+                let mut failure = failure;
+                let fitness = if failure.is_none() {
+                    let f = eval.fitness.score(s, e);
+                    if !f.is_finite() {
+                        failure = Some(RobotFailure {
+                            kind: FailureKind::Fitness,
+                            step: steps,
+                            time: t_end,
+                            mass: None,
+                            speed: None,
+                        });
+                    }
+                    f.is_finite().then_some(f)
+                } else {
+                    None
+                };
+                RobotResult {
+                    name: body.name.clone(),
+                    fitness,
+                    end: failure.is_none().then_some(e.centre_of_mass),
+                    failure,
+                    start: s.centre_of_mass,
+                }
+            })
+            .collect()
+    }
+}
