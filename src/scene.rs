@@ -60,7 +60,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use body_kind::{BodyKind, ImageSource};
-pub use format::{check_version, version_message, FORMAT_VERSION};
+pub use crate::format_version::{version_message, FORMAT_VERSION};
+pub use format::check_version;
 pub(crate) use format::{schema_value, SceneFile};
 pub use terrain::{SlopeTerrain, Terrain};
 

@@ -9,7 +9,7 @@
 //! One step, at time `t`:
 //! 1. `springs`: every spring's elastic and damping force, into the chunk force buffers.
 //!    Actuated rest lengths are set for time `t` first.
-//! 2. `collisions` (only when a mass has a collision radius): the broad phase (`mass_grid.rs`)
+//! 2. `collisions` (only when a mass has a collision radius): the broad phase (`src/model/mass_grid.rs`)
 //!    and the penalty, damping and friction force between touching masses, gathered per mass in
 //!    a fixed order. No GPU twin yet.
 //! 3. `integrate`: per mass, gravity, external, drag-spring, air-drag and the collision
@@ -55,7 +55,6 @@ mod energy_springs;
 mod formed_rest;
 mod integrate;
 mod integrate_simd;
-mod mass_grid;
 mod obstacles;
 mod oscillators;
 mod pool;
@@ -72,7 +71,6 @@ mod world;
 
 pub(crate) use crate::model::steps_for;
 pub use chunks::SPRINGS_PER_CHUNK;
-pub(crate) use collisions::{
-    initial_energy as initial_collision_energy, joined as collision_exclusions, Collider,
-};
+pub(crate) use crate::model::collision_exclusions;
+pub(crate) use collisions::Collider;
 pub use world::CpuWorld;

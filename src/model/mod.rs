@@ -15,10 +15,13 @@
 
 mod actuator;
 mod collision;
+mod collision_filter;
+mod collision_pairs;
 mod contact;
 mod drag;
 mod heightfield;
 mod mass;
+mod mass_grid;
 mod obstacle;
 mod obstacle_grid;
 mod params;
@@ -33,11 +36,14 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use actuator::{check_commands, check_same_kind, command_slots};
 pub use actuator::{Actuator, DutyCycle};
-pub use collision::{ClassCollision, Collision, COLLISION_CLASSES};
+pub use collision::{ClassCollision, Collision};
+pub use collision_filter::{COLLISION_CLASSES, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
+pub(crate) use collision_pairs::{collision_exclusions, CollisionPairs};
 pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};
 pub use drag::DragSpring;
 pub use heightfield::Heightfield;
-pub use mass::{Mass, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
+pub use mass::Mass;
+pub(crate) use mass_grid::{MassGrid, Runs};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle_grid::ObstacleGrid;
 pub(crate) use params::steps_for;
