@@ -8,7 +8,7 @@
 //! [`Actuator`] and [`DutyCycle`] (`actuator.rs`), [`Contact`], [`Friction`] and
 //! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
 //! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`), [`Obstacle`] (`obstacle.rs`),
-//! [`Shape`] and [`Surface`] (`shape.rs`), [`Heightfield`] (`heightfield.rs`), [`Collision`]
+//! [`Shape`], [`Surface`] and [`Heightfield`] (`shape/`: one file per kind of shape), [`Collision`]
 //! (`collision.rs`: collisions between masses); the [`Model`] that holds them
 //! and its validation live here. [`Model::stable_dt`] and [`StableDt`] (`stable_dt.rs`) estimate
 //! the largest stable time step; `speed_limit.rs` holds the blow-up bound both worlds check.
@@ -19,7 +19,6 @@ mod collision_filter;
 mod collision_pairs;
 mod contact;
 mod drag;
-mod heightfield;
 mod mass;
 mod mass_grid;
 mod obstacle;
@@ -41,7 +40,6 @@ pub use collision_filter::{COLLISION_CLASSES, COLLISION_GROUP_DEFAULT, COLLISION
 pub(crate) use collision_pairs::{collision_exclusions, CollisionPairs};
 pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};
 pub use drag::DragSpring;
-pub use heightfield::Heightfield;
 pub use mass::Mass;
 pub(crate) use mass_grid::{MassGrid, Runs};
 pub use obstacle::Obstacle;
@@ -49,7 +47,8 @@ pub(crate) use obstacle_grid::ObstacleGrid;
 pub(crate) use params::steps_for;
 pub use params::{Integrator, Params, STANDARD_GRAVITY};
 pub use part::{Body, Part};
-pub use shape::{Shape, Surface};
+pub(crate) use shape::Mesh;
+pub use shape::{Heightfield, Shape, Surface};
 pub(crate) use speed_limit::{BlowUp, SpeedLimit, BLOW_UP_FLOOR_SPEED};
 pub use spring::{Spring, SpringLaw};
 pub(crate) use stable_dt::{effective_stiffness, warn_if_above};
