@@ -14,3 +14,10 @@ use crate::sensors::{Readings, SensorSpec};
 
 delegate_simulation!(CpuWorld);
 delegate_simulation!(World);
+
+/// The model a [`CpuWorld`] was built from (what [`crate::render::record_cpu`] draws).
+impl AsRef<crate::model::Model> for CpuWorld {
+    fn as_ref(&self) -> &crate::model::Model {
+        self.model()
+    }
+}
