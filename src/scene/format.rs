@@ -6,7 +6,8 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{BodySpec, Joint, Scene, Terrain};
+use super::body_spec::{BodySpec, Joint};
+use super::terrain::Terrain;
 use crate::format_version::{version_message, FORMAT_VERSION};
 use crate::error::{Error, Result};
 use crate::model::{ClassCollision, Obstacle, Params};
@@ -34,7 +35,7 @@ pub fn check_version(json: &str, path: &Path) -> Result<()> {
     })
 }
 
-/// A scene file's top level: the [`Scene`] with its `"version"` (and an editor's `"$schema"`).
+/// A scene file's top level: the [`Scene`](super::Scene) with its `"version"` (and an editor's `"$schema"`).
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(
@@ -45,65 +46,31 @@ pub fn check_version(json: &str, path: &Path) -> Result<()> {
 pub(crate) struct SceneFile {
     /// The JSON Schema this file follows, for editors (e.g. "./schema.json"); ignored by hooke.
     #[serde(rename = "$schema", default, skip_serializing)]
-    _schema: Option<String>,
+    pub(super) _schema: Option<String>,
     /// The scene format version: 1. Required in a scene file; a scene given inline in another
     /// format 1 file (a population file's robot) may leave it out.
     #[serde(default = "format_version")]
     #[schemars(extend("const" = 1))]
-    version: u32,
+    pub(super) version: u32,
     /// Global parameters; every field may be left out (hooke::Params::default()).
     #[serde(default)]
-    params: Params,
+    pub(super) params: Params,
     /// The bodies, in order: body i of the model is bodies[i].
     #[serde(default)]
-    bodies: Vec<BodySpec>,
+    pub(super) bodies: Vec<BodySpec>,
     /// Terrain by name, added as obstacles with the ground's contact and friction after
     /// `obstacles`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    terrain: Option<Terrain>,
+    pub(super) terrain: Option<Terrain>,
     /// Static obstacles besides the ground.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    obstacles: Vec<Obstacle>,
+    pub(super) obstacles: Vec<Obstacle>,
     /// Springs joining masses of bodies, added after all bodies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    joints: Vec<Joint>,
+    pub(super) joints: Vec<Joint>,
     /// The pair force between masses of two collision classes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    class_collisions: Vec<ClassCollision>,
-}
-
-impl TryFrom<SceneFile> for Scene {
-    type Error = String;
-
-    fn try_from(file: SceneFile) -> std::result::Result<Self, String> {
-        if file.version != FORMAT_VERSION {
-            return Err(version_message(Some(&file.version.to_string())));
-        }
-        Ok(Self {
-            params: file.params,
-            bodies: file.bodies,
-            joints: file.joints,
-            obstacles: file.obstacles,
-            terrain: file.terrain,
-            class_collisions: file.class_collisions,
-            base_dir: None,
-        })
-    }
-}
-
-impl From<Scene> for SceneFile {
-    fn from(scene: Scene) -> Self {
-        Self {
-            _schema: None,
-            version: FORMAT_VERSION,
-            params: scene.params,
-            bodies: scene.bodies,
-            terrain: scene.terrain,
-            obstacles: scene.obstacles,
-            joints: scene.joints,
-            class_collisions: scene.class_collisions,
-        }
-    }
+    pub(super) class_collisions: Vec<ClassCollision>,
 }
 
 fn format_version() -> u32 {
