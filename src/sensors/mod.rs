@@ -57,7 +57,7 @@ mod frame;
 mod readings;
 
 pub(crate) use frame::BodySums;
-pub(crate) use readings::check;
+pub(crate) use readings::{check, BodySlice};
 pub use readings::{
     BodyReading, ContactReading, Readings, SensorSpec, SpringReading, INERTIA_CUTOFF,
     ORIENTATION_ITERATIONS,

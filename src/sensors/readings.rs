@@ -1,7 +1,11 @@
 //! What a sensor call asks ([`SensorSpec`]) and returns ([`Readings`]): one field of each per
 //! kind of sensor, the reading of one item of each kind, and the check of a spec's indices.
 
+use std::ops::Range;
+
 use glam::{DMat3, DVec3};
+
+use crate::model::Body;
 
 /// The cap on the quaternion iterations that extract a body's orientation (see the
 /// [module docs](crate::sensors)).
@@ -112,4 +116,75 @@ pub(crate) fn check(
         }
     }
     Ok(())
+}
+
+/// Where one body's own sensors sit in a spec of many bodies ([`SensorSpec::push_body`]): a
+/// range of each list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BodySlice {
+    bodies: Range<usize>,
+    contacts: Range<usize>,
+    springs: Range<usize>,
+}
+
+impl SensorSpec {
+    /// Appends `own`, given in the local indices of body `index` of a model (`bodies` may only
+    /// hold 0, the body itself; `contacts` its masses; `springs` its springs, numbered as in its
+    /// [`Part`](crate::Part)), translated to model indices; returns where they sit.
+    ///
+    /// # Errors
+    /// `(what, index, len)` of the first local index out of the body's range (`"body"`,
+    /// `"mass"` or `"spring"`); `self` may then hold part of `own`.
+    pub(crate) fn push_body(
+        &mut self,
+        own: &SensorSpec,
+        index: usize,
+        body: &Body,
+    ) -> Result<BodySlice, (&'static str, usize, usize)> {
+        let (b0, c0, s0) = (self.bodies.len(), self.contacts.len(), self.springs.len());
+        for &b in &own.bodies {
+            if b != 0 {
+                return Err(("body", b, 1));
+            }
+            self.bodies.push(index);
+        }
+        self.orientation |= own.orientation && !own.bodies.is_empty();
+        for &m in &own.contacts {
+            if m >= body.masses.len() {
+                return Err(("mass", m, body.masses.len()));
+            }
+            self.contacts.push(body.masses.start + m);
+        }
+        for &s in &own.springs {
+            if s >= body.springs.len() {
+                return Err(("spring", s, body.springs.len()));
+            }
+            self.springs.push(body.springs.start + s);
+        }
+        Ok(BodySlice {
+            bodies: b0..self.bodies.len(),
+            contacts: c0..self.contacts.len(),
+            springs: s0..self.springs.len(),
+        })
+    }
+}
+
+impl Readings {
+    /// The readings of one body's `slice` (see [`SensorSpec::push_body`]), without orientation
+    /// and angular velocity unless `orientation` (what that body's own spec asked).
+    pub(crate) fn slice(&self, slice: &BodySlice, orientation: bool) -> Readings {
+        let mut bodies = self.bodies[slice.bodies.clone()].to_vec();
+        if !orientation {
+            for b in &mut bodies {
+                b.orientation = None;
+                b.angular_velocity = None;
+            }
+        }
+        Readings {
+            time: self.time,
+            bodies,
+            contacts: self.contacts[slice.contacts.clone()].to_vec(),
+            springs: self.springs[slice.springs.clone()].to_vec(),
+        }
+    }
 }
