@@ -8,7 +8,7 @@
 use glam::DVec3;
 
 use super::collision::Collision;
-use super::mass::COLLISION_CLASSES;
+use super::collision_filter::COLLISION_CLASSES;
 use super::mass_grid::MassGrid;
 use super::Model;
 

@@ -1,12 +1,12 @@
 //! The GPU-side description of what to draw: spring topology, rest lengths, fixed flags,
-//! triangles and overlay lines, uploaded once from a [`Model`].
+//! triangles and overlay lines, uploaded once from a [`Model`](crate::Model).
 
 use bytemuck::{Pod, Zeroable};
 use glam::{DVec3, Vec3};
 
 use super::obstacle_mesh::ObstacleMesh;
 use crate::error::{Error, Result};
-use crate::model::{Contact, Model, Shape, SpringLaw};
+use crate::model::{Shape, SpringLaw};
 use super::style::Srgba;
 
 /// Bit of a mass's flags: the mass is fixed (drawn as a square). WGSL `override MASS_FIXED`.
@@ -188,7 +188,7 @@ impl Drawing {
     }
 
     /// Turns the ground plane on or off for this scene (by default on unless the model's
-    /// contact is [`Contact::None`]).
+    /// contact is [`Contact::None`](crate::Contact::None)).
     pub fn set_ground(&mut self, ground: bool) {
         self.ground = ground;
     }

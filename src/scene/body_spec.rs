@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::body_kind::BodyKind;
 use crate::builders::Placement;
-use crate::model::{SpringLaw, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
+use crate::model::{Actuator, SpringLaw, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
 
 /// One body of a scene: what builds it, where it goes, and per-body extras.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -41,9 +41,9 @@ pub struct BodyCollision {
     /// Collision radius of every mass, m (default 0: no collisions). Finite and >= 0.
     pub radius: f64,
     /// Collision group bits of every mass (default
-    /// [`COLLISION_GROUP_DEFAULT`](COLLISION_GROUP_DEFAULT)).
+    /// [`COLLISION_GROUP_DEFAULT`](crate::COLLISION_GROUP_DEFAULT)).
     pub group: u32,
-    /// Collision mask bits of every mass (default [`COLLISION_MASK_ALL`](COLLISION_MASK_ALL)).
+    /// Collision mask bits of every mass (default [`COLLISION_MASK_ALL`](crate::COLLISION_MASK_ALL)).
     pub mask: u32,
     /// Whether the body's masses collide with one another (default true).
     pub self_collision: bool,

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::body_spec::{BodySpec, Joint};
+use super::body_spec::{BodySpec, Joint, MassRef};
 use super::format::{check_version, pretty, scene_schema, SceneFile};
 use super::terrain::Terrain;
 use crate::error::{Error, Result};
 use crate::format_version::{version_message, FORMAT_VERSION};
-use crate::model::{Actuator, Model, Obstacle, Params, Spring, SpringLaw};
+use crate::model::{Model, Obstacle, Params, Spring};
 
 /// A whole simulation description: what [`Scene::to_model`] turns into a [`Model`].
 ///

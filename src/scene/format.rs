@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::body_spec::{BodySpec, Joint};
 use super::terrain::Terrain;
-use crate::format_version::{version_message, FORMAT_VERSION};
+use crate::format_version::FORMAT_VERSION;
 use crate::error::{Error, Result};
 use crate::model::{ClassCollision, Obstacle, Params};
 

@@ -78,7 +78,7 @@ fn reference(c: &Collider, s: &State<'_>) -> Vec<Touch> {
                 }
                 let inverse = s.inverse_mass(a) + s.inverse_mass(b);
                 let f = pair(
-                    c.collision(a, b),
+                    c.pairs.collision(a, b),
                     c.dt,
                     reach,
                     d,
