@@ -87,7 +87,12 @@ impl Collider {
     /// touching pair's force is computed once (`pair_lists.rs`: find, then gather).
     pub(super) fn collide(&mut self, s: &State<'_>, threads: usize) {
         let mut grid = std::mem::take(&mut self.grid);
-        grid.build(&self.pairs.members, s.pos, &self.pairs.radius, self.pairs.cell);
+        grid.build(
+            &self.pairs.members,
+            s.pos,
+            &self.pairs.radius,
+            self.pairs.cell,
+        );
         self.grid = grid;
         let mut touch = std::mem::take(&mut self.touch);
         let mut lists = std::mem::take(&mut self.lists);

@@ -74,7 +74,6 @@ pub struct Mass {
     pub collision_class: u32,
 }
 
-
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(v: &f64) -> bool {
     *v == 0.0

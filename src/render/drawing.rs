@@ -5,9 +5,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::{DVec3, Vec3};
 
 use super::obstacle_mesh::ObstacleMesh;
+use super::style::Srgba;
 use crate::error::{Error, Result};
 use crate::model::{Shape, SpringLaw};
-use super::style::Srgba;
 
 /// Bit of a mass's flags: the mass is fixed (drawn as a square). WGSL `override MASS_FIXED`.
 pub(crate) const MASS_FIXED: u32 = 1;

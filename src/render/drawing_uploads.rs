@@ -4,7 +4,9 @@
 
 use glam::DVec3;
 
-use super::drawing::{check_len, storage_buffer, to_vec4, GpuOverlayLine, GpuPosition, ObstacleBuffers, MASS_FIXED};
+use super::drawing::{
+    check_len, storage_buffer, to_vec4, GpuOverlayLine, GpuPosition, ObstacleBuffers, MASS_FIXED,
+};
 use super::renderer::Renderer;
 use super::style::linear;
 use super::{Drawing, OverlayLine};

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::body_spec::{BodySpec, Joint};
 use super::terrain::Terrain;
-use crate::format_version::FORMAT_VERSION;
 use crate::error::{Error, Result};
+use crate::format_version::FORMAT_VERSION;
 use crate::model::{ClassCollision, Obstacle, Params};
 
 /// Refuses the text `json` of a format 1 file (a scene, population or evolution settings file)

@@ -73,7 +73,10 @@ fn reference(c: &Collider, s: &State<'_>) -> Vec<Touch> {
                 let (a, b) = (i.min(j), i.max(j));
                 let reach = c.pairs.radius[a] + c.pairs.radius[b];
                 let d = s.pos[a] - s.pos[b];
-                if j == i || d.length_squared() >= reach * reach || !c.pairs.may_touch(a, b, s.fixed) {
+                if j == i
+                    || d.length_squared() >= reach * reach
+                    || !c.pairs.may_touch(a, b, s.fixed)
+                {
                     continue;
                 }
                 let inverse = s.inverse_mass(a) + s.inverse_mass(b);

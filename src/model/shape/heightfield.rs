@@ -187,7 +187,10 @@ impl Heightfield {
         let sides: [(Vec<(usize, usize)>, DVec3); 4] = [
             ((0..columns).map(|i| (i, 0)).collect(), -DVec3::Y),
             ((0..rows).map(|j| (columns - 1, j)).collect(), DVec3::X),
-            ((0..columns).rev().map(|i| (i, rows - 1)).collect(), DVec3::Y),
+            (
+                (0..columns).rev().map(|i| (i, rows - 1)).collect(),
+                DVec3::Y,
+            ),
             ((0..rows).rev().map(|j| (0, j)).collect(), -DVec3::X),
         ];
         for (path, n) in sides {
