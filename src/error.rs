@@ -62,7 +62,7 @@ pub enum Error {
         /// The value given, in m.
         value: f64,
     },
-    /// A mass's collision class is not below [`COLLISION_CLASSES`](crate::COLLISION_CLASSES).
+    /// A mass's collision class is not below [`COLLISION_CLASSES`].
     #[error("mass {mass} has collision class {class}, not below {limit}", limit = COLLISION_CLASSES)]
     InvalidCollisionClass {
         /// Index of the mass.

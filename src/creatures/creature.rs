@@ -79,7 +79,7 @@ impl Creature {
     /// `i` at column `i % side`, row `i / side`, `side = ceil(sqrt(count))`). Copies do not
     /// collide with one another (creatures have no collision radius); they share only the
     /// ground. This is the population workload of the benchmarks: 500 inchworms
-    /// ([`Inchworm`]) are 10 000 masses, 47 000 springs and 32 000 actuated springs.
+    /// ([`Inchworm`](super::Inchworm)) are 10 000 masses, 47 000 springs and 32 000 actuated springs.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] for `count == 0` or a

@@ -1,6 +1,6 @@
 //! Creatures: parameterised soft robots and the scenarios of the source documents
 //! (docs/SOURCES.md) that really do what they claim on the CPU reference, each returned as a
-//! [`Creature`] (a [`Part`] plus the [`Params`] it was tuned for).
+//! [`Creature`] (a [`Part`](crate::Part) plus the [`Params`](crate::Params) it was tuned for).
 //!
 //! | builder | what it does | source (docs/SOURCES.md) |
 //! |---|---|---|

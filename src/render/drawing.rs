@@ -41,7 +41,7 @@ pub struct OverlayLine {
     pub color: Srgba,
 }
 
-/// What a [`Renderer`] draws for one model: the springs' mass indices and rest lengths, which
+/// What a [`Renderer`](super::Renderer) draws for one model: the springs' mass indices and rest lengths, which
 /// masses are fixed, the obstacles' triangles, optional shaded triangles, overlay lines, the
 /// highlighted mass, whether there is a ground, and (for CPU worlds) a positions buffer.
 ///

@@ -103,7 +103,7 @@ impl BodySpec {
 }
 
 /// One end of a [`Joint`]: mass `mass` (local index) of body `body` (index into
-/// [`Scene::bodies`]).
+/// [`Scene::bodies`](super::Scene::bodies)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MassRef {
