@@ -29,7 +29,7 @@
 //! | (no GPU twin) | `springs_template.rs` (small bodies of different shapes cut from one grid, one per SIMD lane on a common template, each lane the scalar walk: the same bits) |
 //! | `shared/spring_pass.wgsl` (`muscle_rest`) | `formed_rest.rs`, `alike_muscles.rs` (the muscles' rest lengths formed in the walk from base length, amplitude and wave: the same bits as `actuation.rs` stores) |
 //! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs`, `integrate_simd.rs` (blocks of eight masses in SIMD lanes, bit for bit `integrate_mass`) |
-//! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape.rs` and `model/heightfield.rs` (the shapes) |
+//! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape/` (the shapes, one file per kind) |
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
 //! | `energy_masses.wgsl` | `energy_masses.rs` |
 //! | `bodies.wgsl` | `bodies.rs` |

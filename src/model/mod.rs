@@ -9,7 +9,9 @@
 //! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
 //! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`), [`Obstacle`] (`obstacle.rs`),
 //! [`Shape`], [`Surface`] and [`Heightfield`] (`shape/`: one file per kind of shape), [`Collision`]
-//! (`collision.rs`: collisions between masses); the [`Model`] that holds them
+//! (`collision.rs`: collisions between masses; `collision_filter.rs`: [`COLLISION_CLASSES`], the
+//! default group and mask; `collision_pairs.rs`: which pairs may touch and which touch, the rules
+//! both worlds share; `mass_grid.rs`: their broad phase); the [`Model`] that holds them
 //! and its validation live here. [`Model::stable_dt`] and [`StableDt`] (`stable_dt.rs`) estimate
 //! the largest stable time step; `speed_limit.rs` holds the blow-up bound both worlds check.
 
