@@ -59,10 +59,11 @@ pub(crate) fn capsule_bounds(a: DVec3, b: DVec3, radius: f64) -> (DVec3, DVec3) 
 pub(crate) fn mesh(a: DVec3, b: DVec3, radius: f64, out: &mut Mesh) {
     let axis = (b - a).try_normalize().unwrap_or(DVec3::Z);
     let u = axis.any_orthonormal_vector();
-    let v = axis.cross(u); // (u, v, axis) right-handed: quads below wind outward
-                           // Latitude rings from the pole at a (-axis) to the pole at b (+axis): those of the lower
-                           // half on a, those of the upper half on b, the equator on both, so the band between the
-                           // two equators is the cylinder.
+    // (u, v, axis) right-handed: the quads below wind outward.
+    let v = axis.cross(u);
+    // Latitude rings from the pole at a (-axis) to the pole at b (+axis): those of the lower
+    // half on a, those of the upper half on b, the equator on both, so the band between the
+    // two equators is the cylinder.
     let half = POLE_TO_POLE / 2;
     let rings: Vec<(f64, f64, DVec3)> = (0..=POLE_TO_POLE)
         .flat_map(|k| {
