@@ -35,7 +35,8 @@
 //!   `"rule": "coulomb"`, `"law": "material"`).
 //! - A body's `"type"` names a builder or a creature ([`BodyKind`]); a scene-level `"terrain"`
 //!   names a slope, stairs or rough ground ([`Terrain`]) that becomes obstacles with the
-//!   ground's contact and friction.
+//!   ground's contact and friction; a scene-level `"pile"` names a pile of soft bodies in a box
+//!   ([`PileLayout`]), which becomes bodies and walls.
 //! - A body may add `"collision": { "radius": 0.005, "group": 1, "mask": 4294967295,
 //!   "self_collision": true, "class": 0 }` ([`BodyCollision`]; collisions between masses),
 //!   `params` may hold `"collision": { "stiffness", "damping", "friction" }`
@@ -45,19 +46,20 @@
 //! - A `"$schema"` key (e.g. `"$schema": "./schema.json"`) is allowed, so that an editor can
 //!   check and complete the file; hooke ignores it and [`Scene::save`] does not write it.
 //!
-//! Every field of `params`, of a builder, of a terrain and of a placement may be left out; it
+//! Every field of `params`, of a builder, of a terrain, of a pile and of a placement may be left out; it
 //! then takes its default (for builders the value their docs give). Unknown fields are
 //! rejected, so a typo is an error and not a silently ignored setting. Paths of image bodies are
 //! resolved against the folder of the scene file.
 //!
 //! One file per part: `description.rs` ([`Scene`]: to a model, load, save), `body_spec.rs`
 //! ([`BodySpec`], [`Joint`]), `body_kind.rs` (builders and creatures by name), `terrain.rs`
-//! ([`Terrain`]), `format.rs` (the file's top level, the version check, the JSON Schema).
+//! ([`Terrain`]), `pile.rs` ([`PileLayout`]), `format.rs` (the file's top level, the version check, the JSON Schema).
 
 mod body_kind;
 mod body_spec;
 mod description;
 mod format;
+mod pile;
 mod terrain;
 
 pub use crate::format_version::{version_message, FORMAT_VERSION};
@@ -66,4 +68,5 @@ pub use body_spec::{BodyCollision, BodySpec, Joint, MassRef};
 pub use description::Scene;
 pub use format::check_version;
 pub(crate) use format::{schema_value, SceneFile};
+pub use pile::{PileBody, PileLayout};
 pub use terrain::{SlopeTerrain, Terrain};

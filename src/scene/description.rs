@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::body_spec::{BodySpec, Joint, MassRef};
 use super::format::{check_version, pretty, scene_schema, SceneFile};
+use super::pile::PileLayout;
 use super::terrain::Terrain;
 use crate::error::{Error, Result};
 use crate::format_version::{version_message, FORMAT_VERSION};
@@ -65,6 +66,9 @@ pub struct Scene {
     /// Terrain by name, added to the model's obstacles after [`Scene::obstacles`] with the
     /// ground's contact and friction (default none).
     pub terrain: Option<Terrain>,
+    /// A pile of soft bodies in a box by name: its bodies added after [`Scene::bodies`], its
+    /// walls after [`Scene::obstacles`] with the ground's contact and friction (default none).
+    pub pile: Option<PileLayout>,
     /// The pair force between masses of two collision classes ([`Model::class_collisions`]).
     pub class_collisions: Vec<crate::model::ClassCollision>,
     /// Folder that relative image paths are resolved against. Set by [`Scene::load`] to the scene
@@ -98,7 +102,11 @@ impl Scene {
     /// whatever [`Model::validate`] rejects.
     pub fn to_model(&self) -> Result<Model> {
         let mut model = Model::new(self.params);
-        for (i, spec) in self.bodies.iter().enumerate() {
+        let piled = match &self.pile {
+            Some(pile) => pile.bodies()?,
+            None => Vec::new(),
+        };
+        for (i, spec) in self.bodies.iter().chain(&piled).enumerate() {
             let mut part = spec.body.build(self.base_dir.as_deref())?;
             let len = part.masses.len();
             for &m in &spec.fixed {
@@ -167,8 +175,11 @@ impl Scene {
             });
         }
         model.obstacles.clone_from(&self.obstacles);
+        let (contact, friction) = (self.params.contact, self.params.friction);
+        if let Some(pile) = &self.pile {
+            model.obstacles.extend(pile.walls(contact, friction));
+        }
         if let Some(terrain) = &self.terrain {
-            let (contact, friction) = (self.params.contact, self.params.friction);
             model
                 .obstacles
                 .extend(terrain.obstacles(contact, friction)?);
@@ -280,6 +291,7 @@ impl TryFrom<SceneFile> for Scene {
             joints: file.joints,
             obstacles: file.obstacles,
             terrain: file.terrain,
+            pile: file.pile,
             class_collisions: file.class_collisions,
             base_dir: None,
         })
@@ -294,6 +306,7 @@ impl From<Scene> for SceneFile {
             params: scene.params,
             bodies: scene.bodies,
             terrain: scene.terrain,
+            pile: scene.pile,
             obstacles: scene.obstacles,
             joints: scene.joints,
             class_collisions: scene.class_collisions,

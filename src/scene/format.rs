@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::body_spec::{BodySpec, Joint};
+use super::pile::PileLayout;
 use super::terrain::Terrain;
 use crate::error::{Error, Result};
 use crate::format_version::FORMAT_VERSION;
@@ -62,6 +63,10 @@ pub(crate) struct SceneFile {
     /// `obstacles`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) terrain: Option<Terrain>,
+    /// A pile of soft bodies in a box by name: its bodies after `bodies`, its walls after
+    /// `obstacles`, with the ground's contact and friction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) pile: Option<PileLayout>,
     /// Static obstacles besides the ground.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(super) obstacles: Vec<Obstacle>,
