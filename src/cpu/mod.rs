@@ -72,5 +72,4 @@ mod world;
 pub(crate) use crate::model::collision_exclusions;
 pub(crate) use crate::model::steps_for;
 pub use chunks::SPRINGS_PER_CHUNK;
-pub(crate) use collisions::Collider;
 pub use world::CpuWorld;

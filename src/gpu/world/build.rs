@@ -173,7 +173,7 @@ impl World {
             spring_chunks,
             fused,
             collisions,
-            contact_finder: crate::cpu::Collider::new(model),
+            contact_finder: crate::model::CollisionPairs::new(model),
             options,
             masses: model.masses.clone(),
             bodies: model.bodies.clone(),

@@ -89,8 +89,8 @@ pub struct World {
     fused: Option<FusedSteps>,
     /// The collision pass, when a mass has a collision radius.
     collisions: Option<CollisionPass>,
-    /// The CPU twin's broad phase and exclusions, for [`World::contacts`].
-    contact_finder: Option<crate::cpu::Collider>,
+    /// The model's collision rules and broad phase (as the CPU reference's), for [`World::contacts`].
+    contact_finder: Option<crate::model::CollisionPairs>,
     options: WorldOptions,
     /// The model's masses, bodies, actuators and parameters (what `reset` returns to).
     masses: Vec<Mass>,
