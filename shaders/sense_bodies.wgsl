@@ -20,9 +20,9 @@ fn sense_bodies(
     var count = 0u;
     var reference = 0u;
     if k < bodies {
-        first = requests[4u + 3u * k];
-        count = requests[5u + 3u * k];
-        reference = requests[6u + 3u * k];
+        first = requests[SENSE_HEADER_WORDS + 3u * k];
+        count = requests[SENSE_HEADER_WORDS + 1u + 3u * k];
+        reference = requests[SENSE_HEADER_WORDS + 2u + 3u * k];
     }
     var p = vec3<Real>(0.0);
     if count > 0u {

@@ -12,7 +12,7 @@ fn sense_gather(
     let bodies = requests[0];
     let n_contacts = requests[1];
     let n_springs = requests[2];
-    let table = 4u + 3u * bodies;
+    let table = SENSE_HEADER_WORDS + 3u * bodies;
     let base = SENSE_BODY_WORDS * bodies;
     if item < n_contacts {
         let c = contacts[requests[table + item]];

@@ -1,5 +1,5 @@
 // hooke::springs, stencil variant: for models whose springs mostly join masses a fixed index
-// offset apart (lattices, cloth grids, ropes, voxel bodies), chosen by `Stencil` (src/gpu/stencil.rs)
+// offset apart (lattices, cloth grids, ropes, voxel bodies), chosen by `Stencil` (src/gpu/kernels/springs_stencil.rs)
 // when the World is built. The Rust side generates the lines marked `//@` below from the model's
 // offsets, with the constants STENCIL_SLOTS (offsets), STENCIL_WORDS (`Words` of rest lengths per
 // mass), STENCIL_CODE (the link count: overflow codes at and above it name stencil slots),

@@ -3,7 +3,7 @@
 // evaluated side by side). Appended to the stencil variant of the spring pass generated with
 // `state` written and `step` a private copy (springs_stencil.wgsl, springs_stencil_muscles.wgsl)
 // and to shared/integrate_mass.wgsl. Invocation i owns the masses islands[i].x .. islands[i].y
-// (a body, or bodies tied by springs: cut by `steps::islands` in src/gpu/steps.rs) and steps
+// (a body, or bodies tied by springs: cut by `islands` in src/gpu/plan/fused.rs) and steps
 // them alone: per step it walks their springs (`walk_masses`, the spring pass's own walk, so the
 // same force sums) and then integrates them (`integrate_mass`, the integrate pass's own
 // update). No spring reaches outside an island, so no other invocation's step matters: no

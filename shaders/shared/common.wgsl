@@ -1,5 +1,5 @@
 // hooke: declarations shared by every kernel (the first fragment of each, see `KERNELS` in
-// src/gpu/pipelines.rs). The Rust side prepends one line, `alias Fixed = i32;` or
+// src/gpu/kernel.rs). The Rust side prepends one line, `alias Fixed = i32;` or
 // `alias Fixed = i64;`, before this file, and passes every `override` below through
 // `PipelineCompilationOptions::constants` (see `constants` in src/gpu/layout/mod.rs): no number
 // shared with Rust is written here. Every `Gpu*` struct mirrors the Rust struct of the same name
@@ -60,12 +60,6 @@ override CONTACT_NONE: u32;
 override CONTACT_PENALTY: u32;
 override CONTACT_RESTITUTION: u32;
 override FRICTION_NAIVE: u32;
-override SHAPE_PLANE: u32;
-override SHAPE_BOX: u32;
-override SHAPE_ORIENTED_BOX: u32;
-override SHAPE_SPHERE: u32;
-override SHAPE_CAPSULE: u32;
-override SHAPE_HEIGHTFIELD: u32;
 // The part of the blow-up speed limit that keeps rounding noise from counting, m/s.
 override BLOW_UP_FLOOR_SPEED: Real;
 override INTEGRATOR_SEMI_IMPLICIT: u32;

@@ -5,6 +5,9 @@
 // src/cpu/integrate.rs; the rest in src/cpu/obstacles.rs, with the shapes' geometry in
 // src/model/shape.rs and src/model/heightfield.rs.
 //
+// The shape tags (`const SHAPE_PLANE: u32 = 0u;`, ...) are generated in front of this file from
+// the one Rust list of them (`shape_tags!` in src/gpu/obstacles.rs).
+//
 // A kernel that includes this declares `params: GpuParams`, `obstacle_table: array<GpuObstacle>`
 // (OBSTACLES records) and `obstacle_words: array<u32>`: the broad-phase grid's list offsets
 // (GRID_COLUMNS * GRID_ROWS + 2 words, the last list for masses outside the grid), its lists
@@ -196,7 +199,6 @@ fn heightfield_surface(k: u32, x: vec3<Real>) -> Surface {
 // Each shape reads only its own fields of the record (member loads, not the whole record).
 fn surface(k: u32, x: vec3<Real>) -> Surface {
     let shape = obstacle_table[k].shape;
-    // An if chain: a `switch` case must be a const expression, and the tags are overrides.
     if shape == SHAPE_PLANE {
         let a = obstacle_table[k].a;
         return Surface(true, dot(a.xyz, x) - a.w, a.xyz);

@@ -1,5 +1,5 @@
 // hooke: the real type of every kernel in Precision::F64, prepended first by `source` in
-// src/gpu/pipelines.rs instead of real_f32.wgsl. Vulkan's GLSL.std.450 `Sin` and `Cos` take 16-
+// src/gpu/kernel.rs instead of real_f32.wgsl. Vulkan's GLSL.std.450 `Sin` and `Cos` take 16-
 // and 32-bit floats only, so the f64 sine and cosine are computed here: reduction by multiples of
 // pi/2 in three parts (Cody-Waite; the first two of 33 bits, so n * part is exact for |n| < 2^20,
 // arguments below about 1.6e6 rad), then fdlibm's kernel polynomials on [-pi/4, pi/4] (errors

@@ -1,11 +1,9 @@
 // hooke: the sensor kernels' bindings (`sense_bodies`, `sense_gather`; host side in
-// src/gpu/sense.rs, CPU twin src/cpu/sense.rs).
+// src/gpu/kernels/sense.rs, CPU twin src/cpu/sense.rs).
 //
-// `requests` (u32 words): the header (pieces of bodies B, contacts C, springs S, orientation
-// 0/1), then per piece of a body (first mass, mass count, the body's first mass), per contact its
-// mass, per spring its two masses.
-// `out` (f32 words): per piece SENSE_BODY_WORDS words (`sense_bodies`), then per contact 4 words
-// (normal force N, touching 0/1), then per spring its length (m) (`sense_gather`).
+// `requests` (u32 words): the request table, and `out` (Real words): what the kernels write, in
+// the layout `request_words` and `readings` of src/gpu/kernels/sense.rs document (its header is
+// SENSE_HEADER_WORDS words, a constant generated from there).
 @group(0) @binding(0) var<storage, read> requests: array<u32>;
 @group(0) @binding(1) var<storage, read> mass_table: array<GpuMass>;
 @group(0) @binding(2) var<storage, read> positions: array<vec4<Real>>;

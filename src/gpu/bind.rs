@@ -1,241 +1,163 @@
-//! Bind groups: which buffer each kernel binding sees, and the spring table's chunks (each its
-//! own bind groups and dispatch).
+//! The bindings stage of building a World (model -> tables -> plan -> buffers -> bindings ->
+//! pipelines): every kernel's bind group layout, made from the bindings its module declares
+//! (`kernels/`), and its bind groups over the World's buffers; the spring table's chunks (each
+//! its own bind groups and dispatch); the collision pass and the fused steps kernel with the
+//! buffers only they own.
 
-use wgpu::util::DeviceExt;
+use crate::gpu::buffers::Buffers;
+use crate::gpu::kernel::{bind, group_layout, range, step_layout, whole, KernelSource};
+use crate::gpu::kernels::collisions::{CollisionPass, Shared};
+use crate::gpu::kernels::springs::{chunk_uniform, resources, SpringChunk};
+use crate::gpu::kernels::springs_stencil::Stencil;
+use crate::gpu::kernels::steps::FusedSteps;
+use crate::gpu::kernels::{bindings, collisions, energy_springs, steps, Simple};
+use crate::gpu::layout::GpuStep;
+use crate::gpu::plan::Plan;
+use crate::gpu::tables::Tables;
 
-use super::buffers::Buffers;
-use super::layout::{array_bytes, EnergySlot, GpuSpringPartial, GpuStep, MaterialIndex};
-use super::pipelines::{Kernel, Pipelines};
-use super::plan::{ChunkPlan, Dispatch, Plan};
-use super::steps::{FusedSteps, Islands};
-use super::tables::link_bytes;
-
-/// The bind groups of the kernels that see whole buffers.
+/// A kernel's group-0 layout and its one bind group.
 #[derive(Debug)]
-pub(crate) struct BindGroups {
-    pub(crate) integrate: wgpu::BindGroup,
-    pub(crate) publish: wgpu::BindGroup,
-    pub(crate) energy_masses: wgpu::BindGroup,
-    pub(crate) bodies: wgpu::BindGroup,
+pub(crate) struct Bound {
+    pub(crate) layout: wgpu::BindGroupLayout,
+    pub(crate) group: wgpu::BindGroup,
+}
+
+/// The collision pass: its kernels' shared layout, and its buffers, bind group and dispatches.
+#[derive(Debug)]
+pub(crate) struct CollisionBinding {
+    pub(crate) layout: wgpu::BindGroupLayout,
+    pub(crate) pass: CollisionPass,
+}
+
+/// The fused steps kernel: its layout, and its buffers and bind group.
+#[derive(Debug)]
+pub(crate) struct FusedBinding {
+    pub(crate) layout: wgpu::BindGroupLayout,
+    pub(crate) steps: FusedSteps,
+}
+
+/// Every bind group layout and bind group of a World.
+#[derive(Debug)]
+pub(crate) struct Bindings {
     /// Group 1 of the stepped kernels: one step's uniform, at a dynamic offset.
+    pub(crate) step_layout: wgpu::BindGroupLayout,
     pub(crate) step: wgpu::BindGroup,
+    /// The spring pass's layout (of the variant the World runs), `energy_springs`' layout, and
+    /// each chunk of the spring table with its bind groups of both.
+    pub(crate) springs: wgpu::BindGroupLayout,
+    pub(crate) energy_springs: wgpu::BindGroupLayout,
+    pub(crate) chunks: Vec<SpringChunk>,
+    /// The kernels of [`Simple`], in [`Simple::ALL`] order.
+    simple: Vec<Bound>,
+    /// When a mass collides.
+    pub(crate) collisions: Option<CollisionBinding>,
+    /// When the World fuses its steps (see `kernels/steps.rs`).
+    pub(crate) fused: Option<FusedBinding>,
 }
 
-/// One chunk of the spring table (see [`Plan::chunks`]), with its own bind groups and dispatch.
-#[derive(Debug)]
-pub(crate) struct SpringChunk {
-    pub(crate) dispatch: Dispatch,
-    pub(crate) springs: wgpu::BindGroup,
-    pub(crate) energy: wgpu::BindGroup,
+/// The layout of `kernel`'s group 0, labelled by its stem.
+fn layout_of(device: &wgpu::Device, kernel: &KernelSource) -> wgpu::BindGroupLayout {
+    group_layout(device, &format!("hooke::{}", kernel.stem), kernel.bindings)
 }
 
-/// `size` bytes of `buffer` from `offset`, as a binding.
-fn range(buffer: &wgpu::Buffer, offset: u64, size: u64) -> wgpu::BindingResource<'_> {
-    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-        buffer,
-        offset,
-        size: wgpu::BufferSize::new(size),
-    })
+/// The bind group layout name of the spring pass's variant under `plan` (see
+/// [`bindings`](crate::gpu::kernels::bindings)).
+pub(crate) fn springs_layout_name(plan: &Plan) -> &'static str {
+    match &plan.springs.stencil {
+        Some(_) => Stencil::layout(plan.springs.muscles.is_some()),
+        None => "springs",
+    }
 }
 
-/// A bind group of `kernel` with `resources` at bindings 0, 1, ...
-pub(crate) fn bind(
-    device: &wgpu::Device,
-    kernel: &Kernel,
-    label: &str,
-    resources: Vec<wgpu::BindingResource<'_>>,
-) -> wgpu::BindGroup {
-    let entries: Vec<wgpu::BindGroupEntry> = resources
-        .into_iter()
-        .enumerate()
-        .map(|(i, resource)| wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource,
-        })
-        .collect();
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
-        layout: &kernel.layout,
-        entries: &entries,
-    })
-}
-
-/// Whole buffers as bindings.
-fn whole<'a>(buffers: &[&'a wgpu::Buffer]) -> Vec<wgpu::BindingResource<'a>> {
-    buffers.iter().map(|b| b.as_entire_binding()).collect()
-}
-
-/// The bind group of `integrate` (rebuilt when a sensor turns the contact recording on).
-pub(crate) fn integrate_group(
-    device: &wgpu::Device,
-    kernel: &Kernel,
-    b: &Buffers,
-) -> wgpu::BindGroup {
-    bind(
-        device,
-        kernel,
-        "hooke::integrate",
-        whole(&[
-            &b.params,
-            &b.masses,
-            &b.oscillators,
-            &b.state,
-            &b.forces,
-            &b.status,
-            &b.mass_slots,
-            &b.obstacles,
-            &b.obstacle_words,
-            &b.touch,
-            &b.contacts,
-        ]),
-    )
-}
-
-impl BindGroups {
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        pipelines: &Pipelines,
-        b: &Buffers,
-        plan: &Plan,
-    ) -> Self {
-        let p = pipelines;
+impl Bindings {
+    /// The bindings of a World with `tables` under `plan` over `b`.
+    pub(crate) fn new(device: &wgpu::Device, tables: &Tables, plan: &Plan, b: &Buffers) -> Self {
+        let name = springs_layout_name(plan);
+        let springs = group_layout(device, &format!("hooke::{name}"), bindings(name));
+        let energy = layout_of(device, &energy_springs::SOURCE);
+        let step = step_layout(device, plan.precision);
         Self {
-            integrate: integrate_group(device, &p.integrate, b),
-            publish: bind(
-                device,
-                &p.publish,
-                "hooke::publish",
-                whole(&[&b.params, &b.state, &b.positions, &b.velocities]),
-            ),
-            energy_masses: bind(
-                device,
-                &p.energy_masses,
-                "hooke::energy_masses",
-                whole(&[
-                    &b.params,
-                    &b.masses,
-                    &b.positions,
-                    &b.velocities,
-                    &b.mass_slots,
-                    &b.mass_partials,
-                    &b.obstacles,
-                    &b.obstacle_words,
-                    &b.touch,
-                ]),
-            ),
-            bodies: bind(
-                device,
-                &p.bodies,
-                "hooke::bodies",
-                whole(&[
-                    &b.params,
-                    &b.bodies,
-                    &b.masses,
-                    &b.positions,
-                    &b.velocities,
-                    &b.body_sums,
-                ]),
-            ),
             step: device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("hooke::step"),
-                layout: &p.step_layout,
+                layout: &step,
                 entries: &[wgpu::BindGroupEntry {
                     binding: 0,
                     resource: range(&b.steps, 0, plan.precision.bytes::<GpuStep>(1)),
                 }],
             }),
+            step_layout: step,
+            chunks: plan
+                .chunks
+                .iter()
+                .map(|c| SpringChunk::new(device, &springs, &energy, b, plan, c))
+                .collect(),
+            springs,
+            energy_springs: energy,
+            simple: Simple::ALL
+                .iter()
+                .map(|&k| {
+                    let layout = layout_of(device, k.kernel().0);
+                    let group = simple_group(device, k, &layout, b);
+                    Bound { layout, group }
+                })
+                .collect(),
+            collisions: collision_binding(device, tables, plan, b),
+            fused: fused_binding(device, plan, b),
         }
     }
 }
 
-impl SpringChunk {
-    /// The bind groups of `chunk`; `one_material` when the model's springs share one material
-    /// (the shaders then never read the placeholder `link_materials` table). With `islands`
-    /// (the World fuses its steps: one chunk), also the fused steps kernel's bind group and
-    /// buffers, which bind the same spring-pass resources.
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        pipelines: &Pipelines,
-        b: &Buffers,
-        plan: &Plan,
-        chunk: &ChunkPlan,
-        one_material: bool,
-        islands: Option<&Islands>,
-    ) -> (Self, Option<FusedSteps>) {
-        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("hooke::chunk"),
-            contents: bytemuck::bytes_of(&chunk.record),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let first = u64::from(chunk.record.first);
-        let (real, link) = (plan.precision, link_bytes(plan.precision));
-        let table = range(&b.links, link * first, link * chunk.links);
-        let materials = if one_material {
-            b.link_materials.as_entire_binding()
-        } else {
-            range(
-                &b.link_materials,
-                array_bytes::<MaterialIndex>(first),
-                array_bytes::<MaterialIndex>(chunk.links),
-            )
-        };
-        let (slot0, slots) = plan.chunk_slots(chunk);
-        let slots = range(
-            &b.spring_slots,
-            real.bytes::<EnergySlot>(slot0),
-            real.bytes::<EnergySlot>(slots),
-        );
-        let partials = range(
-            &b.spring_partials,
-            real.bytes::<GpuSpringPartial>(chunk.first_group),
-            real.bytes::<GpuSpringPartial>(u64::from(chunk.dispatch.groups)),
-        );
-        let runs = b.stencil.as_ref().map_or(&b.runs, |s| &s.runs);
-        let mut springs = vec![
-            b.params.as_entire_binding(),
-            table.clone(),
-            materials.clone(),
-            b.materials.as_entire_binding(),
-            b.actuators.as_entire_binding(),
-            runs.as_entire_binding(),
-            b.state.as_entire_binding(),
-            b.forces.as_entire_binding(),
-            b.status.as_entire_binding(),
-            slots.clone(),
-            uniform.as_entire_binding(),
-            b.commands.as_entire_binding(),
-        ];
-        if let Some(s) = &b.stencil {
-            springs.push(s.rests.as_entire_binding());
-            springs.extend(s.muscles.iter().flatten().map(|m| m.as_entire_binding()));
-        }
-        let energy = vec![
-            b.params.as_entire_binding(),
-            table,
-            materials,
-            b.materials.as_entire_binding(),
-            b.actuators.as_entire_binding(),
-            b.runs.as_entire_binding(),
-            b.positions.as_entire_binding(),
-            slots,
-            partials,
-            uniform.as_entire_binding(),
-        ];
-        let fused = islands
-            .zip(pipelines.steps.as_ref())
-            .map(|(islands, kernel)| {
-                FusedSteps::new(device, kernel, springs.clone(), b, islands, plan)
-            });
-        let chunk = Self {
-            dispatch: chunk.dispatch,
-            springs: bind(device, &pipelines.springs, "hooke::springs", springs),
-            energy: bind(
-                device,
-                &pipelines.energy_springs,
-                "hooke::energy_springs",
-                energy,
-            ),
-        };
-        (chunk, fused)
+impl Bindings {
+    /// The layout and bind group of `kernel`.
+    pub(crate) fn simple(&self, kernel: Simple) -> &Bound {
+        &self.simple[kernel as usize]
     }
+
+    /// Binds `kernel` again over `b` (after one of its buffers was replaced).
+    pub(crate) fn rebind(&mut self, device: &wgpu::Device, kernel: Simple, b: &Buffers) {
+        let bound = &mut self.simple[kernel as usize];
+        bound.group = simple_group(device, kernel, &bound.layout, b);
+    }
+}
+
+/// The bind group of `kernel` (of `layout`) over the whole buffers it lists.
+fn simple_group(
+    device: &wgpu::Device,
+    kernel: Simple,
+    layout: &wgpu::BindGroupLayout,
+    b: &Buffers,
+) -> wgpu::BindGroup {
+    let (source, buffers) = kernel.kernel();
+    let label = format!("hooke::{}", source.stem);
+    bind(device, layout, &label, whole(&buffers(b)))
+}
+
+/// The collision pass's binding, when a mass collides.
+fn collision_binding(
+    device: &wgpu::Device,
+    tables: &Tables,
+    plan: &Plan,
+    b: &Buffers,
+) -> Option<CollisionBinding> {
+    let (t, grid) = tables.collisions.as_ref().zip(plan.grid.as_ref())?;
+    let layout = layout_of(device, &collisions::SOURCES[0]);
+    let shared = Shared {
+        masses: &b.masses,
+        state: &b.state,
+        touch: &b.touch,
+    };
+    let pass = CollisionPass::new(device, plan, t, grid, &layout, &shared);
+    Some(CollisionBinding { layout, pass })
+}
+
+/// The fused steps kernel's binding, when the World fuses its steps (one chunk): the spring
+/// pass's resources of that chunk, then its own.
+fn fused_binding(device: &wgpu::Device, plan: &Plan, b: &Buffers) -> Option<FusedBinding> {
+    let islands = plan.fused.as_ref()?;
+    let chunk = plan.chunks.first()?;
+    let layout = layout_of(device, &steps::SOURCE);
+    let uniform = chunk_uniform(device, chunk);
+    let springs = resources(b, plan, chunk, &uniform);
+    let steps = FusedSteps::new(device, &layout, springs, b, islands, plan);
+    Some(FusedBinding { layout, steps })
 }

@@ -1,19 +1,20 @@
-//! The device buffers of a World. The model's static tables (links, runs, materials,
-//! oscillators, bodies, the stencil's) are uploaded here; the state (positions, velocities,
-//! the state records, mass properties, actuators, parameters, status) is created zeroed and
-//! written by [`World::reset`](super::World::reset), its only writer.
+//! The buffers stage of building a World (model -> tables -> plan -> buffers -> bindings ->
+//! pipelines): the device buffers the kernels share. The model's static tables (links, runs,
+//! materials, oscillators, bodies, the stencil's) are uploaded here; the state (positions,
+//! velocities, the state records, mass properties, actuators, parameters, status) is created
+//! zeroed and written by [`World::reset`](crate::gpu::World::reset), its only writer. Buffers
+//! only one kernel family reads (the collision grid's, the fused steps') are its module's.
 
 use wgpu::util::DeviceExt;
 
-use super::collisions::touch_bytes;
-use super::layout::{
+use crate::gpu::kernels::collisions::touch_bytes;
+use crate::gpu::layout::{
     array_bytes, force_record_bytes, EnergySlot, GpuActuator, GpuBodySum, GpuMass, GpuMassPartial,
     GpuParams, GpuSpringPartial, GpuState, GpuStatus, Vec4,
 };
-use super::options::Precision;
-use super::plan::Plan;
-use super::real::Narrow;
-use super::tables::Tables;
+use crate::gpu::plan::Plan;
+use crate::gpu::real::{Narrow, Precision};
+use crate::gpu::tables::Tables;
 
 /// The stencil variant's tables: rest lengths per (mass, slot), and (first, end) link of each
 /// mass's springs outside the stencil.
@@ -143,26 +144,28 @@ fn zeroed(
 }
 
 impl Buffers {
-    /// Every buffer of a World built from `tables` under `plan`.
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        plan: &Plan,
-        tables: &Tables,
-        collisions: bool,
-    ) -> Self {
+    /// Every shared buffer of a World built from `tables` under `plan`.
+    pub(crate) fn new(device: &wgpu::Device, tables: &Tables, plan: &Plan) -> Self {
         let n = tables.masses.len() as u64;
         let real = plan.precision;
+        let layout = &plan.springs;
+        let collisions = tables.collisions.is_some();
+        let springs = &tables.springs.springs;
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         Self {
             params: state(device, "hooke::params", real.bytes::<GpuParams>(1), uniform),
             masses: state(device, "hooke::masses", real.bytes::<GpuMass>(n), STORAGE),
-            links: table(device, "hooke::links", &tables.link_records),
-            link_materials: table(device, "hooke::link_materials", &tables.link_materials),
-            runs: table(device, "hooke::runs", &tables.links.runs()),
-            stencil: tables
+            links: table(device, "hooke::links", &layout.link_records(springs, real)),
+            link_materials: table(
+                device,
+                "hooke::link_materials",
+                &layout.link_materials(springs),
+            ),
+            runs: table(device, "hooke::runs", &layout.links.runs()),
+            stencil: layout
                 .stencil
                 .as_ref()
-                .zip(tables.outside.as_ref())
+                .zip(layout.outside.as_ref())
                 .map(|(st, (runs, _))| StencilBuffers {
                     rests: real_table(
                         device,
@@ -171,7 +174,7 @@ impl Buffers {
                         &st.table(&tables.springs.springs, real),
                     ),
                     runs: table(device, "hooke::stencil_runs", runs),
-                    muscles: tables.muscles.as_ref().map(|m| {
+                    muscles: layout.muscles.as_ref().map(|m| {
                         [
                             table(device, "hooke::muscle_starts", &m.starts),
                             table(device, "hooke::muscle_slots", &m.slots),

@@ -36,7 +36,7 @@
 //!   [`FixedPointScale::Quantum`] with the quantum you want in newtons (rounded to the nearest
 //!   power of two); a larger quantum buys range, a smaller one resolution.
 
-use super::options::Precision;
+use super::real::Precision;
 use crate::error::{Error, Result};
 use crate::model::{Model, SpringLaw};
 

@@ -16,7 +16,7 @@
 //!    and position.
 //!
 //! When a mass has a collision radius, a collision pass runs between the two (eight dispatches,
-//! `src/gpu/collisions.rs`, `shaders/grid_*.wgsl` and `shaders/collide.wgsl`): the colliding
+//! `src/gpu/kernels/collisions.rs`, `shaders/grid_*.wgsl` and `shaders/collide.wgsl`): the colliding
 //! masses are sorted into a uniform grid on the device (the box of occupied cells, numbered
 //! densely when it fits the table and hashed otherwise; count, prefix sum, scatter, and a
 //! sort of each bucket so that the order does not depend on the schedule), then each gathers the
@@ -45,31 +45,42 @@
 //! GPU; it is read once per [`World::step`] call.
 //!
 //! # Where things are
-//! - `options.rs`: [`WorldOptions`], [`SpringPass`], [`WorldStats`].
-//! - `plan.rs`: the plan of a World as plain data, before any device object (atomic width,
-//!   fixed point, work per invocation, dispatch sizes, limit checks, spring-table chunks).
-//! - `tables.rs`: the model turned into device records (masses, links, materials, actuators,
-//!   oscillators, bodies, parameters); `obstacles.rs`: the obstacle table and heightfield
-//!   samples; `collisions.rs`: the colliding masses' table and the collision pass.
+//! Building a World runs stages, each a function of the ones before (see `world/build.rs`):
+//! model -> tables -> plan -> buffers -> bindings -> pipelines.
+//! - `tables/`: the model as device records (masses, springs, materials, actuators,
+//!   oscillators, bodies, the colliding masses, parameters) and the f32 range checks;
+//!   `obstacles.rs`: the obstacle table, heightfield samples and shape tags.
+//! - `plan/`: what the device and the options decide, as plain data (atomic width, fixed
+//!   point, work per invocation, dispatch sizes, limit checks, the spring layout and link
+//!   table order in `springs.rs`, the spring-table chunks, the fused steps' islands in
+//!   `fused.rs`, the collision grid).
+//! - `buffers.rs`: the device buffers the kernels share; `bind.rs`: every kernel's bind group
+//!   layout and bind groups; `pipelines.rs`: every kernel compiled.
+//! - `kernels/`: one module per kernel (or family sharing one binding list) beside its
+//!   `shaders/<stem>.wgsl`: its source, fragments and bindings, its bind group, and what only
+//!   it owns (`collisions.rs`: the grid's buffers and dispatches; `sense.rs`: the sensors'
+//!   request and decoding; `steps.rs`: the fused steps kernel; `springs_stencil.rs`: the
+//!   stencil variant of the spring pass, generated per model). `kernel.rs`: what a kernel is
+//!   made of and how it becomes a pipeline.
 //! - `layout/`: the `#[repr(C)]` mirrors of the WGSL structs, the flags and tags passed as WGSL
 //!   overrides, and (`layout/tests.rs`) the naga tests that hold Rust and WGSL together.
-//! - `buffers.rs` and `bind.rs`: the device buffers, and the bind groups of each kernel.
-//! - `pipelines.rs`: the kernels (`shaders/<stem>.wgsl`), the shared fragments each uses
-//!   (`shaders/shared/`), their bindings and pipelines; `stencil.rs`: the stencil variant of
-//!   the spring pass; `steps.rs`: the fused steps kernel (every step of a submission in one
-//!   dispatch, for islands of bodies); `fixed.rs`: the fixed-point encoding.
+//! - `options.rs`: [`WorldOptions`], [`SpringPass`], [`WorldStats`]; `real.rs`: [`Precision`]
+//!   and the records' encoding; `fixed.rs`: the fixed-point encoding; `granularity.rs`: work
+//!   per invocation; `orient.rs`: which end of each spring the link walk takes.
 //! - `pass.rs`: the one helper that records, submits and checks a compute pass;
 //!   `readback.rs`: the one staging -> map -> poll sequence.
 //! - `world/`: the [`World`] itself: `build.rs`, `reset.rs`, `step.rs`, `status.rs`, `read.rs`,
-//!   `edit.rs`.
+//!   `edit.rs`, `commands.rs`, `sense.rs`.
 //! - `device.rs`: finding an adapter (primary backends first, OpenGL only when none answers)
 //!   and opening a device; `no_adapter.rs`: what the error says when there is none.
 
 mod bind;
 mod buffers;
-mod collisions;
 mod device;
 pub mod fixed;
+mod granularity;
+mod kernel;
+mod kernels;
 pub(crate) mod layout;
 mod no_adapter;
 mod obstacles;
@@ -80,9 +91,6 @@ mod pipelines;
 mod plan;
 pub(crate) mod readback;
 pub(crate) mod real;
-mod sense;
-mod stencil;
-mod steps;
 mod tables;
 mod world;
 
@@ -92,5 +100,6 @@ pub use device::{
     request_device, wanted_features,
 };
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
-pub use options::{Precision, SpringPass, WorldOptions, WorldStats};
+pub use options::{SpringPass, WorldOptions, WorldStats};
+pub use real::Precision;
 pub use world::World;

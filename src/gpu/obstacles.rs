@@ -2,14 +2,45 @@
 //! obstacle, read by `shaders/shared/obstacles.wgsl`), the obstacle words (the broad-phase
 //! grid's lists, then the heightfields' samples), and the check that every obstacle value fits
 //! the GPU's f32. The CPU twin of the table is `cpu::obstacles::Solids`.
+//!
+//! A shape kind's GPU side is this file (its tag in `shape_tags!`, how it fills the record in
+//! `geometry`, its f32 range check in `check_shape`) and `shaders/shared/obstacles.wgsl` (its
+//! signed distance and normal, and its arm of `surface`).
 
 use glam::{DQuat, DVec3};
 
-use super::layout::{self, GpuObstacle};
-use super::options::Precision;
-use super::tables::{fits_f32, fits_f32_vec};
 use crate::error::{Error, Result};
+use crate::gpu::layout::{self, GpuObstacle};
+use crate::gpu::real::Precision;
+use crate::gpu::tables::f32_range::{fits_f32, fits_f32_vec};
 use crate::model::{Contact, FrictionRule, Obstacle, ObstacleGrid, Shape};
+
+/// Declares the `GpuObstacle::shape` tags, one per [`Shape`] kind, and [`SHAPE_TAGS`], the list
+/// the WGSL constants of `shaders/shared/obstacles.wgsl` are generated from ([`shape_wgsl`]).
+macro_rules! shape_tags {
+    ($($name:ident = $tag:literal),* $(,)?) => {
+        $(pub(crate) const $name: u32 = $tag;)*
+        /// Every shape tag: (WGSL name, value).
+        pub(crate) const SHAPE_TAGS: &[(&str, u32)] = &[$((stringify!($name), $name)),*];
+    };
+}
+
+shape_tags!(
+    SHAPE_PLANE = 0,
+    SHAPE_BOX = 1,
+    SHAPE_ORIENTED_BOX = 2,
+    SHAPE_SPHERE = 3,
+    SHAPE_CAPSULE = 4,
+    SHAPE_HEIGHTFIELD = 5,
+);
+
+/// The WGSL `const` of every shape tag, put in front of `shaders/shared/obstacles.wgsl`.
+pub(crate) fn shape_wgsl() -> String {
+    SHAPE_TAGS
+        .iter()
+        .map(|(name, tag)| format!("const {name}: u32 = {tag}u;\n"))
+        .collect()
+}
 
 /// The device's obstacle table and obstacle words: the grid's `starts` (offsets into the words)
 /// and `items` (obstacle indices), then the heightfields' samples (m relative to each origin's z,
@@ -103,14 +134,14 @@ fn v4(v: DVec3, w: f64) -> [f64; 4] {
 fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>, precision: Precision) {
     match shape {
         Shape::Plane { normal, offset } => {
-            r.shape = layout::SHAPE_PLANE;
+            r.shape = SHAPE_PLANE;
             r.a = v4(normal.normalize(), *offset);
         }
         Shape::Box {
             centre,
             half_extents,
         } => {
-            r.shape = layout::SHAPE_BOX;
+            r.shape = SHAPE_BOX;
             r.a = v4(*centre, 0.0);
             r.b = v4(*half_extents, 0.0);
         }
@@ -119,23 +150,23 @@ fn geometry(shape: &Shape, r: &mut GpuObstacle, words: &mut Vec<u32>, precision:
             half_extents,
             rotation,
         } => {
-            r.shape = layout::SHAPE_ORIENTED_BOX;
+            r.shape = SHAPE_ORIENTED_BOX;
             r.a = v4(*centre, 0.0);
             r.b = v4(*half_extents, 0.0);
             let q = DQuat::from_scaled_axis(*rotation);
             r.rotation = [q.x, q.y, q.z, q.w];
         }
         Shape::Sphere { centre, radius } => {
-            r.shape = layout::SHAPE_SPHERE;
+            r.shape = SHAPE_SPHERE;
             r.a = v4(*centre, *radius);
         }
         Shape::Capsule { a, b, radius } => {
-            r.shape = layout::SHAPE_CAPSULE;
+            r.shape = SHAPE_CAPSULE;
             r.a = v4(*a, *radius);
             r.b = v4(*b, 0.0);
         }
         Shape::Heightfield(h) => {
-            r.shape = layout::SHAPE_HEIGHTFIELD;
+            r.shape = SHAPE_HEIGHTFIELD;
             r.a = v4(h.origin, 0.0);
             r.b = [h.spacing.x, h.spacing.y, 0.0, 0.0];
             r.columns = h.columns as u32;

@@ -2,6 +2,7 @@
 //! [`SpringPass`] and [`WorldStats`].
 
 use super::fixed::{AtomicWidth, FixedPointScale};
+use super::real::Precision;
 
 /// Options for building a [`World`](super::World).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,34 +46,6 @@ pub struct WorldOptions {
     /// [`WorldStats::dispatches_per_step`] tells whether a World fuses. `false` keeps two
     /// dispatches per step (for comparison).
     pub fuse_steps: bool,
-}
-
-/// The real type the World's kernels compute in ([`WorldOptions::precision`]).
-///
-/// Positions (m), velocities (m/s) and forces (N) are read and written as f64 by the API in
-/// both; the precision is what the device computes and stores them in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Precision {
-    /// 32-bit floats: works on every adapter; about 1e-4 m from the f64 CPU reference
-    /// ([`crate::CpuWorld`]) on the parity scenes after 0.5 s.
-    #[default]
-    F32,
-    /// 64-bit floats, the CPU reference's precision. Needs `wgpu::Features::SHADER_F64` and the
-    /// 64-bit integer atomics `SHADER_INT64 | SHADER_INT64_ATOMIC_ALL_OPS` (the fixed-point sums
-    /// of f64 forces need 64 bits; [`AtomicWidth::Bits32`] is then an error). Lavapipe and most
-    /// Vulkan desktop GPUs have them; Metal and the OpenGL backend do not: building a World
-    /// then fails with [`Error::Gpu`](crate::Error::Gpu) naming the missing feature and the
-    /// adapter. Costs twice the device memory per mass and per spring and, on GPUs, the
-    /// adapter's f64 rate (1/2 to 1/64 of f32).
-    ///
-    /// The same kernel source runs in both (`alias Real`); the host builds every record in f64
-    /// and uploads it as it is, the fixed-point quantum is about `F / 2^48`
-    /// ([`fixed`](crate::gpu::fixed)), and the heightfield samples are f64 too. On the parity
-    /// scenes the World then stays within about 1e-13 m of [`crate::CpuWorld`] (the Lipson cube
-    /// over 0.5 s: 3e-14 m, against 3e-6 m in f32; `tests/integration/gpu_f64.rs`), and reruns are
-    /// bit-identical. [`World::position_buffer`](super::World::position_buffer) then holds
-    /// `vec4<f64>`, and no value is checked against f32's range.
-    F64,
 }
 
 /// The variant of the spring pass ([`WorldOptions::spring_pass`]). Both give the same bits

@@ -964,6 +964,28 @@ fn reset_restores_stencil_rest_lengths() {
     assert_same_bits(&after_reset, &fresh, "after reset");
 }
 
+/// Identical creatures side by side number their masses alike, so a herd of inchworms (64 of
+/// 94 springs actuated) fits one stencil: every offset repeats in every worm.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn a_herd_of_inchworms_fits_one_stencil() {
+    let worm = hooke::creatures::Inchworm::default().build().unwrap();
+    let options = WorldOptions {
+        spring_pass: SpringPass::Stencil,
+        ..WorldOptions::default()
+    };
+    let count = 12;
+    let herd = worm.herd(count, 1.0).unwrap();
+    let held = common::world_with(&herd, options).stats().stencil_springs;
+    let alone = worm.herd(1, 1.0).unwrap();
+    assert_eq!(alone.springs.len(), 94);
+    let alone = common::world_with(&alone, options).stats().stencil_springs;
+    assert!(alone > 0, "one worm fits a stencil");
+    assert_eq!(held, count as u64 * alone);
+    let springs = herd.springs.len() as u64;
+    assert!(10 * held >= 9 * springs, "{held} of {springs}");
+}
+
 /// A fixed-point overflow in a stencil slot names the spring by its model index: a chain of
 /// stiff springs (one material, so all in slots) at rest except spring 4 (masses 4 and 5), which
 /// starts stretched; listed forwards, and backwards from the higher masses (spring 6 is then the

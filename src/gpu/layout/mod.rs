@@ -10,15 +10,15 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::plan::Granularity;
+use super::granularity::Granularity;
+pub(crate) use super::granularity::{CPU_WORKGROUP_SIZE, WORKGROUP_SIZE};
 
-/// Invocations per workgroup on GPUs (a power of two); CPU adapters use
-/// [`CPU_WORKGROUP_SIZE`].
-pub(crate) const WORKGROUP_SIZE: u32 = 256;
+/// Buckets per invocation of `grid_scan` (WGSL `SCAN_ITEMS`).
+pub(crate) const SCAN_ITEMS: u64 = 4;
 
-/// Invocations per workgroup on CPU adapters: smaller workgroups split a dispatch into more pieces
-/// for the adapter's threads to share (measured on lavapipe at n = 80: about +7 % over 256).
-pub(crate) const CPU_WORKGROUP_SIZE: u32 = 64;
+/// Words after the bucket counts holding the box of occupied cells and this step's frame (WGSL
+/// `BOX_WORDS`; see `Frame` in `shaders/shared/collisions.wgsl`).
+pub(crate) const BOX_WORDS: u64 = 12;
 
 /// Invocations that walk neighbouring masses side by side in the spring pass: the SIMD width of
 /// CPU adapters (llvmpipe runs 8 lanes of f32 per step with AVX2). A power of two.
@@ -36,13 +36,6 @@ pub(crate) const LAW_ZERO_LENGTH: u32 = 2;
 pub(crate) const CONTACT_NONE: u32 = 0;
 pub(crate) const CONTACT_PENALTY: u32 = 1;
 pub(crate) const CONTACT_RESTITUTION: u32 = 2;
-/// `GpuObstacle::shape` tags, one per [`Shape`](crate::Shape) kind.
-pub(crate) const SHAPE_PLANE: u32 = 0;
-pub(crate) const SHAPE_BOX: u32 = 1;
-pub(crate) const SHAPE_ORIENTED_BOX: u32 = 2;
-pub(crate) const SHAPE_SPHERE: u32 = 3;
-pub(crate) const SHAPE_CAPSULE: u32 = 4;
-pub(crate) const SHAPE_HEIGHTFIELD: u32 = 5;
 /// `GpuParams::friction_rule` tags ([`FrictionRule`](crate::model::FrictionRule)).
 pub(crate) const FRICTION_COULOMB: u32 = 0;
 pub(crate) const FRICTION_NAIVE: u32 = 1;
@@ -58,7 +51,7 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// eight sums of four words and the reference point.
 pub(crate) const SENSE_BODY_WORDS: u32 = 36;
 
-/// Declares the mirrors whose real fields follow [`Precision`](super::options::Precision) once, in
+/// Declares the mirrors whose real fields follow [`Precision`](super::real::Precision) once, in
 /// two modules: [`real32`] (`R = f32`, `pad(n) = 0`) and [`real64`] (`R = f64`, `pad(n) = n`). A
 /// `pad_*` field is empty in f32 and holds the bytes WGSL's f64 layout leaves before the next
 /// field (`vec3<f64>` and `vec4<f64>` align to 32 bytes, `f64` to 8) in f64, so both mirrors are
@@ -73,7 +66,7 @@ macro_rules! real_mirrors {
             $( $(#[$fattr:meta])* pub(crate) $field:ident : $fty:ty ),* $(,)?
         }
     )*) => {
-        /// The mirrors in f32 (what the kernels read in [`Precision::F32`](super::options::Precision)).
+        /// The mirrors in f32 (what the kernels read in [`Precision::F32`](super::real::Precision)).
         pub(crate) mod real32 {
             use super::*;
             /// The kernels' real type.
@@ -88,7 +81,7 @@ macro_rules! real_mirrors {
             )*
         }
         /// The mirrors in f64: what the host builds (the names [`layout`](self) re-exports), and
-        /// what the kernels read in [`Precision::F64`](super::options::Precision).
+        /// what the kernels read in [`Precision::F64`](super::real::Precision).
         pub(crate) mod real64 {
             use super::*;
             /// The kernels' real type.
@@ -391,10 +384,10 @@ pub(crate) struct GpuSpring {
     pub(crate) actuated: bool,
 }
 
-/// One spring of the device's link table in [`Precision::F32`](super::options::Precision), 8
+/// One spring of the device's link table in [`Precision::F32`](super::real::Precision), 8
 /// bytes: the springs are stored grouped by their first mass `a` (which the table does not
 /// repeat; `runs[a]` = (first, end) link of its springs). Mirror of WGSL `GpuLink`. In
-/// [`Precision::F64`](super::options::Precision) a link is a [`GpuLink64`].
+/// [`Precision::F64`](super::real::Precision) a link is a [`GpuLink64`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct GpuLink {
@@ -404,7 +397,7 @@ pub(crate) struct GpuLink {
     pub(crate) rest: u32,
 }
 
-/// One link in [`Precision::F64`](super::options::Precision), 16 bytes (WGSL `Link` of
+/// One link in [`Precision::F64`](super::real::Precision), 16 bytes (WGSL `Link` of
 /// `words_f64.wgsl`, a `vec4<u32>`): the second mass or'ed with [`LINK_ACTUATED`], the actuator
 /// index (0 for a passive spring), and the rest length's f64 bits, low word first (m).
 pub(crate) type GpuLink64 = [u32; 4];
@@ -456,7 +449,7 @@ impl GpuStatus {
     };
 }
 
-/// A WGSL `vec4<Real>` element (built in f64; [`Precision`](super::options::Precision) encodes
+/// A WGSL `vec4<Real>` element (built in f64; [`Precision`](super::real::Precision) encodes
 /// it): one mass of the public position (m, w = 1) and velocity (m/s, w = 0) buffers, one 4-slot
 /// word of the stencil's rest lengths (m).
 pub(crate) type Vec4 = [f64; 4];
@@ -598,12 +591,6 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         CONTACT_PENALTY,
         CONTACT_RESTITUTION,
         FRICTION_NAIVE,
-        SHAPE_PLANE,
-        SHAPE_BOX,
-        SHAPE_ORIENTED_BOX,
-        SHAPE_SPHERE,
-        SHAPE_CAPSULE,
-        SHAPE_HEIGHTFIELD,
         BLOW_UP_FLOOR_SPEED,
         INTEGRATOR_SEMI_IMPLICIT,
         SENSE_BODY_WORDS,
@@ -611,6 +598,22 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
     ])
     .collect()
 }
+
+/// The byte offset of `field` in the device record `$ty` of `precision` (the `real32` or
+/// `real64` mirror of [`layout`](super::layout)).
+macro_rules! field_offset {
+    ($precision:expr, $ty:ident, $field:ident) => {
+        match $precision {
+            $crate::gpu::real::Precision::F32 => {
+                std::mem::offset_of!($crate::gpu::layout::real32::$ty, $field) as u64
+            }
+            $crate::gpu::real::Precision::F64 => {
+                std::mem::offset_of!($crate::gpu::layout::real64::$ty, $field) as u64
+            }
+        }
+    };
+}
+pub(crate) use field_offset;
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -6,12 +6,12 @@
 use std::mem::offset_of;
 
 use super::*;
-use crate::gpu::options::Precision;
-use crate::gpu::pipelines::{
-    kernel, layout_entries, source, step_entry, Compile, KERNELS, SPRINGS_STENCIL, STEPS_BODY,
-};
-use crate::gpu::plan::Granularity;
-use crate::gpu::stencil::Stencil;
+use crate::gpu::granularity::Granularity;
+use crate::gpu::kernel::{source, step_entry, Compile};
+use crate::gpu::kernels::springs_stencil::{Stencil, SPRINGS_STENCIL};
+use crate::gpu::kernels::steps::STEPS_BODY;
+use crate::gpu::kernels::{kernel, layout_entries, KERNELS};
+use crate::gpu::real::Precision;
 
 /// `[("field", offset_of!(T, field)), ...]` for the listed fields of `T`.
 macro_rules! fields {
@@ -566,18 +566,45 @@ fn collision_consts_match_rust() {
     for line in [
         format!(
             "const SCAN_ITEMS: u32 = {}u;",
-            crate::gpu::collisions::SCAN_ITEMS
+            crate::gpu::layout::SCAN_ITEMS
         ),
         format!("const COLLISION_CLASSES: u32 = {classes}u;"),
         format!("const PAIR_TABLE: u32 = {}u;", classes * classes),
-        format!(
-            "const BOX_WORDS: u32 = {}u;",
-            crate::gpu::collisions::BOX_WORDS
-        ),
+        format!("const BOX_WORDS: u32 = {}u;", crate::gpu::layout::BOX_WORDS),
     ] {
         assert!(
             wgsl.contains(&line),
             "shared/collisions.wgsl lacks `{line}`"
         );
     }
+}
+
+#[test]
+fn f32_records_round_each_real_and_keep_the_integers() {
+    let mass = GpuMass {
+        external_force: [0.1, -2.5, 1e-3],
+        mass: 0.1,
+        flags: 1,
+        oscillator: 7,
+        body: 3,
+        ..Default::default()
+    };
+    let bytes = Precision::F32.encode_one(&mass);
+    assert_eq!(bytes.len() as u64, Precision::F32.bytes::<GpuMass>(1));
+    assert_eq!(bytes.len(), 32);
+    let back: Vec<GpuMass> = Precision::F32.decode(&bytes);
+    assert_eq!(back[0].external_force, [0.1f32, -2.5, 1e-3].map(f64::from));
+    assert_eq!(back[0].mass, f64::from(0.1f32));
+    assert_eq!((back[0].flags, back[0].oscillator, back[0].body), (1, 7, 3));
+    // f64 records are their own bytes.
+    let wide = Precision::F64.encode_one(&mass);
+    assert_eq!(wide.len(), 64);
+    assert_eq!(Precision::F64.decode::<GpuMass>(&wide)[0].mass, 0.1);
+}
+
+#[test]
+fn field_offsets_follow_the_precision() {
+    assert_eq!(field_offset!(Precision::F32, GpuParams, drag_stiffness), 32);
+    // f64: the u32 `drag_mass` at 56 is padded to 64.
+    assert_eq!(field_offset!(Precision::F64, GpuParams, drag_stiffness), 64);
 }

@@ -11,7 +11,7 @@ impl World {
     /// set): the length [`World::set_commands`] expects.
     #[must_use]
     pub fn commanded_count(&self) -> usize {
-        self.commands.len()
+        self.run.commands.len()
     }
 
     /// Sets the command of every commanded actuator, in actuator order, as
@@ -27,23 +27,23 @@ impl World {
     /// [`Error::InvalidCommand`](crate::Error::InvalidCommand) naming the first non-finite one.
     /// Nothing is changed on an error.
     pub fn set_commands(&mut self, commands: &[f64]) -> Result<()> {
-        check_commands(commands, self.commands.len())?;
-        self.commands.copy_from_slice(commands);
+        check_commands(commands, self.run.commands.len())?;
+        self.run.commands.copy_from_slice(commands);
         self.write_commands();
         Ok(())
     }
 
     /// Uploads the host's commands, whole, in one write (nothing without commanded actuators).
     pub(super) fn write_commands(&self) {
-        if self.commands.is_empty() {
+        if self.run.commands.is_empty() {
             return;
         }
-        let values = self.plan.precision.encode(&self.commands);
+        let values = self.plan.precision.encode(&self.run.commands);
         self.queue.write_buffer(&self.buffers.commands, 0, &values);
     }
 
     /// The command of actuator `i` (0 for a sine actuator), as last set.
     pub(super) fn command(&self, i: usize) -> f64 {
-        self.command_slot[i].map_or(0.0, |c| self.commands[c])
+        self.run.command_slot[i].map_or(0.0, |c| self.run.commands[c])
     }
 }

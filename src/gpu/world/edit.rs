@@ -4,13 +4,13 @@ use glam::DVec3;
 
 use super::World;
 use crate::error::{Error, Result};
+use crate::gpu::kernels::springs_stencil::slot_code;
+use crate::gpu::layout::field_offset;
 use crate::gpu::layout::{self, GpuActuator, GpuMass, GpuState, Vec4};
-use crate::gpu::options::Precision;
-use crate::gpu::real::field_offset;
-use crate::gpu::stencil::slot_code;
-use crate::gpu::tables::{
-    fits_f32, fits_f32_vec, gpu_actuator, gpu_params, link_bytes, mass_flags, v3, Counts,
-};
+use crate::gpu::plan::springs::link_bytes;
+use crate::gpu::real::Precision;
+use crate::gpu::tables::f32_range::{fits_f32, fits_f32_vec};
+use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
 use crate::model::DragSpring;
 use crate::model::{check_same_kind, Actuator, Spring, SpringLaw};
 
@@ -35,7 +35,7 @@ impl World {
     /// [`Error::IndexOutOfRange`] for a missing mass; [`Error::InvalidParameter`] for a
     /// non-finite force; [`Error::OutOfF32Range`] for one above f32's range in f32.
     pub fn set_external_force(&mut self, mass: usize, force: DVec3) -> Result<()> {
-        Self::check_index("mass", mass, self.masses.len())?;
+        Self::check_index("mass", mass, self.model.masses.len())?;
         if !force.is_finite() {
             return Err(Error::InvalidParameter {
                 name: "external force",
@@ -46,13 +46,15 @@ impl World {
         if self.in_f32() {
             fits_f32_vec(|| format!("mass {mass}"), "external_force", force)?;
         }
-        self.limit.external_force(self.masses[mass].mass, force);
-        self.gpu_masses[mass].external_force = v3(force);
+        self.run
+            .limit
+            .external_force(self.model.masses[mass].mass, force);
+        self.run.gpu_masses[mass].external_force = v3(force);
         let real = self.plan.precision;
         self.queue.write_buffer(
             &self.buffers.masses,
             real.bytes::<GpuMass>(mass as u64) + field_offset!(real, GpuMass, external_force),
-            &real.encode_one(&self.gpu_masses[mass].external_force),
+            &real.encode_one(&self.run.gpu_masses[mass].external_force),
         );
         Ok(())
     }
@@ -66,7 +68,7 @@ impl World {
     /// or damping above f32's range in f32; GPU errors as [`World::positions`].
     pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
         if let Some(d) = &drag {
-            d.validate(self.masses.len())?;
+            d.validate(self.model.masses.len())?;
             if self.in_f32() {
                 let element = || format!("drag spring on mass {}", d.mass);
                 fits_f32_vec(element, "target", d.target)?;
@@ -75,16 +77,16 @@ impl World {
             }
             let p = self.read_vec4(&self.buffers.positions, d.mass as u32)?;
             let stretch = d.target.distance(DVec3::from_slice(&p[..3]));
-            self.limit.inject(0.5 * d.stiffness * stretch * stretch);
+            self.run.limit.inject(0.5 * d.stiffness * stretch * stretch);
         }
-        self.drag = drag;
+        self.run.drag = drag;
         let counts = Counts {
-            masses: self.params.masses,
-            springs: self.params.springs,
-            bodies: self.params.bodies,
+            masses: self.run.params.masses,
+            springs: self.run.params.springs,
+            bodies: self.run.params.bodies,
         };
-        self.params = gpu_params(&self.model_params, drag, counts);
-        let params = self.plan.precision.encode_one(&self.params);
+        self.run.params = gpu_params(&self.model.params, drag, counts);
+        let params = self.plan.precision.encode_one(&self.run.params);
         self.queue.write_buffer(&self.buffers.params, 0, &params);
         Ok(())
     }
@@ -104,13 +106,13 @@ impl World {
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a missing mass; GPU errors as [`World::positions`].
     pub fn set_fixed(&mut self, mass: usize, fixed: bool) -> Result<()> {
-        Self::check_index("mass", mass, self.masses.len())?;
+        Self::check_index("mass", mass, self.model.masses.len())?;
         let m = mass as u64;
         let real = self.plan.precision;
         if fixed {
             let v = self.read_vec4(&self.buffers.velocities, mass as u32)?;
             let v = DVec3::from_slice(&v[..3]);
-            self.host_dissipated += 0.5 * self.masses[mass].mass * v.length_squared();
+            self.run.host_dissipated += 0.5 * self.model.masses[mass].mass * v.length_squared();
             self.queue.write_buffer(
                 &self.buffers.velocities,
                 real.bytes::<Vec4>(m),
@@ -123,7 +125,7 @@ impl World {
             );
         }
         let flags = mass_flags(fixed);
-        self.gpu_masses[mass].flags = flags;
+        self.run.gpu_masses[mass].flags = flags;
         self.queue.write_buffer(
             &self.buffers.masses,
             real.bytes::<GpuMass>(m) + field_offset!(real, GpuMass, flags),
@@ -161,17 +163,18 @@ impl World {
             .springs
             .spring_actuator
             .get(&(spring as u32))
-            .map(|&a| self.actuators[a as usize]);
+            .map(|&a| self.run.actuators[a as usize]);
         let (old, masses) = (self.model_spring(spring), self.spring_masses(spring));
-        self.limit
+        self.run
+            .limit
             .rest_length(&old, rest_length, driver.as_ref(), masses);
         if let Some(&act) = self.springs.spring_actuator.get(&(spring as u32)) {
-            self.rest_changed.insert(spring, rest_length);
-            let (i, slot) = (act as usize, self.command_slot[act as usize]);
+            self.run.rest_changed.insert(spring, rest_length);
+            let (i, slot) = (act as usize, self.run.command_slot[act as usize]);
             let entry = gpu_actuator(
-                &self.actuators[i],
+                &self.run.actuators[i],
                 rest_length,
-                self.time,
+                self.run.time,
                 slot,
                 self.command(i),
             );
@@ -180,9 +183,9 @@ impl World {
         }
         let before = self.base_rest(spring);
         let len = self.spring_length(spring)?;
-        self.host_injected += self.elastic_energy(spring, len, rest_length)
+        self.run.host_injected += self.elastic_energy(spring, len, rest_length)
             - self.elastic_energy(spring, len, before);
-        self.rest_changed.insert(spring, rest_length);
+        self.run.rest_changed.insert(spring, rest_length);
         self.write_rest_length(spring, rest_length);
         Ok(())
     }
@@ -196,10 +199,10 @@ impl World {
         };
         self.queue.write_buffer(
             &self.buffers.links,
-            link_bytes(real) * self.links.link(spring),
-            &self.links.record(spring, &sp, real),
+            link_bytes(real) * self.plan.springs.links.link(spring),
+            &self.plan.springs.links.record(spring, &sp, real),
         );
-        if let (Some(st), Some(sb)) = (&self.stencil, &self.buffers.stencil) {
+        if let (Some(st), Some(sb)) = (&self.plan.springs.stencil, &self.buffers.stencil) {
             if let Some(at) = st.element(spring, &sp) {
                 self.queue.write_buffer(
                     &sb.rests,
@@ -233,7 +236,7 @@ impl World {
     /// The masses (kg) at the two ends of spring `spring`.
     fn spring_masses(&self, spring: usize) -> [f64; 2] {
         let sp = self.springs.springs[spring];
-        [sp.a, sp.b].map(|m| self.masses[m as usize].mass)
+        [sp.a, sp.b].map(|m| self.model.masses[m as usize].mass)
     }
 
     /// The current length (m) of spring `spring`, from its two end positions read back.
@@ -273,8 +276,8 @@ impl World {
     /// non-finite values, `|amplitude| >= 1`, a bad duty cycle, a different spring, or a change
     /// between sine and commanded (the commands are laid out when the World is built).
     pub fn set_actuator(&mut self, index: usize, actuator: Actuator) -> Result<()> {
-        Self::check_index("actuator", index, self.actuators.len())?;
-        let old = self.actuators[index];
+        Self::check_index("actuator", index, self.run.actuators.len())?;
+        let old = self.run.actuators[index];
         if actuator.spring != old.spring {
             return Err(Error::InvalidActuator {
                 actuator: index,
@@ -291,12 +294,13 @@ impl World {
         if self.in_f32() {
             fits_f32(|| format!("actuator {index}"), "omega", actuator.omega)?;
         }
-        self.limit
+        self.run
+            .limit
             .actuator(&self.model_spring(s), &actuator, self.spring_masses(s));
-        self.actuators[index] = actuator;
+        self.run.actuators[index] = actuator;
         let base = self.base_rest(actuator.spring as usize);
-        let (slot, command) = (self.command_slot[index], self.command(index));
-        let entry = gpu_actuator(&actuator, base, self.time, slot, command);
+        let (slot, command) = (self.run.command_slot[index], self.command(index));
+        let entry = gpu_actuator(&actuator, base, self.run.time, slot, command);
         self.write_actuator(index, &entry);
         Ok(())
     }

@@ -16,21 +16,20 @@ mod step;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::bind::{BindGroups, SpringChunk};
-use super::buffers::Buffers;
-use super::collisions::CollisionPass;
-use super::fixed::FixedPoint;
-use super::layout::{GpuMass, GpuParams, Specialization};
-use super::options::{Precision, WorldOptions, WorldStats};
-use super::pipelines::{Pipelines, COLLISION_STEMS};
-use super::plan::Plan;
-use super::sense::SenseState;
-use super::stencil::Stencil;
-use super::steps::FusedSteps;
-use super::tables::{Links, SpringTable};
+use crate::gpu::bind::Bindings;
+use crate::gpu::buffers::Buffers;
+use crate::gpu::fixed::FixedPoint;
+use crate::gpu::kernels::collisions;
+use crate::gpu::kernels::sense::SenseState;
+use crate::gpu::kernels::steps::FusedSteps;
+use crate::gpu::layout::{GpuMass, GpuParams};
+use crate::gpu::options::{WorldOptions, WorldStats};
+use crate::gpu::pipelines::Pipelines;
+use crate::gpu::plan::Plan;
+use crate::gpu::real::Precision;
+use crate::gpu::tables::SpringTable;
 use crate::model::DragSpring;
-use crate::model::{Actuator, Body, Mass, SpeedLimit, StableDt};
-use status::Failure;
+use crate::model::{Actuator, BlowUp, Body, Mass, Params, SpeedLimit, StableDt};
 
 /// The GPU simulation of a [`Model`](crate::Model): the physics of [`crate::CpuWorld`] in f32 on
 /// any adapter wgpu finds, or in f64 ([`Precision::F64`]) where the adapter has `SHADER_F64`.
@@ -75,32 +74,50 @@ pub struct World {
     device: wgpu::Device,
     queue: wgpu::Queue,
     adapter_info: wgpu::AdapterInfo,
+    /// Set by the device-lost callback.
+    lost: Arc<Mutex<Option<String>>>,
+    options: WorldOptions,
+    /// What the World keeps of its model.
+    model: HostModel,
+    /// The stages of the build (see `build.rs`): each made from the ones before, read-only
+    /// afterwards except where a sensor first asks for contacts (`sense.rs`). Of the tables
+    /// the World keeps the springs (the setters and readers look them up; the mass records
+    /// move to the run state).
+    springs: SpringTable,
     plan: Plan,
+    buffers: Buffers,
+    bindings: Bindings,
     pipelines: Pipelines,
-    /// What the pipelines are specialised to (the sensors compile against it).
-    specialization: Specialization,
     /// The sensors' kernels, tables and contact recording, made on first use.
     sense_state: SenseState,
-    buffers: Buffers,
-    groups: BindGroups,
-    spring_chunks: Vec<SpringChunk>,
-    /// The fused steps kernel's bind group and buffers, when the World fuses its steps
-    /// (`WorldOptions::fuse_steps`; see `crate::gpu::steps`).
-    fused: Option<FusedSteps>,
-    /// The collision pass, when a mass has a collision radius.
-    collisions: Option<CollisionPass>,
-    /// The model's collision rules and broad phase (as the CPU reference's), for [`World::contacts`].
-    contact_finder: Option<crate::model::CollisionPairs>,
-    options: WorldOptions,
-    /// The model's masses, bodies, actuators and parameters (what `reset` returns to).
+    /// What changes as the World runs.
+    run: RunState,
+}
+
+/// What a World keeps of its model: what `reset` returns to, and what the readers need.
+#[derive(Debug)]
+struct HostModel {
     masses: Vec<Mass>,
     bodies: Vec<Body>,
-    model_actuators: Vec<Actuator>,
-    model_params: crate::model::Params,
-    springs: SpringTable,
-    links: Links,
-    /// The spring pass's stencil, when the World runs that variant.
-    stencil: Option<Stencil>,
+    actuators: Vec<Actuator>,
+    params: Params,
+    /// The model's stable time step estimate.
+    stable: StableDt,
+    /// The broad phase and exclusions for [`World::contacts`], when a mass collides.
+    contact_finder: Option<crate::model::CollisionPairs>,
+}
+
+/// Why a World stopped.
+#[derive(Clone, Debug)]
+pub(super) enum Failure {
+    NonFinite { mass: usize, step: u64, time: f64 },
+    BlowUp(BlowUp),
+    Overflow { step: u64, spring: u32 },
+}
+
+/// The host's side of a World's state as it runs (the device holds the rest).
+#[derive(Debug)]
+struct RunState {
     /// The device's mass records as last written.
     gpu_masses: Vec<GpuMass>,
     /// The parameters uniform as last written.
@@ -121,21 +138,23 @@ pub struct World {
     host_dissipated: f64,
     host_injected: f64,
     failed: Option<Failure>,
-    lost: Arc<Mutex<Option<String>>>,
-    /// The model's stable time step estimate.
-    stable: StableDt,
     /// The blow-up bound in force (raised by the setters).
     limit: SpeedLimit,
-    /// The model's blow-up bound (what `reset` returns to).
+    /// The blow-up bound `reset` returns to (the model's, or the one a population pinned).
     initial_limit: SpeedLimit,
 }
 
 impl World {
+    /// The fused steps kernel's buffers and bind group, when the World fuses its steps.
+    fn fused(&self) -> Option<&FusedSteps> {
+        self.bindings.fused.as_ref().map(|f| &f.steps)
+    }
+
     /// Replaces the blow-up bound, now and after every reset (a population pins it so that it
     /// does not depend on the other robots; see [`crate::population`]).
     pub(crate) fn pin_speed_limit(&mut self, limit: crate::model::SpeedLimit) {
-        self.limit = limit;
-        self.initial_limit = limit;
+        self.run.limit = limit;
+        self.run.initial_limit = limit;
     }
 
     /// The real type its kernels compute and store the state in ([`WorldOptions::precision`]).
@@ -194,16 +213,17 @@ impl World {
     pub fn stats(&self) -> WorldStats {
         let b = &self.buffers;
         let springs = self.springs.springs.len().max(1) as f64;
-        let masses = self.masses.len().max(1) as f64;
+        let masses = self.model.masses.len().max(1) as f64;
         let granularity = self.plan.granularity;
         let collision_bytes: u64 = self
+            .bindings
             .collisions
             .iter()
-            .flat_map(CollisionPass::buffers)
+            .flat_map(|c| c.pass.buffers())
             .map(wgpu::Buffer::size)
             .sum();
-        let collision_dispatches = if self.collisions.is_some() {
-            COLLISION_STEMS.len() as u32
+        let collision_dispatches = if self.bindings.collisions.is_some() {
+            collisions::SOURCES.len() as u32
         } else {
             0
         };
@@ -223,51 +243,58 @@ impl World {
                 + collision_bytes) as f64
                 / masses,
             device_bytes: b.all().map(wgpu::Buffer::size).sum::<u64>() + collision_bytes,
-            dispatches_per_step: if self.fused.is_some() {
+            dispatches_per_step: if self.fused().is_some() {
                 0
             } else {
-                self.spring_chunks.len() as u32 + 1 + collision_dispatches
+                self.bindings.chunks.len() as u32 + 1 + collision_dispatches
             },
             steps_per_submission: self.options.steps_per_submission.max(1),
             spring_masses_per_invocation: granularity.spring_masses_per_invocation,
             masses_per_invocation: granularity.masses_per_invocation,
             stencil_offsets: self
+                .plan
+                .springs
                 .stencil
                 .as_ref()
                 .map_or(0, |st| st.offsets().len() as u32),
-            stencil_springs: self.stencil.as_ref().map_or(0, |st| st.held() as u64),
+            stencil_springs: self
+                .plan
+                .springs
+                .stencil
+                .as_ref()
+                .map_or(0, |st| st.held() as u64),
         }
     }
 
     /// Simulation time in s.
     #[must_use]
     pub fn time(&self) -> f64 {
-        self.time
+        self.run.time
     }
 
     /// Steps taken since the start (or the last reset).
     #[must_use]
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.run.steps
     }
 
     /// The time step, s.
     #[must_use]
     pub fn dt(&self) -> f64 {
-        self.model_params.dt
+        self.model.params.dt
     }
 
     /// The model's stable time step estimate ([`Model::stable_dt`](crate::Model::stable_dt),
     /// computed when the World was built).
     #[must_use]
     pub fn stable_dt(&self) -> &StableDt {
-        &self.stable
+        &self.model.stable
     }
 
     /// Number of masses.
     #[must_use]
     pub fn mass_count(&self) -> usize {
-        self.masses.len()
+        self.model.masses.len()
     }
 
     /// Number of springs.
@@ -279,12 +306,12 @@ impl World {
     /// The model's bodies.
     #[must_use]
     pub fn bodies_of_model(&self) -> &[Body] {
-        &self.bodies
+        &self.model.bodies
     }
 
     /// The actuators in force.
     #[must_use]
     pub fn actuators(&self) -> &[Actuator] {
-        &self.actuators
+        &self.run.actuators
     }
 }

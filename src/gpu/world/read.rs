@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use super::World;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
+use crate::gpu::kernels::Simple;
 use crate::gpu::layout::LAW_ZERO_LENGTH;
 use crate::gpu::layout::{
     array_bytes, force_record_bytes, GpuBodySum, GpuMassPartial, GpuSpringPartial, GpuStatus,
@@ -40,12 +41,16 @@ impl World {
     }
 
     fn read_vec3s(&self, buffer: &wgpu::Buffer) -> Result<Vec<DVec3>> {
-        if self.masses.is_empty() {
+        if self.model.masses.is_empty() {
             // An empty readback has no alignment to cast from.
             return Ok(Vec::new());
         }
         let real = self.plan.precision;
-        let bytes = self.read(&[(buffer, 0, real.bytes::<Vec4>(self.masses.len() as u64))])?;
+        let bytes = self.read(&[(
+            buffer,
+            0,
+            real.bytes::<Vec4>(self.model.masses.len() as u64),
+        )])?;
         Ok(real
             .decode::<Vec4>(&bytes)
             .iter()
@@ -70,11 +75,12 @@ impl World {
     /// # Errors
     /// As [`World::positions`].
     pub fn contacts(&self) -> Result<Vec<[usize; 2]>> {
-        let Some(finder) = &self.contact_finder else {
+        let Some(finder) = &self.model.contact_finder else {
             return Ok(Vec::new());
         };
         let pos = self.positions()?;
         let fixed: Vec<bool> = self
+            .run
             .gpu_masses
             .iter()
             .map(|m| m.flags & crate::gpu::layout::MASS_FIXED != 0)
@@ -97,16 +103,13 @@ impl World {
     /// # Errors
     /// As [`World::positions`], or [`Error::Gpu`] on a validation error.
     pub fn energy(&self) -> Result<Energy> {
-        let (p, g) = (&self.pipelines, &self.groups);
         let md = self.plan.mass_dispatch;
         pass::run_pass(&self.device, &self.queue, "hooke::energy", |pass| {
             // The collisions' penalty energy at the current state (`touch[2 i].w`).
             self.record_collisions(pass);
-            pass.set_pipeline(&p.energy_masses.pipeline);
-            pass.set_bind_group(0, &g.energy_masses, &[]);
-            pass.dispatch_workgroups(md.x, md.y, 1);
-            for chunk in &self.spring_chunks {
-                pass.set_pipeline(&p.energy_springs.pipeline);
+            self.record_simple(pass, Simple::EnergyMasses, md, None);
+            for chunk in &self.bindings.chunks {
+                pass.set_pipeline(&self.pipelines.energy_springs);
                 pass.set_bind_group(0, &chunk.energy, &[]);
                 pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
             }
@@ -121,8 +124,8 @@ impl World {
         ])?;
         let (mp, sp) = bytes.split_at(mass_bytes as usize);
         let mut e = Energy {
-            dissipated: self.host_dissipated,
-            injected: self.host_injected,
+            dissipated: self.run.host_dissipated,
+            injected: self.run.host_injected,
             ..Energy::default()
         };
         for p in real.decode::<GpuMassPartial>(mp) {
@@ -149,21 +152,20 @@ impl World {
     /// # Errors
     /// As [`World::energy`].
     pub fn bodies(&self) -> Result<Vec<BodyState>> {
-        if self.bodies.is_empty() {
+        if self.model.bodies.is_empty() {
             return Ok(Vec::new());
         }
         let d = self.plan.body_dispatch;
         pass::run_pass(&self.device, &self.queue, "hooke::bodies", |pass| {
-            pass.set_pipeline(&self.pipelines.bodies.pipeline);
-            pass.set_bind_group(0, &self.groups.bodies, &[]);
-            pass.dispatch_workgroups(d.x, d.y, 1);
+            self.record_simple(pass, Simple::Bodies, d, None);
         })?;
-        let pieces = u64::from(self.params.bodies);
+        let pieces = u64::from(self.run.params.bodies);
         let real = self.plan.precision;
         let bytes = self.read(&[(&self.buffers.body_sums, 0, real.bytes::<GpuBodySum>(pieces))])?;
         let sums = real.decode::<GpuBodySum>(&bytes);
         let mut next = 0;
         Ok(self
+            .model
             .bodies
             .iter()
             .map(|b| {
@@ -201,8 +203,8 @@ impl World {
     }
 
     fn body(&self, body: usize) -> Result<BodyState> {
-        let len = self.bodies.len();
-        if body >= len || self.bodies[body].masses.is_empty() {
+        let len = self.model.bodies.len();
+        if body >= len || self.model.bodies[body].masses.is_empty() {
             return Err(Error::IndexOutOfRange {
                 what: "body",
                 index: body,
@@ -225,7 +227,8 @@ impl World {
         }
         self.run_spring_pass_alone()?;
         let b = &self.buffers;
-        let force_bytes = force_record_bytes(self.plan.fixed_point.bits) * self.masses.len() as u64;
+        let force_bytes =
+            force_record_bytes(self.plan.fixed_point.bits) * self.model.masses.len() as u64;
         let bytes = self.read(&[
             (&b.forces, 0, force_bytes),
             (&b.status, 0, array_bytes::<GpuStatus>(1)),
@@ -242,9 +245,10 @@ impl World {
         self.queue
             .write_buffer(&b.status, 0, bytemuck::bytes_of(&GpuStatus::CLEAR));
         if status.overflow_step != u32::MAX {
-            return Err(
-                self.overflow_error(self.steps + 1, self.spring_of_code(status.overflow_spring))
-            );
+            return Err(self.overflow_error(
+                self.run.steps + 1,
+                self.spring_of_code(status.overflow_spring),
+            ));
         }
         Ok(self.decode_forces(forces))
     }
@@ -263,10 +267,10 @@ impl World {
             mapped_at_creation: false,
         });
         let step = GpuStep {
-            time: self.time,
+            time: self.run.time,
             index: 1,
-            speed_energy: self.limit.scaled_energy(),
-            speed_growth: self.limit.scaled_growth(),
+            speed_energy: self.run.limit.scaled_energy(),
+            speed_growth: self.run.limit.scaled_growth(),
             ..Default::default()
         };
         let step = self.plan.precision.encode_one(&step);
@@ -280,10 +284,10 @@ impl World {
                 e.copy_buffer_to_buffer(&b.actuators, 0, &scratch, slots_bytes, act_bytes);
             },
             |pass| {
-                for chunk in &self.spring_chunks {
-                    pass.set_pipeline(&self.pipelines.springs.pipeline);
+                for chunk in &self.bindings.chunks {
+                    pass.set_pipeline(&self.pipelines.springs);
                     pass.set_bind_group(0, &chunk.springs, &[]);
-                    pass.set_bind_group(1, &self.groups.step, &[0]);
+                    pass.set_bind_group(1, &self.bindings.step, &[0]);
                     pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
                 }
             },
@@ -328,10 +332,10 @@ impl World {
         let mut rest: Vec<f64> = (0..self.springs.springs.len())
             .map(|s| self.base_rest(s))
             .collect();
-        for (i, a) in self.actuators.iter().enumerate() {
+        for (i, a) in self.run.actuators.iter().enumerate() {
             let s = a.spring as usize;
             // From the base each time: a spring named by several actuators follows the last.
-            rest[s] = a.rest_length_with(self.base_rest(s), self.time, self.command(i));
+            rest[s] = a.rest_length_with(self.base_rest(s), self.run.time, self.command(i));
         }
         for (r, &law) in rest.iter_mut().zip(&self.springs.laws) {
             if law == LAW_ZERO_LENGTH {
@@ -349,11 +353,11 @@ impl World {
             wanted.entry(s).or_default().push(k);
         }
         let mut rest: Vec<f64> = springs.iter().map(|&s| self.base_rest(s)).collect();
-        for (i, a) in self.actuators.iter().enumerate() {
+        for (i, a) in self.run.actuators.iter().enumerate() {
             let s = a.spring as usize;
             if let Some(slots) = wanted.get(&s) {
                 // From the base each time: a spring named by several actuators follows the last.
-                let r = a.rest_length_with(self.base_rest(s), self.time, self.command(i));
+                let r = a.rest_length_with(self.base_rest(s), self.run.time, self.command(i));
                 slots.iter().for_each(|&k| rest[k] = r);
             }
         }

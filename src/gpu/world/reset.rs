@@ -13,22 +13,22 @@ impl World {
         self.write_initial_state();
         self.write_initial_masses();
         self.restore_rest_lengths();
-        self.actuators = self.model_actuators.clone();
-        self.commands.fill(0.0);
+        self.run.actuators = self.model.actuators.clone();
+        self.run.commands.fill(0.0);
         self.write_commands();
-        if !self.actuators.is_empty() {
+        if !self.run.actuators.is_empty() {
             let table = self.plan.precision.encode(&self.actuator_table(0.0));
             self.queue.write_buffer(&self.buffers.actuators, 0, &table);
         }
-        self.drag = None;
+        self.run.drag = None;
         let counts = Counts {
-            masses: self.params.masses,
-            springs: self.params.springs,
-            bodies: self.params.bodies,
+            masses: self.run.params.masses,
+            springs: self.run.params.springs,
+            bodies: self.run.params.bodies,
         };
-        self.params = gpu_params(&self.model_params, None, counts);
+        self.run.params = gpu_params(&self.model.params, None, counts);
         let b = &self.buffers;
-        let params = self.plan.precision.encode_one(&self.params);
+        let params = self.plan.precision.encode_one(&self.run.params);
         self.queue.write_buffer(&b.params, 0, &params);
         self.queue
             .write_buffer(&b.status, 0, bytemuck::bytes_of(&GpuStatus::CLEAR));
@@ -38,18 +38,18 @@ impl World {
             "hooke::reset",
             &[&b.forces, &b.spring_slots, &b.mass_slots, &b.contacts],
         );
-        self.time = 0.0;
-        self.steps = 0;
-        self.host_dissipated = 0.0;
-        self.host_injected = 0.0;
-        self.failed = None;
-        self.limit = self.initial_limit;
+        self.run.time = 0.0;
+        self.run.steps = 0;
+        self.run.host_dissipated = 0.0;
+        self.run.host_injected = 0.0;
+        self.run.failed = None;
+        self.run.limit = self.run.initial_limit;
     }
 
     /// The model's positions and velocities (a fixed mass at rest), in the public buffers and the
     /// state records.
     fn write_initial_state(&self) {
-        if self.masses.is_empty() {
+        if self.model.masses.is_empty() {
             return;
         }
         let velocity = |m: &crate::model::Mass| {
@@ -60,11 +60,13 @@ impl World {
             }
         };
         let pos: Vec<Vec4> = self
+            .model
             .masses
             .iter()
             .map(|m| m.position.extend(1.0).to_array())
             .collect();
         let vel: Vec<Vec4> = self
+            .model
             .masses
             .iter()
             .map(|m| {
@@ -73,6 +75,7 @@ impl World {
             })
             .collect();
         let state: Vec<GpuState> = self
+            .model
             .masses
             .iter()
             .map(|m| GpuState {
@@ -90,12 +93,12 @@ impl World {
 
     /// The mass records with the model's external forces and fixed flags.
     fn write_initial_masses(&mut self) {
-        for (g, m) in self.gpu_masses.iter_mut().zip(&self.masses) {
+        for (g, m) in self.run.gpu_masses.iter_mut().zip(&self.model.masses) {
             g.external_force = v3(m.external_force);
             g.flags = mass_flags(m.fixed);
         }
-        if !self.gpu_masses.is_empty() {
-            let masses = self.plan.precision.encode(&self.gpu_masses);
+        if !self.run.gpu_masses.is_empty() {
+            let masses = self.plan.precision.encode(&self.run.gpu_masses);
             self.queue.write_buffer(&self.buffers.masses, 0, &masses);
         }
     }
@@ -103,27 +106,28 @@ impl World {
     /// The model's rest lengths of the springs `set_rest_length` changed, in the link table and
     /// the stencil.
     fn restore_rest_lengths(&mut self) {
-        for &s in self.rest_changed.keys() {
+        for &s in self.run.rest_changed.keys() {
             self.write_rest_length(s, self.springs.springs[s].rest);
         }
-        self.rest_changed.clear();
+        self.run.rest_changed.clear();
     }
 
     /// The device's actuator table at time `time` (s).
     pub(super) fn actuator_table(&self, time: f64) -> Vec<GpuActuator> {
-        self.actuators
+        self.run
+            .actuators
             .iter()
             .enumerate()
             .map(|(i, a)| {
                 let base = self.base_rest(a.spring as usize);
-                gpu_actuator(a, base, time, self.command_slot[i], self.command(i))
+                gpu_actuator(a, base, time, self.run.command_slot[i], self.command(i))
             })
             .collect()
     }
 
     /// Base rest length of spring `s` as the model (or `set_rest_length`) gives it, m.
     pub(super) fn base_rest(&self, s: usize) -> f64 {
-        self.rest_changed.get(&s).copied().unwrap_or_else(|| {
+        self.run.rest_changed.get(&s).copied().unwrap_or_else(|| {
             match self.springs.actuated_base.get(&(s as u32)) {
                 Some(&base) => base,
                 None => self.plan.precision.round(self.springs.springs[s].rest),

@@ -6,13 +6,15 @@ use glam::DVec3;
 
 use super::World;
 use crate::error::Result;
-use crate::gpu::layout::{Specialization, Vec4, SENSE_BODY_WORDS};
-use crate::gpu::pass;
-use crate::gpu::pipelines::{build_kernel, kernel, Compile, Kernel};
-use crate::gpu::sense::{
-    body_sums, body_words, contact, request_words, SenseInputs, SensePass, SenseRequest,
+use crate::gpu::kernel::Kernel;
+use crate::gpu::kernels::sense::{
+    readings, request_words, SenseInputs, SensePass, SenseRequest, BODIES, GATHER,
 };
-use crate::sensors::{check, Readings, SensorSpec, SpringReading};
+use crate::gpu::kernels::Simple;
+use crate::gpu::layout::Vec4;
+use crate::gpu::pass;
+use crate::gpu::pipelines::compile;
+use crate::sensors::{check, Readings, SensorSpec};
 
 impl World {
     /// Reads what `spec` asks for (see [`crate::sensors`]): at most two dispatches
@@ -29,8 +31,8 @@ impl World {
     pub fn sense(&mut self, spec: &SensorSpec) -> Result<Readings> {
         check(
             spec,
-            self.bodies.len(),
-            self.masses.len(),
+            self.model.bodies.len(),
+            self.model.masses.len(),
             self.springs.springs.len(),
         )?;
         self.check_alive()?;
@@ -43,12 +45,11 @@ impl World {
         self.prepare_request(spec)?;
         let sense = self.sense_state.pass.as_ref().expect("prepared");
         let request = sense.request.as_ref().expect("prepared");
-        let mut readings = Readings {
-            time: self.time,
-            ..Readings::default()
-        };
         if request.out_bytes == 0 {
-            return Ok(readings);
+            return Ok(Readings {
+                time: self.run.time,
+                ..Readings::default()
+            });
         }
         pass::run_pass(&self.device, &self.queue, "hooke::sense", |p| {
             if let Some(d) = request.bodies {
@@ -64,36 +65,31 @@ impl World {
         })?;
         let bytes = self.read(&[(&request.out, 0, request.out_bytes)])?;
         let words: Vec<f64> = self.plan.precision.decode(&bytes);
-        let pieces = SENSE_BODY_WORDS as usize * request.pieces as usize;
-        let (bodies, rest) = words.split_at(pieces);
-        let (contacts, lengths) = rest.split_at(4 * spec.contacts.len());
         let counts: Vec<usize> = spec
             .bodies
             .iter()
-            .map(|&b| self.bodies[b].masses.len())
+            .map(|&b| self.model.bodies[b].masses.len())
             .collect();
-        readings.bodies = body_words(bodies, &counts)
-            .iter()
-            .map(|w| body_sums(w).reading(spec.orientation))
-            .collect();
-        readings.contacts = contacts.chunks_exact(4).map(contact).collect();
-        if !spec.springs.is_empty() {
-            let rest_lengths = self.rest_lengths_of(&spec.springs);
-            readings.springs = lengths
-                .iter()
-                .zip(rest_lengths)
-                .map(|(&l, rest)| SpringReading::new(l, rest))
-                .collect();
-        }
-        Ok(readings)
+        let rest_lengths = |springs: &[usize]| self.rest_lengths_of(springs);
+        Ok(readings(
+            spec,
+            &words,
+            request.pieces,
+            &counts,
+            rest_lengths,
+            self.run.time,
+        ))
     }
 
     /// Compiles the sensor kernels (once) and builds the request of `spec` unless the last one
     /// was for the same spec and buffers.
     fn prepare_request(&mut self, spec: &SensorSpec) -> Result<()> {
         if self.sense_state.pass.is_none() {
-            let bodies = self.compile_kernel("sense_bodies", &self.specialization);
-            let gather = self.compile_kernel("sense_gather", &self.specialization);
+            let constants = crate::gpu::layout::constants(&self.pipelines.specialization);
+            let compile = compile(&self.plan, &constants);
+            let step = &self.bindings.step_layout;
+            let bodies = Kernel::new(&self.device, &compile, &BODIES, step);
+            let gather = Kernel::new(&self.device, &compile, &GATHER, step);
             self.sense_state.pass = Some(SensePass {
                 bodies,
                 gather,
@@ -107,7 +103,7 @@ impl World {
         let words = request_words(
             spec,
             |b| {
-                let r = &self.bodies[b].masses;
+                let r = &self.model.bodies[b].masses;
                 (r.start as u32, r.len() as u32)
             },
             |s| [self.springs.springs[s].a, self.springs.springs[s].b],
@@ -136,53 +132,30 @@ impl World {
         Ok(())
     }
 
-    /// The pipeline of kernel `stem` under `spec`.
-    fn compile_kernel(&self, stem: &str, spec: &Specialization) -> Kernel {
-        let constants = crate::gpu::layout::constants(spec);
-        let compile = Compile {
-            bits: self.plan.fixed_point.bits,
-            wide: self.plan.wide_words,
-            packed: self.plan.packed_forces,
-            precision: self.plan.precision,
-            constants: &constants,
-        };
-        let k = kernel(stem);
-        build_kernel(
-            &self.device,
-            &compile,
-            &self.pipelines.step_layout,
-            k,
-            stem,
-            k.body,
-        )
-    }
-
     /// Turns on the contact recording: a zeroed record per mass, `integrate` rebuilt with
     /// `CONTACTS` and bound to it; the sensor request is rebuilt to bind it too. A World that
     /// fused its steps runs the two passes from then on.
     fn record_contacts(&mut self) -> Result<()> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.specialization.contacts = true;
+        self.pipelines.specialization.contacts = true;
         self.buffers.contacts = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("hooke::contacts"),
             size: self
                 .plan
                 .precision
-                .bytes::<Vec4>(self.masses.len().max(1) as u64),
+                .bytes::<Vec4>(self.model.masses.len().max(1) as u64),
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_SRC
                 | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        self.pipelines.integrate = self.compile_kernel("integrate", &self.specialization);
-        self.groups.integrate = crate::gpu::bind::integrate_group(
-            &self.device,
-            &self.pipelines.integrate,
-            &self.buffers,
-        );
+        self.pipelines
+            .recompile(&self.device, &self.plan, &self.bindings, Simple::Integrate);
+        self.bindings
+            .rebind(&self.device, Simple::Integrate, &self.buffers);
         self.sense_state.contacts = true;
         // The fused steps kernel was compiled without contacts: two passes from now on.
-        self.fused = None;
+        self.bindings.fused = None;
         self.pipelines.steps = None;
         if let Some(p) = &mut self.sense_state.pass {
             p.request = None;
@@ -196,9 +169,9 @@ impl World {
     /// Uploads each mass's model position less its body's model centre of mass (f64 sums in
     /// mass order, as on the CPU), for the orientation.
     fn upload_model_offsets(&mut self) {
-        let mut offsets: Vec<Vec4> = vec![[0.0; 4]; self.masses.len().max(1)];
-        for body in &self.bodies {
-            let masses = &self.masses[body.masses.clone()];
+        let mut offsets: Vec<Vec4> = vec![[0.0; 4]; self.model.masses.len().max(1)];
+        for body in &self.model.bodies {
+            let masses = &self.model.masses[body.masses.clone()];
             let total: f64 = masses.iter().map(|m| m.mass).sum();
             if total <= 0.0 {
                 continue;

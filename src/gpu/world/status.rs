@@ -4,18 +4,10 @@
 
 use glam::DVec3;
 
-use super::World;
+use super::{Failure, World};
 use crate::error::{Error, Result};
 use crate::gpu::layout::{array_bytes, GpuState, GpuStatus};
 use crate::model::BlowUp;
-
-/// Why a World stopped.
-#[derive(Clone, Debug)]
-pub(super) enum Failure {
-    NonFinite { mass: usize, step: u64, time: f64 },
-    BlowUp(BlowUp),
-    Overflow { step: u64, spring: u32 },
-}
 
 impl World {
     /// [`Error::DeviceLost`] once the device is gone.
@@ -28,9 +20,9 @@ impl World {
 
     /// The error of a stopped World.
     pub(super) fn failure(&self) -> Option<Error> {
-        self.failed.as_ref().map(|f| match *f {
+        self.run.failed.as_ref().map(|f| match *f {
             Failure::NonFinite { mass, step, time } => Error::NonFinite { mass, step, time },
-            Failure::BlowUp(b) => b.error(self.model_params.dt, &self.stable),
+            Failure::BlowUp(b) => b.error(self.model.params.dt, &self.model.stable),
             Failure::Overflow { step, spring } => self.overflow_error(step, spring),
         })
     }
@@ -61,7 +53,7 @@ impl World {
         start_time: f64,
         end_time: f64,
     ) -> Result<()> {
-        let dt = self.model_params.dt;
+        let dt = self.model.params.dt;
         let time_at = |k: u64| {
             // Time at the start of step k (1-based) of this round, summed as the CPU sums it.
             let mut t = start_time;
@@ -73,9 +65,9 @@ impl World {
         if status.overflow_step != u32::MAX && status.overflow_step <= status.bad_step {
             // The overflowing step was not integrated: the state is that after step k - 1.
             let k = u64::from(status.overflow_step);
-            self.time = time_at(k);
-            self.steps = start_steps + k - 1;
-            self.failed = Some(Failure::Overflow {
+            self.run.time = time_at(k);
+            self.run.steps = start_steps + k - 1;
+            self.run.failed = Some(Failure::Overflow {
                 step: start_steps + k,
                 spring: self.spring_of_code(status.overflow_spring),
             });
@@ -84,32 +76,32 @@ impl World {
         if status.bad_step != u32::MAX {
             let k = u64::from(status.bad_step);
             let t0 = time_at(k);
-            self.time = t0 + dt;
-            self.steps = start_steps + k;
+            self.run.time = t0 + dt;
+            self.run.steps = start_steps + k;
             let mass = status.bad_mass as usize;
             // Non-finite or over the blow-up bound: the failing mass's state tells which, as on
             // the CPU.
             let (x, v) = self.read_state(mass)?;
-            self.failed = Some(if x.is_finite() && v.is_finite() {
-                let mass_kg = self.gpu_masses[mass].mass;
+            self.run.failed = Some(if x.is_finite() && v.is_finite() {
+                let mass_kg = self.run.gpu_masses[mass].mass;
                 Failure::BlowUp(BlowUp {
                     mass,
-                    step: self.steps,
+                    step: self.run.steps,
                     time: t0,
                     speed: v.length(),
-                    limit: self.limit.speed(mass_kg, self.time),
+                    limit: self.run.limit.speed(mass_kg, self.run.time),
                 })
             } else {
                 Failure::NonFinite {
                     mass,
-                    step: self.steps,
+                    step: self.run.steps,
                     time: t0,
                 }
             });
             return Err(self.failure().expect("just set"));
         }
-        self.time = end_time;
-        self.steps = start_steps + n;
+        self.run.time = end_time;
+        self.run.steps = start_steps + n;
         Ok(())
     }
 
@@ -117,9 +109,9 @@ impl World {
     /// stencil variant from the link count on, a (mass, slot) code.
     pub(super) fn spring_of_code(&self, code: u32) -> u32 {
         let links = self.springs.springs.len() as u32;
-        match &self.stencil {
+        match &self.plan.springs.stencil {
             Some(st) if code >= links => st.spring_of(code - links),
-            _ => self.links.spring(code),
+            _ => self.plan.springs.links.spring(code),
         }
     }
 

@@ -2,11 +2,13 @@
 //! status read.
 
 use super::World;
-use crate::cpu::steps_for;
 use crate::error::Result;
+use crate::gpu::kernels::steps::FusedSteps;
+use crate::gpu::kernels::Simple;
 use crate::gpu::layout::{GpuStatus, GpuStep};
 use crate::gpu::pass;
-use crate::gpu::steps::FusedSteps;
+use crate::gpu::plan::Dispatch;
+use crate::model::steps_for;
 
 impl World {
     /// Advances `steps` steps of `dt`: records them into as few submissions as possible (see
@@ -58,19 +60,19 @@ impl World {
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a negative or non-finite
     /// duration; otherwise as [`World::step`].
     pub fn step_for(&mut self, duration: f64) -> Result<u64> {
-        let n = steps_for(duration, self.model_params.dt)?;
+        let n = steps_for(duration, self.model.params.dt)?;
         self.step(n)?;
         Ok(n)
     }
 
     /// `n` steps (at most `u32::MAX - 1`, the status buffer's step indices), then the status.
-    /// A World that fuses its steps runs them in fused dispatches (see `crate::gpu::steps`) from
+    /// A World that fuses its steps runs them in fused dispatches (see `kernels/steps.rs`) from
     /// a saved state; if a mass failed, it restores that state and runs them again with the two
     /// passes, which stop every mass at the first failing step (a fused island stops only
     /// itself).
     fn step_round(&mut self, n: u64) -> Result<()> {
-        let (start_time, start_steps) = (self.time, self.steps);
-        if self.fused.is_some() {
+        let (start_time, start_steps) = (self.run.time, self.run.steps);
+        if self.fused().is_some() {
             let (status, t) = self.run_round(n, true)?;
             let failed = status.bad_step != u32::MAX || status.overflow_step != u32::MAX;
             if !failed {
@@ -85,10 +87,10 @@ impl World {
     /// Runs `n` steps from the World's time (fused: one submission per fused dispatch, the state
     /// saved first); returns the status and the time after the last step.
     fn run_round(&self, n: u64, fused: bool) -> Result<(GpuStatus, f64)> {
-        let fused = self.fused.as_ref().filter(|_| fused);
+        let fused = self.fused().filter(|_| fused);
         let per = fused.map_or(self.plan.steps_per_submission, |f| f.steps_per_dispatch);
         let mut done = 0u64;
-        let mut t = self.time;
+        let mut t = self.run.time;
         while done < n {
             let count = (n - done).min(per);
             let publish = done + count == n;
@@ -107,7 +109,7 @@ impl World {
     /// Puts back the state saved before a fused round, with the force sums zeroed and the status
     /// cleared, as they were.
     fn restore_round(&self) -> Result<()> {
-        let f = self.fused.as_ref().expect("a fused World");
+        let f = self.fused().expect("a fused World");
         let b = &self.buffers;
         pass::clear(&self.device, &self.queue, "hooke::restore", &[&b.forces]);
         self.queue
@@ -129,11 +131,11 @@ impl World {
                 let step = GpuStep {
                     time: t,
                     index: (done + j + 1) as u32,
-                    speed_energy: self.limit.scaled_energy(),
-                    speed_growth: self.limit.scaled_growth(),
+                    speed_energy: self.run.limit.scaled_energy(),
+                    speed_growth: self.run.limit.scaled_growth(),
                     ..Default::default()
                 };
-                t += self.model_params.dt;
+                t += self.model.params.dt;
                 step
             })
             .collect();
@@ -151,7 +153,7 @@ impl World {
     /// One submission of the fused kernel over the written steps, the state saved first when
     /// `first` (of the round); `publish` adds the dispatch that writes the public buffers.
     fn submit_fused(&self, f: &FusedSteps, first: bool, publish: bool) -> Result<()> {
-        let kernel = self.pipelines.steps.as_ref().expect("the fused kernel");
+        let pipeline = self.pipelines.steps.as_ref().expect("the fused kernel");
         pass::run_pass_between(
             &self.device,
             &self.queue,
@@ -162,7 +164,7 @@ impl World {
                 }
             },
             |pass| {
-                f.record(kernel, pass);
+                f.record(pipeline, pass);
                 if publish {
                     self.record_publish(pass);
                 }
@@ -189,8 +191,9 @@ impl World {
 
     /// Records the collision pass, when the World has one.
     pub(super) fn record_collisions(&self, pass: &mut wgpu::ComputePass<'_>) {
-        if let (Some(c), Some(kernels)) = (&self.collisions, &self.pipelines.collisions) {
-            c.record(kernels, pass);
+        if let (Some(c), Some(pipelines)) = (&self.bindings.collisions, &self.pipelines.collisions)
+        {
+            c.pass.record(pipelines, pass);
         }
     }
 
@@ -201,18 +204,15 @@ impl World {
         pass::run_pass(&self.device, &self.queue, "hooke::step", |pass| {
             for j in 0..count {
                 let offset = (self.plan.step_stride * j) as u32;
-                for chunk in &self.spring_chunks {
-                    pass.set_pipeline(&p.springs.pipeline);
+                for chunk in &self.bindings.chunks {
+                    pass.set_pipeline(&p.springs);
                     pass.set_bind_group(0, &chunk.springs, &[]);
-                    pass.set_bind_group(1, &self.groups.step, &[offset]);
+                    pass.set_bind_group(1, &self.bindings.step, &[offset]);
                     pass.dispatch_workgroups(chunk.dispatch.x, chunk.dispatch.y, 1);
                 }
                 self.record_collisions(pass);
                 let d = self.plan.mass_dispatch;
-                pass.set_pipeline(&p.integrate.pipeline);
-                pass.set_bind_group(0, &self.groups.integrate, &[]);
-                pass.set_bind_group(1, &self.groups.step, &[offset]);
-                pass.dispatch_workgroups(d.x, d.y, 1);
+                self.record_simple(pass, Simple::Integrate, d, Some(offset));
             }
             if publish {
                 self.record_publish(pass);
@@ -222,9 +222,23 @@ impl World {
 
     /// Records the dispatch that writes the public position and velocity buffers.
     fn record_publish(&self, pass: &mut wgpu::ComputePass<'_>) {
-        let d = self.plan.mass_dispatch;
-        pass.set_pipeline(&self.pipelines.publish.pipeline);
-        pass.set_bind_group(0, &self.groups.publish, &[]);
+        self.record_simple(pass, Simple::Publish, self.plan.mass_dispatch, None);
+    }
+
+    /// Records one dispatch `d` of `kernel`, with the step uniform at `step` (a byte offset)
+    /// when it is stepped.
+    pub(super) fn record_simple(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        kernel: Simple,
+        d: Dispatch,
+        step: Option<u32>,
+    ) {
+        pass.set_pipeline(self.pipelines.simple(kernel));
+        pass.set_bind_group(0, &self.bindings.simple(kernel).group, &[]);
+        if let Some(offset) = step {
+            pass.set_bind_group(1, &self.bindings.step, &[offset]);
+        }
         pass.dispatch_workgroups(d.x, d.y, 1);
     }
 }

@@ -1,48 +1,62 @@
-//! The fused steps kernel (`shaders/steps.wgsl`): every step of a submission in one dispatch, for
-//! models whose masses fall into islands that no spring joins.
-//!
-//! A population of bodies that do not collide (a herd, robots evaluated side by side) needs no
-//! synchronisation between bodies within a step, only between the spring walk and the mass
-//! update of each body. One invocation that owns a whole body (an island) can run both for
-//! every step on its own, which saves the two dispatches per step (on lavapipe ~45 us each,
-//! waking its threads; a few us on a GPU, where a small population's step is of that order) and
-//! keeps the body's data in the cache through the dispatch's steps. The walk and the mass update
-//! are the passes' own functions, so the bits are the same. A failure stops only the island that
-//! meets it, so the World saves the state records before each round and, when the status
-//! reports a failure, restores them and reruns the round with the two passes
-//! (`World::step_round`), which stop every mass at the first failing step.
-//!
-//! Giving each workgroup whole bodies and synchronising its invocations with workgroup
-//! barriers between the walk and the update is slower: on lavapipe, which runs a kernel with
-//! barriers as coroutines, that ran at 0.7x the two passes (docs/PERFORMANCE.md, "What was
-//! tried and what it gave").
+//! Whether a World fuses its steps (see `kernels/steps.rs`): the islands of masses no spring
+//! joins, one invocation each, and how many steps one fused dispatch may run.
 
-use wgpu::util::DeviceExt;
+use super::springs::SpringLayout;
+use crate::gpu::layout::{GpuSpring, Run};
+use crate::gpu::options::WorldOptions;
+use crate::gpu::tables::Tables;
 
-use super::bind::bind;
-use super::buffers::Buffers;
-use super::layout::{GpuSpring, GpuStep, Run};
-use super::options::Precision;
-use super::pipelines::Kernel;
-use super::plan::Plan;
+/// What the plan allows a fused dispatch.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FuseLimits {
+    /// Chunks the spring table is bound in (fusing needs one).
+    pub(crate) chunks: usize,
+    /// Invocations per workgroup, and workgroups per dispatch dimension.
+    pub(crate) workgroup_size: u32,
+    pub(crate) max_workgroups: u32,
+    /// Steps recorded per submission.
+    pub(crate) steps_per_submission: u64,
+}
 
-/// What a World that fuses its steps keeps: the kernel's bind group and its own buffers.
-#[derive(Debug)]
-pub(crate) struct FusedSteps {
-    group: wgpu::BindGroup,
-    /// Islands: one invocation each.
-    islands: u32,
-    /// Steps per dispatch (and per submission): see [`steps_per_dispatch`].
-    pub(crate) steps_per_dispatch: u64,
-    /// Workgroups of the dispatch.
-    workgroups: u32,
-    /// The dispatch's `GpuStep` records, in order (storage).
-    step_table: wgpu::Buffer,
-    /// (steps in the dispatch, islands, 0, 0).
-    call: wgpu::Buffer,
-    /// The state records as they were before the last fused round.
-    snapshot: wgpu::Buffer,
-    precision: Precision,
+/// The islands of the fused steps kernel, when the World fuses its steps: asked for, the
+/// stencil variant, no energy booking, no collisions, one spring-table chunk, and islands of at
+/// most `ISLAND_MASSES` masses (one invocation each) that fit one dispatch. The fused kernel
+/// sets the stencil's muscles before each walk: `layout.muscles`, or none when it lists none
+/// (the caller then gives the World an empty list).
+pub(crate) fn fused_islands(
+    tables: &Tables,
+    layout: &SpringLayout,
+    limits: &FuseLimits,
+    options: &WorldOptions,
+) -> Option<Islands> {
+    if !options.fuse_steps
+        || layout.stencil.is_none()
+        || options.track_energy
+        || tables.collisions.is_some()
+        || limits.chunks != 1
+    {
+        return None;
+    }
+    let masses = tables.masses.len();
+    let ranges = islands(&tables.springs.springs, masses, ISLAND_MASSES)?;
+    let workgroups = (ranges.len() as u64).div_ceil(u64::from(limits.workgroup_size));
+    if workgroups > u64::from(limits.max_workgroups) {
+        return None;
+    }
+    let no_muscles = vec![0; masses + 1];
+    let starts = layout.muscles.as_ref().map_or(&no_muscles, |m| &m.starts);
+    let (outside, _) = layout.outside.as_ref()?;
+    let steps_per_dispatch = steps_per_dispatch(
+        &ranges,
+        starts,
+        outside,
+        tables.obstacles.records.len() as u64,
+        limits.steps_per_submission,
+    );
+    Some(Islands {
+        ranges,
+        steps_per_dispatch,
+    })
 }
 
 /// Most masses an island may have: one invocation steps it alone.
@@ -128,95 +142,6 @@ pub(crate) fn islands(
 pub(crate) struct Islands {
     pub(crate) ranges: Vec<[u32; 2]>,
     pub(crate) steps_per_dispatch: u64,
-}
-
-impl FusedSteps {
-    /// The buffers and bind group of `kernel` for `islands`, with `springs` the resources of the
-    /// spring pass's bindings 0-14 (state bound writable) and `b` the World's buffers, for
-    /// dispatches of up to `islands.steps_per_dispatch` steps.
-    pub(crate) fn new(
-        device: &wgpu::Device,
-        kernel: &Kernel,
-        springs: Vec<wgpu::BindingResource<'_>>,
-        b: &Buffers,
-        islands: &Islands,
-        plan: &Plan,
-    ) -> Self {
-        let steps_per_dispatch = islands.steps_per_dispatch;
-        let precision = plan.precision;
-        let islands = islands.ranges.as_slice();
-        let island_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("hooke::islands"),
-            contents: bytemuck::cast_slice(islands),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
-        let step_table = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("hooke::step_table"),
-            size: precision.bytes::<GpuStep>(steps_per_dispatch),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let call = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("hooke::call"),
-            size: 16,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let snapshot = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("hooke::state_snapshot"),
-            size: b.state.size(),
-            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut resources = springs;
-        resources.extend([
-            b.masses.as_entire_binding(),
-            b.oscillators.as_entire_binding(),
-            b.obstacles.as_entire_binding(),
-            b.obstacle_words.as_entire_binding(),
-            b.touch.as_entire_binding(),
-            b.contacts.as_entire_binding(),
-            island_buffer.as_entire_binding(),
-            step_table.as_entire_binding(),
-            call.as_entire_binding(),
-        ]);
-        let group = bind(device, kernel, "hooke::steps", resources);
-        Self {
-            group,
-            steps_per_dispatch,
-            islands: islands.len() as u32,
-            workgroups: (islands.len() as u64).div_ceil(u64::from(plan.granularity.workgroup_size))
-                as u32,
-            step_table,
-            call,
-            snapshot,
-            precision,
-        }
-    }
-
-    /// Writes the records of the next submission's steps.
-    pub(crate) fn write_steps(&self, queue: &wgpu::Queue, steps: &[GpuStep]) {
-        queue.write_buffer(&self.step_table, 0, &self.precision.encode(steps));
-        let call = [steps.len() as u32, self.islands, 0, 0];
-        queue.write_buffer(&self.call, 0, bytemuck::cast_slice(&call));
-    }
-
-    /// Records the dispatch that runs the written steps.
-    pub(crate) fn record(&self, kernel: &Kernel, pass: &mut wgpu::ComputePass<'_>) {
-        pass.set_pipeline(&kernel.pipeline);
-        pass.set_bind_group(0, &self.group, &[]);
-        pass.dispatch_workgroups(self.workgroups, 1, 1);
-    }
-
-    /// Copies the state records to the snapshot.
-    pub(crate) fn save(&self, encoder: &mut wgpu::CommandEncoder, state: &wgpu::Buffer) {
-        encoder.copy_buffer_to_buffer(state, 0, &self.snapshot, 0, state.size());
-    }
-
-    /// Copies the snapshot back to the state records.
-    pub(crate) fn restore(&self, encoder: &mut wgpu::CommandEncoder, state: &wgpu::Buffer) {
-        encoder.copy_buffer_to_buffer(&self.snapshot, 0, state, 0, state.size());
-    }
 }
 
 #[cfg(test)]

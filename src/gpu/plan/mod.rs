@@ -1,17 +1,27 @@
 //! The plan of a World, as plain data before any device object exists: the atomic width and
 //! fixed-point encoding, how much work an invocation does, the dispatch sizes, the sizes of the
-//! scratch tables, the checks against the device's limits, and the chunks the spring table is
-//! bound in. Its inputs are the model, what the device offers ([`DeviceCaps`]) and the
+//! scratch tables, the checks against the device's limits, how the springs are laid out
+//! (`springs.rs`), the chunks the spring table is bound in, whether the steps are fused
+//! (`fused.rs`) and the collision grid's size. The second stage of the build: its inputs are
+//! the model, its [`Tables`], what the device offers ([`DeviceCaps`]) and the
 //! [`WorldOptions`]; the unit tests below plan with made-up limits, no device needed.
 
-use super::fixed::{AtomicWidth, FixedPoint};
-use super::layout::{
-    array_bytes, force_record_bytes, EnergySlot, GpuChunk, GpuSpringPartial, GpuStep,
-    MaterialIndex, Run, Vec4, CPU_WORKGROUP_SIZE, LINK_ACTUATED, NONE, WORKGROUP_SIZE,
-};
-use super::options::{Precision, SpringPass, WorldOptions};
-use super::tables::{body_piece_count, link_bytes};
+pub(crate) mod fused;
+pub(crate) mod springs;
+
+use fused::{fused_islands, FuseLimits, Islands};
+use springs::{link_bytes, SpringChoice, SpringLayout};
+
 use crate::error::{Error, Result};
+use crate::gpu::fixed::{AtomicWidth, FixedPoint};
+use crate::gpu::granularity::Granularity;
+use crate::gpu::layout::{
+    array_bytes, force_record_bytes, EnergySlot, GpuChunk, GpuSpringPartial, GpuStep,
+    MaterialIndex, Run, Vec4, LINK_ACTUATED, SCAN_ITEMS,
+};
+use crate::gpu::options::{SpringPass, WorldOptions};
+use crate::gpu::real::Precision;
+use crate::gpu::tables::{body_piece_count, CollisionTables, Tables};
 use crate::model::Model;
 
 /// What a plan needs to know about the device.
@@ -28,7 +38,7 @@ impl DeviceCaps {
     /// What `device` offers.
     pub(crate) fn of(device: &wgpu::Device) -> Self {
         Self {
-            adapter: super::device::describe(&device.adapter_info()),
+            adapter: crate::gpu::device::describe(&device.adapter_info()),
             device_type: device.adapter_info().device_type,
             features: device.features(),
             limits: device.limits(),
@@ -82,69 +92,6 @@ impl Dispatch {
     }
 }
 
-/// How much work one invocation does: the masses whose springs one invocation of the spring
-/// pass handles (the pass walks the springs mass by mass, in the order of the `runs` table,
-/// summing the first mass's side in registers), and consecutive masses of the integrate pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Granularity {
-    /// Invocations per workgroup, every kernel.
-    pub(crate) workgroup_size: u32,
-    pub(crate) spring_masses_per_invocation: u32,
-    pub(crate) masses_per_invocation: u32,
-}
-
-/// Masses per spring-pass invocation on CPU adapters.
-const CPU_SPRING_MASSES: u32 = 32;
-
-/// Workgroups per pass a CPU adapter is kept busy with: lavapipe runs a workgroup's
-/// invocations as SIMD loops on one of its threads (one per core), so a few workgroups per core
-/// balance the load, and more masses per invocation amortise each invocation's fixed work. 16
-/// (the first choice) left a herd of 500 inchworms (10 000 masses) at 8 masses per invocation;
-/// 8 gives it 16 and steps it 1.03-1.4x faster on 2 cores (docs/PERFORMANCE.md). A fixed count,
-/// not one per core of the host, so results do not depend on the machine's core count.
-const CPU_WORKGROUPS: u64 = 8;
-
-impl Granularity {
-    /// For `masses` masses on an adapter of type `device_type`.
-    ///
-    /// CPU adapters (lavapipe, SwiftShader, WARP) run the lanes of a workgroup in SIMD loops, so
-    /// several masses per invocation amortise the per-invocation costs (the status check and the
-    /// energy slot); GPUs want many threads with neighbouring lanes on neighbouring data, so they
-    /// get one mass per invocation in the spring pass and one in the integrate pass. Counts shrink
-    /// (by powers of two, down to 1) until each pass has enough workgroups to keep the adapter's
-    /// cores busy: [`CPU_WORKGROUPS`] on a CPU adapter, 256 on a GPU.
-    pub(crate) fn for_device(device_type: wgpu::DeviceType, masses: u64) -> Self {
-        let (size, max_spring_masses, max_masses, workgroups) =
-            if device_type == wgpu::DeviceType::Cpu {
-                (CPU_WORKGROUP_SIZE, CPU_SPRING_MASSES, 16, CPU_WORKGROUPS)
-            } else {
-                (WORKGROUP_SIZE, 1, 1, 256)
-            };
-        let fit = |items: u64, max: u32| {
-            let mut per = max;
-            while per > 1 && items.div_ceil(u64::from(size * per)) < workgroups {
-                per /= 2;
-            }
-            per
-        };
-        Self {
-            workgroup_size: size,
-            spring_masses_per_invocation: fit(masses, max_spring_masses),
-            masses_per_invocation: fit(masses, max_masses),
-        }
-    }
-
-    /// Masses one spring-pass workgroup handles.
-    pub(crate) fn spring_masses_per_group(&self) -> u64 {
-        u64::from(self.workgroup_size) * u64::from(self.spring_masses_per_invocation)
-    }
-
-    /// Masses one integrate-pass workgroup handles.
-    pub(crate) fn masses_per_group(&self) -> u64 {
-        u64::from(self.workgroup_size) * u64::from(self.masses_per_invocation)
-    }
-}
-
 /// One chunk of the spring table: the masses one spring-pass dispatch covers and the links
 /// bound for them (the device caps a storage binding, 128 MiB on many adapters).
 #[derive(Clone, Copy, Debug)]
@@ -159,8 +106,22 @@ pub(crate) struct ChunkPlan {
     pub(crate) dispatch: Dispatch,
 }
 
+/// The collision grid of a World whose masses collide: its size and the collision pass's
+/// dispatches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GridPlan {
+    /// Buckets of the grid's table (a power of two, at least one scan block).
+    pub(crate) buckets: u64,
+    /// Scan blocks of [`Plan::scan_block`] buckets.
+    pub(crate) blocks: u64,
+    /// Per colliding mass, per scan block, per bucket.
+    pub(crate) members_dispatch: Dispatch,
+    pub(crate) blocks_dispatch: Dispatch,
+    pub(crate) buckets_dispatch: Dispatch,
+}
+
 /// The plan of one World.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Plan {
     /// The fixed-point encoding (and atomic width, `fixed_point.bits`).
     pub(crate) fixed_point: FixedPoint,
@@ -191,20 +152,72 @@ pub(crate) struct Plan {
     pub(crate) spring_slots: u64,
     pub(crate) mass_slots: u64,
     masses: u64,
-    springs: u64,
+    spring_count: u64,
     max_dim: u32,
     limits: wgpu::Limits,
     max_springs_per_binding: Option<u64>,
+    /// How the springs are laid out for the spring pass.
+    pub(crate) springs: SpringLayout,
+    /// The chunks the link table is bound in, each one spring-pass dispatch.
+    pub(crate) chunks: Vec<ChunkPlan>,
+    /// The islands of the fused steps kernel, when the World fuses its steps.
+    pub(crate) fused: Option<Islands>,
+    /// The collision grid, when a mass collides.
+    pub(crate) grid: Option<GridPlan>,
 }
 
 impl Plan {
-    /// The plan of `model` (already validated) on a device offering `caps`, with `options`.
+    /// The plan of `model` (already validated), whose tables are `tables`, on a device offering
+    /// `caps`, with `options`.
     ///
     /// # Errors
     /// [`Error::Gpu`] for [`AtomicWidth::Bits64`] on a device without 64-bit atomics;
     /// [`Error::InvalidParameter`] for a bad fixed-point quantum; [`Error::DeviceLimit`] when
     /// the model does not fit the device.
-    pub(crate) fn new(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Self> {
+    pub(crate) fn new(
+        model: &Model,
+        tables: &Tables,
+        caps: &DeviceCaps,
+        options: &WorldOptions,
+    ) -> Result<Self> {
+        let sizes = Self::sizes(model, caps, options)?;
+        let n = tables.masses.len();
+        let layout = sizes.spring_layout(tables, n);
+        let chunks = sizes.chunks(&layout.links.offsets)?;
+        let limits = FuseLimits {
+            chunks: chunks.len(),
+            workgroup_size: sizes.granularity.workgroup_size,
+            max_workgroups: sizes.max_dim,
+            steps_per_submission: sizes.steps_per_submission,
+        };
+        let fused = fused_islands(tables, &layout, &limits, options);
+        let grid = match &tables.collisions {
+            Some(c) => Some(sizes.grid(c)?),
+            None => None,
+        };
+        Ok(Self {
+            springs: layout.fused(fused.is_some(), n),
+            chunks,
+            fused,
+            grid,
+            ..sizes
+        })
+    }
+
+    /// The spring layout of `tables` (of `masses` masses) as this plan's choices and limits
+    /// allow (the muscle list as the walk alone needs it).
+    fn spring_layout(&self, tables: &Tables, masses: usize) -> SpringLayout {
+        let choice = SpringChoice {
+            want_stencil: self.want_stencil,
+            reason: self.spring_pass_reason,
+            track_energy: self.track_energy,
+            precision: self.precision,
+        };
+        SpringLayout::new(&tables.springs, masses, &choice, |b| self.binding_fits(b))
+    }
+
+    /// The plan's sizes, dispatches and choices (no spring layout, chunk, island or grid yet).
+    fn sizes(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Self> {
         let has64 = caps.has_int64_atomics();
         check_precision(options, caps)?;
         let bits = atomic_bits(options.atomics, has64)?;
@@ -266,18 +279,50 @@ impl Plan {
             spring_slots: u64::from(granularity.workgroup_size) * u64::from(spring_dispatch.groups),
             mass_slots: n.div_ceil(u64::from(granularity.masses_per_invocation)),
             masses: n,
-            springs: model.springs.len() as u64,
+            spring_count: model.springs.len() as u64,
             max_dim,
             limits,
             max_springs_per_binding: options.max_springs_per_binding,
+            springs: SpringLayout::default(),
+            chunks: Vec::new(),
+            fused: None,
+            grid: None,
         };
         plan.check_sizes()?;
         Ok(plan)
     }
 
+    /// The collision grid of `tables`: twice as many buckets as colliding masses (a power of
+    /// two, at least one scan block), its tables within one binding each.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLimit`] when its tables or dispatches do not fit the device.
+    fn grid(&self, tables: &CollisionTables) -> Result<GridPlan> {
+        let block = self.scan_block();
+        let members = u64::from(tables.params.members);
+        let buckets = (2 * members).next_power_of_two().max(block);
+        for bytes in [
+            array_bytes::<[i32; 4]>(members),
+            array_bytes::<u32>(buckets),
+            self.precision
+                .bytes::<crate::gpu::layout::GpuCollider>(members),
+        ] {
+            self.check_binding(bytes)?;
+        }
+        let per_group = u64::from(self.granularity.workgroup_size);
+        let blocks = buckets / block;
+        Ok(GridPlan {
+            buckets,
+            blocks,
+            members_dispatch: self.dispatch(members, per_group, "collision pass")?,
+            blocks_dispatch: self.dispatch(blocks, 1, "collision grid scan")?,
+            buckets_dispatch: self.dispatch(buckets, per_group, "collision grid sort")?,
+        })
+    }
+
     /// The per-mass and per-spring tables fit the device (and the index widths).
     fn check_sizes(&self) -> Result<()> {
-        let (n, s) = (self.masses, self.springs);
+        let (n, s) = (self.masses, self.spring_count);
         // A link keeps its second mass in 31 bits and link indices are u32.
         if n > u64::from(LINK_ACTUATED) {
             return Err(Error::DeviceLimit {
@@ -297,7 +342,7 @@ impl Plan {
         self.check_buffer(link_bytes(real) * s)?;
         self.check_binding(real.bytes::<Vec4>(n))?;
         self.check_binding(array_bytes::<Run>(n))?;
-        self.check_binding(real.bytes::<super::layout::GpuState>(n))?;
+        self.check_binding(real.bytes::<crate::gpu::layout::GpuState>(n))?;
         self.check_binding(force_record_bytes(self.fixed_point.bits) * n)
     }
 
@@ -345,19 +390,7 @@ impl Plan {
     /// Buckets of one scan block of the collision grid: `SCAN_ITEMS` per invocation of a
     /// workgroup.
     pub(crate) fn scan_block(&self) -> u64 {
-        super::collisions::SCAN_ITEMS * u64::from(self.granularity.workgroup_size)
-    }
-
-    /// Whether a stencil of `words` rest-length words per mass and `codes` slot codes fits: its
-    /// table in one binding, and its overflow codes (after the link indices) below [`NONE`].
-    pub(crate) fn stencil_fits(&self, words: u32, codes: u64) -> bool {
-        let bytes = self.precision.bytes::<Vec4>(u64::from(words) * self.masses);
-        self.binding_fits(bytes) && self.springs + codes < u64::from(NONE)
-    }
-
-    /// Workgroups per dispatch dimension.
-    pub(crate) fn max_workgroups(&self) -> u32 {
-        self.max_dim
+        SCAN_ITEMS * u64::from(self.granularity.workgroup_size)
     }
 
     /// Whether a table of `bytes` bytes fits one storage binding (and one buffer).
@@ -377,7 +410,7 @@ impl Plan {
     /// [`Error::DeviceLimit`] when the springs of one block do not fit one binding, or a chunk's
     /// dispatch does not fit.
     pub(crate) fn chunks(&self, offsets: &[u32]) -> Result<Vec<ChunkPlan>> {
-        let (n, s) = (self.masses, self.springs);
+        let (n, s) = (self.masses, self.spring_count);
         let partial = self.precision.bytes::<GpuSpringPartial>(1);
         let offset_align = u64::from(self.limits.min_storage_buffer_offset_alignment).max(partial);
         let masses_per_group = self.granularity.spring_masses_per_group();
@@ -524,7 +557,8 @@ fn check_precision(options: &WorldOptions, caps: &DeviceCaps) -> Result<()> {
 /// partial sums' (both are bound at workgroup-aligned offsets).
 const _: () = assert!(
     array_bytes::<EnergySlot>(1) == array_bytes::<GpuSpringPartial>(1)
-        && array_bytes::<[f32; 4]>(1) == array_bytes::<super::layout::real32::GpuSpringPartial>(1)
+        && array_bytes::<[f32; 4]>(1)
+            == array_bytes::<crate::gpu::layout::real32::GpuSpringPartial>(1)
 );
 
 #[cfg(test)]
@@ -532,6 +566,13 @@ mod tests {
     use super::*;
     use crate::builders::Lattice;
     use crate::gpu::fixed::FixedPointScale;
+    use crate::gpu::granularity::CPU_SPRING_MASSES;
+    use crate::gpu::layout::WORKGROUP_SIZE;
+
+    /// The plan of `model` with its own tables.
+    fn plan_of(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Plan> {
+        Plan::new(model, &Tables::new(model, options.precision), caps, options)
+    }
 
     fn caps(device_type: wgpu::DeviceType, features: wgpu::Features) -> DeviceCaps {
         DeviceCaps {
@@ -555,7 +596,7 @@ mod tests {
 
     /// The message of a plan that fails with [`Error::Gpu`].
     fn gpu_error(caps: &DeviceCaps, options: &WorldOptions) -> String {
-        match Plan::new(&lattice(2), caps, options) {
+        match plan_of(&lattice(2), caps, options) {
             Err(Error::Gpu(message)) => message,
             other => panic!("expected Error::Gpu, got {other:?}"),
         }
@@ -575,7 +616,7 @@ mod tests {
         let message = gpu_error(&no_atomics, &f64);
         assert!(message.contains("SHADER_INT64_ATOMIC_ALL_OPS"), "{message}");
         // F32 plans on the same devices.
-        assert!(Plan::new(&lattice(2), &no_atomics, &WorldOptions::default()).is_ok());
+        assert!(plan_of(&lattice(2), &no_atomics, &WorldOptions::default()).is_ok());
     }
 
     #[test]
@@ -608,7 +649,7 @@ mod tests {
             precision: Precision::F64,
             ..WorldOptions::default()
         };
-        let plan = Plan::new(&lattice(2), &all, &f64).unwrap();
+        let plan = plan_of(&lattice(2), &all, &f64).unwrap();
         assert_eq!(plan.precision, Precision::F64);
         assert_eq!(plan.fixed_point.bits, 64);
     }
@@ -617,18 +658,18 @@ mod tests {
     fn atomic_width_follows_the_device() {
         let model = lattice(3);
         let auto = WorldOptions::default();
-        let plan = Plan::new(&model, &lavapipe(), &auto).unwrap();
+        let plan = plan_of(&model, &lavapipe(), &auto).unwrap();
         assert_eq!(plan.fixed_point.bits, 64);
         assert!(!plan.packed_forces && plan.wide_words);
         let bits32 = WorldOptions {
             atomics: AtomicWidth::Bits32,
             ..auto
         };
-        let plan = Plan::new(&model, &lavapipe(), &bits32).unwrap();
+        let plan = plan_of(&model, &lavapipe(), &bits32).unwrap();
         assert_eq!(plan.fixed_point.bits, 32);
         assert!(plan.packed_forces, "32-bit sums ride in 64-bit atomics");
         let plain = caps(wgpu::DeviceType::DiscreteGpu, wgpu::Features::empty());
-        let plan = Plan::new(&model, &plain, &auto).unwrap();
+        let plan = plan_of(&model, &plain, &auto).unwrap();
         assert_eq!(plan.fixed_point.bits, 32);
         assert!(!plan.packed_forces && !plan.wide_words);
         let bits64 = WorldOptions {
@@ -636,7 +677,7 @@ mod tests {
             ..auto
         };
         assert!(matches!(
-            Plan::new(&model, &plain, &bits64),
+            plan_of(&model, &plain, &bits64),
             Err(Error::Gpu(_))
         ));
         let bad = WorldOptions {
@@ -644,7 +685,7 @@ mod tests {
             ..auto
         };
         assert!(matches!(
-            Plan::new(&model, &plain, &bad),
+            plan_of(&model, &plain, &bad),
             Err(Error::InvalidParameter { .. })
         ));
     }
@@ -675,7 +716,7 @@ mod tests {
             (2, 2)
         );
         // Auto picks the stencil only on CPU adapters with at least 4 masses per invocation.
-        let plan = |n| Plan::new(&lattice(n), &lavapipe(), &WorldOptions::default()).unwrap();
+        let plan = |n| plan_of(&lattice(n), &lavapipe(), &WorldOptions::default()).unwrap();
         assert!(!plan(4).want_stencil);
         assert!(plan(30).want_stencil);
     }
@@ -699,7 +740,7 @@ mod tests {
         let model = lattice(10);
         let mut small = lavapipe();
         small.limits.max_storage_buffer_binding_size = Precision::F32.bytes::<Vec4>(999);
-        match Plan::new(&model, &small, &WorldOptions::default()) {
+        match plan_of(&model, &small, &WorldOptions::default()) {
             Err(Error::DeviceLimit { what, asked, .. }) => {
                 assert_eq!(what, "max_storage_buffer_binding_size");
                 assert_eq!(asked, 16 * 1000, "the position table");
@@ -720,7 +761,7 @@ mod tests {
         // Blocks of one workgroup (64 masses) with a 16-byte offset alignment.
         let mut caps = lavapipe();
         caps.limits.min_storage_buffer_offset_alignment = 16;
-        let plan = Plan::new(&model, &caps, &options).unwrap();
+        let plan = plan_of(&model, &caps, &options).unwrap();
         let mut offsets = vec![0u32; model.masses.len() + 1];
         for s in &model.springs {
             offsets[s.a as usize + 1] += 1;
@@ -745,7 +786,7 @@ mod tests {
             assert_eq!(c.first_group * per_group, u64::from(c.record.first_mass));
         }
         assert_eq!(next_mass as usize, model.masses.len());
-        let one = Plan::new(&model, &lavapipe(), &WorldOptions::default()).unwrap();
+        let one = plan_of(&model, &lavapipe(), &WorldOptions::default()).unwrap();
         assert_eq!(one.chunks(&offsets).unwrap().len(), 1);
     }
 }
@@ -754,7 +795,6 @@ mod tests {
 mod muscle_list_tests {
     use super::*;
     use crate::builders::Lattice;
-    use crate::gpu::tables::Tables;
     use crate::model::Actuator;
 
     /// The benchmark lattice (n = 8) with every spring a muscle.
@@ -787,9 +827,13 @@ mod muscle_list_tests {
             track_energy,
             ..WorldOptions::default()
         };
+        // The spring layout as the plan makes it (the whole plan would also refuse the link
+        // table's chunks under the tight limit).
         let tables = |limits: wgpu::Limits, track_energy| {
-            let plan = Plan::new(&model, &lavapipe(limits), &options(track_energy)).unwrap();
-            Tables::new(&model, &plan)
+            let options = options(track_energy);
+            let tables = Tables::new(&model, options.precision);
+            let sizes = Plan::sizes(&model, &lavapipe(limits), &options).unwrap();
+            sizes.spring_layout(&tables, model.masses.len())
         };
         let free = tables(wgpu::Limits::default(), false);
         let st = free.stencil.as_ref().expect("the lattice has a stencil");

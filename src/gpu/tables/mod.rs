@@ -1,20 +1,24 @@
 //! Host tables: the model turned into the device's records, once, when a World is built (and
-//! the few records the setters rebuild: parameters, actuators, mass flags).
+//! the few records the setters rebuild: parameters, actuators, mass flags). The first stage of
+//! the build (model -> tables -> plan -> buffers -> bindings -> pipelines): a function of the
+//! model alone.
 
-use super::obstacles::{check_obstacles, ObstacleTable};
+mod collisions;
+pub(crate) mod f32_range;
+
 use std::collections::HashMap;
 
 use glam::DVec3;
 
-use super::layout::{
-    self, array_bytes, GpuActuator, GpuBody, GpuLink, GpuLink64, GpuMass, GpuMaterial,
-    GpuOscillator, GpuParams, GpuSpring, Run,
+pub(crate) use collisions::CollisionTables;
+use f32_range::{fits_f32, fits_f32_vec, normal_f32};
+
+use crate::error::Result;
+use crate::gpu::layout::{
+    self, GpuActuator, GpuBody, GpuMass, GpuMaterial, GpuOscillator, GpuParams, GpuSpring,
 };
-use super::options::Precision;
-use super::orient;
-use super::plan::Plan;
-use super::stencil::{MuscleSlots, Stencil};
-use crate::error::{Error, Result};
+use crate::gpu::obstacles::{check_obstacles, ObstacleTable};
+use crate::gpu::real::Precision;
 use crate::model::DragSpring;
 use crate::model::{
     effective_stiffness, Actuator, Contact, FrictionRule, Integrator, Mass, Model, Params,
@@ -32,159 +36,6 @@ pub(crate) fn mass_flags(fixed: bool) -> u32 {
         layout::MASS_FIXED
     } else {
         0
-    }
-}
-
-/// Bytes of one link of the device's link table in `precision`.
-pub(crate) fn link_bytes(precision: Precision) -> u64 {
-    match precision {
-        Precision::F32 => array_bytes::<GpuLink>(1),
-        Precision::F64 => array_bytes::<GpuLink64>(1),
-    }
-}
-
-impl GpuSpring {
-    /// The device's link record of this spring in `precision`: a [`GpuLink`] (the rest length
-    /// rounded to f32, or the actuator index) or a [`GpuLink64`].
-    pub(crate) fn link(&self, precision: Precision) -> Vec<u8> {
-        let b = self.b
-            | if self.actuated {
-                layout::LINK_ACTUATED
-            } else {
-                0
-            };
-        match precision {
-            Precision::F32 => {
-                let rest = if self.actuated {
-                    self.actuator
-                } else {
-                    (self.rest as f32).to_bits()
-                };
-                bytemuck::bytes_of(&GpuLink { b, rest }).to_vec()
-            }
-            Precision::F64 => {
-                let bits = self.rest.to_bits();
-                let link: GpuLink64 = [b, self.actuator, bits as u32, (bits >> 32) as u32];
-                bytemuck::bytes_of(&link).to_vec()
-            }
-        }
-    }
-}
-
-/// Where each spring sits in the device's link table, which groups the springs by their first
-/// mass (stable: springs of one mass keep model order). Builders emit springs mass by mass, so the
-/// order is usually the model's own and no permutation is stored.
-#[derive(Debug)]
-pub(crate) struct Links {
-    /// The links of mass `m` are `offsets[m]..offsets[m + 1]` (masses + 1 entries).
-    pub(crate) offsets: Vec<u32>,
-    /// Model index of each link, when the order differs from the model's.
-    model_of: Option<Vec<u32>>,
-    /// Link index of each model spring, when the order differs from the model's.
-    link_of: Option<Vec<u32>>,
-    /// Whether each model spring is walked from its second mass `b` (its link then names `a`),
-    /// when some are (see `orient.rs`).
-    from_b: Option<Vec<bool>>,
-}
-
-impl Links {
-    /// The table of `springs` over `masses` masses, each spring walked from its first mass `a`,
-    /// or from `b` where `from_b` says so; with `held` (springs in the stencil), each mass's
-    /// springs outside the stencil come first, so that they form a run of their own.
-    pub(crate) fn new(
-        springs: &[GpuSpring],
-        masses: usize,
-        held: Option<&[bool]>,
-        from_b: Option<Vec<bool>>,
-    ) -> Self {
-        let walker = |i: usize| match &from_b {
-            Some(f) if f[i] => springs[i].b,
-            _ => springs[i].a,
-        };
-        let mut offsets = vec![0u32; masses + 1];
-        for i in 0..springs.len() {
-            offsets[walker(i) as usize + 1] += 1;
-        }
-        for m in 0..masses {
-            offsets[m + 1] += offsets[m];
-        }
-        let key = |i: usize| (walker(i), held.is_some_and(|h| h[i]));
-        if (1..springs.len()).all(|i| key(i - 1) <= key(i)) {
-            return Self {
-                offsets,
-                model_of: None,
-                link_of: None,
-                from_b,
-            };
-        }
-        let mut next = offsets.clone();
-        let mut model_of = vec![0u32; springs.len()];
-        let mut link_of = vec![0u32; springs.len()];
-        for pass in [false, true] {
-            for i in 0..springs.len() {
-                if held.is_some_and(|h| h[i]) != pass {
-                    continue;
-                }
-                let slot = &mut next[walker(i) as usize];
-                model_of[*slot as usize] = i as u32;
-                link_of[i] = *slot;
-                *slot += 1;
-            }
-        }
-        Self {
-            offsets,
-            model_of: Some(model_of),
-            link_of: Some(link_of),
-            from_b,
-        }
-    }
-
-    /// The link record of model spring `s` (`sp`, as the device holds it) in `precision`: its
-    /// other end than the mass that walks it, and its rest length or actuator.
-    pub(crate) fn record(&self, s: usize, sp: &GpuSpring, precision: Precision) -> Vec<u8> {
-        match &self.from_b {
-            Some(f) if f[s] => GpuSpring { b: sp.a, ..*sp }.link(precision),
-            _ => sp.link(precision),
-        }
-    }
-
-    /// Model indices of the springs in link-table order.
-    pub(crate) fn model_order(&self) -> impl Iterator<Item = u32> + '_ {
-        let count = self.offsets.last().copied().unwrap_or(0);
-        (0..count).map(|i| self.model_of.as_ref().map_or(i, |m| m[i as usize]))
-    }
-
-    /// Link index of model spring `s`.
-    pub(crate) fn link(&self, s: usize) -> u64 {
-        u64::from(self.link_of.as_ref().map_or(s as u32, |l| l[s]))
-    }
-
-    /// (first, end) link of every mass's springs.
-    pub(crate) fn runs(&self) -> Vec<Run> {
-        self.offsets.windows(2).map(|w| [w[0], w[1]]).collect()
-    }
-
-    /// (first, end) link of every mass's springs that are not `held` (they come first in each
-    /// mass's run), and whether there are any.
-    pub(crate) fn runs_outside(&self, held: &[bool]) -> (Vec<Run>, bool) {
-        let mut any = false;
-        let runs = self
-            .offsets
-            .windows(2)
-            .map(|w| {
-                let outside = (w[0]..w[1])
-                    .take_while(|&i| !held[self.spring(i) as usize])
-                    .count() as u32;
-                any |= outside > 0;
-                [w[0], w[0] + outside]
-            })
-            .collect();
-        (runs, any)
-    }
-
-    /// Model index of link `i`.
-    pub(crate) fn spring(&self, i: u32) -> u32 {
-        self.model_of.as_ref().map_or(i, |m| m[i as usize])
     }
 }
 
@@ -259,107 +110,51 @@ impl SpringTable {
     }
 }
 
-/// Everything the device's tables are made of, built once from the model.
+/// The model as device records, built once from the model alone (no device, no option but the
+/// precision of the heightfield samples): the first stage of building a World (see
+/// `world/build.rs`). How the springs are laid out for the spring pass is the plan's
+/// (`plan/springs.rs`).
 #[derive(Debug)]
 pub(crate) struct Tables {
     pub(crate) springs: SpringTable,
-    pub(crate) links: Links,
-    /// The spring pass's stencil, when the World runs that variant.
-    pub(crate) stencil: Option<Stencil>,
-    /// With a stencil: (first, end) link of each mass's springs outside it, and whether there
-    /// are any.
-    pub(crate) outside: Option<(Vec<Run>, bool)>,
-    /// With a stencil whose slots hold muscles and no energy booking: the muscles each
-    /// spring-pass invocation sets before its walk (see `shaders/springs_stencil_muscles.wgsl`).
-    /// With booking (or a list too large for one binding) the slots evaluate their actuators as
-    /// they go, to book each one's work.
-    pub(crate) muscles: Option<MuscleSlots>,
-    /// The link table's bytes in the World's precision, in link order.
-    pub(crate) link_records: Vec<u8>,
-    /// The material index of each link, in link order (empty when there is one material).
-    pub(crate) link_materials: Vec<u32>,
     /// Per-mass properties (external force and flags as the model gives them).
     pub(crate) masses: Vec<GpuMass>,
     pub(crate) oscillators: Vec<GpuOscillator>,
+    /// The `bodies` kernel's table: each body in pieces (see [`body_pieces`]).
     pub(crate) bodies: Vec<GpuBody>,
     /// The obstacle table and the heightfields' samples.
     pub(crate) obstacles: ObstacleTable,
+    /// The colliding masses, when a mass has a collision radius.
+    pub(crate) collisions: Option<CollisionTables>,
     /// Entries of the actuator table (the model's actuators; `reset` writes them).
     pub(crate) actuators: usize,
     /// Commanded actuators: entries of the commands buffer.
     pub(crate) commands: usize,
 }
 
-/// Logs which variant of the spring pass runs and why (`info`).
-fn log_spring_pass(stencil: Option<&Stencil>, plan: &Plan, springs: usize) {
-    match stencil {
-        Some(st) => log::info!(
-            "spring pass: stencil variant ({}), offsets {:?} hold {} of {springs} springs",
-            plan.spring_pass_reason,
-            st.offsets(),
-            st.held()
-        ),
-        None if plan.want_stencil => log::info!(
-            "spring pass: link variant (no stencil fits the model, {})",
-            plan.spring_pass_reason
-        ),
-        None => log::info!("spring pass: link variant ({})", plan.spring_pass_reason),
-    }
-}
-
 impl Tables {
-    /// The tables of `model` (already validated) under `plan`.
-    pub(crate) fn new(model: &Model, plan: &Plan) -> Self {
-        let springs = SpringTable::new(model);
-        let n = model.masses.len();
-        let sp = &springs.springs;
-        // The stencil variant of the spring pass (see `SpringPass`): a table that fits one
-        // binding, and slot codes that fit the u32 overflow report.
-        let stencil = if plan.want_stencil {
-            Stencil::find(sp, n, &springs.materials)
-                .filter(|st| plan.stencil_fits(st.words(), st.codes()))
-        } else {
-            None
-        };
-        log_spring_pass(stencil.as_ref(), plan, sp.len());
-        let held = stencil.as_ref().map(|st| st.membership(sp.len()));
-        // Each spring the link table walks is walked from the end that evens out the runs.
-        let from_b = orient::balance(sp, n, held.as_deref());
-        let links = Links::new(sp, n, held.as_deref(), from_b);
-        let outside = held.as_ref().map(|h| links.runs_outside(h));
-        let muscles = stencil
-            .as_ref()
-            .filter(|_| !plan.track_energy)
-            .and_then(|st| st.muscles(sp))
-            .filter(|m| plan.binding_fits(std::mem::size_of_val(m.slots.as_slice()) as u64));
-        let link_records = links
-            .model_order()
-            .flat_map(|i| links.record(i as usize, &sp[i as usize], plan.precision))
-            .collect();
-        let link_materials = if springs.materials.len() > 1 {
-            links
-                .model_order()
-                .map(|i| sp[i as usize].material)
-                .collect()
-        } else {
-            Vec::new()
-        };
+    /// The tables of `model` (already validated), heightfield samples in `precision`.
+    pub(crate) fn new(model: &Model, precision: Precision) -> Self {
         let (masses, oscillators) = mass_table(&model.masses);
-        let bodies = body_pieces(&model.bodies);
         Self {
-            springs,
-            links,
-            stencil,
-            outside,
-            muscles,
-            link_records,
-            link_materials,
+            springs: SpringTable::new(model),
             masses,
             oscillators,
-            bodies,
-            obstacles: ObstacleTable::new(&model.obstacles, plan.precision),
+            bodies: body_pieces(&model.bodies),
+            obstacles: ObstacleTable::new(&model.obstacles, precision),
+            collisions: CollisionTables::new(model),
             actuators: model.actuators.len(),
             commands: model.actuators.iter().filter(|a| a.commanded).count(),
+        }
+    }
+
+    /// The element counts the shaders bound their loops with.
+    pub(crate) fn counts(&self) -> Counts {
+        Counts {
+            masses: self.masses.len() as u32,
+            springs: self.springs.springs.len() as u32,
+            // Pieces of bodies (see `body_pieces`): the `bodies` kernel's workgroups.
+            bodies: self.bodies.len() as u32,
         }
     }
 }
@@ -468,51 +263,6 @@ pub(crate) fn gpu_params(p: &Params, drag: Option<DragSpring>, counts: Counts) -
             FrictionRule::Naive => layout::FRICTION_NAIVE,
         },
         ..Default::default()
-    }
-}
-
-/// [`Error::OutOfF32Range`] unless `value` is finite in f32 (at most `f32::MAX` in magnitude).
-pub(crate) fn fits_f32(
-    element: impl FnOnce() -> String,
-    field: &'static str,
-    value: f64,
-) -> Result<()> {
-    f32_where(f32::is_finite, element, field, value)
-}
-
-/// As [`fits_f32`], for a vector (m, m/s, N).
-pub(crate) fn fits_f32_vec(
-    element: impl Fn() -> String,
-    field: &'static str,
-    v: DVec3,
-) -> Result<()> {
-    for c in v.to_array() {
-        fits_f32(&element, field, c)?;
-    }
-    Ok(())
-}
-
-/// [`Error::OutOfF32Range`] unless `value` is a normal f32 (a quantity the kernels divide by:
-/// mass, dt, material rest length; 0 and subnormals would turn the division infinite).
-fn normal_f32(element: impl FnOnce() -> String, field: &'static str, value: f64) -> Result<()> {
-    f32_where(f32::is_normal, element, field, value)
-}
-
-/// [`Error::OutOfF32Range`] unless `value`, rounded to f32, passes `ok`.
-fn f32_where(
-    ok: fn(f32) -> bool,
-    element: impl FnOnce() -> String,
-    field: &'static str,
-    value: f64,
-) -> Result<()> {
-    if ok(value as f32) {
-        Ok(())
-    } else {
-        Err(Error::OutOfF32Range {
-            element: element(),
-            field,
-            value,
-        })
     }
 }
 

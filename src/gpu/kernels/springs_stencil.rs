@@ -10,8 +10,12 @@
 
 use std::fmt::Write;
 
-use super::layout::{GpuMaterial, GpuSpring, NONE};
-use super::options::Precision;
+use crate::gpu::layout::{GpuMaterial, GpuSpring, NONE};
+use crate::gpu::real::Precision;
+
+/// The stencil variant of the `springs` kernel (same fragments, same entry point): a template
+/// whose `//@` lines [`Stencil::wgsl`] generates.
+pub(crate) const SPRINGS_STENCIL: &str = include_str!("../../../shaders/springs_stencil.wgsl");
 
 /// Rest-length slots per `Words` of the device table (the lanes of a `vec4<Real>`).
 const SLOTS_PER_WORD: usize = 4;
@@ -379,7 +383,7 @@ impl Stencil {
         out
     }
 
-    /// The bind group layout (see `pipelines::bindings`) of the stencil variant, with or without
+    /// The bind group layout (see `kernels::bindings`) of the stencil variant, with or without
     /// the muscles set before the walk.
     pub(crate) fn layout(muscles: bool) -> &'static str {
         if muscles {
@@ -391,7 +395,7 @@ impl Stencil {
 }
 
 /// What the stencil variant appends when invocations set their muscles' rest lengths.
-const SPRINGS_STENCIL_MUSCLES: &str = include_str!("../../shaders/springs_stencil_muscles.wgsl");
+const SPRINGS_STENCIL_MUSCLES: &str = include_str!("../../../shaders/springs_stencil_muscles.wgsl");
 
 /// The muscles held in stencil slots: those of mass `a` are `slots[starts[a]..starts[a + 1]]`,
 /// each `[actuator index, element of the slot table (in reals)]`.
@@ -475,14 +479,7 @@ mod tests {
         );
         assert_eq!(table[1], -1.0, "mass 0 has no spring to mass 5");
         for muscles in [false, true] {
-            let wgsl = st.wgsl(
-                crate::gpu::pipelines::SPRINGS_STENCIL,
-                999,
-                false,
-                Precision::F32,
-                muscles,
-                false,
-            );
+            let wgsl = st.wgsl(SPRINGS_STENCIL, 999, false, Precision::F32, muscles, false);
             assert!(!wgsl.lines().any(|l| l.trim_start().starts_with("//@")));
             assert!(wgsl.contains("const STENCIL_CODE: u32 = 999u;"));
             assert!(wgsl.contains("const HAS_REMAINDER: bool = false;"));
@@ -618,29 +615,6 @@ mod tests {
         let code = slot_code(&last, Precision::F32) as f32;
         assert!(eligible(&last));
         assert_eq!((-code) as u32 - 2, SLOT_ACTUATORS - 1);
-    }
-
-    /// Identical creatures side by side number their masses alike, so a herd of inchworms (64
-    /// of 94 springs actuated) fits one stencil: every offset repeats in every worm.
-    #[test]
-    fn a_herd_of_inchworms_fits_one_stencil() {
-        let worm = crate::creatures::Inchworm::default().build().unwrap();
-        let count = 12;
-        let model = worm.herd(count, 1.0).unwrap();
-        let (mut springs, materials) = device_springs(&model);
-        for (i, a) in model.actuators.iter().enumerate() {
-            springs[a.spring as usize].actuated = true;
-            springs[a.spring as usize].actuator = i as u32;
-        }
-        let st = Stencil::find(&springs, model.masses.len(), &materials).unwrap();
-        let alone = Stencil::find(&springs[..94], 20, &materials).unwrap();
-        assert_eq!(st.held(), count * alone.held(), "{:?}", st.offsets());
-        assert!(
-            10 * st.held() >= 9 * springs.len(),
-            "{} of {}",
-            st.held(),
-            springs.len()
-        );
     }
 
     #[test]

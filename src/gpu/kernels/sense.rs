@@ -1,15 +1,51 @@
 //! The sensors' device side: the two sensor kernels (`sense_bodies`, `sense_gather`, compiled the
 //! first time a World senses), the request table of the last [`SensorSpec`] (uploaded only when
-//! the spec changes), the output buffer, and decoding it. Layout in `shaders/shared/sense.wgsl`.
+//! the spec changes), the output buffer, and decoding it into [`Readings`]. Layout in
+//! `shaders/shared/sense.wgsl`; `World::sense` (`world/sense.rs`) runs them.
+//!
+//! A sensor kind's GPU side is this file (its part of the request table, of the output's size
+//! and of [`readings`]) and the kernel that fills its output (`shaders/sense_gather.wgsl` for a
+//! per-item value, `shaders/sense_bodies.wgsl` for a per-body sum).
 
 use glam::{DMat3, DVec3};
 use wgpu::util::DeviceExt;
 
-use super::layout::SENSE_BODY_WORDS;
-use super::pipelines::Kernel;
-use super::plan::{Dispatch, Plan};
-use super::tables::{body_piece_count, pieces_of};
-use crate::sensors::{BodySums, ContactReading, SensorSpec};
+use crate::gpu::kernel::{Fragment, Kernel, KernelSource, Slot};
+use crate::gpu::layout::SENSE_BODY_WORDS;
+use crate::gpu::plan::{Dispatch, Plan};
+use crate::gpu::tables::{body_piece_count, pieces_of};
+use crate::sensors::{BodySums, ContactReading, Readings, SensorSpec, SpringReading};
+
+/// The bindings both sensor kernels share (`shared/sense.wgsl`'s): the request table, the
+/// masses, positions, velocities, model offsets, contacts, and the output.
+const BINDINGS: [Slot; 7] = {
+    use Slot::{Read, ReadWrite};
+    [Read, Read, Read, Read, Read, Read, ReadWrite]
+};
+
+/// Words of the request table's header: pieces of bodies, contacts, springs, orientation
+/// (WGSL `SENSE_HEADER_WORDS`).
+const HEADER_WORDS: u32 = 4;
+
+/// `sense_bodies`: one workgroup per requested piece of a body, its mass-weighted sums.
+pub(crate) const BODIES: KernelSource = KernelSource {
+    stem: "sense_bodies",
+    fragments: &[Fragment::Common, Fragment::Sense],
+    body: include_str!("../../../shaders/sense_bodies.wgsl"),
+    stepped: false,
+    bindings: &BINDINGS,
+    consts: &[("SENSE_HEADER_WORDS", HEADER_WORDS)],
+};
+
+/// `sense_gather`: one invocation per requested contact, then spring.
+pub(crate) const GATHER: KernelSource = KernelSource {
+    stem: "sense_gather",
+    fragments: &[Fragment::Common, Fragment::Sense],
+    body: include_str!("../../../shaders/sense_gather.wgsl"),
+    stepped: false,
+    bindings: &BINDINGS,
+    consts: &[("SENSE_HEADER_WORDS", HEADER_WORDS)],
+};
 
 /// The buffers one sense call binds besides its own tables.
 pub(crate) struct SenseInputs<'a> {
@@ -75,12 +111,14 @@ pub(crate) fn request_words(
             pieces.extend([piece.first, piece.count, first]);
         }
     }
-    let mut words = vec![
+    let header = [
         (pieces.len() / 3) as u32,
         spec.contacts.len() as u32,
         spec.springs.len() as u32,
         u32::from(spec.orientation),
     ];
+    let mut words = header.to_vec();
+    debug_assert_eq!(words.len(), HEADER_WORDS as usize);
     words.extend(pieces);
     words.extend(spec.contacts.iter().map(|&m| m as u32));
     for &s in &spec.springs {
@@ -89,7 +127,9 @@ pub(crate) fn request_words(
     words
 }
 
-/// Output words of `spec` with `pieces` pieces of bodies.
+/// Output words of `spec` with `pieces` pieces of bodies: per piece `SENSE_BODY_WORDS` words
+/// (`sense_bodies`), then per contact 4 words (normal force N, touching 0/1), then per spring
+/// its length, m (`sense_gather`).
 pub(crate) fn out_words(spec: &SensorSpec, pieces: u32) -> u64 {
     u64::from(SENSE_BODY_WORDS) * u64::from(pieces)
         + 4 * spec.contacts.len() as u64
@@ -181,6 +221,40 @@ impl SenseRequest {
                 Some(plan.dispatch(items, per, "sense_gather workgroups")?)
             },
         })
+    }
+}
+
+/// The readings of `spec` from the output words `words` of its request with `pieces` pieces of
+/// bodies: the bodies (`counts`: each requested body's mass count), the contacts, and the
+/// springs (their rest lengths from `rest_lengths` of the requested springs).
+pub(crate) fn readings(
+    spec: &SensorSpec,
+    words: &[f64],
+    pieces: u32,
+    counts: &[usize],
+    rest_lengths: impl FnOnce(&[usize]) -> Vec<f64>,
+    time: f64,
+) -> Readings {
+    let pieces = SENSE_BODY_WORDS as usize * pieces as usize;
+    let (bodies, rest) = words.split_at(pieces);
+    let (contacts, lengths) = rest.split_at(4 * spec.contacts.len());
+    let springs = if spec.springs.is_empty() {
+        Vec::new()
+    } else {
+        lengths
+            .iter()
+            .zip(rest_lengths(&spec.springs))
+            .map(|(&l, rest)| SpringReading::new(l, rest))
+            .collect()
+    };
+    Readings {
+        time,
+        bodies: body_words(bodies, counts)
+            .iter()
+            .map(|w| body_sums(w).reading(spec.orientation))
+            .collect(),
+        contacts: contacts.chunks_exact(4).map(contact).collect(),
+        springs,
     }
 }
 
