@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::format_version::version_message;
+use crate::model::COLLISION_CLASSES;
 use crate::readable_time::readable_time;
 
 /// Everything that can go wrong in hooke, from a bad model to a lost GPU device.
@@ -60,8 +62,8 @@ pub enum Error {
         /// The value given, in m.
         value: f64,
     },
-    /// A mass's collision class is not below [`COLLISION_CLASSES`](crate::COLLISION_CLASSES).
-    #[error("mass {mass} has collision class {class}, not below {limit}", limit = crate::COLLISION_CLASSES)]
+    /// A mass's collision class is not below [`COLLISION_CLASSES`].
+    #[error("mass {mass} has collision class {class}, not below {limit}", limit = COLLISION_CLASSES)]
     InvalidCollisionClass {
         /// Index of the mass.
         mass: usize,
@@ -228,7 +230,7 @@ pub enum Error {
     },
     /// A scene or population file has no `"version"`, or a version this hooke does not read
     /// (it reads [`FORMAT_VERSION`](crate::scene::FORMAT_VERSION)).
-    #[error("{path}: {}", crate::scene::version_message(found.as_deref()))]
+    #[error("{path}: {}", version_message(found.as_deref()))]
     SceneVersion {
         /// The file (or `"<memory>"`).
         path: PathBuf,

@@ -118,6 +118,7 @@ pub mod cpu;
 pub mod creatures;
 pub mod energy;
 pub mod error;
+mod format_version;
 pub mod gpu;
 pub mod guide;
 pub mod model;

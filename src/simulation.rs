@@ -322,5 +322,4 @@ macro_rules! delegate_simulation {
     };
 }
 
-delegate_simulation!(crate::cpu::CpuWorld);
-delegate_simulation!(crate::gpu::World);
+mod worlds;

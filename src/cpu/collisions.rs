@@ -2,7 +2,7 @@
 //! [`Collision`]), run after the spring pass and read by the mass pass (`integrate.rs`). GPU
 //! twin: `shaders/shared/collisions.wgsl` and `shaders/collide.wgsl`.
 //!
-//! The broad phase is [`MassGrid`] (`mass_grid.rs`). Each colliding mass gathers the forces of its
+//! The pair rules and the broad phase are the model's ([`CollisionPairs`], [`MassGrid`]). Each colliding mass gathers the forces of its
 //! touching neighbours in the grid's fixed order (27 cells, each by mass index), so every bit
 //! of the sum depends only on the state, never on the number of threads. A pair's force is
 //! computed by [`pair`] with the lower index first, whichever mass asks: the higher one gets
@@ -12,8 +12,7 @@
 
 use glam::DVec3;
 
-use super::mass_grid::MassGrid;
-use crate::model::{Collision, Model, COLLISION_CLASSES};
+use crate::model::{Collision, CollisionPairs, MassGrid, Model};
 use pair_lists::PairLists;
 
 mod pair_lists;
@@ -21,13 +20,6 @@ mod pair_lists;
 /// Below this many colliding masses the collision pass runs on one thread (spawning costs more
 /// than it saves; the result is the same either way).
 const PARALLEL_MIN_MEMBERS: usize = 4096;
-
-/// Spring partners a mass may have for [`Collider::may_touch`] to compare them all rather than
-/// search them (the benchmark lattice has up to 13 of higher index, a cloth 6).
-const SHORT_JOINED_LIST: usize = 32;
-
-/// A body index for masses outside every body.
-const NO_BODY: u32 = u32::MAX;
 
 /// The collision force on one mass, N, split as the mass pass books it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -62,35 +54,16 @@ impl State<'_> {
     }
 }
 
-/// What the collision pass reads of the model, and its grid and output.
+/// What the collision pass reads of the model (the pair rules, [`CollisionPairs`]), and its
+/// grid and output.
 #[derive(Clone, Debug)]
 pub(crate) struct Collider {
-    /// The pair force of each pair of classes, `table[a * COLLISION_CLASSES + b]`.
-    table: Vec<Collision>,
-    /// Collision class of each mass.
-    class: Vec<u32>,
+    /// Which pairs may touch, and the pair force of their classes.
+    pairs: CollisionPairs,
     /// Time step, s (friction never stops more than the relative motion of one step).
     dt: f64,
-    /// Colliding masses (radius > 0), in increasing index.
-    members: Vec<u32>,
-    /// Collision radius of each mass, m.
-    radius: Vec<f64>,
-    /// Collision group and mask of each mass.
-    group: Vec<u32>,
-    mask: Vec<u32>,
-    /// Body of each mass ([`NO_BODY`] outside every body), and whether each body collides
-    /// with itself.
-    body: Vec<u32>,
-    self_collision: Vec<bool>,
-    /// For each mass `i`, `joined[joined_start[i]..joined_start[i + 1]]` lists in increasing
-    /// order the colliding masses of higher index that a spring joins it to (a pair is always
-    /// asked about with its lower index first).
-    joined_start: Vec<u32>,
-    joined: Vec<u32>,
     /// The broad phase, rebuilt every step.
     grid: MassGrid,
-    /// Cell side, m: the largest collision diameter.
-    cell: f64,
     /// The collision force on each mass in the last pass, N.
     pub(super) touch: Vec<Touch>,
     /// What the first phase of the last pass found, per range of masses (kept for its memory).
@@ -100,63 +73,13 @@ pub(crate) struct Collider {
 impl Collider {
     /// The collision pass of `model`, or `None` when no mass has a collision radius.
     pub(crate) fn new(model: &Model) -> Option<Self> {
-        model.first_colliding_mass()?;
-        let n = model.masses.len();
-        let radius: Vec<f64> = model.masses.iter().map(|m| m.collision_radius).collect();
-        let members: Vec<u32> = (0..n as u32)
-            .filter(|&i| radius[i as usize] > 0.0)
-            .collect();
-        let mut body = vec![NO_BODY; n];
-        for (b, range) in model.bodies.iter().enumerate() {
-            body[range.masses.clone()].fill(b as u32);
-        }
-        let (joined_start, joined) = joined(model, &radius);
-        let largest = members
-            .iter()
-            .map(|&i| radius[i as usize])
-            .fold(0.0, f64::max);
         Some(Self {
-            table: model.collision_table(),
-            class: model.masses.iter().map(|m| m.collision_class).collect(),
+            pairs: CollisionPairs::new(model)?,
             dt: model.params.dt,
-            members,
-            radius,
-            group: model.masses.iter().map(|m| m.collision_group).collect(),
-            mask: model.masses.iter().map(|m| m.collision_mask).collect(),
-            body,
-            self_collision: model.bodies.iter().map(|b| b.self_collision).collect(),
-            joined_start,
-            joined,
             grid: MassGrid::default(),
-            cell: 2.0 * largest,
-            touch: vec![Touch::default(); n],
+            touch: vec![Touch::default(); model.masses.len()],
             lists: Vec::new(),
         })
-    }
-
-    /// Whether masses `i < j` (both with a radius) may touch: not both fixed, groups and masks
-    /// that let them, not the same body with self-collision off, no spring between them.
-    fn may_touch(&self, i: usize, j: usize, fixed: &[bool]) -> bool {
-        debug_assert!(i < j, "pairs are asked about lower index first ({i}, {j})");
-        if fixed[i] && fixed[j] {
-            return false;
-        }
-        if self.group[i] & self.mask[j] == 0 || self.group[j] & self.mask[i] == 0 {
-            return false;
-        }
-        let b = self.body[i];
-        if b != NO_BODY && b == self.body[j] && !self.self_collision[b as usize] {
-            return false;
-        }
-        let list = &self.joined[self.joined_start[i] as usize..self.joined_start[i + 1] as usize];
-        let j = j as u32;
-        if list.len() <= SHORT_JOINED_LIST {
-            // Every entry compared, without a branch (vectorised); a binary search's chain of
-            // dependent loads costs more on short lists.
-            !list.iter().fold(false, |found, &k| found | (k == j))
-        } else {
-            list.binary_search(&j).is_err()
-        }
     }
 
     /// The collision pass: rebuilds the grid at `s.pos` and sets `touch` for every mass, on up
@@ -164,12 +87,17 @@ impl Collider {
     /// touching pair's force is computed once (`pair_lists.rs`: find, then gather).
     pub(super) fn collide(&mut self, s: &State<'_>, threads: usize) {
         let mut grid = std::mem::take(&mut self.grid);
-        grid.build(&self.members, s.pos, &self.radius, self.cell);
+        grid.build(
+            &self.pairs.members,
+            s.pos,
+            &self.pairs.radius,
+            self.pairs.cell,
+        );
         self.grid = grid;
         let mut touch = std::mem::take(&mut self.touch);
         let mut lists = std::mem::take(&mut self.lists);
         let n = touch.len();
-        let threads = if self.members.len() < PARALLEL_MIN_MEMBERS {
+        let threads = if self.pairs.members.len() < PARALLEL_MIN_MEMBERS {
             1
         } else {
             threads.max(1)
@@ -200,14 +128,14 @@ impl Collider {
 
     /// The force on `a` of `b` (`a < b`), if they touch.
     fn pair_of(&self, a: usize, b: usize, s: &State<'_>) -> Option<Touch> {
-        let reach = self.radius[a] + self.radius[b];
+        let reach = self.pairs.radius[a] + self.pairs.radius[b];
         let d = s.pos[a] - s.pos[b];
-        if d.length_squared() >= reach * reach || !self.may_touch(a, b, s.fixed) {
+        if d.length_squared() >= reach * reach || !self.pairs.may_touch(a, b, s.fixed) {
             return None;
         }
         let inverse = s.inverse_mass(a) + s.inverse_mass(b);
         Some(pair(
-            self.collision(a, b),
+            self.pairs.collision(a, b),
             self.dt,
             reach,
             d,
@@ -216,44 +144,15 @@ impl Collider {
         ))
     }
 
-    /// The pair force between masses `a` and `b` (by their classes).
-    fn collision(&self, a: usize, b: usize) -> &Collision {
-        &self.table[(self.class[a] * COLLISION_CLASSES + self.class[b]) as usize]
-    }
-
     /// Every pair `(a, b)`, `a < b`, touching at `pos` (m), in increasing order of `a` then `b`
-    /// (`fixed`: which masses are fixed).
+    /// (`fixed`: which masses are fixed): [`CollisionPairs::contacts`].
     pub(crate) fn contacts(&self, pos: &[DVec3], fixed: &[bool]) -> Vec<[usize; 2]> {
-        let mut grid = MassGrid::default();
-        grid.build(&self.members, pos, &self.radius, self.cell);
-        let mut out = Vec::new();
-        for &i in &self.members {
-            let a = i as usize;
-            let start = out.len();
-            grid.neighbours(a, pos[a], self.radius[a], |b| {
-                let reach = self.radius[a] + self.radius[b];
-                if b > a
-                    && pos[a].distance_squared(pos[b]) < reach * reach
-                    && self.may_touch(a, b, fixed)
-                {
-                    out.push([a, b]);
-                }
-            });
-            out[start..].sort_unstable();
-        }
-        out
+        self.pairs.contacts(pos, fixed)
     }
 
-    /// Penalty energy `k (r_a + r_b - d)^2 / 2` of every touching pair at `pos` (m), J, summed in
-    /// the order of [`Collider::contacts`].
+    /// Penalty energy of every touching pair at `pos` (m), J: [`CollisionPairs::energy`].
     pub(super) fn energy(&self, pos: &[DVec3], fixed: &[bool]) -> f64 {
-        self.contacts(pos, fixed)
-            .iter()
-            .map(|&[a, b]| {
-                let overlap = self.radius[a] + self.radius[b] - pos[a].distance(pos[b]);
-                0.5 * self.collision(a, b).stiffness * overlap * overlap
-            })
-            .sum()
+        self.pairs.energy(pos, fixed)
     }
 }
 
@@ -282,47 +181,6 @@ pub(super) fn pair(c: &Collision, dt: f64, reach: f64, d: DVec3, v: DVec3, inver
         conservative: spring * n,
         dissipative,
     }
-}
-
-/// Penalty energy (J) of the pairs touching in `model`'s initial state (0 without radii): part
-/// of the energy the blow-up bound starts from.
-pub(crate) fn initial_energy(model: &Model) -> f64 {
-    Collider::new(model).map_or(0.0, |c| {
-        let pos: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
-        let fixed: Vec<bool> = model.masses.iter().map(|m| m.fixed).collect();
-        c.energy(&pos, &fixed)
-    })
-}
-
-/// The spring neighbours of higher index of every mass, among the colliding masses
-/// (`radius > 0`), as offsets and sorted lists (see [`Collider::joined`]; the GPU's collider
-/// table reads the same lists, and searches the lower-index mass's list of a pair).
-pub(crate) fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
-    let n = radius.len();
-    let both = |a: usize, b: usize| radius[a] > 0.0 && radius[b] > 0.0;
-    let mut start = vec![0u32; n + 1];
-    for s in &model.springs {
-        let (a, b) = (s.a.min(s.b) as usize, s.a.max(s.b) as usize);
-        if both(a, b) {
-            start[a + 1] += 1;
-        }
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut cursor = start[..n].to_vec();
-    let mut list = vec![0u32; start[n] as usize];
-    for s in &model.springs {
-        let (a, b) = (s.a.min(s.b) as usize, s.a.max(s.b) as usize);
-        if both(a, b) {
-            list[cursor[a] as usize] = b as u32;
-            cursor[a] += 1;
-        }
-    }
-    for i in 0..n {
-        list[start[i] as usize..start[i + 1] as usize].sort_unstable();
-    }
-    (start, list)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! One step, at time `t`:
 //! 1. `springs`: every spring's elastic and damping force, into the chunk force buffers.
 //!    Actuated rest lengths are set for time `t` first.
-//! 2. `collisions` (only when a mass has a collision radius): the broad phase (`mass_grid.rs`)
+//! 2. `collisions` (only when a mass has a collision radius): the broad phase (`src/model/mass_grid.rs`)
 //!    and the penalty, damping and friction force between touching masses, gathered per mass in
 //!    a fixed order. No GPU twin yet.
 //! 3. `integrate`: per mass, gravity, external, drag-spring, air-drag and the collision
@@ -29,7 +29,7 @@
 //! | (no GPU twin) | `springs_template.rs` (small bodies of different shapes cut from one grid, one per SIMD lane on a common template, each lane the scalar walk: the same bits) |
 //! | `shared/spring_pass.wgsl` (`muscle_rest`) | `formed_rest.rs`, `alike_muscles.rs` (the muscles' rest lengths formed in the walk from base length, amplitude and wave: the same bits as `actuation.rs` stores) |
 //! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs`, `integrate_simd.rs` (blocks of eight masses in SIMD lanes, bit for bit `integrate_mass`) |
-//! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape.rs` and `model/heightfield.rs` (the shapes) |
+//! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape/` (the shapes, one file per kind) |
 //! | `energy_springs.wgsl` | `energy_springs.rs` |
 //! | `energy_masses.wgsl` | `energy_masses.rs` |
 //! | `bodies.wgsl` | `bodies.rs` |
@@ -55,7 +55,6 @@ mod energy_springs;
 mod formed_rest;
 mod integrate;
 mod integrate_simd;
-mod mass_grid;
 mod obstacles;
 mod oscillators;
 mod pool;
@@ -70,9 +69,7 @@ mod tables;
 mod waves;
 mod world;
 
+pub(crate) use crate::model::collision_exclusions;
 pub(crate) use crate::model::steps_for;
 pub use chunks::SPRINGS_PER_CHUNK;
-pub(crate) use collisions::{
-    initial_energy as initial_collision_energy, joined as collision_exclusions, Collider,
-};
 pub use world::CpuWorld;

@@ -3,7 +3,8 @@
 
 use glam::DVec3;
 
-use super::{Creature, WalkingRobot};
+use super::creature::Creature;
+use super::walker::WalkingRobot;
 use crate::error::Result;
 use crate::model::Actuator;
 

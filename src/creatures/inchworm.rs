@@ -7,7 +7,8 @@ use glam::{DMat3, DVec3};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Creature, Deformation};
+use super::creature::Creature;
+use super::deformation::Deformation;
 use crate::error::Result;
 use crate::model::{Contact, Friction, FrictionOscillator, Mass, Params, Part};
 use crate::validate::{at_least, fraction, non_negative, positive};
@@ -236,5 +237,34 @@ impl Inchworm {
         let springs = 0..part.springs.len() as u32;
         stretch.actuate(&mut part, springs);
         Ok(Creature::new("inchworm", part, params))
+    }
+}
+
+#[cfg(test)]
+mod herd_tests {
+    use super::Inchworm;
+
+    #[test]
+    fn five_hundred_inchworms_are_the_benchmark_herd() {
+        let worm = Inchworm::default().build().unwrap();
+        let model = worm.herd(500, 0.6).unwrap();
+        let actuated: std::collections::BTreeSet<u32> =
+            model.actuators.iter().map(|a| a.spring).collect();
+        assert_eq!(model.masses.len(), 10_000);
+        assert_eq!(model.springs.len(), 47_000);
+        assert_eq!(actuated.len(), 32_000);
+        assert_eq!(model.bodies.len(), 500);
+        model.validate().unwrap();
+        // Copies are translated, never overlapping: the second copy's first mass is one
+        // spacing along x from the first's.
+        let d = model.masses[20].position - model.masses[0].position;
+        assert!((d.x - 0.6).abs() < 1e-12 && d.y.abs() < 1e-12);
+    }
+
+    #[test]
+    fn empty_herd_is_an_error() {
+        let worm = Inchworm::default().build().unwrap();
+        assert!(worm.herd(0, 0.6).is_err());
+        assert!(worm.herd(2, f64::NAN).is_err());
     }
 }

@@ -5,7 +5,7 @@ use glam::DVec3;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Creature;
+use super::creature::Creature;
 use crate::builders::{Builder, Cube, Muscle, Placement, RandomStructure, VoxelBody};
 use crate::error::Result;
 use crate::model::{Friction, Params, Part};

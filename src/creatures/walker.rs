@@ -7,7 +7,8 @@ use glam::{DMat3, DVec3};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Creature, Deformation};
+use super::creature::Creature;
+use super::deformation::Deformation;
 use crate::builders::{Voxel, VoxelBody};
 use crate::error::Result;
 use crate::model::{Contact, Friction, Params};

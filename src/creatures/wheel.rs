@@ -7,7 +7,7 @@ use glam::DVec3;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Creature;
+use super::creature::Creature;
 use crate::error::Result;
 use crate::model::{Actuator, Contact, DutyCycle, Friction, Mass, Params, Part, Spring};
 use crate::validate::{fraction, non_negative, positive, require};

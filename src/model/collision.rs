@@ -14,6 +14,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::collision_filter::COLLISION_CLASSES;
+use super::mass::Mass;
 use super::Model;
 use crate::error::{Error, Result};
 use crate::validate::non_negative;
@@ -105,9 +107,6 @@ impl Collision {
     }
 }
 
-/// Collision classes: every [`Mass::collision_class`](super::Mass::collision_class) is below this.
-pub const COLLISION_CLASSES: u32 = 16;
-
 /// The pair force between masses of two collision classes, in place of
 /// [`Params::collision`](super::Params::collision) (see [`Model::class_collisions`]).
 ///
@@ -147,7 +146,7 @@ impl Model {
     /// The pair force between masses `a` and `b` (N/m, N*s/m, 1): the last
     /// [`ClassCollision`] naming their two classes, else [`Params::collision`](super::Params::collision).
     #[must_use]
-    pub fn collision_between(&self, a: &super::Mass, b: &super::Mass) -> Collision {
+    pub fn collision_between(&self, a: &Mass, b: &Mass) -> Collision {
         let pair = [a.collision_class, b.collision_class];
         self.class_collisions
             .iter()

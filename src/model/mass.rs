@@ -4,7 +4,8 @@ use glam::DVec3;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::FrictionOscillator;
+use super::collision_filter::{COLLISION_CLASSES, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
+use super::contact::FrictionOscillator;
 use crate::error::{Error, Result};
 
 /// A point mass.
@@ -72,11 +73,6 @@ pub struct Mass {
     #[serde(skip_serializing_if = "is_zero_class")]
     pub collision_class: u32,
 }
-
-/// The default [`Mass::collision_group`]: group 0 (bit 0).
-pub const COLLISION_GROUP_DEFAULT: u32 = 1;
-/// The default [`Mass::collision_mask`]: every group.
-pub const COLLISION_MASK_ALL: u32 = u32::MAX;
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(v: &f64) -> bool {
@@ -198,7 +194,7 @@ impl Mass {
                 value: self.collision_radius,
             });
         }
-        if self.collision_class >= super::COLLISION_CLASSES {
+        if self.collision_class >= COLLISION_CLASSES {
             return Err(Error::InvalidCollisionClass {
                 mass: index,
                 class: self.collision_class,

@@ -8,17 +8,21 @@
 //! [`Actuator`] and [`DutyCycle`] (`actuator.rs`), [`Contact`], [`Friction`] and
 //! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
 //! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`), [`Obstacle`] (`obstacle.rs`),
-//! [`Shape`] and [`Surface`] (`shape.rs`), [`Heightfield`] (`heightfield.rs`), [`Collision`]
-//! (`collision.rs`: collisions between masses); the [`Model`] that holds them
+//! [`Shape`], [`Surface`] and [`Heightfield`] (`shape/`: one file per kind of shape), [`Collision`]
+//! (`collision.rs`: collisions between masses; `collision_filter.rs`: [`COLLISION_CLASSES`], the
+//! default group and mask; `collision_pairs.rs`: which pairs may touch and which touch, the rules
+//! both worlds share; `mass_grid.rs`: their broad phase); the [`Model`] that holds them
 //! and its validation live here. [`Model::stable_dt`] and [`StableDt`] (`stable_dt.rs`) estimate
 //! the largest stable time step; `speed_limit.rs` holds the blow-up bound both worlds check.
 
 mod actuator;
 mod collision;
+mod collision_filter;
+mod collision_pairs;
 mod contact;
 mod drag;
-mod heightfield;
 mod mass;
+mod mass_grid;
 mod obstacle;
 mod obstacle_grid;
 mod params;
@@ -33,17 +37,20 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use actuator::{check_commands, check_same_kind, command_slots};
 pub use actuator::{Actuator, DutyCycle};
-pub use collision::{ClassCollision, Collision, COLLISION_CLASSES};
+pub use collision::{ClassCollision, Collision};
+pub use collision_filter::{COLLISION_CLASSES, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
+pub(crate) use collision_pairs::{collision_exclusions, CollisionPairs};
 pub use contact::{Contact, Friction, FrictionOscillator, FrictionRule};
 pub use drag::DragSpring;
-pub use heightfield::Heightfield;
-pub use mass::{Mass, COLLISION_GROUP_DEFAULT, COLLISION_MASK_ALL};
+pub use mass::Mass;
+pub(crate) use mass_grid::{MassGrid, Runs};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle_grid::ObstacleGrid;
 pub(crate) use params::steps_for;
 pub use params::{Integrator, Params, STANDARD_GRAVITY};
 pub use part::{Body, Part};
-pub use shape::{Shape, Surface};
+pub(crate) use shape::Mesh;
+pub use shape::{Heightfield, Shape, Surface};
 pub(crate) use speed_limit::{BlowUp, SpeedLimit, BLOW_UP_FLOOR_SPEED};
 pub use spring::{Spring, SpringLaw};
 pub(crate) use stable_dt::{effective_stiffness, warn_if_above};

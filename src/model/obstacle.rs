@@ -1,11 +1,11 @@
 //! [`Obstacle`]: a static solid that masses touch with their own contact and friction, as they
 //! touch the ground; and its validation.
 
-use glam::DVec3;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Contact, Friction, Heightfield, Shape};
+use super::contact::{Contact, Friction};
+use super::shape::{non_negative, Check, Shape};
 use crate::error::{Error, Result};
 
 /// A static obstacle: a [`Shape`] with its own contact model and friction.
@@ -92,115 +92,10 @@ impl Obstacle {
             obstacle: index,
             reason,
         };
-        check_shape(&self.shape).map_err(bad)?;
+        self.shape.check().map_err(bad)?;
         check_contact(self.contact).map_err(bad)?;
         check_friction(&self.friction).map_err(bad)
     }
-}
-
-type Check = std::result::Result<(), String>;
-
-fn finite_vec(name: &str, v: DVec3) -> Check {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(format!("{name} {v} is not finite"))
-    }
-}
-
-fn positive(name: &str, v: f64, unit: &str) -> Check {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(format!("{name} = {v} {unit}; it must be finite and > 0"))
-    }
-}
-
-fn non_negative(name: &str, v: f64, unit: &str) -> Check {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err(format!("{name} = {v} {unit}; it must be finite and >= 0"))
-    }
-}
-
-fn half_extents(h: DVec3) -> Check {
-    if h.is_finite() && h.min_element() > 0.0 {
-        Ok(())
-    } else {
-        Err(format!("half_extents {h} m; each must be finite and > 0"))
-    }
-}
-
-fn check_shape(shape: &Shape) -> Check {
-    match shape {
-        Shape::Plane { normal, offset } => {
-            finite_vec("plane normal", *normal)?;
-            if normal.length_squared() == 0.0 {
-                return Err("plane normal is zero; it must have a direction".into());
-            }
-            if !offset.is_finite() {
-                return Err(format!("plane offset {offset} m is not finite"));
-            }
-            Ok(())
-        }
-        Shape::Box {
-            centre,
-            half_extents: h,
-        } => {
-            finite_vec("box centre", *centre)?;
-            half_extents(*h)
-        }
-        Shape::OrientedBox {
-            centre,
-            half_extents: h,
-            rotation,
-        } => {
-            finite_vec("box centre", *centre)?;
-            finite_vec("box rotation", *rotation)?;
-            half_extents(*h)
-        }
-        Shape::Sphere { centre, radius } => {
-            finite_vec("sphere centre", *centre)?;
-            positive("sphere radius", *radius, "m")
-        }
-        Shape::Capsule { a, b, radius } => {
-            finite_vec("capsule end a", *a)?;
-            finite_vec("capsule end b", *b)?;
-            positive("capsule radius", *radius, "m")
-        }
-        Shape::Heightfield(h) => check_heightfield(h),
-    }
-}
-
-fn check_heightfield(h: &Heightfield) -> Check {
-    finite_vec("heightfield origin", h.origin)?;
-    positive("heightfield spacing.x", h.spacing.x, "m")?;
-    positive("heightfield spacing.y", h.spacing.y, "m")?;
-    if h.columns < 2 || h.rows < 2 {
-        return Err(format!(
-            "heightfield is {} x {} samples; it needs at least 2 x 2",
-            h.columns, h.rows
-        ));
-    }
-    if h.columns.checked_mul(h.rows) != Some(h.heights.len()) {
-        return Err(format!(
-            "heightfield of {} columns x {} rows needs {} heights but has {}",
-            h.columns,
-            h.rows,
-            h.columns.saturating_mul(h.rows),
-            h.heights.len()
-        ));
-    }
-    if let Some(k) = h.heights.iter().position(|z| !z.is_finite()) {
-        return Err(format!(
-            "heightfield height {k} (column {}, row {}) is {}; heights must be finite",
-            k % h.columns,
-            k / h.columns,
-            h.heights[k]
-        ));
-    }
-    Ok(())
 }
 
 fn check_contact(contact: Contact) -> Check {

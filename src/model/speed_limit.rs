@@ -248,7 +248,7 @@ fn initial_energy(model: &Model) -> f64 {
             .distance(model.masses[sp.b as usize].position);
         energy += sp.elastic_energy(length, rest);
     }
-    energy + crate::cpu::initial_collision_energy(model)
+    energy + super::collision_pairs::initial_energy(model)
 }
 
 /// What [`Error::BlowUp`] reports, apart from the model's `dt` and stable-dt estimate.

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::sensors::{Readings, SensorSpec};
+use crate::sensors::{BodySlice, Readings, SensorSpec};
 
 /// One robot's controller in a population
 /// ([`EvaluationRun::controllers`](super::EvaluationRun::controllers)). All indices it
@@ -35,9 +35,7 @@ struct Slice {
     /// Its commanded actuators' command indices.
     commands: Range<usize>,
     /// Its items in the population-wide readings.
-    bodies: Range<usize>,
-    contacts: Range<usize>,
-    spring_readings: Range<usize>,
+    sensors: BodySlice,
 }
 
 /// The population-wide sensor spec and each robot's slices of it.
@@ -65,54 +63,16 @@ fn plan(model: &Model, specs: &[SensorSpec]) -> Result<Plan> {
             .iter()
             .filter(|a| a.commanded && body.springs.contains(&(a.spring as usize)))
             .count();
-        let (b0, c0, s0) = (spec.bodies.len(), spec.contacts.len(), spec.springs.len());
-        for &b in &own.bodies {
-            if b != 0 {
-                return Err(out_of("body", b, 1));
-            }
-            spec.bodies.push(r);
-        }
-        spec.orientation |= own.orientation && !own.bodies.is_empty();
-        for &m in &own.contacts {
-            if m >= body.masses.len() {
-                return Err(out_of("mass", m, body.masses.len()));
-            }
-            spec.contacts.push(body.masses.start + m);
-        }
-        for &s in &own.springs {
-            if s >= body.springs.len() {
-                return Err(out_of("spring", s, body.springs.len()));
-            }
-            spec.springs.push(body.springs.start + s);
-        }
+        let sensors = spec
+            .push_body(own, r, body)
+            .map_err(|(what, index, len)| out_of(what, index, len))?;
         slices.push(Slice {
             commands: command..command + commanded,
-            bodies: b0..spec.bodies.len(),
-            contacts: c0..spec.contacts.len(),
-            spring_readings: s0..spec.springs.len(),
+            sensors,
         });
         command += commanded;
     }
     Ok(Plan { spec, slices })
-}
-
-impl Slice {
-    /// Robot-local readings out of the population's.
-    fn readings(&self, all: &Readings, orientation: bool) -> Readings {
-        let mut bodies = all.bodies[self.bodies.clone()].to_vec();
-        if !orientation {
-            for b in &mut bodies {
-                b.orientation = None;
-                b.angular_velocity = None;
-            }
-        }
-        Readings {
-            time: all.time,
-            bodies,
-            contacts: all.contacts[self.contacts.clone()].to_vec(),
-            springs: all.springs[self.spring_readings.clone()].to_vec(),
-        }
-    }
 }
 
 /// Drives the bodies of one world, each by its own [`RobotController`]: what an evaluation with
@@ -184,7 +144,7 @@ impl<'a, C: RobotController> RobotControl<'a, C> {
                 self.commands[slice.commands.clone()].fill(0.0);
                 continue;
             }
-            let own = slice.readings(&all, self.specs[r].orientation);
+            let own = all.slice(&slice.sensors, self.specs[r].orientation);
             c.control(&own, &mut self.commands[slice.commands.clone()]);
         }
         world.set_commands(&self.commands)

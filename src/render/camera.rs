@@ -4,7 +4,7 @@
 //! the image, x to the right and y down, in pixels; the centre of pixel `(i, j)` is at
 //! `(i + 0.5, j + 0.5)`.
 
-use glam::{DMat3, DQuat, DVec3, Mat4, Vec2, Vec3, Vec4Swizzles};
+use glam::{DVec3, Mat4, Vec2, Vec3, Vec4Swizzles};
 
 use crate::model::Shape;
 
@@ -253,9 +253,8 @@ pub fn bounds_with(points: &[DVec3], ground: bool, obstacles: &[Shape]) -> Optio
     let (near_min, near_max) = ((min - margin).as_dvec3(), (max + margin).as_dvec3());
     let (mut lo, mut hi) = (min.as_dvec3(), max.as_dvec3());
     for shape in obstacles {
-        let (a, b) = match shape {
-            Shape::Plane { normal, offset } => {
-                let n = normal.normalize();
+        let (a, b) = match (shape.plane(), shape.surface_bounds()) {
+            (Some((n, offset)), _) => {
                 if n.z.abs() < 1e-3 {
                     continue;
                 }
@@ -276,7 +275,8 @@ pub fn bounds_with(points: &[DVec3], ground: bool, obstacles: &[Shape]) -> Optio
                 let (x1, y1) = (f64::from(max.x), f64::from(max.y));
                 (DVec3::new(x0, y0, z0), DVec3::new(x1, y1, z1))
             }
-            _ => shape_box(shape),
+            (None, Some(bounds)) => bounds,
+            (None, None) => continue,
         };
         let (a, b) = (a.max(near_min), b.min(near_max));
         if a.cmple(b).all() {
@@ -285,41 +285,6 @@ pub fn bounds_with(points: &[DVec3], ground: bool, obstacles: &[Shape]) -> Optio
         }
     }
     Some((lo.as_vec3(), hi.as_vec3()))
-}
-
-/// The axis-aligned bounding box of a bounded shape (not a plane), m.
-fn shape_box(shape: &Shape) -> (DVec3, DVec3) {
-    match shape {
-        Shape::Plane { .. } => (DVec3::NEG_INFINITY, DVec3::INFINITY),
-        Shape::Box {
-            centre,
-            half_extents,
-        } => (*centre - *half_extents, *centre + *half_extents),
-        Shape::OrientedBox {
-            centre,
-            half_extents,
-            rotation,
-        } => {
-            let m = DMat3::from_quat(DQuat::from_scaled_axis(*rotation));
-            let abs = DMat3::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs());
-            let reach = abs * *half_extents;
-            (*centre - reach, *centre + reach)
-        }
-        Shape::Sphere { centre, radius } => (*centre - *radius, *centre + *radius),
-        Shape::Capsule { a, b, radius } => (a.min(*b) - *radius, a.max(*b) + *radius),
-        Shape::Heightfield(h) => {
-            let (z0, z1) = h
-                .heights
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &z| {
-                    (a.min(z), b.max(z))
-                });
-            let lo = DVec3::new(h.origin.x, h.origin.y, h.origin.z + z0);
-            let top = h.extent();
-            let hi = DVec3::new(h.origin.x + top.x, h.origin.y + top.y, h.origin.z + z1);
-            (lo, hi)
-        }
-    }
 }
 
 /// Width / height as `f32`, 1 for an empty image.

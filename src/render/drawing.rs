@@ -1,14 +1,13 @@
 //! The GPU-side description of what to draw: spring topology, rest lengths, fixed flags,
-//! triangles and overlay lines, uploaded once from a [`Model`].
+//! triangles and overlay lines, uploaded once from a [`Model`](crate::Model).
 
 use bytemuck::{Pod, Zeroable};
 use glam::{DVec3, Vec3};
 
 use super::obstacle_mesh::ObstacleMesh;
+use super::style::Srgba;
 use crate::error::{Error, Result};
-use crate::model::{Contact, Model, Shape, SpringLaw};
-use crate::render::style::{linear, Srgba};
-use crate::render::Renderer;
+use crate::model::{Shape, SpringLaw};
 
 /// Bit of a mass's flags: the mass is fixed (drawn as a square). WGSL `override MASS_FIXED`.
 pub(crate) const MASS_FIXED: u32 = 1;
@@ -42,7 +41,7 @@ pub struct OverlayLine {
     pub color: Srgba,
 }
 
-/// What a [`Renderer`] draws for one model: the springs' mass indices and rest lengths, which
+/// What a [`Renderer`](super::Renderer) draws for one model: the springs' mass indices and rest lengths, which
 /// masses are fixed, the obstacles' triangles, optional shaded triangles, overlay lines, the
 /// highlighted mass, whether there is a ground, and (for CPU worlds) a positions buffer.
 ///
@@ -68,11 +67,12 @@ pub struct Drawing {
     pub(crate) ground: bool,
     /// The obstacles' triangles (three vertices each) and planes, `None` without any.
     pub(crate) obstacles: Option<ObstacleBuffers>,
-    shapes: Vec<Shape>,
-    laws: Vec<SpringLaw>,
+    pub(super) shapes: Vec<Shape>,
+    pub(super) laws: Vec<SpringLaw>,
     /// Base rest lengths from the model, m (what actuators modulate).
-    base_rest: Vec<f64>,
-    staging: Vec<GpuPosition>,
+    pub(super) base_rest: Vec<f64>,
+    /// The positions as last uploaded (kept for its memory).
+    pub(super) staging: Vec<GpuPosition>,
 }
 
 /// The obstacle geometry on the device (vertex buffers, made once).
@@ -87,7 +87,7 @@ pub(crate) struct ObstacleBuffers {
 }
 
 impl ObstacleBuffers {
-    fn new(device: &wgpu::Device, shapes: &[Shape]) -> Option<Self> {
+    pub(super) fn new(device: &wgpu::Device, shapes: &[Shape]) -> Option<Self> {
         use wgpu::util::DeviceExt;
         if shapes.is_empty() {
             return None;
@@ -117,7 +117,7 @@ impl ObstacleBuffers {
 /// Smallest buffer made, in bytes: wgpu refuses zero-sized bindings.
 const MIN_BUFFER: u64 = 16;
 
-fn storage_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
+pub(super) fn storage_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
     use wgpu::util::DeviceExt;
     let size = (bytes.len() as u64).max(MIN_BUFFER).next_multiple_of(4) as usize;
     let mut contents = Vec::with_capacity(size);
@@ -131,71 +131,6 @@ fn storage_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buf
 }
 
 impl Drawing {
-    /// Uploads the drawing data of `model` to `renderer`'s device: spring ends, rest lengths (the
-    /// zero-length law gets 0, so it is drawn neutral), fixed flags, the obstacles' triangles.
-    /// The scene has a ground when the model's contact is not [`Contact::None`]. The position
-    /// buffer starts at the model's initial positions.
-    ///
-    /// # Errors
-    /// [`Model::validate`]'s errors: a model that cannot be simulated is not drawn either.
-    pub fn new(renderer: &Renderer, model: &Model) -> Result<Self> {
-        model.validate()?;
-        let device = renderer.device();
-        let ends: Vec<[u32; 2]> = model.springs.iter().map(|s| [s.a, s.b]).collect();
-        let laws: Vec<SpringLaw> = model.springs.iter().map(|s| s.law).collect();
-        let rest: Vec<f32> = model
-            .springs
-            .iter()
-            .map(|s| match s.law {
-                SpringLaw::ZeroLength => 0.0,
-                _ => s.rest_length as f32,
-            })
-            .collect();
-        let flags: Vec<u32> = model
-            .masses
-            .iter()
-            .map(|m| if m.fixed { MASS_FIXED } else { 0 })
-            .collect();
-        let positions: Vec<GpuPosition> =
-            model.masses.iter().map(|m| to_vec4(m.position)).collect();
-        let shapes: Vec<Shape> = model.obstacles.iter().map(|o| o.shape.clone()).collect();
-        Ok(Self {
-            masses: model.masses.len() as u32,
-            springs: model.springs.len() as u32,
-            triangles: 0,
-            overlay_lines: 0,
-            spring_buffer: storage_buffer(
-                device,
-                "hooke::render::springs",
-                bytemuck::cast_slice(&ends),
-            ),
-            rest_buffer: storage_buffer(
-                device,
-                "hooke::render::rest_lengths",
-                bytemuck::cast_slice(&rest),
-            ),
-            flag_buffer: storage_buffer(
-                device,
-                "hooke::render::mass_flags",
-                bytemuck::cast_slice(&flags),
-            ),
-            triangle_buffer: storage_buffer(device, "hooke::render::triangles", &[]),
-            overlay_buffer: storage_buffer(device, "hooke::render::overlay", &[]),
-            position_buffer: storage_buffer(
-                device,
-                "hooke::render::positions",
-                bytemuck::cast_slice(&positions),
-            ),
-            highlight: None,
-            ground: model.params.contact != Contact::None,
-            obstacles: ObstacleBuffers::new(device, &shapes),
-            shapes,
-            laws,
-            base_rest: model.springs.iter().map(|s| s.rest_length).collect(),
-            staging: positions,
-        })
-    }
-
     /// Number of masses.
     #[must_use]
     pub fn masses(&self) -> usize {
@@ -219,139 +154,6 @@ impl Drawing {
     #[must_use]
     pub fn position_buffer(&self) -> &wgpu::Buffer {
         &self.position_buffer
-    }
-
-    /// Uploads mass positions (m), e.g. [`crate::CpuWorld::positions`], to the scene's own
-    /// positions buffer (converted to `f32`).
-    ///
-    /// # Errors
-    /// [`Error::LengthMismatch`] unless there is exactly one position per mass.
-    pub fn set_positions(&mut self, renderer: &Renderer, positions: &[DVec3]) -> Result<()> {
-        check_len("positions", self.masses(), positions.len())?;
-        self.staging.clear();
-        self.staging.extend(positions.iter().map(|&p| to_vec4(p)));
-        if !self.staging.is_empty() {
-            renderer.queue().write_buffer(
-                &self.position_buffer,
-                0,
-                bytemuck::cast_slice(&self.staging),
-            );
-        }
-        Ok(())
-    }
-
-    /// Uploads current rest lengths (m), one per spring, e.g. [`crate::CpuWorld::rest_lengths`]
-    /// when actuators move them; strain colours are measured against these. Zero-length-law
-    /// springs stay at 0 (neutral).
-    ///
-    /// # Errors
-    /// [`Error::LengthMismatch`] unless there is exactly one rest length per spring.
-    pub fn set_rest_lengths(&mut self, renderer: &Renderer, rest_lengths: &[f64]) -> Result<()> {
-        check_len("rest lengths", self.springs(), rest_lengths.len())?;
-        let rest: Vec<f32> = rest_lengths
-            .iter()
-            .zip(&self.laws)
-            .map(|(&r, law)| match law {
-                SpringLaw::ZeroLength => 0.0,
-                _ => r as f32,
-            })
-            .collect();
-        if !rest.is_empty() {
-            renderer
-                .queue()
-                .write_buffer(&self.rest_buffer, 0, bytemuck::cast_slice(&rest));
-        }
-        Ok(())
-    }
-
-    /// Uploads the rest lengths `actuators` give at time `time` (s): the model's base rest
-    /// lengths, with each actuated spring's replaced by [`crate::Actuator::rest_length`]. This is
-    /// how strain colours follow the muscles of a GPU World, whose actuated rest lengths live only
-    /// in its shaders ([`crate::render::Renderer::render_world`] calls it with the World's
-    /// actuators and time). Does nothing when there are no actuators.
-    ///
-    /// # Errors
-    /// [`Error::IndexOutOfRange`] for an actuator naming a missing spring.
-    pub fn actuate(
-        &mut self,
-        renderer: &Renderer,
-        actuators: &[crate::model::Actuator],
-        time: f64,
-    ) -> Result<()> {
-        if actuators.is_empty() {
-            return Ok(());
-        }
-        let mut rest = self.base_rest.clone();
-        for a in actuators {
-            let s = a.spring as usize;
-            let Some(r) = rest.get_mut(s) else {
-                return Err(Error::IndexOutOfRange {
-                    what: "spring",
-                    index: s,
-                    len: self.springs(),
-                });
-            };
-            *r = a.rest_length(self.base_rest[s], time);
-        }
-        self.set_rest_lengths(renderer, &rest)
-    }
-
-    /// Sets the triangles to shade (the solid look of voxel bodies, Lipson), each three mass
-    /// indices. Both sides are lit. See [`crate::render::exterior_triangles`] to get the
-    /// exterior faces of a set of hexahedral cells. An empty slice removes them.
-    ///
-    /// # Errors
-    /// [`Error::IndexOutOfRange`] for a mass index that does not exist.
-    pub fn set_triangles(&mut self, renderer: &Renderer, triangles: &[[u32; 3]]) -> Result<()> {
-        for &i in triangles.iter().flatten() {
-            if i >= self.masses {
-                return Err(Error::IndexOutOfRange {
-                    what: "mass",
-                    index: i as usize,
-                    len: self.masses(),
-                });
-            }
-        }
-        self.triangle_buffer = storage_buffer(
-            renderer.device(),
-            "hooke::render::triangles",
-            bytemuck::cast_slice(triangles),
-        );
-        self.triangles = triangles.len() as u32;
-        Ok(())
-    }
-
-    /// Sets the overlay segments drawn over everything (an empty slice removes them).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] for a non-finite end point.
-    pub fn set_overlay(&mut self, renderer: &Renderer, lines: &[OverlayLine]) -> Result<()> {
-        if lines.iter().any(|l| !(l.a.is_finite() && l.b.is_finite())) {
-            return Err(Error::InvalidParameter {
-                name: "overlay line end",
-                value: f64::NAN,
-                expected: "must be finite (m)",
-            });
-        }
-        let gpu: Vec<GpuOverlayLine> = lines
-            .iter()
-            .map(|l| GpuOverlayLine {
-                a: l.a.extend(1.0).to_array(),
-                b: l.b.extend(1.0).to_array(),
-                color: linear(l.color),
-            })
-            .collect();
-        let bytes: &[u8] = bytemuck::cast_slice(&gpu);
-        if self.overlay_buffer.size() < bytes.len() as u64 {
-            self.overlay_buffer =
-                storage_buffer(renderer.device(), "hooke::render::overlay", bytes);
-        } else if !bytes.is_empty() {
-            renderer
-                .queue()
-                .write_buffer(&self.overlay_buffer, 0, bytes);
-        }
-        self.overlay_lines = lines.len() as u32;
-        Ok(())
     }
 
     /// Highlights one mass (drawn larger, in [`crate::render::Style::highlight`]), or none.
@@ -386,13 +188,13 @@ impl Drawing {
     }
 
     /// Turns the ground plane on or off for this scene (by default on unless the model's
-    /// contact is [`Contact::None`]).
+    /// contact is [`Contact::None`](crate::Contact::None)).
     pub fn set_ground(&mut self, ground: bool) {
         self.ground = ground;
     }
 }
 
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+pub(super) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     if expected == got {
         Ok(())
     } else {
@@ -404,6 +206,6 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     }
 }
 
-fn to_vec4(p: DVec3) -> GpuPosition {
+pub(super) fn to_vec4(p: DVec3) -> GpuPosition {
     [p.x as f32, p.y as f32, p.z as f32, 1.0]
 }

@@ -41,6 +41,7 @@
 //! | `camera.rs` | [`Camera`], [`Camera::frame`], [`bounds`], [`bounds_with`] (obstacles) |
 //! | `style.rs` | [`Style`], [`Srgba`] |
 //! | `faces.rs` | [`exterior_triangles`] of hexahedral cells (the solid look) |
+//! | `drawing_uploads.rs` | [`Drawing::new`] and the setters that write its buffers through a [`Renderer`] |
 //! | `obstacle_mesh.rs` | the obstacles' triangles (made once per [`Drawing`]) and plane instances |
 //! | `shadow_map.rs` | shadows in scenes with obstacles: a depth map seen straight down |
 //! | `png.rs`, `gif.rs` | [`save_png`]; [`GifWriter`] (changed rectangles), [`FrameSchedule`] |
@@ -52,6 +53,7 @@
 
 mod camera;
 mod drawing;
+mod drawing_uploads;
 mod faces;
 mod gif;
 pub mod input;

@@ -4,12 +4,9 @@
 //! are infinite, so each becomes one [`GpuPlane`] instance that the shader draws as a patch
 //! around the camera's target, as the ground is drawn.
 
-use std::f64::consts::{PI, TAU};
-
 use bytemuck::{Pod, Zeroable};
-use glam::{DQuat, DVec2, DVec3};
 
-use crate::model::{Heightfield, Shape};
+use crate::model::{Mesh, Shape};
 
 /// One vertex of an obstacle triangle (WGSL `ObstacleIn`, vertex attributes 0 and 1).
 #[repr(C)]
@@ -31,11 +28,6 @@ pub(crate) struct GpuPlane {
 }
 const _: () = assert!(std::mem::size_of::<GpuPlane>() == 16);
 
-/// Segments around the axis of a sphere or capsule.
-const AROUND: usize = 32;
-/// Segments from pole to pole of a sphere (each capsule cap gets half).
-const POLE_TO_POLE: usize = 16;
-
 /// The drawable geometry of a model's obstacles.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ObstacleMesh {
@@ -46,192 +38,37 @@ pub(crate) struct ObstacleMesh {
 }
 
 impl ObstacleMesh {
-    /// The mesh of `shapes` (each valid, as [`Model::validate`](crate::Model::validate) checks).
+    /// The mesh of `shapes` (each valid, as [`Model::validate`](crate::Model::validate) checks):
+    /// each plane an instance, every other shape its own triangles ([`Shape::mesh`]).
     pub(crate) fn new(shapes: &[Shape]) -> Self {
-        let mut mesh = Self::default();
+        let mut planes = Vec::new();
+        let mut triangles = Mesh::default();
         for shape in shapes {
-            mesh.add(shape);
-        }
-        mesh
-    }
-
-    fn add(&mut self, shape: &Shape) {
-        match shape {
-            Shape::Plane { normal, offset } => {
-                let n = normal.normalize();
-                self.planes.push(GpuPlane {
-                    plane: [n.x as f32, n.y as f32, n.z as f32, *offset as f32],
-                });
-            }
-            Shape::Box {
-                centre,
-                half_extents,
-            } => self.cuboid(*centre, *half_extents, DQuat::IDENTITY),
-            Shape::OrientedBox {
-                centre,
-                half_extents,
-                rotation,
-            } => self.cuboid(*centre, *half_extents, DQuat::from_scaled_axis(*rotation)),
-            Shape::Sphere { centre, radius } => self.capsule(*centre, *centre, *radius),
-            Shape::Capsule { a, b, radius } => self.capsule(*a, *b, *radius),
-            Shape::Heightfield(h) => self.heightfield(h),
-        }
-    }
-
-    fn push(&mut self, position: DVec3, normal: DVec3) {
-        self.vertices.push(GpuObstacleVertex {
-            position: position.as_vec3().to_array(),
-            normal: normal.as_vec3().to_array(),
-        });
-    }
-
-    /// The quad `a b c d` (counter-clockwise seen from outside) as two triangles, normals per
-    /// corner; a triangle with two corners at the same place (at a pole) is left out.
-    fn quad(&mut self, corners: [(DVec3, DVec3); 4]) {
-        for triangle in [[0, 1, 2], [0, 2, 3]] {
-            let [a, b, c] = triangle.map(|k| corners[k].0);
-            if a == b || b == c || c == a {
-                continue;
-            }
-            for k in triangle {
-                self.push(corners[k].0, corners[k].1);
+            match shape.plane() {
+                Some((n, offset)) => planes.push(GpuPlane {
+                    plane: [n.x as f32, n.y as f32, n.z as f32, offset as f32],
+                }),
+                None => shape.mesh(&mut triangles),
             }
         }
-    }
-
-    /// A box of half extents `h` about `centre`, turned by `rotation`: six flat faces.
-    fn cuboid(&mut self, centre: DVec3, h: DVec3, rotation: DQuat) {
-        for axis in 0..3 {
-            for sign in [-1.0, 1.0] {
-                let mut n = DVec3::ZERO;
-                n[axis] = sign;
-                // Two directions in the face such that u x v = n.
-                let mut u = DVec3::ZERO;
-                u[(axis + 1) % 3] = 1.0;
-                let v = n.cross(u);
-                let corner = |a: f64, b: f64| {
-                    let local = (n + a * u + b * v) * h;
-                    (centre + rotation * local, rotation * n)
-                };
-                self.quad([
-                    corner(-1.0, -1.0),
-                    corner(1.0, -1.0),
-                    corner(1.0, 1.0),
-                    corner(-1.0, 1.0),
-                ]);
-            }
-        }
-    }
-
-    /// The points within `radius` of the segment `a`-`b`: a cylinder along the axis (none when
-    /// `a == b`, a sphere) closed by two half spheres, smooth normals.
-    fn capsule(&mut self, a: DVec3, b: DVec3, radius: f64) {
-        let axis = (b - a).try_normalize().unwrap_or(DVec3::Z);
-        let u = axis.any_orthonormal_vector();
-        let v = axis.cross(u); // (u, v, axis) right-handed: quads below wind outward
-                               // Latitude rings from the pole at a (-axis) to the pole at b (+axis): those of the
-                               // lower half on a, those of the upper half on b, the equator on both, so the band
-                               // between the two equators is the cylinder.
-        let half = POLE_TO_POLE / 2;
-        let rings: Vec<(f64, f64, DVec3)> = (0..=POLE_TO_POLE)
-            .flat_map(|k| {
-                // cos and sin of the latitude, exact at the poles (one point each).
-                let (cos, sin) = match k {
-                    0 => (0.0, -1.0),
-                    k if k == POLE_TO_POLE => (0.0, 1.0),
-                    k => {
-                        let lat = -0.5 * PI + PI * k as f64 / POLE_TO_POLE as f64;
-                        (lat.cos(), lat.sin())
-                    }
-                };
-                let on_a = (k <= half).then_some((cos, sin, a));
-                let on_b = (k >= half).then_some((cos, sin, b));
-                on_a.into_iter().chain(on_b)
+        let vertices = triangles
+            .vertices
+            .iter()
+            .map(|(position, normal)| GpuObstacleVertex {
+                position: position.as_vec3().to_array(),
+                normal: normal.as_vec3().to_array(),
             })
             .collect();
-        let point = |(cos, sin, centre): (f64, f64, DVec3), j: usize| {
-            let lon = TAU * j as f64 / AROUND as f64;
-            let n = cos * (lon.cos() * u + lon.sin() * v) + sin * axis;
-            (centre + radius * n, n)
-        };
-        for pair in rings.windows(2) {
-            for j in 0..AROUND {
-                let next = (j + 1) % AROUND;
-                self.quad([
-                    point(pair[0], j),
-                    point(pair[0], next),
-                    point(pair[1], next),
-                    point(pair[1], j),
-                ]);
-            }
-        }
+        Self { vertices, planes }
     }
-
-    /// The heightfield's surface (two triangles per cell, normals from the gradient of the
-    /// bilinear surface at each sample) and four side walls down to [`skirt_bottom`].
-    fn heightfield(&mut self, h: &Heightfield) {
-        let sample = |i: usize, j: usize| {
-            let z = h.heights[j * h.columns + i];
-            h.origin + DVec3::new(i as f64 * h.spacing.x, j as f64 * h.spacing.y, z)
-        };
-        let normal = |i: usize, j: usize| {
-            // Central differences inside, one-sided at the edges.
-            let (i0, i1) = (i.saturating_sub(1), (i + 1).min(h.columns - 1));
-            let (j0, j1) = (j.saturating_sub(1), (j + 1).min(h.rows - 1));
-            let at = |i: usize, j: usize| h.heights[j * h.columns + i];
-            let g = DVec2::new(
-                (at(i1, j) - at(i0, j)) / ((i1 - i0) as f64 * h.spacing.x),
-                (at(i, j1) - at(i, j0)) / ((j1 - j0) as f64 * h.spacing.y),
-            );
-            DVec3::new(-g.x, -g.y, 1.0).normalize()
-        };
-        let corner = |i: usize, j: usize| (sample(i, j), normal(i, j));
-        for j in 0..h.rows - 1 {
-            for i in 0..h.columns - 1 {
-                self.quad([
-                    corner(i, j),
-                    corner(i + 1, j),
-                    corner(i + 1, j + 1),
-                    corner(i, j + 1),
-                ]);
-            }
-        }
-        let bottom = skirt_bottom(h);
-        let wall = |p: DVec3| DVec3::new(p.x, p.y, bottom);
-        // Each side walked with the outside on its right-hand side seen from above, so the quad
-        // (top p, top q, bottom q, bottom p) faces out.
-        let sides: [(Vec<(usize, usize)>, DVec3); 4] = [
-            ((0..h.columns).map(|i| (i, 0)).collect(), -DVec3::Y),
-            ((0..h.rows).map(|j| (h.columns - 1, j)).collect(), DVec3::X),
-            (
-                (0..h.columns).rev().map(|i| (i, h.rows - 1)).collect(),
-                DVec3::Y,
-            ),
-            ((0..h.rows).rev().map(|j| (0, j)).collect(), -DVec3::X),
-        ];
-        for (path, n) in sides {
-            for w in path.windows(2) {
-                let (p, q) = (sample(w[0].0, w[0].1), sample(w[1].0, w[1].1));
-                self.quad([(wall(p), n), (wall(q), n), (q, n), (p, n)]);
-            }
-        }
-    }
-}
-
-/// How far down the side walls of a heightfield are drawn (its solid has no bottom): to the
-/// ground `z = 0` or the lowest height, whichever is lower, less a quarter of the grid's larger
-/// side, m.
-pub(crate) fn skirt_bottom(h: &Heightfield) -> f64 {
-    let lowest = h
-        .heights
-        .iter()
-        .fold(f64::INFINITY, |m, &z| m.min(z + h.origin.z));
-    lowest.min(0.0) - 0.25 * h.extent().max_element()
 }
 
 #[cfg(test)]
 mod tests {
+    use glam::{DVec2, DVec3};
+
     use super::*;
+    use crate::model::Heightfield;
 
     fn v(p: [f32; 3]) -> DVec3 {
         DVec3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2]))
@@ -325,7 +162,7 @@ mod tests {
             let n = DVec3::new(-0.1, 0.05, 1.0).normalize();
             assert!((v(x.normal) - n).length() < 1e-6);
         }
-        let bottom = skirt_bottom(&h);
+        let bottom = h.skirt_bottom();
         // Lowest height 0.1 - 0.05 * 1.5 = 0.025 m; ground 0; less 2 m / 4.
         assert!((bottom + 0.5).abs() < 1e-12);
         assert!(mesh.vertices[6 * cells..]

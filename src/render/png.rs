@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::{Camera, Drawing, Renderer};
-use crate::cpu::CpuWorld;
 use crate::error::{Error, Result};
+use crate::simulation::Simulation;
 
 /// Writes `image` as a PNG file at `path`.
 ///
@@ -21,14 +21,15 @@ pub fn save_png(image: &image::RgbaImage, path: impl AsRef<Path>) -> Result<()> 
 }
 
 impl Renderer {
-    /// Renders a CPU world to a PNG file at `path`.
+    /// Renders a world read back to the host (a CPU world; see [`Renderer::render_cpu`]) to a
+    /// PNG file at `path`.
     ///
     /// # Errors
     /// Those of [`Renderer::render_cpu`]; [`Error::ImageWrite`] if the file cannot be written.
-    pub fn save_png_cpu(
+    pub fn save_png_cpu<S: Simulation>(
         &mut self,
         scene: &mut Drawing,
-        world: &CpuWorld,
+        world: &S,
         camera: &Camera,
         path: impl AsRef<Path>,
     ) -> Result<()> {

@@ -26,7 +26,6 @@ use super::{
     bounds_with, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style,
     DEFAULT_AZIMUTH, DEFAULT_ELEVATION,
 };
-use crate::cpu::CpuWorld;
 use crate::creatures::Trace;
 use crate::error::{Error, Result};
 use crate::model::{Model, Shape};
@@ -153,13 +152,16 @@ pub struct RecordingSummary {
 
 /// Runs `world` for `options.duration` s and writes an animated GIF of it (one frame every
 /// `options.frame_time` s of simulated time, springs coloured by strain) and an energy plot
-/// (every energy term over time), both into `options.out_dir`. [`record`] for a [`CpuWorld`],
-/// which knows its own model.
+/// (every energy term over time), both into `options.out_dir`. [`record`] for a world that
+/// knows its own model (`AsRef<Model>`: a [`CpuWorld`](crate::CpuWorld)).
 ///
 /// # Errors
 /// As [`record`].
 #[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
-pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<RecordingSummary> {
+pub fn record_cpu<S: Simulation + AsRef<Model>>(
+    world: &mut S,
+    options: &RecordOptions,
+) -> Result<RecordingSummary> {
     record_cpu_with(world, options, |_, _| Ok(()))
 }
 
@@ -171,16 +173,16 @@ pub fn record_cpu(world: &mut CpuWorld, options: &RecordOptions) -> Result<Recor
 /// Those of [`record`]; whatever `each` returns (the run stops there and the GIF is left
 /// unfinished).
 #[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
-pub fn record_cpu_with(
-    world: &mut CpuWorld,
+pub fn record_cpu_with<S: Simulation + AsRef<Model>>(
+    world: &mut S,
     options: &RecordOptions,
-    each: impl FnMut(&mut CpuWorld, usize) -> Result<()>,
+    each: impl FnMut(&mut S, usize) -> Result<()>,
 ) -> Result<RecordingSummary> {
-    let model = world.model().clone();
+    let model = world.as_ref().clone();
     record_with(world, &model, options, each)
 }
 
-/// Runs `world` (either backend: a [`CpuWorld`] or a GPU [`crate::World`]) built from `model` for
+/// Runs `world` (either backend: a [`CpuWorld`](crate::CpuWorld) or a GPU [`crate::World`]) built from `model` for
 /// `options.duration` s and writes an animated GIF of it (one frame every `options.frame_time` s
 /// of simulated time, springs coloured by strain, the camera as `options.framing` says: it can
 /// follow the bodies) and an energy plot (every energy term over time), both into

@@ -12,9 +12,9 @@ use super::style::{linear, Style};
 use super::targets::{Targets, DEPTH_FORMAT, SAMPLES, TARGET_FORMAT};
 use super::view::GpuView;
 use super::{Camera, Drawing};
-use crate::cpu::CpuWorld;
 use crate::error::{Error, Result};
 use crate::gpu::World;
+use crate::simulation::Simulation;
 
 /// Where the renderer reads mass positions from at draw time.
 #[derive(Clone, Copy, Debug)]
@@ -411,19 +411,21 @@ impl Renderer {
         self.read_image()
     }
 
-    /// Renders a CPU world: uploads its positions and current rest lengths into `scene` (made
-    /// from the same model), then [`Renderer::render`]s from them.
+    /// Renders a world from the host: uploads its positions and current rest lengths into
+    /// `scene` (made from the same model), then [`Renderer::render`]s from them. Meant for a
+    /// [`CpuWorld`](crate::CpuWorld), whose state is on the host; any [`Simulation`] works (a GPU
+    /// [`World`] is read back: [`Renderer::render_world`] draws it without a copy).
     ///
     /// # Errors
     /// [`Error::LengthMismatch`] if `scene` was made from a model of another size; those of
-    /// [`Renderer::render`].
-    pub fn render_cpu(
+    /// [`Renderer::render`]; the world's readback errors.
+    pub fn render_cpu<S: Simulation>(
         &mut self,
         scene: &mut Drawing,
-        world: &CpuWorld,
+        world: &S,
         camera: &Camera,
     ) -> Result<image::RgbaImage> {
-        scene.set_positions(self, world.position_slice())?;
+        scene.set_positions(self, &world.positions()?)?;
         scene.set_rest_lengths(self, &world.rest_lengths()?)?;
         self.render(scene, Positions::Uploaded, camera)
     }

@@ -6,36 +6,12 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{BodySpec, Joint, PileLayout, Scene, Terrain};
+use super::body_spec::{BodySpec, Joint};
+use super::pile::PileLayout;
+use super::terrain::Terrain;
 use crate::error::{Error, Result};
+use crate::format_version::FORMAT_VERSION;
 use crate::model::{ClassCollision, Obstacle, Params};
-
-/// The scene format version this hooke reads and writes: the `"version"` of every scene file and
-/// of population and evolution settings files.
-pub const FORMAT_VERSION: u32 = 1;
-
-/// What [`Error::SceneVersion`] says for a file whose `"version"` is `found` (as written; `None`
-/// when there is none): the versions this hooke reads and how to update the file.
-#[must_use]
-pub fn version_message(found: Option<&str>) -> String {
-    let reads = format!("this hooke reads format version {FORMAT_VERSION}");
-    match found {
-        None => format!(
-            "no \"version\" field; {reads}. A file written before format 1 needs four changes: \
-             add \"version\": 1 at the top; write enum values in snake_case (\"Penalty\" -> \
-             \"penalty\", \"Restitution\" -> \"restitution\", \"None\" -> \"none\", \
-             \"SemiImplicitEuler\" -> \"semi_implicit_euler\", \"ExplicitEuler\" -> \
-             \"explicit_euler\", \"Coulomb\" -> \"coulomb\", \"Naive\" -> \"naive\", \"Hooke\" \
-             -> \"hooke\", \"Material\" -> \"material\", \"ZeroLength\" -> \"zero_length\"); \
-             rename the obstacle shapes' \"center\" to \"centre\"; a population file's terrain \
-             list becomes one \"terrain\" object (see scenes/README.md)"
-        ),
-        Some(v) => format!(
-            "\"version\": {v} is not a scene format version this hooke reads ({reads}; a newer \
-             hooke may read a newer version)"
-        ),
-    }
-}
 
 /// Refuses the text `json` of a format 1 file (a scene, population or evolution settings file)
 /// unless its top-level `"version"` is [`FORMAT_VERSION`]. Text that is not a JSON object passes:
@@ -60,7 +36,7 @@ pub fn check_version(json: &str, path: &Path) -> Result<()> {
     })
 }
 
-/// A scene file's top level: the [`Scene`] with its `"version"` (and an editor's `"$schema"`).
+/// A scene file's top level: the [`Scene`](super::Scene) with its `"version"` (and an editor's `"$schema"`).
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(
@@ -71,71 +47,35 @@ pub fn check_version(json: &str, path: &Path) -> Result<()> {
 pub(crate) struct SceneFile {
     /// The JSON Schema this file follows, for editors (e.g. "./schema.json"); ignored by hooke.
     #[serde(rename = "$schema", default, skip_serializing)]
-    _schema: Option<String>,
+    pub(super) _schema: Option<String>,
     /// The scene format version: 1. Required in a scene file; a scene given inline in another
     /// format 1 file (a population file's robot) may leave it out.
     #[serde(default = "format_version")]
     #[schemars(extend("const" = 1))]
-    version: u32,
+    pub(super) version: u32,
     /// Global parameters; every field may be left out (hooke::Params::default()).
     #[serde(default)]
-    params: Params,
+    pub(super) params: Params,
     /// The bodies, in order: body i of the model is bodies[i].
     #[serde(default)]
-    bodies: Vec<BodySpec>,
+    pub(super) bodies: Vec<BodySpec>,
     /// Terrain by name, added as obstacles with the ground's contact and friction after
     /// `obstacles`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    terrain: Option<Terrain>,
+    pub(super) terrain: Option<Terrain>,
     /// A pile of soft bodies in a box by name: its bodies after `bodies`, its walls after
     /// `obstacles`, with the ground's contact and friction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pile: Option<PileLayout>,
+    pub(super) pile: Option<PileLayout>,
     /// Static obstacles besides the ground.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    obstacles: Vec<Obstacle>,
+    pub(super) obstacles: Vec<Obstacle>,
     /// Springs joining masses of bodies, added after all bodies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    joints: Vec<Joint>,
+    pub(super) joints: Vec<Joint>,
     /// The pair force between masses of two collision classes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    class_collisions: Vec<ClassCollision>,
-}
-
-impl TryFrom<SceneFile> for Scene {
-    type Error = String;
-
-    fn try_from(file: SceneFile) -> std::result::Result<Self, String> {
-        if file.version != FORMAT_VERSION {
-            return Err(version_message(Some(&file.version.to_string())));
-        }
-        Ok(Self {
-            params: file.params,
-            bodies: file.bodies,
-            joints: file.joints,
-            obstacles: file.obstacles,
-            terrain: file.terrain,
-            pile: file.pile,
-            class_collisions: file.class_collisions,
-            base_dir: None,
-        })
-    }
-}
-
-impl From<Scene> for SceneFile {
-    fn from(scene: Scene) -> Self {
-        Self {
-            _schema: None,
-            version: FORMAT_VERSION,
-            params: scene.params,
-            bodies: scene.bodies,
-            terrain: scene.terrain,
-            pile: scene.pile,
-            obstacles: scene.obstacles,
-            joints: scene.joints,
-            class_collisions: scene.class_collisions,
-        }
-    }
+    pub(super) class_collisions: Vec<ClassCollision>,
 }
 
 fn format_version() -> u32 {

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::body_kind::BodyKind;
-use super::{BodyCollision, BodySpec};
+use super::body_spec::{BodyCollision, BodySpec};
 use crate::builders::{Cube, Lattice, Placement, RandomStructure, SplitMix64};
 use crate::error::Result;
 use crate::model::{Contact, Friction, Obstacle, Shape};

@@ -4,7 +4,7 @@
 
 use glam::{DMat3, DQuat, DVec3};
 
-use super::{BodyReading, INERTIA_CUTOFF, ORIENTATION_ITERATIONS};
+use super::readings::{BodyReading, INERTIA_CUTOFF, ORIENTATION_ITERATIONS};
 
 /// A body's sums relative to its reference point (its first mass), as both backends reduce
 /// them: `r = x - reference`. The default is all zeros (not glam's identity matrices).

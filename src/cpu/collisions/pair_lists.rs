@@ -16,7 +16,7 @@ use std::ops::Range;
 use glam::DVec3;
 
 use super::{Collider, State, Touch};
-use crate::cpu::mass_grid::Runs;
+use crate::model::Runs;
 
 /// The force slot of an entry whose pair is computed by the other mass, or does not touch.
 const NONE: u32 = u32::MAX;
@@ -70,8 +70,8 @@ impl Collider {
         lists.forces.clear();
         lists.starts.push(0);
         for i in first..first + count {
-            if self.radius[i] > 0.0 {
-                let (p, r, own) = (s.pos[i], self.radius[i], grid.slot(i));
+            if self.pairs.radius[i] > 0.0 {
+                let (p, r, own) = (s.pos[i], self.pairs.radius[i], grid.slot(i));
                 match grid.runs(i, p, r) {
                     Runs::Rows(rows) => {
                         for run in rows {

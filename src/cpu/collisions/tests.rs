@@ -52,18 +52,18 @@ fn cloud(seed: u64, count: usize, side: f64, spread: f64) -> Model {
 /// with the lower index first.
 fn reference(c: &Collider, s: &State<'_>) -> Vec<Touch> {
     let cell_of = |p: DVec3| {
-        let q = (p / c.cell).floor();
+        let q = (p / c.pairs.cell).floor();
         [q.x as i64, q.y as i64, q.z as i64]
     };
     let mut cells: BTreeMap<[i64; 3], Vec<usize>> = BTreeMap::new();
-    for &i in &c.members {
+    for &i in &c.pairs.members {
         cells
             .entry(cell_of(s.pos[i as usize]))
             .or_default()
             .push(i as usize);
     }
     let mut out = vec![Touch::default(); s.pos.len()];
-    for &i in &c.members {
+    for &i in &c.pairs.members {
         let i = i as usize;
         let own = cell_of(s.pos[i]);
         let t = &mut out[i];
@@ -71,14 +71,17 @@ fn reference(c: &Collider, s: &State<'_>) -> Vec<Touch> {
             let cell = [own[0] + dx, own[1] + dy, own[2] + dz];
             for &j in cells.get(&cell).into_iter().flatten() {
                 let (a, b) = (i.min(j), i.max(j));
-                let reach = c.radius[a] + c.radius[b];
+                let reach = c.pairs.radius[a] + c.pairs.radius[b];
                 let d = s.pos[a] - s.pos[b];
-                if j == i || d.length_squared() >= reach * reach || !c.may_touch(a, b, s.fixed) {
+                if j == i
+                    || d.length_squared() >= reach * reach
+                    || !c.pairs.may_touch(a, b, s.fixed)
+                {
                     continue;
                 }
                 let inverse = s.inverse_mass(a) + s.inverse_mass(b);
                 let f = pair(
-                    c.collision(a, b),
+                    c.pairs.collision(a, b),
                     c.dt,
                     reach,
                     d,

@@ -148,7 +148,7 @@ impl World {
             actuators: model.actuators.clone(),
             params: model.params,
             stable,
-            contact_finder: crate::cpu::Collider::new(model),
+            contact_finder: crate::model::CollisionPairs::new(model),
         };
         let mut world = Self {
             adapter_info: device.adapter_info(),

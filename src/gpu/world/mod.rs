@@ -104,7 +104,7 @@ struct HostModel {
     /// The model's stable time step estimate.
     stable: StableDt,
     /// The broad phase and exclusions for [`World::contacts`], when a mass collides.
-    contact_finder: Option<crate::cpu::Collider>,
+    contact_finder: Option<crate::model::CollisionPairs>,
 }
 
 /// Why a World stopped.

@@ -50,7 +50,7 @@ impl Dense {
 
 /// The grid over the colliding masses (see the module docs).
 #[derive(Clone, Debug, Default)]
-pub(super) struct MassGrid {
+pub(crate) struct MassGrid {
     /// Cell side, m: the largest collision diameter.
     cell: f64,
     /// Dense numbering, or `None` for the hash.
@@ -77,7 +77,7 @@ pub(super) struct MassGrid {
 impl MassGrid {
     /// Rebuilds the grid for `members` (the colliding masses, in increasing index) at `pos` (m)
     /// with collision radii `radius` (m, per mass), with cells `cell` m wide (> 0).
-    pub(super) fn build(&mut self, members: &[u32], pos: &[DVec3], radius: &[f64], cell: f64) {
+    pub(crate) fn build(&mut self, members: &[u32], pos: &[DVec3], radius: &[f64], cell: f64) {
         self.cell = cell;
         self.member_cell.clear();
         self.member_cell
@@ -162,12 +162,12 @@ impl MassGrid {
     }
 
     /// The slot of mass `i` (a member of the last build).
-    pub(super) fn slot(&self, i: usize) -> usize {
+    pub(crate) fn slot(&self, i: usize) -> usize {
         self.slot[i] as usize
     }
 
     /// The mass in slot `k`.
-    pub(super) fn mass(&self, k: usize) -> usize {
+    pub(crate) fn mass(&self, k: usize) -> usize {
         self.mass[k] as usize
     }
 
@@ -188,7 +188,7 @@ impl MassGrid {
     /// exactly some of those the distance test would reject, and the order of the others is
     /// unchanged.
     #[inline]
-    pub(super) fn runs(&self, i: usize, p: DVec3, r: f64) -> Runs {
+    pub(crate) fn runs(&self, i: usize, p: DVec3, r: f64) -> Runs {
         let c = self.cells[self.slot(i)];
         if let Some(dense) = &self.dense {
             let centre = dense.number(c);
@@ -226,12 +226,12 @@ impl MassGrid {
     }
 
     /// Whether slot `k` is in `cell`.
-    pub(super) fn in_cell(&self, k: usize, cell: [i64; 3]) -> bool {
+    pub(crate) fn in_cell(&self, k: usize, cell: [i64; 3]) -> bool {
         self.cells[k] == cell
     }
 
     /// Positions (m) and radii (m) of the slots of `run`.
-    pub(super) fn run_data(&self, run: Range<u32>) -> (&[DVec3], &[f64]) {
+    pub(crate) fn run_data(&self, run: Range<u32>) -> (&[DVec3], &[f64]) {
         let run = run.start as usize..run.end as usize;
         (&self.pos[run.clone()], &self.radius[run])
     }
@@ -239,7 +239,7 @@ impl MassGrid {
     /// Calls `visit(j)` for every colliding mass `j != i` in the 27 cells around mass `i`'s
     /// (at `p`, m, with radius `r`, m) that may be within reach of it, in the order of
     /// [`MassGrid::runs`].
-    pub(super) fn neighbours(&self, i: usize, p: DVec3, r: f64, mut visit: impl FnMut(usize)) {
+    pub(crate) fn neighbours(&self, i: usize, p: DVec3, r: f64, mut visit: impl FnMut(usize)) {
         let own = self.slot(i);
         let mut scan = |run: Range<u32>, cell: Option<[i64; 3]>| {
             for k in run.start as usize..run.end as usize {
@@ -286,7 +286,7 @@ impl Gaps {
 // A value on the stack of the pass's loop, made and used once per mass: boxing the hashed
 // variant would allocate per mass.
 #[allow(clippy::large_enum_variant)]
-pub(super) enum Runs {
+pub(crate) enum Runs {
     /// Dense numbering: the nine rows of three cells, every slot a neighbour.
     Rows([Range<u32>; 9]),
     /// Hashed: the 27 cells' buckets, each with the cell its neighbours are in.
