@@ -2,7 +2,7 @@
 //! never collide) and the pair force of each pair of classes: the tables of the collision pass
 //! (`kernels/collisions.rs`), a function of the model alone.
 
-use crate::cpu::collision_exclusions;
+use crate::model::collision_exclusions;
 use crate::gpu::layout::{GpuCollide, GpuCollider, NONE};
 use crate::model::Model;
 
