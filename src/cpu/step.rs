@@ -4,8 +4,10 @@
 
 use super::chunks::PARALLEL_MIN_SPRINGS;
 use super::collisions::State;
-use super::integrate::{integrate, MassPass, MassState};
+use super::integrate::integrate;
 use super::integrate_simd::MASS_LANES_MAX_MASSES;
+use super::lanes::wide;
+use super::mass_pass::{MassPass, MassState};
 use super::springs::springs;
 use super::world::Failure;
 use super::{steps_for, CpuWorld};
@@ -87,7 +89,7 @@ impl CpuWorld {
             obstacles: &self.solids,
             touch: self.collider.as_ref().map_or(&[], |c| &c.touch),
             lanes: self.kernels.mass_lanes && self.mass.len() <= MASS_LANES_MAX_MASSES,
-            wide: super::integrate_simd::wide(),
+            wide: wide(),
             book_energy: self.track_energy,
         };
         let state = MassState {
