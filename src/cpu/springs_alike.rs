@@ -25,11 +25,10 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
-use super::alike_muscles::GroupMuscles;
 use super::formed_rest::{Driver, FormedRest};
 use super::lanes::{Lanes, Wide, LANES};
 use super::springs_lanes::{
-    form_rest, set_driver, walk_groups, LaneGroup, Scratch, SharedParams, WithParams,
+    form_rest, set_driver, walk_groups, LaneGroup, Muscled, Scratch, SharedParams, WithParams,
 };
 use super::springs_simd::walk_range;
 use super::springs_template::{find_templates, TemplateGroup};
@@ -75,17 +74,14 @@ pub(super) struct Group {
     first_mass: [usize; LANES],
     /// Lanes holding a body of their own (the rest are padding).
     bodies: usize,
-    /// The springs' base lengths, amplitudes and waves when the walk forms their rest lengths
-    /// (`alike_muscles.rs`); `None` to read the stored ones.
-    muscles: Option<GroupMuscles>,
 }
 
 /// How a chunk of small bodies is walked: its groups of alike bodies, then its single bodies.
 #[derive(Clone, Debug, Default)]
 pub(super) struct AlikePlan {
-    groups: Vec<Group>,
+    groups: Vec<Muscled<Group>>,
     /// Groups of bodies of different shapes on one template (`springs_template.rs`).
-    templates: Vec<TemplateGroup>,
+    templates: Vec<Muscled<TemplateGroup>>,
     /// Bodies with no alike partner in the chunk (or too large) and in no template group,
     /// walked by the scalar kernel.
     singles: Vec<Range<usize>>,
@@ -125,17 +121,17 @@ impl AlikePlan {
             for lanes in bodies.chunks(LANES) {
                 let last = lanes[lanes.len() - 1];
                 let at = |l: usize| lanes.get(l).copied().unwrap_or(last);
-                groups.push(Group {
+                groups.push(Muscled::new(Group {
                     shape: shape.clone(),
                     first_spring: std::array::from_fn(|l| at(l).0),
                     first_mass: std::array::from_fn(|l| at(l).1),
                     bodies: lanes.len(),
-                    muscles: None,
-                });
+                }));
             }
         }
         singles.sort_by_key(|r| r.start);
         let (templates, singles) = find_templates(sp, pos, singles);
+        let templates: Vec<_> = templates.into_iter().map(Muscled::new).collect();
         (!(groups.is_empty() && templates.is_empty())).then_some(Self {
             groups,
             templates,
@@ -178,19 +174,21 @@ impl AlikePlan {
     /// Whether each template group keeps its stiffness and damping per lane.
     #[cfg(test)]
     pub(super) fn template_layouts(&self) -> impl Iterator<Item = bool> + '_ {
-        self.templates.iter().map(TemplateGroup::params_per_lane)
+        self.templates.iter().map(|t| t.group.params_per_lane())
     }
 
     /// Each group's muscles, if it forms its rest lengths.
     #[cfg(test)]
-    pub(super) fn group_muscles(&self) -> impl Iterator<Item = Option<&GroupMuscles>> {
+    pub(super) fn group_muscles(
+        &self,
+    ) -> impl Iterator<Item = Option<&super::alike_muscles::GroupMuscles>> {
         self.groups.iter().map(|g| g.muscles.as_ref())
     }
 
     /// Springs walked in lanes (padding lanes not counted), of bodies alike and on templates.
     pub(super) fn springs(&self) -> usize {
-        let per = |g: &Group| g.bodies * g.shape.template.ends.len();
-        let templates: usize = self.templates.iter().map(TemplateGroup::springs).sum();
+        let per = |g: &Muscled<Group>| g.group.bodies * g.group.shape.template.ends.len();
+        let templates: usize = self.templates.iter().map(|t| t.group.springs()).sum();
         self.groups.iter().map(per).sum::<usize>() + templates
     }
 }
@@ -287,15 +285,6 @@ impl LaneGroup for Group {
     #[inline(always)]
     fn law(&self, j: usize, table: &[SpringParams]) -> SpringLaw {
         table[self.shape.template.param[j] as usize].law
-    }
-
-    #[inline(always)]
-    fn muscles(&self) -> &Option<GroupMuscles> {
-        &self.muscles
-    }
-
-    fn muscles_mut(&mut self) -> &mut Option<GroupMuscles> {
-        &mut self.muscles
     }
 
     /// The relative masses some spring touches, each lane's at its body's lowest mass.
@@ -496,7 +485,7 @@ mod tests {
         assert!(plan
             .groups
             .iter()
-            .all(|g| g.bodies <= LANES && g.bodies >= 2));
+            .all(|g| g.group.bodies <= LANES && g.group.bodies >= 2));
         assert_eq!(plan.singles.len(), 1, "the stiffer copy walks alone");
     }
 

@@ -79,10 +79,6 @@ pub(super) trait LaneGroup {
     fn active(&self, j: usize) -> u8;
     /// The law of template spring `j` (its table entries in `table`).
     fn law(&self, j: usize, table: &[SpringParams]) -> SpringLaw;
-    /// The rest lengths the walk forms, if it does.
-    fn muscles(&self) -> &Option<GroupMuscles>;
-    /// [`LaneGroup::muscles`], to set.
-    fn muscles_mut(&mut self) -> &mut Option<GroupMuscles>;
     /// Transposes the lanes' states into `s.state` and zeroes `s.force`.
     fn load(&self, s: &mut Scratch, pos: &[DVec3], vel: &[DVec3]);
     /// Transposes the stored rest lengths `stored` (m, every spring's) into `rest`.
@@ -91,6 +87,24 @@ pub(super) trait LaneGroup {
     fn store(&self, s: &Scratch, lo: usize, force: &mut [DVec3]);
     /// Runs `work` with the template springs' stiffness and damping per lane.
     fn with_params<W: WithParams>(&self, table: &[SpringParams], wide: Wide, work: W) -> Lanes;
+}
+
+/// A group of bodies walked side by side (a [`LaneGroup`]), and the rest lengths the walk forms
+/// for it, if it does (`alike_muscles.rs`; `None`: the stored ones).
+#[derive(Clone, Debug)]
+pub(super) struct Muscled<G> {
+    pub(super) group: G,
+    pub(super) muscles: Option<GroupMuscles>,
+}
+
+impl<G> Muscled<G> {
+    /// `group`, reading the stored rest lengths.
+    pub(super) fn new(group: G) -> Self {
+        Self {
+            group,
+            muscles: None,
+        }
+    }
 }
 
 /// The rest length (m) of template spring `j` in every lane (methods, not closures, so that
@@ -181,28 +195,34 @@ pub(super) trait WithParams {
 
 /// Gives group `g` the rest lengths to form in the walk where it can (each spring's driver in
 /// `drivers`, `None`: it does not), and marks its bodies' springs in `formed` when it does.
-pub(super) fn form_rest(g: &mut impl LaneGroup, drivers: Option<&[Driver]>, formed: &mut [bool]) {
-    let springs = g.ends().len();
-    let muscles =
-        drivers.and_then(|d| GroupMuscles::of_lanes(springs, |j, l| g.spring_of(j, l), d));
-    if muscles.is_some() {
-        for r in g.body_springs() {
+pub(super) fn form_rest<G: LaneGroup>(
+    g: &mut Muscled<G>,
+    drivers: Option<&[Driver]>,
+    formed: &mut [bool],
+) {
+    let group = &g.group;
+    let springs = group.ends().len();
+    let spring_of = |j, l| group.spring_of(j, l);
+    g.muscles = drivers.and_then(|d| GroupMuscles::of_lanes(springs, spring_of, d));
+    if g.muscles.is_some() {
+        for r in group.body_springs() {
             formed[r].fill(true);
         }
     }
-    *g.muscles_mut() = muscles;
 }
 
 /// Sets spring `s`'s driver where group `g` forms its rest length; `false` when the group
 /// cannot form it any more (then [`form_rest`] again).
-pub(super) fn set_driver(g: &mut impl LaneGroup, s: usize, driver: Driver) -> bool {
-    let slots: Vec<(usize, usize)> = (0..LANES)
-        .filter_map(|l| g.slot_of(s, l).map(|j| (j, l)))
-        .collect();
-    let Some(m) = g.muscles_mut().as_mut() else {
+pub(super) fn set_driver<G: LaneGroup>(g: &mut Muscled<G>, s: usize, driver: Driver) -> bool {
+    let Some(m) = g.muscles.as_mut() else {
         return true;
     };
-    slots.iter().all(|&(j, l)| m.set(j, l, driver).is_some())
+    let group = &g.group;
+    (0..LANES).all(|l| {
+        group
+            .slot_of(s, l)
+            .is_none_or(|j| m.set(j, l, driver).is_some())
+    })
 }
 
 /// Walks `groups` of a chunk (force buffer `force` from mass `lo`) and returns their damping
@@ -213,7 +233,7 @@ pub(super) fn walk_groups<G: LaneGroup>(
     (table, rest): (&[SpringParams], &[f64]),
     (pos, vel): (&[DVec3], &[DVec3]),
     sines: &[f64],
-    groups: &[G],
+    groups: &[Muscled<G>],
     (lo, force): (usize, &mut [DVec3]),
 ) -> f64 {
     if groups.is_empty() {
@@ -241,7 +261,7 @@ struct GroupsWalk<'a, G> {
     pos: &'a [DVec3],
     vel: &'a [DVec3],
     sines: &'a [f64],
-    groups: &'a [G],
+    groups: &'a [Muscled<G>],
     lo: usize,
     force: &'a mut [DVec3],
     scratch: &'a mut Scratch,
@@ -254,10 +274,11 @@ impl<G: LaneGroup> pulp::WithSimd for GroupsWalk<'_, G> {
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
         let mut power = 0.0;
         let wide = wide();
-        for g in self.groups {
+        for Muscled { group: g, muscles } in self.groups {
             g.load(self.scratch, self.pos, self.vel);
             let walk = GroupWalk {
                 g,
+                muscles: muscles.as_ref(),
                 scratch: &mut *self.scratch,
                 table: self.table,
                 rest: self.rest,
@@ -275,6 +296,7 @@ impl<G: LaneGroup> pulp::WithSimd for GroupsWalk<'_, G> {
 /// One group's walk (its states loaded), for its layout of stiffness and damping.
 struct GroupWalk<'a, G> {
     g: &'a G,
+    muscles: Option<&'a GroupMuscles>,
     scratch: &'a mut Scratch,
     table: &'a [SpringParams],
     rest: &'a [f64],
@@ -287,6 +309,7 @@ impl<G: LaneGroup> WithParams for GroupWalk<'_, G> {
     fn with_params<P: LaneParams>(self, params: &P) -> Lanes {
         let GroupWalk {
             g,
+            muscles,
             scratch,
             table,
             rest,
@@ -299,7 +322,7 @@ impl<G: LaneGroup> WithParams for GroupWalk<'_, G> {
             rest: stored,
         } = scratch;
         let state = (&state[..], &mut force[..]);
-        match g.muscles().as_ref().map(|m| m.rests(sines, wide)) {
+        match muscles.map(|m| m.rests(sines, wide)) {
             Some(Rests::Combos(r)) => walk(g, table, state, &r, params),
             Some(Rests::Lanes(r)) => walk(g, table, state, &r, params),
             None => {

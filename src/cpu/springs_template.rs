@@ -26,7 +26,6 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::alike_muscles::GroupMuscles;
 use super::lanes::{Lanes, Wide, COMBOS, LANES};
 use super::springs_lanes::{CombosParams, LaneGroup, LanesParams, Scratch, WithParams};
 use super::tables::{SpringArrays, SpringParams};
@@ -68,8 +67,6 @@ pub(super) struct TemplateGroup {
     mass: Vec<[u32; LANES]>,
     /// The bodies (spring ranges), one per lane.
     bodies: Vec<Range<usize>>,
-    /// The rest lengths formed in the walk, if they are (`alike_muscles.rs`).
-    muscles: Option<GroupMuscles>,
 }
 
 /// The stiffness and damping of a group's template springs in each lane.
@@ -242,7 +239,6 @@ impl TemplateGroup {
             law: vec![SpringLaw::Hooke; n],
             mass: vec![[u32::MAX; LANES]; places.len()],
             bodies: bodies.iter().map(|c| c.run.clone()).collect(),
-            muscles: None,
         };
         for (l, c) in bodies.iter().enumerate() {
             for &(p, m) in &c.masses {
@@ -312,15 +308,6 @@ impl LaneGroup for TemplateGroup {
     #[inline(always)]
     fn law(&self, j: usize, _table: &[SpringParams]) -> SpringLaw {
         self.law[j]
-    }
-
-    #[inline(always)]
-    fn muscles(&self) -> &Option<GroupMuscles> {
-        &self.muscles
-    }
-
-    fn muscles_mut(&mut self) -> &mut Option<GroupMuscles> {
-        &mut self.muscles
     }
 
     /// Each template mass's mass in each lane, by template mass.
