@@ -35,7 +35,8 @@
 //!   `"rule": "coulomb"`, `"law": "material"`).
 //! - A body's `"type"` names a builder or a creature ([`BodyKind`]); a scene-level `"terrain"`
 //!   names a slope, stairs or rough ground ([`Terrain`]) that becomes obstacles with the
-//!   ground's contact and friction.
+//!   ground's contact and friction; a scene-level `"pile"` names a pile of soft bodies in a box
+//!   ([`PileLayout`]), which becomes bodies and walls.
 //! - A body may add `"collision": { "radius": 0.005, "group": 1, "mask": 4294967295,
 //!   "self_collision": true, "class": 0 }` ([`BodyCollision`]; collisions between masses),
 //!   `params` may hold `"collision": { "stiffness", "damping", "friction" }`
@@ -45,13 +46,14 @@
 //! - A `"$schema"` key (e.g. `"$schema": "./schema.json"`) is allowed, so that an editor can
 //!   check and complete the file; hooke ignores it and [`Scene::save`] does not write it.
 //!
-//! Every field of `params`, of a builder, of a terrain and of a placement may be left out; it
+//! Every field of `params`, of a builder, of a terrain, of a pile and of a placement may be left out; it
 //! then takes its default (for builders the value their docs give). Unknown fields are
 //! rejected, so a typo is an error and not a silently ignored setting. Paths of image bodies are
 //! resolved against the folder of the scene file.
 
 mod body_kind;
 mod format;
+mod pile;
 mod terrain;
 
 use std::path::{Path, PathBuf};
@@ -62,6 +64,7 @@ use serde::{Deserialize, Serialize};
 pub use body_kind::{BodyKind, ImageSource};
 pub use format::{check_version, version_message, FORMAT_VERSION};
 pub(crate) use format::{schema_value, SceneFile};
+pub use pile::{PileBody, PileLayout};
 pub use terrain::{SlopeTerrain, Terrain};
 
 use crate::builders::Placement;
@@ -120,6 +123,9 @@ pub struct Scene {
     /// Terrain by name, added to the model's obstacles after [`Scene::obstacles`] with the
     /// ground's contact and friction (default none).
     pub terrain: Option<Terrain>,
+    /// A pile of soft bodies in a box by name: its bodies added after [`Scene::bodies`], its
+    /// walls after [`Scene::obstacles`] with the ground's contact and friction (default none).
+    pub pile: Option<PileLayout>,
     /// The pair force between masses of two collision classes ([`Model::class_collisions`]).
     pub class_collisions: Vec<crate::ClassCollision>,
     /// Folder that relative image paths are resolved against. Set by [`Scene::load`] to the scene
@@ -279,7 +285,11 @@ impl Scene {
     /// whatever [`Model::validate`] rejects.
     pub fn to_model(&self) -> Result<Model> {
         let mut model = Model::new(self.params);
-        for (i, spec) in self.bodies.iter().enumerate() {
+        let piled = match &self.pile {
+            Some(pile) => pile.bodies()?,
+            None => Vec::new(),
+        };
+        for (i, spec) in self.bodies.iter().chain(&piled).enumerate() {
             let mut part = spec.body.build(self.base_dir.as_deref())?;
             let len = part.masses.len();
             for &m in &spec.fixed {
@@ -348,8 +358,11 @@ impl Scene {
             });
         }
         model.obstacles.clone_from(&self.obstacles);
+        let (contact, friction) = (self.params.contact, self.params.friction);
+        if let Some(pile) = &self.pile {
+            model.obstacles.extend(pile.walls(contact, friction));
+        }
         if let Some(terrain) = &self.terrain {
-            let (contact, friction) = (self.params.contact, self.params.friction);
             model
                 .obstacles
                 .extend(terrain.obstacles(contact, friction)?);

@@ -36,6 +36,7 @@ mod cloth_on_sphere;
 mod head_on;
 mod pile;
 
+pub use crate::scene::PileBody;
 pub use cloth_on_sphere::ClothOnSphere;
 pub use head_on::HeadOnCubes;
-pub use pile::{Pile, PileBody};
+pub use pile::Pile;

@@ -6,7 +6,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{BodySpec, Joint, Scene, Terrain};
+use super::{BodySpec, Joint, PileLayout, Scene, Terrain};
 use crate::error::{Error, Result};
 use crate::model::{ClassCollision, Obstacle, Params};
 
@@ -87,6 +87,10 @@ pub(crate) struct SceneFile {
     /// `obstacles`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     terrain: Option<Terrain>,
+    /// A pile of soft bodies in a box by name: its bodies after `bodies`, its walls after
+    /// `obstacles`, with the ground's contact and friction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pile: Option<PileLayout>,
     /// Static obstacles besides the ground.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     obstacles: Vec<Obstacle>,
@@ -111,6 +115,7 @@ impl TryFrom<SceneFile> for Scene {
             joints: file.joints,
             obstacles: file.obstacles,
             terrain: file.terrain,
+            pile: file.pile,
             class_collisions: file.class_collisions,
             base_dir: None,
         })
@@ -125,6 +130,7 @@ impl From<Scene> for SceneFile {
             params: scene.params,
             bodies: scene.bodies,
             terrain: scene.terrain,
+            pile: scene.pile,
             obstacles: scene.obstacles,
             joints: scene.joints,
             class_collisions: scene.class_collisions,

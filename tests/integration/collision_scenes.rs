@@ -384,3 +384,66 @@ fn shipped_collision_scenes_are_the_defaults() {
         ClothOnSphere::default().model().unwrap()
     );
 }
+
+/// A scene's `"pile"` adds its bodies after the scene's own bodies and its walls after the
+/// scene's own obstacles, with the ground's contact and friction; joints keep naming the scene's
+/// own bodies by index.
+#[test]
+fn a_named_pile_comes_after_the_scenes_own_bodies_and_obstacles() {
+    let json = r#"{
+        "version": 1,
+        "params": { "contact": { "penalty": { "stiffness": 5e4, "damping": 10 } } },
+        "bodies": [ { "name": "lid", "body": { "type": "cube" }, "placement": { "position": [0, 0, 2] } } ],
+        "obstacles": [ { "shape": { "type": "sphere", "centre": [3, 0, 0], "radius": 0.5 } } ],
+        "pile": { "bodies": 4, "width": 0.32, "seed": 5 }
+    }"#;
+    let model = Scene::from_json_str(json).unwrap().to_model().unwrap();
+    let names: Vec<&str> = model.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["lid", "cube 0", "lattice 1", "random 2", "cube 3"]);
+    assert_eq!(model.obstacles.len(), 5, "the sphere, then four walls");
+    assert!(matches!(
+        model.obstacles[0].shape,
+        hooke::Shape::Sphere { .. }
+    ));
+    for wall in &model.obstacles[1..] {
+        assert!(matches!(wall.shape, hooke::Shape::Box { .. }));
+        assert_eq!(wall.contact, model.params.contact);
+        assert_eq!(wall.friction, model.params.friction);
+    }
+    let small = Pile {
+        bodies: 4,
+        width: 0.32,
+        seed: 5,
+        ..Pile::default()
+    };
+    let piled = small.model().unwrap();
+    assert_eq!(
+        &model.masses[model.bodies[1].masses.start..],
+        &piled.masses[..],
+        "the same bodies as the Pile of the same layout"
+    );
+}
+
+/// A pile out of range in a scene file is an error naming the field, not a panic.
+#[test]
+fn a_named_pile_out_of_range_is_an_error_naming_the_field() {
+    let with = |pile: &str| {
+        let json = format!(r#"{{ "version": 1, "pile": {pile} }}"#);
+        Scene::from_json_str(&json).unwrap().to_model()
+    };
+    for (pile, field) in [
+        (r#"{ "width": 0.1 }"#, "pile.width"),
+        (r#"{ "bodies": 0 }"#, "pile.bodies"),
+        (r#"{ "wall_height": -1 }"#, "pile.wall_height"),
+    ] {
+        match with(pile) {
+            Err(Error::InvalidParameter { name, .. }) => assert_eq!(name, field, "{pile}"),
+            other => panic!("{pile}: expected InvalidParameter, got {other:?}"),
+        }
+    }
+    let typo = r#"{ "version": 1, "pile": { "bodys": 3 } }"#;
+    assert!(matches!(
+        Scene::from_json_str(typo),
+        Err(Error::SceneParse { .. })
+    ));
+}

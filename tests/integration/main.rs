@@ -25,6 +25,7 @@ mod gpu_collisions;
 mod gpu_f64;
 mod gpu_scale;
 mod gpu_world;
+mod import_cycles;
 mod link_orientation;
 mod numerics;
 mod obstacles;
