@@ -48,8 +48,8 @@ impl F64x8 {
     #[inline(always)]
     fn zip(self, o: Self, f: impl Fn(f64, f64) -> f64) -> Self {
         let mut out = self.0;
-        for l in 0..LANES {
-            out[l] = f(self.0[l], o.0[l]);
+        for (x, y) in out.iter_mut().zip(o.0) {
+            *x = f(*x, y);
         }
         Self(out)
     }

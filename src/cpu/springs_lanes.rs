@@ -337,6 +337,8 @@ impl<G: LaneGroup> WithParams for GroupWalk<'_, G> {
 /// module docs), from the lanes' states `state`, each template spring's rest lengths `rest` and
 /// stiffness and damping `params`; its forces into `force` and its dissipated power (W)
 /// returned.
+// The lane loops index several arrays with one lane, as the scalar walk's lines read.
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn walk(
     g: &impl LaneGroup,
