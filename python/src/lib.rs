@@ -1,0 +1,28 @@
+//! The compiled half of the Python package `hooke` (imported as `hooke._hooke`; the package's
+//! `__init__.py` re-exports it with the builders and the exception classes).
+//!
+//! Models come in from numpy arrays, builders and scene files; both backends step behind one
+//! class shape with the GIL released; positions, velocities and readings go out as numpy
+//! arrays.
+
+use pyo3::prelude::*;
+
+mod arrays;
+mod control;
+mod error;
+mod model;
+mod record;
+mod scene;
+mod world;
+
+#[pymodule]
+fn _hooke(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<model::PyModel>()?;
+    m.add_class::<scene::PyScene>()?;
+    m.add_class::<world::PySimulation>()?;
+    m.add_class::<world::PyCpuWorld>()?;
+    m.add_class::<world::PyWorld>()?;
+    m.add_class::<control::PyReadings>()?;
+    m.add_function(wrap_pyfunction!(record::record_gif, m)?)?;
+    Ok(())
+}

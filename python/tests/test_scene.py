@@ -1,0 +1,95 @@
+"""Builders and scenes: the same bodies as the Rust crate's, saved and loaded unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hooke
+
+SCENES = Path(__file__).resolve().parents[2] / "scenes"
+
+
+def test_the_cube_builder_makes_lipsons_cube() -> None:
+    model = hooke.Model()
+    body = model.add("cube", hooke.Cube(), position=(0.0, 0.0, 1.0))
+    assert body == 0
+    assert (model.mass_count, model.spring_count) == (8, 28)
+    np.testing.assert_allclose(model.masses(), 0.1)
+    assert model.positions()[:, 2].min() == pytest.approx(1.0)
+    assert model.bodies() == [("cube", range(0, 8), range(0, 28))]
+
+
+def test_builder_fields_reach_the_rust_builder() -> None:
+    model = hooke.Model()
+    model.add("big", hooke.Cube(size=0.5, corner_mass=2.0))
+    p = model.positions()
+    assert np.ptp(p[:, 0]) == pytest.approx(0.5)
+    np.testing.assert_allclose(model.masses(), 2.0)
+
+
+@pytest.mark.parametrize(
+    "builder, masses",
+    [
+        (hooke.Rope(segments=10), 11),
+        (hooke.Cloth(nx=5, ny=4), 20),
+        (hooke.Lattice(n=3), 27),
+        (hooke.VoxelBody(voxels=[{"cell": [0, 0, 0]}, {"cell": [1, 0, 0]}]), 12),
+    ],
+)
+def test_each_builder_makes_its_masses(builder: hooke.Builder, masses: int) -> None:
+    model = hooke.Model()
+    model.add("body", builder)
+    assert model.mass_count == masses
+
+
+def test_a_placement_moves_and_launches_the_body() -> None:
+    model = hooke.Model(gravity=[0.0, 0.0, 0.0])
+    model.add("cube", hooke.Cube(), position=(1.0, 2.0, 3.0), velocity=(0.5, 0.0, 0.0))
+    world = hooke.CpuWorld(model)
+    world.step_for(1.0)
+    com = world.bodies()["centre_of_mass"][0]
+    np.testing.assert_allclose(com, [1.05 + 0.5, 2.05, 3.05], atol=1e-9)
+
+
+def test_a_scene_round_trips_through_json_and_a_file(tmp_path: Path) -> None:
+    scene = hooke.Scene("robots", dt=2e-4)
+    scene.add("walker", hooke.WalkingRobot(), position=(0.0, 0.0, 0.01))
+    scene.add("rope", hooke.Rope(segments=4), position=(1.0, 0.0, 0.5))
+    path = tmp_path / "two.json"
+    scene.save(path)
+    loaded = hooke.Scene.load(path)
+    again = hooke.Scene.from_json(scene.to_json())
+    assert loaded.to_json() == scene.to_json() == again.to_json()
+    a, b = scene.to_model(), loaded.to_model()
+    assert a.dt == 2e-4
+    np.testing.assert_array_equal(a.positions(), b.positions())
+    assert [name for name, _, _ in a.bodies()] == ["walker", "rope"]
+
+
+def test_a_scene_model_equals_the_same_builders_added_by_hand() -> None:
+    scene = hooke.Scene()
+    scene.add("cube", hooke.Cube(size=0.2), position=(0.0, 0.0, 1.0))
+    by_hand = hooke.Model()
+    by_hand.add("cube", hooke.Cube(size=0.2), position=(0.0, 0.0, 1.0))
+    np.testing.assert_array_equal(scene.to_model().positions(), by_hand.positions())
+    np.testing.assert_array_equal(scene.to_model().rest_lengths(), by_hand.rest_lengths())
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SCENES.glob("*.json") if p.name != "schema.json")[:6])
+def test_shipped_scene_files_load_and_step(name: str) -> None:
+    model = hooke.Scene.load(SCENES / name).to_model()
+    assert model.mass_count > 0
+    world = hooke.CpuWorld(model)
+    world.step(10)
+    assert np.isfinite(world.positions()).all()
+
+
+def test_params_keep_the_preset_for_fields_not_given() -> None:
+    robots = hooke.Model("robots").params()
+    changed = hooke.Model("robots", dt=5e-5).params()
+    assert changed["dt"] == 5e-5
+    assert {k: v for k, v in changed.items() if k != "dt"} == {k: v for k, v in robots.items() if k != "dt"}
+    assert hooke.Model().params() != robots
