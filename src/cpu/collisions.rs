@@ -14,7 +14,6 @@ use glam::DVec3;
 
 use super::mass_grid::MassGrid;
 use crate::model::{Collision, Model, COLLISION_CLASSES};
-use pair_lists::PairLists;
 
 mod pair_lists;
 
@@ -323,6 +322,21 @@ pub(crate) fn joined(model: &Model, radius: &[f64]) -> (Vec<u32>, Vec<u32>) {
         list[start[i] as usize..start[i + 1] as usize].sort_unstable();
     }
     (start, list)
+}
+
+/// What `find` (`collisions/pair_lists.rs`) lists for a contiguous range of masses.
+#[derive(Clone, Debug, Default)]
+struct PairLists {
+    /// First mass of the range.
+    first: usize,
+    /// Per mass of the range, plus one: where its entries start.
+    starts: Vec<u32>,
+    /// Per entry: the other mass, and where the pair's force is in `forces` (`pair_lists::NONE`
+    /// when the other mass has the lower index, or the pair does not touch).
+    other: Vec<u32>,
+    slot: Vec<u32>,
+    /// The force on the lower mass of each touching pair listed here, N.
+    forces: Vec<Touch>,
 }
 
 #[cfg(test)]
