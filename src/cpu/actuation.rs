@@ -9,111 +9,12 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::springs::{elastic, Chunk};
+use super::chunk_actuators::{Muscle, OTHER, ZERO_LENGTH};
+use super::spring_law::{elastic, formed_rest, rest_in_law};
 use super::tables::SpringParams;
 use super::waves::Waves;
 use super::CpuWorld;
 use crate::model::{Actuator, SpringLaw};
-
-/// The actuators and actuated springs of each chunk.
-#[derive(Clone, Debug, Default)]
-pub(super) struct ChunkActuators {
-    /// The actuators grouped by the chunk of their spring, within a chunk first those whose
-    /// rest lengths only this pass sets, then those the lanes walk forms as well
-    /// (`alike_muscles.rs`), in actuator order within each (a spring is of one kind, so a spring
-    /// driven by two actuators takes the later one's rest length, as `actuate`).
-    muscles: Vec<Muscle>,
-    /// `muscles[actuators_at[c]..actuators_at[c + 1]]` are chunk `c`'s actuators.
-    actuators_at: Vec<usize>,
-    /// `muscles[formed_at[c]..actuators_at[c + 1]]` are those of chunk `c` the walk forms.
-    formed_at: Vec<usize>,
-    /// `actuated_springs[springs_at[c]..springs_at[c + 1]]` are chunk `c`'s actuated springs.
-    springs_at: Vec<usize>,
-}
-
-/// What a step reads of one actuator, in 24 bytes: a sine actuator's rest length is a product
-/// of its spring's base length, its amplitude and its wave's sine, without touching the
-/// [`Actuator`] record.
-#[derive(Clone, Copy, Debug)]
-struct Muscle {
-    /// The actuated spring.
-    spring: u32,
-    /// The actuator's index.
-    actuator: u32,
-    /// Its wave (`waves.rs`), or [`ZERO_LENGTH`] or [`OTHER`].
-    wave: u32,
-    /// Its amplitude (relative rest-length change).
-    amplitude: f64,
-}
-
-/// [`Muscle::wave`] of an actuator on a zero-length spring: its rest length stays 0.
-const ZERO_LENGTH: u32 = u32::MAX;
-
-/// [`Muscle::wave`] of a commanded actuator: [`Drive::rest`] computes its rest length.
-const OTHER: u32 = u32::MAX - 1;
-
-impl ChunkActuators {
-    /// Groups `actuators` (whose distinct waves are `waves`, on springs of laws `law`) and
-    /// `actuated` (the actuated springs, increasing) by chunk; `formed` tells the springs whose
-    /// rest lengths the lanes walk forms.
-    pub(super) fn new(
-        actuators: &[Actuator],
-        (waves, law): (&Waves, &[SpringLaw]),
-        actuated: &[usize],
-        formed: &[bool],
-        chunks: &[Chunk],
-    ) -> Self {
-        let chunk_of = |s: usize| chunks.partition_point(|c| c.springs.end <= s);
-        let spring = |i: u32| actuators[i as usize].spring as usize;
-        let mut order: Vec<u32> = (0..actuators.len() as u32).collect();
-        order.sort_by_key(|&i| (chunk_of(spring(i)), formed[spring(i)]));
-        let mut actuators_at = vec![0; chunks.len() + 1];
-        let mut formed_at = vec![0; chunks.len()];
-        let mut springs_at = vec![0; chunks.len() + 1];
-        for c in 0..chunks.len() {
-            let end = chunks[c].springs.end;
-            actuators_at[c + 1] = order.partition_point(|&i| spring(i) < end);
-            let mine = &order[actuators_at[c]..actuators_at[c + 1]];
-            formed_at[c] = actuators_at[c] + mine.partition_point(|&i| !formed[spring(i)]);
-            springs_at[c + 1] = actuated.partition_point(|&s| s < end);
-        }
-        let muscle = |i: u32| {
-            let a = &actuators[i as usize];
-            let wave = match (law[a.spring as usize], waves.of(i as usize)) {
-                (SpringLaw::ZeroLength, _) => ZERO_LENGTH,
-                (_, Some(w)) => w,
-                (_, None) => OTHER,
-            };
-            Muscle {
-                spring: a.spring,
-                actuator: i,
-                wave,
-                amplitude: a.amplitude,
-            }
-        };
-        Self {
-            muscles: order.into_iter().map(muscle).collect(),
-            actuators_at,
-            formed_at,
-            springs_at,
-        }
-    }
-
-    /// Chunk `c`'s muscles: all of them, or only those the lanes walk does not form.
-    fn of_chunk(&self, c: usize, all: bool) -> &[Muscle] {
-        let end = if all {
-            self.actuators_at[c + 1]
-        } else {
-            self.formed_at[c]
-        };
-        &self.muscles[self.actuators_at[c]..end]
-    }
-
-    /// Whether the lanes walk forms some muscle's rest length.
-    pub(super) fn any_formed(&self) -> bool {
-        (0..self.formed_at.len()).any(|c| self.formed_at[c] < self.actuators_at[c + 1])
-    }
-}
 
 /// What sets an actuated spring's rest length (the fields of the world it reads).
 struct Drive<'a> {
@@ -137,10 +38,7 @@ impl Drive<'_> {
             let command = self.command_slot[i].map_or(0.0, |c| self.commands[c]);
             a.rest_length_with(base, self.time, command)
         });
-        match self.law[s] {
-            SpringLaw::ZeroLength => 0.0,
-            SpringLaw::Hooke | SpringLaw::Material => rest,
-        }
+        rest_in_law(self.law[s], rest)
     }
 
     /// Sets the rest length of every muscle of `muscles` in `rest` (springs `first..`): for a
@@ -153,7 +51,7 @@ impl Drive<'_> {
             rest[s - first] = match m.wave {
                 ZERO_LENGTH => 0.0,
                 OTHER => self.rest_cold(m.actuator as usize),
-                w => base[s] * (1.0 + m.amplitude * sines[w as usize]),
+                w => formed_rest(base[s], m.amplitude, sines[w as usize]),
             };
         }
     }
@@ -200,8 +98,8 @@ fn actuate_part(
         muscles,
     } = part;
     let energy = |s: usize, rest: f64, l: f64| {
-        let ke = table[param[s] as usize].effective(rest);
-        elastic(ke.x, ke.y, l)
+        let p = &table[param[s] as usize];
+        elastic(p.k_eff(rest), rest, l)
     };
     let before: f64 = springs
         .iter()
@@ -245,11 +143,7 @@ impl CpuWorld {
         let mut rest = self.springs.rest.clone();
         let (drive, by) = (self.drive(), &self.chunk_actuators);
         for c in 0..self.chunks.len() {
-            drive.set_muscles(
-                &by.muscles[by.formed_at[c]..by.actuators_at[c + 1]],
-                0,
-                &mut rest,
-            );
+            drive.set_muscles(by.formed_of_chunk(c), 0, &mut rest);
         }
         Cow::Owned(rest)
     }
@@ -286,13 +180,13 @@ impl CpuWorld {
         let mut parts = Vec::with_capacity(self.chunks.len());
         for (c, chunk) in self.chunks.iter().enumerate() {
             let (r, rest_tail) = std::mem::take(&mut rest).split_at_mut(chunk.springs.len());
-            let n = by.springs_at[c + 1] - by.springs_at[c];
-            let (l, len_tail) = std::mem::take(&mut len).split_at_mut(n);
+            let springs = &self.actuated_springs[by.actuated_of_chunk(c)];
+            let (l, len_tail) = std::mem::take(&mut len).split_at_mut(springs.len());
             (rest, len) = (rest_tail, len_tail);
             parts.push(Part {
                 first: chunk.springs.start,
                 rest: r,
-                springs: &self.actuated_springs[by.springs_at[c]..by.springs_at[c + 1]],
+                springs,
                 len: l,
                 // With booking off, the muscles the walk forms are left to it.
                 muscles: by.of_chunk(c, self.track_energy),
@@ -316,88 +210,5 @@ impl CpuWorld {
         let before: f64 = sums.iter().map(|s| s.0).sum();
         let after: f64 = sums.iter().map(|s| s.1).sum();
         after - before
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use glam::DVec3;
-
-    use super::super::CpuWorld;
-    use crate::model::{Actuator, DutyCycle, Mass, Model, Params, Part, Spring, SpringLaw};
-
-    /// The rest lengths a step uses, set from the compact per-chunk muscle records, are each
-    /// actuator's own `Actuator::rest_length_with`, bit for bit: sine actuators with and without
-    /// duty cycles sharing and not sharing waves, commanded ones, an actuated zero-length spring
-    /// (rest length 0), and a spring driven by a sine then a commanded actuator (the later one
-    /// wins); with energy booking on and off.
-    #[test]
-    fn muscle_records_give_each_actuators_own_rest_length() {
-        let mut part = Part::new();
-        for i in 0..9 {
-            part.add_mass(Mass::new(1.0, DVec3::new(0.1 * f64::from(i), 0.0, 1.0)));
-        }
-        for i in 0..8 {
-            part.springs
-                .push(Spring::hooke(i, i + 1, 1e3, 0.1 + 0.01 * f64::from(i)));
-        }
-        part.springs[3].law = SpringLaw::ZeroLength;
-        let duty = DutyCycle {
-            active: 0.03,
-            rest: 0.02,
-            offset: 0.01,
-        };
-        let sine = |spring: u32, phase: f64, duty: Option<DutyCycle>| Actuator {
-            spring,
-            amplitude: 0.05 + 0.01 * f64::from(spring),
-            omega: 40.0,
-            phase,
-            duty,
-            commanded: false,
-        };
-        part.actuators = vec![
-            sine(0, 0.0, None),
-            sine(1, 0.0, None),
-            sine(2, 0.3, Some(duty)),
-            sine(3, 0.1, None),
-            sine(5, 0.3, Some(duty)),
-            Actuator::commanded(6, 0.2),
-            sine(7, 0.7, None),
-            Actuator::commanded(7, -0.1),
-        ];
-        let actuators = part.actuators.clone();
-        let base: Vec<f64> = part.springs.iter().map(|s| s.rest_length).collect();
-        let mut model = Model::new(Params::default());
-        model.add("chain", part);
-        let commands = [0.3, -0.4];
-        for book in [true, false] {
-            let mut w = CpuWorld::new(&model).unwrap();
-            w.set_track_energy(book);
-            w.set_commands(&commands).unwrap();
-            for t in [0.0, 1e-4, 0.012_345, 0.031, 0.047, 2.5] {
-                w.time = t;
-                w.actuate_step(None);
-                let mut expected = base.clone();
-                let mut slot = 0;
-                for a in &actuators {
-                    let command = if a.commanded {
-                        slot += 1;
-                        commands[slot - 1]
-                    } else {
-                        0.0
-                    };
-                    let s = a.spring as usize;
-                    expected[s] = a.rest_length_with(base[s], t, command);
-                }
-                expected[3] = 0.0;
-                for (s, (g, e)) in w.springs.rest.iter().zip(&expected).enumerate() {
-                    assert_eq!(
-                        g.to_bits(),
-                        e.to_bits(),
-                        "spring {s} at {t} s: {g} against {e}"
-                    );
-                }
-            }
-        }
     }
 }

@@ -1,12 +1,13 @@
-//! The rest lengths of bodies alike, formed in the lanes walk (`springs_alike.rs`).
+//! The rest lengths of groups of bodies walked side by side, formed in the lanes walk
+//! (`springs_lanes.rs`: bodies alike and bodies on a template).
 //!
 //! The muscles' share of a step (`actuation.rs`) stores each actuated spring's rest length,
 //! `base (1 + amplitude sin)`, and the lanes walk then reads every rest length back, lane by
 //! lane; on a herd of voxel blocks the two took a quarter of the step. A group of alike bodies
 //! whose springs are driven by sine actuators only, with at most [`WAVES`] distinct waves among
 //! them, instead keeps each spring's base length, amplitude and wave per lane
-//! ([`GroupMuscles`]), and the walk forms `base (1 + amplitude sin)` in registers: the same
-//! operations as `actuation.rs`, so the same bits. A spring without an actuator has amplitude 0
+//! ([`GroupMuscles`]), and the walk forms `base (1 + amplitude sin)` in registers
+//! (`spring_law::formed_rest`, as `actuation.rs`), so the same bits. A spring without an actuator has amplitude 0
 //! and its stored rest length as base (`base (1 + 0 sin) = base` exactly, the sines being
 //! finite), a zero-length spring base 0.
 //!
@@ -15,14 +16,11 @@
 //! anything reads them (the energy, an edit, booking turned back on).
 
 use super::formed_rest::Driver;
-use super::integrate_simd::Wide;
-use super::springs_alike::{Group, LANES};
+use super::lanes::{pick16, F64x8, Lanes, Wide, COMBOS, LANES};
+use super::spring_law::formed_rest;
 
 /// Most distinct waves among one group's springs: one f64 lane each, picked by a permute.
 pub(super) const WAVES: usize = 8;
-
-/// Eight f64 lanes.
-type Lanes = [f64; LANES];
 
 /// One group's springs as the walk forms their rest lengths.
 #[derive(Clone, Debug)]
@@ -34,9 +32,6 @@ pub(super) struct GroupMuscles {
 
 /// Local wave index of a spring without an actuator.
 const NO_WAVE: u8 = WAVES as u8 - 1;
-
-/// Most distinct (base, amplitude, wave) of a group in [`Layout::Combos`].
-pub(super) const COMBOS: usize = 16;
 
 /// How a group keeps its springs' rest lengths.
 #[derive(Clone, Debug)]
@@ -84,7 +79,7 @@ impl Combo {
         if self.wave == NO_WAVE {
             self.base
         } else {
-            self.base * (1.0 + self.amplitude * sines[usize::from(self.wave)])
+            formed_rest(self.base, self.amplitude, sines[usize::from(self.wave)])
         }
     }
 }
@@ -113,14 +108,9 @@ pub(super) enum Rests<'a> {
 }
 
 impl GroupMuscles {
-    /// The rest lengths of group `g`'s springs (`springs` per body), or `None` when one of them
-    /// is commanded or they have more than `WAVES - 1` distinct waves.
-    pub(super) fn new(g: &Group, springs: usize, drivers: &[Driver]) -> Option<Self> {
-        Self::of_lanes(springs, |j, l| Some(g.first_spring[l] + j), drivers)
-    }
-
     /// The rest lengths of `springs` template springs whose spring in lane `l` is
-    /// `spring_of(j, l)` (`None`: the lane has none there, and any rest length will do).
+    /// `spring_of(j, l)` (`None`: the lane has none there, and any rest length will do), or
+    /// `None` when one of them is commanded or they have more than `WAVES - 1` distinct waves.
     pub(super) fn of_lanes(
         springs: usize,
         spring_of: impl Fn(usize, usize) -> Option<usize>,
@@ -141,8 +131,17 @@ impl GroupMuscles {
         Some(Self { layout, waves })
     }
 
+    /// How the group keeps its rest lengths: `"combos"` or `"lanes"`.
+    #[cfg(test)]
+    pub(super) fn layout_name(&self) -> &'static str {
+        match self.layout {
+            Layout::Combos { .. } => "combos",
+            Layout::Lanes { .. } => "lanes",
+        }
+    }
+
     /// Sets template spring `j`'s driver in lane `l`; `None` when the group cannot form it
-    /// as it is laid out (then a new [`GroupMuscles::new`]).
+    /// as it is laid out (then a new [`GroupMuscles::of_lanes`]).
     pub(super) fn set(&mut self, j: usize, l: usize, driver: Driver) -> Option<()> {
         let c = combo(driver, &mut self.waves)?;
         match &mut self.layout {
@@ -267,80 +266,6 @@ impl LanesRest<'_> {
     pub(super) fn rest(&self, j: usize) -> Lanes {
         let (base, amplitude) = (&self.base[j], &self.amplitude[j]);
         let sin = pick16(&self.sines, &self.wave[j], self.wide);
-        std::array::from_fn(|l| base[l] * (1.0 + amplitude[l] * sin[l]))
-    }
-}
-
-/// `values[index[l]]` for every lane: one two-source permute with AVX-512, lane by lane
-/// otherwise (the same values).
-#[inline(always)]
-pub(super) fn pick16(values: &[f64; COMBOS], index: &[u8; LANES], wide: Wide) -> Lanes {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(simd) = wide {
-        use std::arch::x86_64::{__m512d, __m512i};
-        let [lo, hi]: [Lanes; 2] = bytemuck::cast(*values);
-        let (lo, hi): (__m512d, __m512d) = (bytemuck::cast(lo), bytemuck::cast(hi));
-        let index: __m512i = bytemuck::cast(index.map(i64::from));
-        return bytemuck::cast(simd.avx512f._mm512_permutex2var_pd(lo, index, hi));
-    }
-    let _ = wide;
-    std::array::from_fn(|l| values[usize::from(index[l]) % COMBOS])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::CpuWorld;
-    use super::Layout;
-    use crate::creatures::Inchworm;
-    use crate::model::{Actuator, Model};
-
-    /// How each group of the world keeps its rest lengths.
-    fn layouts(w: &CpuWorld) -> Vec<&'static str> {
-        let plans = w.chunks.iter().filter_map(|c| c.alike.as_ref());
-        plans
-            .flat_map(|p| p.group_muscles())
-            .map(|m| match m.map(|m| &m.layout) {
-                None => "stored",
-                Some(Layout::Combos { .. }) => "combos",
-                Some(Layout::Lanes { .. }) => "lanes",
-            })
-            .collect()
-    }
-
-    fn herd() -> Model {
-        Inchworm::default().build().unwrap().herd(16, 0.6).unwrap()
-    }
-
-    #[test]
-    fn groups_form_rest_lengths_by_combinations_by_lanes_or_not_at_all() {
-        // 16 inchworms, two groups of eight: a few (base, amplitude, wave) combinations each.
-        let w = CpuWorld::new(&herd()).unwrap();
-        assert_eq!(layouts(&w), ["combos", "combos"]);
-        // Every muscle its own amplitude: more combinations than a permute picks from.
-        let mut model = herd();
-        for (i, a) in model.actuators.iter_mut().enumerate() {
-            a.amplitude *= 1.0 + 0.001 * (i % 97) as f64;
-        }
-        assert_eq!(layouts(&CpuWorld::new(&model).unwrap()), ["lanes", "lanes"]);
-        // A commanded muscle in the second group: that group's rest lengths stay stored.
-        let mut model = herd();
-        let per = model.springs.len() / 16;
-        model
-            .actuators
-            .push(Actuator::commanded((12 * per) as u32, 0.1));
-        let mut w = CpuWorld::new(&model).unwrap();
-        assert_eq!(layouts(&w), ["combos", "stored"]);
-        // Booking off: the muscles' share skips the formed muscles until something reads them.
-        w.set_track_energy(false);
-        w.step(3).unwrap();
-        assert!(w.rest_behind);
-        let stored = w.springs.rest.clone();
-        let in_force = w.rest_in_force().into_owned();
-        assert!(
-            stored != in_force,
-            "the formed muscles' stored lengths are behind"
-        );
-        w.set_track_energy(true);
-        assert!(!w.rest_behind && w.springs.rest == in_force);
+        formed_rest(F64x8(*base), F64x8(*amplitude), F64x8(sin)).0
     }
 }

@@ -14,8 +14,9 @@ use std::ops::Range;
 
 use glam::DVec3;
 
+use super::lanes::LANES;
 use super::springs::Chunk;
-use super::springs_alike::{AlikePlan, LANES};
+use super::springs_alike::AlikePlan;
 use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
 
@@ -98,7 +99,15 @@ pub(super) fn make_chunks(
             if !pack.is_empty() {
                 chunks.push(packed(&pack, &mut runs));
             }
-            chunks.extend(body.chunks(stencils.len()));
+            chunks.extend(body.pieces(stencils.len()).into_iter().map(|piece| Chunk {
+                springs: piece.springs.clone(),
+                lo: piece.window.start,
+                force: vec![DVec3::ZERO; piece.window.len()],
+                dissipated: 0.0,
+                piece: Some(piece),
+                alike: None,
+                formed: false,
+            }));
             stencils.push(body);
             pack = run.end..run.end;
         } else if run.len() > CHUNK_TARGET {

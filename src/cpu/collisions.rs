@@ -13,7 +13,6 @@
 use glam::DVec3;
 
 use crate::model::{Collision, CollisionPairs, MassGrid, Model};
-use pair_lists::PairLists;
 
 mod pair_lists;
 
@@ -181,6 +180,21 @@ pub(super) fn pair(c: &Collision, dt: f64, reach: f64, d: DVec3, v: DVec3, inver
         conservative: spring * n,
         dissipative,
     }
+}
+
+/// What `find` (`collisions/pair_lists.rs`) lists for a contiguous range of masses.
+#[derive(Clone, Debug, Default)]
+struct PairLists {
+    /// First mass of the range.
+    first: usize,
+    /// Per mass of the range, plus one: where its entries start.
+    starts: Vec<u32>,
+    /// Per entry: the other mass, and where the pair's force is in `forces` (`pair_lists::NONE`
+    /// when the other mass has the lower index, or the pair does not touch).
+    other: Vec<u32>,
+    slot: Vec<u32>,
+    /// The force on the lower mass of each touching pair listed here, N.
+    forces: Vec<Touch>,
 }
 
 #[cfg(test)]

@@ -3,13 +3,14 @@
 
 use glam::DVec3;
 
-use super::actuation::ChunkActuators;
+use super::chunk_actuators::ChunkActuators;
 use super::energy_springs::{energy_springs, spring_energy};
 use super::formed_rest::{driver, drivers, Driver, FormedRest};
+use super::spring_law::{divides_by_rest, rest_in_law};
 use super::waves::Waves;
 use super::CpuWorld;
 use crate::error::{Error, Result};
-use crate::model::{check_same_kind, Actuator, DragSpring, Spring, SpringLaw};
+use crate::model::{check_same_kind, Actuator, DragSpring, Spring};
 
 impl CpuWorld {
     /// Sets the constant external force on mass `mass` to `force` (N) from the next step on.
@@ -121,7 +122,7 @@ impl CpuWorld {
                 value: rest_length,
             });
         }
-        if self.law[spring] == SpringLaw::Material && rest_length == 0.0 {
+        if divides_by_rest(self.law[spring]) && rest_length == 0.0 {
             return Err(Error::ZeroRestLength { spring });
         }
         let old = Spring {
@@ -203,10 +204,7 @@ impl CpuWorld {
 
     /// Sets spring `s`'s current rest length (0 for a zero-length spring, whatever it is given).
     pub(super) fn set_effective(&mut self, s: usize, rest: f64) {
-        self.springs.rest[s] = match self.law[s] {
-            SpringLaw::ZeroLength => 0.0,
-            SpringLaw::Hooke | SpringLaw::Material => rest,
-        };
+        self.springs.rest[s] = rest_in_law(self.law[s], rest);
         self.sync_stencil_rest(s);
     }
 

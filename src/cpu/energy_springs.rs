@@ -4,7 +4,7 @@
 
 use glam::DVec3;
 
-use super::springs::elastic;
+use super::spring_law::elastic;
 use super::tables::SpringArrays;
 
 /// Elastic energy (J) of spring `s` at its current rest length, its masses at `positions` (m).
@@ -16,8 +16,7 @@ pub(super) fn spring_energy(sp: &SpringArrays, positions: &[DVec3], s: usize) ->
 fn energy_at(sp: &SpringArrays, rest: f64, positions: &[DVec3], s: usize) -> f64 {
     let [a, b] = sp.ends[s];
     let len = positions[a as usize].distance(positions[b as usize]);
-    let ke = sp.params(s).effective(rest);
-    elastic(ke.x, ke.y, len)
+    elastic(sp.params(s).k_eff(rest), rest, len)
 }
 
 /// Elastic energy (J) of every spring at rest lengths `rest` (m), summed in spring order.

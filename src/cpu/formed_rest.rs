@@ -14,6 +14,7 @@
 
 use std::ops::Range;
 
+use super::spring_law::{formed_rest, holds_rest_at_zero};
 use crate::model::{Actuator, SpringLaw};
 
 /// What sets a spring's rest length.
@@ -39,15 +40,15 @@ pub(super) fn driver(
     law: SpringLaw,
     actuator: Option<(&Actuator, Option<u32>)>,
 ) -> Driver {
-    match (law, actuator) {
-        (SpringLaw::ZeroLength, _) => Driver::Fixed(0.0),
-        (_, None) => Driver::Fixed(base),
-        (_, Some((a, Some(wave)))) => Driver::Sine {
+    match (holds_rest_at_zero(law), actuator) {
+        (true, _) => Driver::Fixed(0.0),
+        (false, None) => Driver::Fixed(base),
+        (false, Some((a, Some(wave)))) => Driver::Sine {
             base,
             amplitude: a.amplitude,
             wave,
         },
-        (_, Some((_, None))) => Driver::Other,
+        (false, Some((_, None))) => Driver::Other,
     }
 }
 
@@ -112,6 +113,12 @@ impl FormedRest {
         };
     }
 
+    /// Whether the table is empty (no chunk forms its rest lengths).
+    #[cfg(test)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.base.is_empty()
+    }
+
     /// The rest lengths (m) of springs `range` for the waves' `sines` (`Waves::sines`, with its
     /// sine-0 entry): `base (1 + amplitude sin)`, as `Drive::set_muscles` forms it.
     #[inline(always)]
@@ -124,34 +131,6 @@ impl FormedRest {
         base.iter()
             .zip(amplitude)
             .zip(&self.wave[range])
-            .map(move |((&b, &a), &w)| b * (1.0 + a * sines[w as usize]))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::CpuWorld;
-    use crate::model::Actuator;
-    use crate::population::{Evaluation, Population};
-
-    #[test]
-    fn chunks_of_sine_muscles_form_their_rest_lengths_and_others_do_not() {
-        let eval = Evaluation::default();
-        let population = Population::benchmark(30).unwrap();
-        let mut model = population.model(&eval.params, &eval.obstacles).unwrap();
-        let formed = |w: &CpuWorld| w.chunks.iter().map(|c| c.formed).collect::<Vec<_>>();
-        let mut w = CpuWorld::new(&model).unwrap();
-        assert!(w.chunks.len() > 2 && formed(&w).iter().all(|&f| f));
-        w.set_formed_rest(false);
-        assert!(formed(&w).iter().all(|&f| !f) && w.formed_rest.base.is_empty());
-        // A commanded muscle on the first spring: its chunk reads stored rest lengths.
-        model.actuators.push(Actuator::commanded(0, 0.1));
-        let w = CpuWorld::new(&model).unwrap();
-        let f = formed(&w);
-        assert!(!f[0] && f[1..].iter().all(|&f| f), "{f:?}");
-        // Without muscles nothing is formed.
-        model.actuators.clear();
-        let w = CpuWorld::new(&model).unwrap();
-        assert!(formed(&w).iter().all(|&f| !f) && w.formed_rest.base.is_empty());
+            .map(move |((&b, &a), &w)| formed_rest(b, a, sines[w as usize]))
     }
 }

@@ -5,93 +5,18 @@
 //! drag; then ground contact and friction (`ground`), then contact and friction with each
 //! obstacle (`obstacles.rs`); then the velocity and position update. The
 //! WGSL reads its inputs from bindings (`params`, `mass_table`, `oscillator_table`, `step`); here
-//! they are the fields of [`MassPass`], and the functions are its methods.
+//! they are the fields of [`MassPass`] (`mass_pass.rs`), and the functions are its methods.
 
 use glam::DVec3;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::collisions::Touch;
-use super::integrate_simd::{integrate_block, Wide, LANES};
-use super::obstacles::Solids;
-use super::oscillators::Oscillators;
-use super::springs::{gather, Chunk};
-use crate::model::{Contact, DragSpring, Friction, FrictionRule, Integrator, Params, SpeedLimit};
+use super::integrate_simd::{integrate_block, LANES};
+use super::mass_pass::{MassOutcome, MassPass, MassState};
+use super::obstacles::{friction, Ground};
+use super::springs::gather;
+use crate::model::{Contact, Integrator};
 use crate::sensors::ContactReading;
-
-/// What the mass pass reads (the CPU side of the WGSL's bindings).
-#[derive(Clone, Copy)]
-pub(super) struct MassPass<'a> {
-    /// The global parameters (WGSL `params`).
-    pub(super) params: &'a Params,
-    /// Time at the start of the step, s (WGSL `step.time`).
-    pub(super) time: f64,
-    /// The blow-up bound (WGSL `step.speed_energy`, `step.speed_growth`).
-    pub(super) limit: SpeedLimit,
-    /// `exp(-velocity_damping dt)`, applied to every new velocity.
-    pub(super) damping_factor: f64,
-    /// The drag spring, if any.
-    pub(super) drag: Option<DragSpring>,
-    /// Mass of each mass, kg (WGSL `mass_table`).
-    pub(super) mass: &'a [f64],
-    /// Whether each mass is fixed.
-    pub(super) fixed: &'a [bool],
-    /// Constant external force on each mass, N.
-    pub(super) external: &'a [DVec3],
-    /// Friction oscillator of each mass, evaluated for this step (WGSL `oscillator_table`).
-    pub(super) oscillators: &'a Oscillators,
-    /// The spring pass's per-chunk force buffers (WGSL `forces`).
-    pub(super) chunks: &'a [Chunk],
-    /// The model's obstacles, touched after the ground (`obstacles.rs`; WGSL `obstacle_table`).
-    pub(super) obstacles: &'a Solids,
-    /// The collision pass's force on each mass (`collisions.rs`; empty when no mass collides).
-    pub(super) touch: &'a [Touch],
-    /// Whether blocks of masses may run in SIMD lanes (`integrate_simd.rs`).
-    pub(super) lanes: bool,
-    /// AVX-512 for the blocks' loads, where the CPU has it (`integrate_simd::wide`).
-    pub(super) wide: Wide,
-    /// Whether the energies are booked (`CpuWorld::set_track_energy`): off, the pass skips the
-    /// sums, a serial chain of three additions per mass.
-    pub(super) book_energy: bool,
-}
-
-/// The masses one invocation of the pass integrates: `pos[j]`, `vel[j]` are mass `first + j`.
-pub(super) struct MassState<'a> {
-    /// Positions, m.
-    pub(super) pos: &'a mut [DVec3],
-    /// Velocities, m/s.
-    pub(super) vel: &'a mut [DVec3],
-    /// Scratch for the gathered spring force of each mass, N.
-    pub(super) force: &'a mut [DVec3],
-    /// Where each mass's contact is recorded (empty: not recorded).
-    pub(super) contacts: &'a mut [ContactReading],
-    /// Index of `pos[0]` in the model.
-    pub(super) first: usize,
-}
-
-/// What a pass (or part of one) books over the step.
-#[derive(Default)]
-pub(super) struct MassOutcome {
-    /// Energy dissipated, J.
-    pub(super) dissipated: f64,
-    /// Work injected by external and drag-spring forces, J.
-    pub(super) injected: f64,
-    /// Lowest mass whose new position or velocity is not finite or over the speed limit.
-    pub(super) first_bad: Option<usize>,
-}
-
-/// The ground's force on one mass, N.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Ground {
-    /// Conservative part (the penalty spring), N.
-    pub(super) conservative: DVec3,
-    /// `drag` plus everything else: contact damping, restitution, friction, N.
-    pub(super) dissipative: DVec3,
-    /// The surfaces' normal force (the contact without friction), N: what the sensors read.
-    pub(super) normal: DVec3,
-    /// Whether a surface touched the mass.
-    pub(super) touching: bool,
-}
 
 impl MassPass<'_> {
     /// Ground contact and friction for a mass `m` (kg) at `x` (m) moving at `v` (m/s) under the
@@ -157,46 +82,6 @@ impl MassPass<'_> {
     }
 }
 
-/// The friction force (N) of a surface pressing on a mass of `m` kg with normal force `normal`
-/// (N), for its tangential velocity `vt` (m/s) and the tangential part `ft` (N) of every other
-/// force on it, over a step of `dt` s, with coefficients `mu_s` and `mu_k` and the rule and rest
-/// speed of `friction` (see [`crate::Friction`]). The ground and every obstacle share it.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn friction(
-    friction: &Friction,
-    mu_s: f64,
-    mu_k: f64,
-    normal: f64,
-    m: f64,
-    dt: f64,
-    vt: DVec3,
-    ft: DVec3,
-) -> DVec3 {
-    let f_stop = -(m * vt / dt + ft);
-    let stop = f_stop.length();
-    let speed = vt.length();
-    let mu_k_n = mu_k * normal;
-    let rest_speed = friction.rest_speed;
-    if friction.rule == FrictionRule::Naive {
-        // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
-        if speed > rest_speed {
-            -mu_k_n * vt / speed
-        } else {
-            DVec3::ZERO
-        }
-    } else if speed > rest_speed {
-        if stop <= mu_k_n {
-            f_stop
-        } else {
-            -mu_k_n * vt / speed
-        }
-    } else if stop <= mu_s * normal {
-        f_stop
-    } else {
-        mu_k_n * f_stop / stop
-    }
-}
-
 /// What integrating one mass reports (WGSL's `Integrated`, with the dissipated energy in its two
 /// parts, booked one after the other as the reference always has).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -257,7 +142,9 @@ impl MassPass<'_> {
             mu_k = mu;
         }
         let g = self.ground(mu_s, mu_k, m, x0, v0, conservative + drag, drag);
-        let g = self.obstacles(oscillated, m, x0, v0, conservative, drag, g);
+        let g = self
+            .obstacles
+            .obstacles(dt, oscillated, m, x0, v0, (conservative, drag), g);
         let dissipative = match touch {
             Some(t) => g.dissipative + t.dissipative,
             None => g.dissipative,

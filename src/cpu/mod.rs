@@ -17,35 +17,45 @@
 //!    (`obstacles.rs`), then the collision damping and friction, then the velocity and position
 //!    update.
 //!
-//! Each GPU kernel `shaders/NAME.wgsl` has its CPU twin in `src/cpu/NAME.rs`, with the same
-//! functions in the same order, the same names and, where the types allow, the same arguments
-//! (in f64, with the CPU's own threading and chunking):
+//! Each GPU kernel `shaders/NAME.wgsl` has its CPU twin in `src/cpu/NAME.rs` where the CPU runs
+//! the same pass (ARCHITECTURE.md, "Kernels and their CPU twins", lists every kernel and its twin
+//! or why it has none), with the same functions in the same order, the same names and, where the
+//! types allow, the same arguments (in f64, with the CPU's own threading and chunking).
 //!
-//! | kernel | CPU twin |
-//! |---|---|
-//! | `springs.wgsl`, `spring_pass.wgsl` (`spring_force`, `elastic`) | `springs.rs` (the pass, the chunks, the scalar reference walk), `springs_simd.rs` (the per-chunk kernel the pass runs, bit-identical to the scalar walk, AVX2 where the CPU has it) |
-//! | `springs_stencil.wgsl` (and `src/gpu/stencil.rs`'s offsets) | `springs_stencil.rs` (large regular bodies: springs by index offset, four or eight masses per SIMD operation; same per-spring operations, each mass's sum in another fixed order) |
-//! | (no GPU twin: the GPU runs every body in parallel already) | `springs_alike.rs` (small bodies alike, one per SIMD lane, each lane the scalar walk: the same bits) |
-//! | (no GPU twin) | `springs_template.rs` (small bodies of different shapes cut from one grid, one per SIMD lane on a common template, each lane the scalar walk: the same bits) |
-//! | `shared/spring_pass.wgsl` (`muscle_rest`) | `formed_rest.rs`, `alike_muscles.rs` (the muscles' rest lengths formed in the walk from base length, amplitude and wave: the same bits as `actuation.rs` stores) |
-//! | `integrate.wgsl` (`ground`, `integrate_mass`, `integrate`) | `integrate.rs`, `integrate_simd.rs` (blocks of eight masses in SIMD lanes, bit for bit `integrate_mass`) |
-//! | `shared/obstacles.wgsl` (`friction`, `obstacles`, `obstacle`, `obstacle_energy`; the shapes) | `obstacles.rs` (`Solid`, `obstacles`, `obstacle`, `obstacle_energy`), `integrate.rs` (`friction`), `model/shape/` (the shapes, one file per kind) |
-//! | `energy_springs.wgsl` | `energy_springs.rs` |
-//! | `energy_masses.wgsl` | `energy_masses.rs` |
-//! | `bodies.wgsl` | `bodies.rs` |
-//! | `sense_bodies.wgsl`, `sense_gather.wgsl` | `sense.rs` (the contacts recorded by `integrate.rs`) |
+//! The spring pass's files, from the leaves up (no file imports one above it):
+//! - `lanes.rs`: the number types the formulas are written over (`f64`, eight `f64` lanes) and
+//!   the AVX-512 permutes; `spring_law.rs`: every per-spring formula, once (the law's effective
+//!   stiffness, the force and damping, the elastic energy, a muscle's rest length), the CPU twin
+//!   of `shaders/shared/spring_pass.wgsl`'s `spring_force` and `elastic` and of `effective` and
+//!   `wave_rest` in `shaders/shared/common.wgsl`;
+//! - `tables.rs` (the spring table), `formed_rest.rs` and `alike_muscles.rs` (rest lengths
+//!   formed in the walk), `chunk_actuators.rs` (each chunk's muscle records);
+//! - the walks: `springs_simd.rs` (a run of springs, the scalar walk compiled for AVX2/AVX-512),
+//!   `springs_stencil.rs` (large regular bodies), `springs_lanes.rs` (small bodies side by
+//!   side, one per SIMD lane: the skeleton of `springs_alike.rs`, bodies alike, and
+//!   `springs_template.rs`, bodies on a common template);
+//! - `springs.rs`: the pass, which walk each chunk takes (`chunks.rs` cuts the chunks).
+//!
+//! The mass pass: `mass_pass.rs` (what it reads), `obstacles.rs` (the obstacle table, contact and
+//! `friction`, twin of `shaders/shared/obstacles.wgsl`), `integrate.rs` (`ground`,
+//! `integrate_mass`, `integrate`), `integrate_simd.rs` (blocks of eight masses in SIMD lanes, bit
+//! for bit `integrate_mass`). Energy: `energy_springs.rs`, `energy_masses.rs`; bodies and sensors:
+//! `bodies.rs`, `sense.rs`; collisions: `collisions.rs` (the pass; which pairs may touch and the broad phase are the model's,
+//! `src/model/collision_pairs.rs` and `src/model/mass_grid.rs`).
 //!
 //! The rest is the [`CpuWorld`] API: `world.rs` (state, building, readout), `step.rs`
 //! (stepping), `edits.rs` (changes between steps), `commands.rs` (the commanded actuators'
-//! commands), `waves.rs` (the actuators' distinct sine waves, one sine each per step),
-//! `oscillators.rs` (the masses' distinct friction oscillators, one cosine each per step),
-//! `sense.rs` (the sensors) and `tables.rs` (the spring table); `chunks.rs` cuts the springs
-//! into chunks (only between bodies, so a robot's bits do not depend on its batch) and
-//! `pool.rs` holds the persistent worker pools the passes run on from 10 000 springs up.
+//! commands), `actuation.rs` (the muscles' share of a step), `waves.rs` (the actuators' distinct
+//! sine waves, one sine each per step), `oscillators.rs` (the masses' distinct friction
+//! oscillators, one cosine each per step); `chunks.rs` cuts the springs into chunks (only
+//! between bodies, so a robot's bits do not depend on its batch) and `pool.rs` holds the
+//! persistent worker pools the passes run on from 10 000 springs up. Tests that need a whole
+//! world and its insides are in `tests/`, above every other file.
 
 mod actuation;
 mod alike_muscles;
 mod bodies;
+mod chunk_actuators;
 mod chunks;
 mod collisions;
 mod commands;
@@ -55,21 +65,25 @@ mod energy_springs;
 mod formed_rest;
 mod integrate;
 mod integrate_simd;
+mod lanes;
+mod mass_pass;
 mod obstacles;
 mod oscillators;
 mod pool;
 mod sense;
+mod spring_law;
 mod springs;
 mod springs_alike;
+mod springs_lanes;
 mod springs_simd;
 mod springs_stencil;
 mod springs_template;
 mod step;
 mod tables;
+#[cfg(test)]
+mod tests;
 mod waves;
 mod world;
 
-pub(crate) use crate::model::collision_exclusions;
-pub(crate) use crate::model::steps_for;
 pub use chunks::SPRINGS_PER_CHUNK;
 pub use world::CpuWorld;

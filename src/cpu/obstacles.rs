@@ -12,8 +12,60 @@
 
 use glam::DVec3;
 
-use super::integrate::{friction, Ground, MassPass};
-use crate::model::{Contact, Obstacle, ObstacleGrid};
+use crate::model::{Contact, Friction, FrictionRule, Obstacle, ObstacleGrid};
+
+/// The ground's force on one mass, N.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Ground {
+    /// Conservative part (the penalty spring), N.
+    pub(super) conservative: DVec3,
+    /// `drag` plus everything else: contact damping, restitution, friction, N.
+    pub(super) dissipative: DVec3,
+    /// The surfaces' normal force (the contact without friction), N: what the sensors read.
+    pub(super) normal: DVec3,
+    /// Whether a surface touched the mass.
+    pub(super) touching: bool,
+}
+
+/// The friction force (N) of a surface pressing on a mass of `m` kg with normal force `normal`
+/// (N), for its tangential velocity `vt` (m/s) and the tangential part `ft` (N) of every other
+/// force on it, over a step of `dt` s, with coefficients `mu_s` and `mu_k` and the rule and rest
+/// speed of `friction` (see [`crate::Friction`]). The ground and every obstacle share it.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn friction(
+    friction: &Friction,
+    mu_s: f64,
+    mu_k: f64,
+    normal: f64,
+    m: f64,
+    dt: f64,
+    vt: DVec3,
+    ft: DVec3,
+) -> DVec3 {
+    let f_stop = -(m * vt / dt + ft);
+    let stop = f_stop.length();
+    let speed = vt.length();
+    let mu_k_n = mu_k * normal;
+    let rest_speed = friction.rest_speed;
+    if friction.rule == FrictionRule::Naive {
+        // The benchmark scene's rule: kinetic only, unclamped (it can reverse the mass).
+        if speed > rest_speed {
+            -mu_k_n * vt / speed
+        } else {
+            DVec3::ZERO
+        }
+    } else if speed > rest_speed {
+        if stop <= mu_k_n {
+            f_stop
+        } else {
+            -mu_k_n * vt / speed
+        }
+    } else if stop <= mu_s * normal {
+        f_stop
+    } else {
+        mu_k_n * f_stop / stop
+    }
+}
 
 /// One obstacle as the mass pass reads it (the CPU side of the device's `GpuObstacle` table).
 #[derive(Clone, Debug)]
@@ -75,34 +127,33 @@ impl Solids {
     }
 }
 
-impl MassPass<'_> {
+impl Solids {
     /// Adds the contact and friction of every obstacle to `g`, the ground's force on a mass of
     /// `m` kg at `x` (m) moving at `v` (m/s) under the non-contact force `f` (N, air drag
-    /// excluded: it is `drag`, already in `g.dissipative`). `oscillated` is the mass's
-    /// oscillating friction coefficient at this step, which replaces each obstacle's
-    /// coefficients. Each obstacle sees the net force and the contact forces of the surfaces
-    /// before it; with no obstacles `g` comes back unchanged.
+    /// excluded: it is `drag`, already in `g.dissipative`), over a step of `dt` s. `oscillated`
+    /// is the mass's oscillating friction coefficient at this step, which replaces each
+    /// obstacle's coefficients. Each obstacle sees the net force and the contact forces of the
+    /// surfaces before it; with no obstacles `g` comes back unchanged.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn obstacles(
         &self,
+        dt: f64,
         oscillated: Option<f64>,
         m: f64,
         x: DVec3,
         v: DVec3,
-        f: DVec3,
-        drag: DVec3,
+        (f, drag): (DVec3, DVec3),
         mut g: Ground,
     ) -> Ground {
-        if self.obstacles.solids.is_empty() {
+        if self.solids.is_empty() {
             return g;
         }
         // The contact forces so far: the ground's (its dissipative part less the air drag).
         let mut touch = g.conservative + (g.dissipative - drag);
-        for solid in self.obstacles.near(x) {
+        for solid in self.near(x) {
             let net = f + g.conservative + g.dissipative;
             let before = Before { net, touch };
-            if let Some(c) = obstacle(&solid.obstacle, oscillated, self.params.dt, m, x, v, before)
-            {
+            if let Some(c) = obstacle(&solid.obstacle, oscillated, dt, m, x, v, before) {
                 g.conservative += c.conservative;
                 g.dissipative += c.dissipative;
                 g.normal += c.normal;

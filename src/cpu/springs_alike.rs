@@ -6,42 +6,34 @@
 //! that mass, the same stiffness, damping and law (the same index into the spring table). Rest
 //! lengths may differ (each body's own, actuated or not), as may the states. The bodies of a
 //! chunk that have an alike partner in it are walked in groups of [`LANES`] (the last group of a
-//! shape padded by repeating its last body, whose extra lanes are dropped); each lane performs,
-//! for its own body, exactly the scalar walk (`walk_chunk_scalar` in `springs.rs`): the same
-//! IEEE operations per spring in list order (`d = p_a - p_b`, `L^2 = (dx dx + dy dy) + dz dz`,
-//! `L = sqrt(L^2)`, `n = d / L`, `vrel = (dvx nx + dvy ny) + dvz nz`, `k_eff = k / L0` for the
-//! material law, `f = (k_eff (L - L0) + c vrel) n`), the same runs of springs sharing their first
-//! mass summed in a register, the same skip of zero-length springs (a masked update, not an
-//! added zero). Bodies never share a mass, so each body's force is bit for bit the scalar
-//! walk's, alone or in any batch, on any instruction set (tests below).
+//! shape padded by repeating its last body, whose extra lanes are dropped) by the lanes walk
+//! (`springs_lanes.rs`), each lane exactly the scalar walk of its body: bodies never share a
+//! mass, so each body's force is bit for bit the scalar walk's, alone or in any batch, on any
+//! instruction set (tests below). A group's masses are its bodies' relative mass indices, each
+//! lane's at the body's lowest mass plus that index.
 //!
-//! What differs is the chunk's dissipated power: summed per lane, then over the groups' lanes in
-//! order, then over the chunk's single bodies (a fixed order given by the chunk, so energy
+//! A chunk's plan ([`AlikePlan`]) holds its groups of bodies alike, its groups of bodies on a
+//! template (`springs_template.rs`) and its single bodies (the scalar walk, `springs_simd.rs`).
+//! The chunk's dissipated power is summed over the groups of bodies alike, then over the
+//! template groups, then over the single bodies (a fixed order given by the chunk, so energy
 //! totals stay bit-identical run to run and on any thread count; they differ from the scalar
 //! walk's in the last bits).
-//!
-//! Per group, the bodies' positions and velocities are transposed into structure-of-arrays
-//! scratch (`[mass][component][lane]`), so one spring is one vector operation per component
-//! over the lanes: no gather in the loop. [`pulp::Arch`] compiles it for AVX2 or AVX-512 where
-//! the CPU has it (eight f64 lanes: one AVX-512 register, two AVX2 ones).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
 use glam::DVec3;
 
-use super::alike_muscles::{GroupMuscles, Rests};
 use super::formed_rest::{Driver, FormedRest};
-use super::integrate_simd::wide;
-use super::springs::Chunk;
+use super::lanes::{Lanes, Wide, LANES};
+use super::springs_lanes::{
+    form_rest, set_driver, walk_groups, LaneGroup, Muscled, Scratch, SharedParams, WithParams,
+};
 use super::springs_simd::walk_range;
-use super::springs_template::{find_templates, walk_templates, TemplateGroup};
+use super::springs_template::{find_templates, TemplateGroup};
 use super::tables::{SpringArrays, SpringParams};
-
-/// Bodies per group: one per f64 lane of an AVX-512 register.
-pub(super) const LANES: usize = 8;
+use crate::model::SpringLaw;
 
 /// Largest body walked in lanes, in masses (its mass indices, lowest to highest): its scratch
 /// (`48 LANES` bytes per mass) stays in the L1 and L2 caches.
@@ -52,9 +44,6 @@ const MAX_SPRINGS: usize = 4096;
 
 /// A body's first spring and lowest mass.
 type Body = (usize, usize);
-
-/// Eight f64 lanes, one per body.
-type Lanes = [f64; LANES];
 
 /// The spring list shared by alike bodies, relative to each body's lowest mass.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -80,22 +69,19 @@ pub(super) struct Shape {
 pub(super) struct Group {
     shape: Arc<Shape>,
     /// Each lane's first spring (the last body repeated in the padding lanes).
-    pub(super) first_spring: [usize; LANES],
+    first_spring: [usize; LANES],
     /// Each lane's lowest mass.
     first_mass: [usize; LANES],
     /// Lanes holding a body of their own (the rest are padding).
     bodies: usize,
-    /// The springs' base lengths, amplitudes and waves when the walk forms their rest lengths
-    /// (`alike_muscles.rs`); `None` to read the stored ones.
-    muscles: Option<GroupMuscles>,
 }
 
 /// How a chunk of small bodies is walked: its groups of alike bodies, then its single bodies.
 #[derive(Clone, Debug, Default)]
 pub(super) struct AlikePlan {
-    groups: Vec<Group>,
+    groups: Vec<Muscled<Group>>,
     /// Groups of bodies of different shapes on one template (`springs_template.rs`).
-    templates: Vec<TemplateGroup>,
+    templates: Vec<Muscled<TemplateGroup>>,
     /// Bodies with no alike partner in the chunk (or too large) and in no template group,
     /// walked by the scalar kernel.
     singles: Vec<Range<usize>>,
@@ -135,17 +121,17 @@ impl AlikePlan {
             for lanes in bodies.chunks(LANES) {
                 let last = lanes[lanes.len() - 1];
                 let at = |l: usize| lanes.get(l).copied().unwrap_or(last);
-                groups.push(Group {
+                groups.push(Muscled::new(Group {
                     shape: shape.clone(),
                     first_spring: std::array::from_fn(|l| at(l).0),
                     first_mass: std::array::from_fn(|l| at(l).1),
                     bodies: lanes.len(),
-                    muscles: None,
-                });
+                }));
             }
         }
         singles.sort_by_key(|r| r.start);
         let (templates, singles) = find_templates(sp, pos, singles);
+        let templates: Vec<_> = templates.into_iter().map(Muscled::new).collect();
         (!(groups.is_empty() && templates.is_empty())).then_some(Self {
             groups,
             templates,
@@ -158,34 +144,18 @@ impl AlikePlan {
     /// marks those springs in `formed`.
     pub(super) fn form_rest(&mut self, drivers: Option<&[Driver]>, formed: &mut [bool]) {
         for g in &mut self.groups {
-            let n = g.shape.template.ends.len();
-            g.muscles = drivers.and_then(|d| GroupMuscles::new(g, n, d));
-            if g.muscles.is_some() {
-                for &first in &g.first_spring[..g.bodies] {
-                    formed[first..first + n].fill(true);
-                }
-            }
+            form_rest(g, drivers, formed);
         }
         for t in &mut self.templates {
-            t.form_rest(drivers, formed);
+            form_rest(t, drivers, formed);
         }
     }
 
     /// Sets spring `s`'s driver in the group that forms its rest length, if one does; `false`
     /// when that group cannot form it any more (then [`AlikePlan::form_rest`] again).
     pub(super) fn set_driver(&mut self, s: usize, driver: Driver) -> bool {
-        for g in &mut self.groups {
-            let n = g.shape.template.ends.len();
-            let Some(m) = g.muscles.as_mut() else {
-                continue;
-            };
-            for (l, &first) in g.first_spring.iter().enumerate() {
-                if (first..first + n).contains(&s) && m.set(s - first, l, driver).is_none() {
-                    return false;
-                }
-            }
-        }
-        self.templates.iter_mut().all(|t| t.set_driver(s, driver))
+        self.groups.iter_mut().all(|g| set_driver(g, s, driver))
+            && self.templates.iter_mut().all(|t| set_driver(t, s, driver))
     }
 
     /// Marks the single bodies' springs in `formed` (their chunk forms its rest lengths).
@@ -204,19 +174,21 @@ impl AlikePlan {
     /// Whether each template group keeps its stiffness and damping per lane.
     #[cfg(test)]
     pub(super) fn template_layouts(&self) -> impl Iterator<Item = bool> + '_ {
-        self.templates.iter().map(TemplateGroup::params_per_lane)
+        self.templates.iter().map(|t| t.group.params_per_lane())
     }
 
     /// Each group's muscles, if it forms its rest lengths.
     #[cfg(test)]
-    pub(super) fn group_muscles(&self) -> impl Iterator<Item = Option<&GroupMuscles>> {
+    pub(super) fn group_muscles(
+        &self,
+    ) -> impl Iterator<Item = Option<&super::alike_muscles::GroupMuscles>> {
         self.groups.iter().map(|g| g.muscles.as_ref())
     }
 
     /// Springs walked in lanes (padding lanes not counted), of bodies alike and on templates.
     pub(super) fn springs(&self) -> usize {
-        let per = |g: &Group| g.bodies * g.shape.template.ends.len();
-        let templates: usize = self.templates.iter().map(TemplateGroup::springs).sum();
+        let per = |g: &Muscled<Group>| g.group.bodies * g.group.shape.template.ends.len();
+        let templates: usize = self.templates.iter().map(|t| t.group.springs()).sum();
         self.groups.iter().map(per).sum::<usize>() + templates
     }
 }
@@ -253,242 +225,109 @@ impl Shape {
     }
 }
 
-/// Per-thread scratch of one group (of bodies alike, or on a template: `springs_template.rs`).
-#[derive(Default)]
-pub(super) struct Scratch {
-    /// Position x, y, z then velocity x, y, z of each relative (or template) mass, per lane.
-    pub(super) state: Vec<[Lanes; 6]>,
-    /// Force on each relative (or template) mass, per lane, N.
-    pub(super) force: Vec<[Lanes; 3]>,
-    /// Stored rest length of each template spring, per lane, m.
-    pub(super) rest: Vec<Lanes>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// `f` on this thread's scratch.
-pub(super) fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    SCRATCH.with(|s| f(&mut s.borrow_mut()))
-}
-
-/// Walks a chunk with an alike plan into its force buffer and dissipated power; `formed` is the
-/// table of rest lengths formed in the walk and the actuators' waves at the step's start
-/// (`Waves::sines`), for the groups that form their rest lengths and, when the chunk is
-/// `formed`, its single bodies.
+/// Walks a chunk's plan `plan` into `force` (the chunk's force buffer, zeroed, from mass `lo`)
+/// and returns the chunk's dissipated power, W (see the module docs). `formed` is the table of
+/// rest lengths formed in the walk and the actuators' waves at the step's start
+/// (`Waves::sines`), for the groups that form their rest lengths and, when the chunk is formed
+/// (the `bool`), its single bodies.
 pub(super) fn walk_alike(
     sp: &SpringArrays,
     (pos, vel): (&[DVec3], &[DVec3]),
-    formed: (&FormedRest, &[f64]),
-    chunk: &mut Chunk,
-) {
-    let sines = formed.1;
-    let singles_formed = Some(formed).filter(|_| chunk.formed);
-    let Chunk {
-        lo,
-        force,
-        dissipated,
-        alike,
-        ..
-    } = chunk;
-    let Some(plan) = alike.as_ref() else {
-        return;
-    };
-    force.fill(DVec3::ZERO);
-    let mut power = with_scratch(|scratch| {
-        pulp::Arch::new().dispatch(GroupsWalk {
-            sp,
-            pos,
-            vel,
-            sines,
-            groups: &plan.groups,
-            lo: *lo,
-            force,
-            scratch,
-        })
-    });
-    power += walk_templates(sp, (pos, vel), sines, &plan.templates, (*lo, force));
+    ((rests, sines), chunk_formed): ((&FormedRest, &[f64]), bool),
+    plan: &AlikePlan,
+    (lo, force): (usize, &mut [DVec3]),
+) -> f64 {
+    let stored = (&sp.table[..], &sp.rest[..]);
+    let mut power = walk_groups(stored, (pos, vel), sines, &plan.groups, (lo, force));
+    power += walk_groups(stored, (pos, vel), sines, &plan.templates, (lo, force));
+    let singles_formed = Some((rests, sines)).filter(|_| chunk_formed);
     for run in &plan.singles {
-        power += walk_range(sp, (pos, vel), singles_formed, run.clone(), (*lo, force));
-    }
-    *dissipated = power;
-}
-
-/// The groups of a chunk, for the instruction set `pulp` picked.
-struct GroupsWalk<'a> {
-    sp: &'a SpringArrays,
-    pos: &'a [DVec3],
-    vel: &'a [DVec3],
-    sines: &'a [f64],
-    groups: &'a [Group],
-    /// The chunk's first mass and force buffer.
-    lo: usize,
-    force: &'a mut [DVec3],
-    scratch: &'a mut Scratch,
-}
-
-impl pulp::WithSimd for GroupsWalk<'_> {
-    type Output = f64;
-
-    #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
-        let mut power = 0.0;
-        let wide = wide();
-        for g in self.groups {
-            load_group(self.scratch, g, self.pos, self.vel);
-            let Scratch { state, force, rest } = &mut *self.scratch;
-            let (t, table) = (&g.shape.template, &self.sp.table);
-            let lanes = match &g.muscles {
-                Some(m) => match m.rests(self.sines, wide) {
-                    Rests::Combos(r) => walk_group(state, force, t, table, |j| r.rest(j)),
-                    Rests::Lanes(r) => walk_group(state, force, t, table, |j| r.rest(j)),
-                },
-                None => {
-                    load_rest(rest, g, self.sp);
-                    walk_group(state, force, t, table, |j| rest[j])
-                }
-            };
-            power += lanes[..g.bodies].iter().sum::<f64>();
-            store_group(self.scratch, g, self.lo, self.force);
-        }
-        power
-    }
-}
-
-/// Transposes the group's states into the scratch, and zeroes its forces.
-#[inline(always)]
-fn load_group(s: &mut Scratch, g: &Group, pos: &[DVec3], vel: &[DVec3]) {
-    let masses = g.shape.masses;
-    s.state.resize(masses, [[0.0; LANES]; 6]);
-    s.force.clear();
-    s.force.resize(masses, [[0.0; LANES]; 3]);
-    for &k in &g.shape.touched {
-        let k = k as usize;
-        let state = &mut s.state[k];
-        for l in 0..LANES {
-            let (p, v) = (pos[g.first_mass[l] + k], vel[g.first_mass[l] + k]);
-            for (c, x) in [p.x, p.y, p.z, v.x, v.y, v.z].into_iter().enumerate() {
-                state[c][l] = x;
-            }
-        }
-    }
-}
-
-/// Transposes the group's stored rest lengths into `scratch`.
-#[inline(always)]
-fn load_rest(scratch: &mut Vec<Lanes>, g: &Group, sp: &SpringArrays) {
-    let springs = g.shape.template.ends.len();
-    scratch.resize(springs, [0.0; LANES]);
-    for l in 0..LANES {
-        let rest = &sp.rest[g.first_spring[l]..g.first_spring[l] + springs];
-        for (r, &x) in scratch.iter_mut().zip(rest) {
-            r[l] = x;
-        }
-    }
-}
-
-/// Writes the group's bodies' forces into the chunk's force buffer (`force[m - lo]`).
-#[inline(always)]
-fn store_group(s: &Scratch, g: &Group, lo: usize, force: &mut [DVec3]) {
-    for &k in &g.shape.touched {
-        let f = &s.force[k as usize];
-        for l in 0..g.bodies {
-            force[g.first_mass[l] + k as usize - lo] = DVec3::new(f[0][l], f[1][l], f[2][l]);
-        }
-    }
-}
-
-/// The scalar walk over the template, every lane at once, from the lanes' states `state` and
-/// each template spring's rest lengths `rest(j)`: each lane's forces into `force`, and each
-/// lane's dissipated power (W), summed in spring order.
-#[inline(always)]
-fn walk_group(
-    state: &[[Lanes; 6]],
-    force: &mut [[Lanes; 3]],
-    t: &Template,
-    table: &[SpringParams],
-    rest: impl Fn(usize) -> Lanes,
-) -> Lanes {
-    let mut power = [0.0; LANES];
-    let mut run_mass = usize::MAX;
-    let mut run = [[0.0; LANES]; 3];
-    for (j, (&[a, b], &param)) in t.ends.iter().zip(&t.param).enumerate() {
-        let (a, b) = (a as usize, b as usize);
-        if a != run_mass {
-            if run_mass != usize::MAX {
-                add_lanes(&mut force[run_mass], &run);
-            }
-            run_mass = a;
-            run = [[0.0; LANES]; 3];
-        }
-        let p = &table[param as usize];
-        let (f, pw, len2) = spring_lanes(&state[a], &state[b], &rest(j), p);
-        let fb = &mut force[b];
-        // A zero-length spring is skipped, not added as zero (-0.0 + 0.0 is +0.0): its lanes add
-        // -0.0 and subtract +0.0 instead, which leave every value's bits as they are (x + -0.0
-        // and x - 0.0 are x, signed zeros included), so the sums are plain additions and whole
-        // stores (a masked store, which the compiler made of a skipped update, stalls the next
-        // load of the same mass). The test is made where it is used (a compare into a mask
-        // register, not an array of `bool`s).
-        let live = |l: usize| len2[l] != 0.0;
-        for c in 0..3 {
-            for l in 0..LANES {
-                run[c][l] -= if live(l) { f[c][l] } else { 0.0 };
-            }
-            for l in 0..LANES {
-                fb[c][l] += if live(l) { f[c][l] } else { -0.0 };
-            }
-        }
-        for l in 0..LANES {
-            power[l] += if live(l) { pw[l] } else { -0.0 };
-        }
-    }
-    if run_mass != usize::MAX {
-        add_lanes(&mut force[run_mass], &run);
+        power += walk_range(sp, (pos, vel), singles_formed, run.clone(), (lo, force));
     }
     power
 }
 
-/// `force += run`, lane by lane.
-#[inline(always)]
-fn add_lanes(force: &mut [Lanes; 3], run: &[Lanes; 3]) {
-    for c in 0..3 {
-        for l in 0..LANES {
-            force[c][l] += run[c][l];
+impl LaneGroup for Group {
+    #[inline(always)]
+    fn ends(&self) -> &[[u32; 2]] {
+        &self.shape.template.ends
+    }
+
+    #[inline(always)]
+    fn bodies(&self) -> usize {
+        self.bodies
+    }
+
+    fn body_springs(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let n = self.shape.template.ends.len();
+        self.first_spring[..self.bodies]
+            .iter()
+            .map(move |&s| s..s + n)
+    }
+
+    fn spring_of(&self, j: usize, l: usize) -> Option<usize> {
+        Some(self.first_spring[l] + j)
+    }
+
+    fn slot_of(&self, s: usize, l: usize) -> Option<usize> {
+        let first = self.first_spring[l];
+        (first..first + self.shape.template.ends.len())
+            .contains(&s)
+            .then(|| s - first)
+    }
+
+    /// Every lane holds every spring of the shape.
+    #[inline(always)]
+    fn active(&self, _j: usize) -> u8 {
+        u8::MAX
+    }
+
+    #[inline(always)]
+    fn law(&self, j: usize, table: &[SpringParams]) -> SpringLaw {
+        table[self.shape.template.param[j] as usize].law
+    }
+
+    /// The relative masses some spring touches, each lane's at its body's lowest mass.
+    #[inline(always)]
+    fn load(&self, s: &mut Scratch, pos: &[DVec3], vel: &[DVec3]) {
+        s.reset(self.shape.masses);
+        for &k in &self.shape.touched {
+            let k = k as usize;
+            for l in 0..LANES {
+                let m = self.first_mass[l] + k;
+                s.put(k, l, (pos[m], vel[m]));
+            }
         }
     }
-}
 
-/// One template spring in every lane, from mass state `a` to `b` with rest lengths `rest`:
-/// the force on `b` (N), the damping power (W), and the squared length (m^2; 0: no force), by
-/// the operations of `spring_force`, in the scalar walk's order.
-#[inline(always)]
-fn spring_lanes(
-    a: &[Lanes; 6],
-    b: &[Lanes; 6],
-    rest: &Lanes,
-    p: &SpringParams,
-) -> ([Lanes; 3], Lanes, Lanes) {
-    let mut f = [[0.0; LANES]; 3];
-    let mut power = [0.0; LANES];
-    let mut length2 = [0.0; LANES];
-    for l in 0..LANES {
-        let (dx, dy, dz) = (a[0][l] - b[0][l], a[1][l] - b[1][l], a[2][l] - b[2][l]);
-        let len2 = (dx * dx + dy * dy) + dz * dz;
-        let len = len2.sqrt();
-        let (nx, ny, nz) = (dx / len, dy / len, dz / len);
-        let k_eff = if p.material { p.k / rest[l] } else { p.k };
-        let (dvx, dvy, dvz) = (a[3][l] - b[3][l], a[4][l] - b[4][l], a[5][l] - b[5][l]);
-        let vrel = (dvx * nx + dvy * ny) + dvz * nz;
-        let s = k_eff * (len - rest[l]) + p.c * vrel;
-        f[0][l] = s * nx;
-        f[1][l] = s * ny;
-        f[2][l] = s * nz;
-        power[l] = p.c * vrel * vrel;
-        length2[l] = len2;
+    #[inline(always)]
+    fn load_rest(&self, rest: &mut Vec<Lanes>, stored: &[f64]) {
+        let springs = self.shape.template.ends.len();
+        rest.resize(springs, [0.0; LANES]);
+        for l in 0..LANES {
+            let first = self.first_spring[l];
+            for (r, &x) in rest.iter_mut().zip(&stored[first..first + springs]) {
+                r[l] = x;
+            }
+        }
     }
-    (f, power, length2)
+
+    #[inline(always)]
+    fn store(&self, s: &Scratch, lo: usize, force: &mut [DVec3]) {
+        for &k in &self.shape.touched {
+            let f = &s.force[k as usize];
+            for l in 0..self.bodies {
+                force[self.first_mass[l] + k as usize - lo] = DVec3::new(f[0][l], f[1][l], f[2][l]);
+            }
+        }
+    }
+
+    /// One stiffness and damping per template spring, from the spring table.
+    #[inline(always)]
+    fn with_params<W: WithParams>(&self, table: &[SpringParams], _wide: Wide, work: W) -> Lanes {
+        let param = &self.shape.template.param;
+        work.with_params(&SharedParams { table, param })
+    }
 }
 
 #[cfg(test)]
@@ -500,10 +339,29 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::super::formed_rest::FormedRest;
-    use super::super::springs::{walk_chunk_scalar, Chunk};
+    use super::super::springs_simd::tests::{walk_chunk_scalar, Chunk};
     use super::super::tables::SpringArrays;
     use super::{walk_alike, AlikePlan, LANES};
     use crate::model::{Spring, SpringLaw};
+
+    /// `n` velocities, each random in `x` and `y` and -1 m/s in `z`.
+    fn falling(n: usize, rng: &mut ChaCha8Rng) -> Vec<DVec3> {
+        (0..n)
+            .map(|_| DVec3::new(rng.random(), rng.random(), -1.0))
+            .collect()
+    }
+
+    /// Walks chunk `c` by `plan` (no rest lengths formed), as the pass runs it.
+    fn walk_planned(
+        sp: &SpringArrays,
+        state: (&[DVec3], &[DVec3]),
+        plan: &AlikePlan,
+        c: &mut Chunk,
+    ) {
+        c.force.fill(DVec3::ZERO);
+        let none = (&FormedRest::default(), &[][..]);
+        c.dissipated = walk_alike(sp, state, (none, false), plan, (c.lo, &mut c.force));
+    }
 
     /// A random body over masses `0..masses`: runs sharing their first mass, springs listed
     /// from either end, duplicates, both laws, a mass joined to itself.
@@ -596,27 +454,14 @@ mod tests {
                     }
                 })
                 .collect();
-            let vel: Vec<DVec3> = (0..n)
-                .map(|_| DVec3::new(rng.random(), rng.random(), -1.0))
-                .collect();
-            let mut reference = Chunk {
-                springs: 0..springs.len(),
-                lo: 0,
-                force: vec![DVec3::splat(f64::NAN); n],
-                dissipated: f64::NAN,
-                piece: None,
-                alike: None,
-                formed: false,
-            };
+            let vel = falling(n, &mut rng);
+            let mut reference = Chunk::unwalked(0..springs.len(), 0, n);
             let plan = AlikePlan::find(&sp, &[], &runs);
             assert_eq!(plan.is_some(), copies >= 3, "seed {seed}: {copies} copies");
-            let mut lanes = Chunk {
-                alike: plan,
-                ..reference.clone()
-            };
+            let mut lanes = reference.clone();
             walk_chunk_scalar(&sp, &pos, &vel, &mut reference);
-            walk_alike(&sp, (&pos, &vel), (&FormedRest::default(), &[]), &mut lanes);
-            if lanes.alike.is_some() {
+            if let Some(plan) = &plan {
+                walk_planned(&sp, (&pos, &vel), plan, &mut lanes);
                 assert_eq!(bits(&lanes), bits(&reference), "seed {seed}");
                 let (p, q) = (lanes.dissipated, reference.dissipated);
                 assert!(
@@ -640,7 +485,139 @@ mod tests {
         assert!(plan
             .groups
             .iter()
-            .all(|g| g.bodies <= LANES && g.bodies >= 2));
+            .all(|g| g.group.bodies <= LANES && g.group.bodies >= 2));
         assert_eq!(plan.singles.len(), 1, "the stiffer copy walks alone");
+    }
+
+    /// `count` bodies cut at random from a 3 x 3 x 2 grid (0.1 m apart, bodies 1 m apart in
+    /// `x`), masses numbered by place: each takes most of one random list of 40 pairs of grid
+    /// points (some from a point to itself), listed by their masses, some repeated, stiffness
+    /// 1 or 2 (`many`: any in 1..2), all of law `law`. The springs, each body's spring range and
+    /// the initial positions.
+    fn grid_bodies(
+        count: usize,
+        (law, many): (SpringLaw, bool),
+        rng: &mut ChaCha8Rng,
+    ) -> (Vec<Spring>, Vec<Range<usize>>, Vec<DVec3>) {
+        let pool: Vec<(usize, usize)> = (0..40)
+            .map(|_| {
+                let u = rng.random_range(0..18);
+                let v = if rng.random_bool(0.05) {
+                    u
+                } else {
+                    rng.random_range(0..18)
+                };
+                (u, v)
+            })
+            .collect();
+        let (mut springs, mut runs, mut initial) = (Vec::new(), Vec::new(), Vec::new());
+        for b in 0..count {
+            // Grid point `g` (x fastest, then y, then z) is mass `index[g]` of this body.
+            let mut index = [None; 18];
+            for (g, slot) in index.iter_mut().enumerate() {
+                if rng.random_bool(0.85) {
+                    *slot = Some(initial.len() as u32);
+                    let (x, y, z) = (g % 3, g / 3 % 3, g / 9);
+                    let p = DVec3::new(x as f64, y as f64, z as f64) * 0.1;
+                    initial.push(p + DVec3::X * b as f64);
+                }
+            }
+            let mut body: Vec<Spring> = Vec::new();
+            for &(u, v) in &pool {
+                let (Some(a), Some(b)) = (index[u], index[v]) else {
+                    continue;
+                };
+                if rng.random_bool(0.85) {
+                    let k = if many {
+                        rng.random_range(1.0..2.0)
+                    } else {
+                        f64::from(rng.random_range(1..=2u8))
+                    };
+                    let mut s = Spring::hooke(a, b, k, 0.1).with_damping(0.5);
+                    s.law = law;
+                    body.push(s);
+                }
+            }
+            body.sort_by_key(|s| (s.a, s.b));
+            if let Some(&last) = body.last().filter(|_| rng.random_bool(0.3)) {
+                body.push(last);
+            }
+            let start = springs.len();
+            springs.extend(body);
+            if springs.len() > start {
+                runs.push(start..springs.len());
+            }
+        }
+        (springs, runs, initial)
+    }
+
+    /// Bodies of different shapes on templates give each body exactly the scalar walk's forces:
+    /// random cuts of one grid (so their runs, repeats, springs of zero length, stiffness and
+    /// rest lengths differ from lane to lane), 2 to 20 bodies (full and partial groups), both
+    /// laws.
+    #[test]
+    fn bodies_on_a_template_give_the_scalar_walks_bits() {
+        let mut grouped = 0;
+        // Groups with stiffness and damping picked from combinations, and per lane.
+        let mut layouts = [0; 2];
+        for seed in 0..40 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let law = if seed % 4 == 3 {
+                SpringLaw::Material
+            } else {
+                SpringLaw::Hooke
+            };
+            let many = seed % 3 == 1;
+            let count = rng.random_range(2..=20);
+            let (springs, runs, initial) = grid_bodies(count, (law, many), &mut rng);
+            if springs.is_empty() {
+                continue;
+            }
+            let mut sp = SpringArrays::new(&springs);
+            for r in &mut sp.rest {
+                *r = if rng.random_bool(0.1) && law == SpringLaw::Hooke {
+                    0.0
+                } else {
+                    rng.random_range(0.01..0.3)
+                };
+            }
+            let n = initial.len();
+            // States: the grid moved a little, some masses on top of one another.
+            let pos: Vec<DVec3> = initial
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| {
+                    if i % 7 == 0 {
+                        initial[i - i % 2]
+                    } else {
+                        p + DVec3::new(rng.random(), rng.random(), rng.random()) * 0.02
+                    }
+                })
+                .collect();
+            let vel = falling(n, &mut rng);
+            let mut reference = Chunk::unwalked(0..springs.len(), 0, n);
+            let Some(plan) = AlikePlan::find(&sp, &initial, &runs) else {
+                continue;
+            };
+            grouped += plan.template_groups();
+            for l in plan.template_layouts() {
+                layouts[usize::from(l)] += 1;
+            }
+            let mut lanes = reference.clone();
+            walk_chunk_scalar(&sp, &pos, &vel, &mut reference);
+            walk_planned(&sp, (&pos, &vel), &plan, &mut lanes);
+            let bits = |c: &Chunk| -> Vec<u64> {
+                let f = c.force.iter().flat_map(|f| f.to_array());
+                f.map(f64::to_bits).collect()
+            };
+            assert!(bits(&lanes) == bits(&reference), "seed {seed}");
+            let (a, b) = (lanes.dissipated, reference.dissipated);
+            assert!(
+                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                "seed {seed}: {a} {b}"
+            );
+        }
+        assert!(grouped >= 20, "{grouped} template groups");
+        assert!(layouts[0] > 0 && layouts[1] > 0, "{layouts:?}");
     }
 }

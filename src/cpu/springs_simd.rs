@@ -1,5 +1,6 @@
-//! The spring pass's per-chunk kernel: the scalar walk (`walk_chunk_scalar` in `springs.rs`)
-//! cut down to fewer instructions per spring and compiled for AVX2 where the CPU has it.
+//! The spring pass's per-chunk kernel: the scalar walk (`walk_scalar`, the reference the tests
+//! hold it to) cut down to fewer instructions per spring and compiled for AVX2 where the CPU
+//! has it.
 //!
 //! Measured on an AMD EPYC (Zen 5) core (docs/PERFORMANCE.md, "Roofline and cost model"), the
 //! scalar walk is bound by instructions and by the latency of its square root and divisions,
@@ -7,21 +8,15 @@
 //! how each spring is computed:
 //! - the run's first mass (springs sorted by `a` share it) is loaded once per run, as WGSL's
 //!   `walk_run` keeps it in registers;
-//! - `n = d / L` and the material law's `k / L0` are four IEEE divisions written as one 4-lane
-//!   operation (LLVM emits a `vdivpd xmm` for x, y and a `vdivsd` each for z and `k / L0`: the
-//!   same divider work as before, in fewer instructions around it; no FMA, checked with
-//!   `objdump -d`);
 //! - `pos` and `vel` are cut to one length, so one bounds check serves both loads of a mass;
 //! - [`pulp::Arch`] runs it compiled for x86-64-v3 (AVX2, three-operand VEX encoding) when the
 //!   CPU has it, detected at run time: a plain `cargo build --release` gets it.
 //!
-//! Each spring still performs the IEEE operations of `spring_force`, op for op: `d = p_a - p_b`,
-//! `L^2 = (dx dx + dy dy) + dz dz`, `L = sqrt(L^2)`, `n = d / L` as three divisions,
-//! `vrel = (dvx nx + dvy ny) + dvz nz`, `k_eff = k / L0` for the material law,
-//! `f = (k_eff (L - L0) + c vrel) n`, `power = (c vrel) vrel`. Rust never contracts a product
-//! and a sum into a fused multiply-add (even with FMA enabled), and square root and division
-//! are correctly rounded at every vector width, so the result does not depend on the
-//! instruction set. The summation order per mass is the scalar walk's (the first mass's run in
+//! Each spring is `spring_law::spring_force` of `d = p_a - p_b`, `dv = v_a - v_b`, its rest
+//! length and `spring_law::k_eff`, as in the reference. Rust never contracts a product and a sum
+//! into a fused multiply-add (even with FMA enabled), and square root and division are
+//! correctly rounded at every vector width, so the result does not depend on the instruction
+//! set. The summation order per mass is the scalar walk's (the first mass's run in
 //! a register, the second mass's force added in list order, zero-length springs skipped), so
 //! a chunk's force buffer and dissipated power are bit for bit the scalar walk's (tests below).
 //!
@@ -34,7 +29,7 @@ use std::ops::Range;
 use glam::DVec3;
 
 use super::formed_rest::FormedRest;
-use super::springs::Chunk;
+use super::spring_law::spring_force;
 use super::tables::SpringArrays;
 
 /// The walk of a run of springs for the instruction set `pulp` picked (see the module docs).
@@ -94,8 +89,7 @@ fn walk_springs(walk: Walk<'_>, rests: impl Iterator<Item = f64>) -> f64 {
     // Equal lengths: one bounds check serves both loads of a mass.
     let n = pos.len().min(vel.len());
     let (pos, vel) = (&pos[..n], &vel[..n]);
-    let mut run_mass = usize::MAX;
-    let mut run_force = DVec3::ZERO;
+    let mut run = Run::NONE;
     // The run's first mass, loaded once per run.
     let (mut pa, mut va) = (DVec3::ZERO, DVec3::ZERO);
     let mut power = 0.0;
@@ -105,57 +99,72 @@ fn walk_springs(walk: Walk<'_>, rests: impl Iterator<Item = f64>) -> f64 {
         .zip(&sp.param[range])
     {
         let (a, b) = (a as usize, b as usize);
-        if a != run_mass {
-            if run_mass != usize::MAX {
-                force[run_mass - lo] += run_force;
-            }
-            run_mass = a;
-            run_force = DVec3::ZERO;
+        if run.start(a, (lo, force)) {
             (pa, va) = (pos[a], vel[a]);
         }
         let d = pa - pos[b];
-        let len2 = d.length_squared();
         // Zero length: no force. Skipped as in the scalar walk (adding zero would turn a
         // sum of -0.0 into +0.0).
-        if len2 == 0.0 {
+        if d.length_squared() == 0.0 {
             continue;
         }
-        let len = len2.sqrt();
         let p = &sp.table[param as usize];
-        // `n = d / L` and the material law's `k / L0`: four IEEE divisions in one operation.
-        let num = [d.x, d.y, d.z, p.k];
-        let den = [len, len, len, rest];
-        let q: [f64; 4] = std::array::from_fn(|i| num[i] / den[i]);
-        let n = DVec3::new(q[0], q[1], q[2]);
-        let k_eff = if p.material { q[3] } else { p.k };
-        let vrel = (va - vel[b]).dot(n);
-        let f = (k_eff * (len - rest) + p.c * vrel) * n;
-        power += p.c * vrel * vrel;
-        run_force -= f;
+        let (dv, k_eff) = (va - vel[b], p.k_eff(rest));
+        let sf = spring_force(d.to_array(), dv.to_array(), rest, k_eff, p.c);
+        let f = DVec3::from_array(sf.f);
+        power += sf.power;
+        run.force -= f;
         force[b - lo] += f;
     }
-    if run_mass != usize::MAX {
-        force[run_mass - lo] += run_force;
-    }
+    run.end((lo, force));
     power
 }
 
-/// Walks the springs of one chunk into its force buffer and dissipated power (WGSL's
-/// `walk_run`, over a chunk): bit for bit the scalar walk, in fewer instructions (see the
-/// module docs); the rest lengths formed in the walk when the chunk is and `formed` is given.
-pub(super) fn walk_chunk(
-    sp: &SpringArrays,
-    (pos, vel): (&[DVec3], &[DVec3]),
-    formed: Formed<'_>,
-    chunk: &mut Chunk,
-) {
-    let formed = formed.filter(|_| chunk.formed);
-    walk_chunk_on(pulp::Arch::new(), sp, (pos, vel), formed, chunk);
+/// The current run of springs that share their first mass (spring lists are usually sorted by
+/// `a`, as builders make them): that mass's side of their forces, summed in a register and
+/// stored once per run, which keeps a store-to-load dependency through memory out of the loop.
+struct Run {
+    /// The run's first mass (`usize::MAX` before the first spring).
+    mass: usize,
+    /// The negated sum of the run's forces, N.
+    force: DVec3,
+}
+
+impl Run {
+    /// No run yet.
+    const NONE: Self = Self {
+        mass: usize::MAX,
+        force: DVec3::ZERO,
+    };
+
+    /// Starts the run of mass `a` unless it is the current one, adding the current one's sum to
+    /// `force` (masses from `lo`); whether a run started.
+    #[inline(always)]
+    fn start(&mut self, a: usize, (lo, force): (usize, &mut [DVec3])) -> bool {
+        if a == self.mass {
+            return false;
+        }
+        self.end((lo, force));
+        *self = Self {
+            mass: a,
+            force: DVec3::ZERO,
+        };
+        true
+    }
+
+    /// Adds the run's sum to `force` (masses from `lo`), if a run started.
+    #[inline(always)]
+    fn end(&self, (lo, force): (usize, &mut [DVec3])) {
+        if self.mass != usize::MAX {
+            force[self.mass - lo] += self.force;
+        }
+    }
 }
 
 /// Walks the springs `range` (whole bodies of a chunk whose force buffer `force` starts at mass
-/// `lo`) onto `force`, and returns their damping power, W: the kernel of [`walk_chunk`], without
-/// zeroing the buffer first; the rest lengths formed in the walk when `formed` is given.
+/// `lo`) onto `force`, and returns their damping power, W: bit for bit `walk_scalar`, in fewer
+/// instructions (see the module docs); the rest lengths formed in the walk when `formed` is
+/// given.
 pub(super) fn walk_range(
     sp: &SpringArrays,
     (pos, vel): (&[DVec3], &[DVec3]),
@@ -193,30 +202,108 @@ fn walk_range_on(
     })
 }
 
-/// [`walk_chunk`] compiled for the instruction set `arch` (the tests run every one).
-fn walk_chunk_on(
-    arch: pulp::Arch,
+/// The scalar reference walk of springs `range` onto `force` (masses from `lo`), returning
+/// their damping power, W (WGSL's `walk_run`, over a run of springs): each spring's force goes to
+/// its second mass, and runs of springs that share their first mass sum that mass's side in a
+/// register. [`walk_range`] must give its bits exactly (tests below).
+#[cfg(test)]
+pub(super) fn walk_scalar(
     sp: &SpringArrays,
-    state: (&[DVec3], &[DVec3]),
-    formed: Formed<'_>,
-    chunk: &mut Chunk,
-) {
-    chunk.force.fill(DVec3::ZERO);
-    let range = chunk.springs.clone();
-    let out = (chunk.lo, &mut chunk.force[..]);
-    chunk.dissipated = walk_range_on(arch, sp, state, formed, range, out);
+    (pos, vel): (&[DVec3], &[DVec3]),
+    range: Range<usize>,
+    (lo, force): (usize, &mut [DVec3]),
+) -> f64 {
+    let mut power = 0.0;
+    let mut run = Run::NONE;
+    for ((&[a, b], &rest), &param) in sp.ends[range.clone()]
+        .iter()
+        .zip(&sp.rest[range.clone()])
+        .zip(&sp.param[range])
+    {
+        let (a, b) = (a as usize, b as usize);
+        run.start(a, (lo, force));
+        let (d, dv) = (pos[a] - pos[b], vel[a] - vel[b]);
+        // Zero length: no force. Skipped rather than added as zero, which would turn a sum of
+        // -0.0 into +0.0.
+        if d.length_squared() == 0.0 {
+            continue;
+        }
+        let p = &sp.table[param as usize];
+        let sf = spring_force(d.to_array(), dv.to_array(), rest, p.k_eff(rest), p.c);
+        power += sf.power;
+        run.force -= DVec3::from_array(sf.f);
+        force[b - lo] += DVec3::from_array(sf.f);
+    }
+    run.end((lo, force));
+    power
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use glam::DVec3;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use super::super::springs::{walk_chunk_scalar, Chunk};
     use super::super::tables::SpringArrays;
-    use super::{walk_chunk, walk_chunk_on};
+    use super::{walk_range, walk_range_on, walk_scalar};
     use crate::model::{Spring, SpringLaw};
+
+    /// A run of springs and the force buffer of the masses it touches, as the pass's chunks.
+    #[derive(Clone, Debug)]
+    pub(in super::super) struct Chunk {
+        pub(in super::super) springs: std::ops::Range<usize>,
+        pub(in super::super) lo: usize,
+        pub(in super::super) force: Vec<DVec3>,
+        pub(in super::super) dissipated: f64,
+    }
+
+    impl Chunk {
+        /// The chunk of `springs` whose force buffer covers `masses` masses from `lo`, every
+        /// value NaN until it is walked.
+        pub(in super::super) fn unwalked(
+            springs: std::ops::Range<usize>,
+            lo: usize,
+            masses: usize,
+        ) -> Self {
+            Self {
+                springs,
+                lo,
+                force: vec![DVec3::splat(f64::NAN); masses],
+                dissipated: f64::NAN,
+            }
+        }
+    }
+
+    /// The reference walk of `c` into its zeroed force buffer and dissipated power.
+    pub(in super::super) fn walk_chunk_scalar(
+        sp: &SpringArrays,
+        pos: &[DVec3],
+        vel: &[DVec3],
+        c: &mut Chunk,
+    ) {
+        c.force.fill(DVec3::ZERO);
+        let out = (c.lo, &mut c.force[..]);
+        c.dissipated = walk_scalar(sp, (pos, vel), c.springs.clone(), out);
+    }
+
+    /// The kernel's walk of `c` on `arch`, as the pass runs it.
+    fn walk_chunk_on(
+        arch: pulp::Arch,
+        sp: &SpringArrays,
+        state: (&[DVec3], &[DVec3]),
+        c: &mut Chunk,
+    ) {
+        c.force.fill(DVec3::ZERO);
+        let out = (c.lo, &mut c.force[..]);
+        c.dissipated = walk_range_on(arch, sp, state, None, c.springs.clone(), out);
+    }
+
+    /// [`walk_chunk_on`] on the CPU's instruction set.
+    fn walk_chunk(sp: &SpringArrays, state: (&[DVec3], &[DVec3]), c: &mut Chunk) {
+        c.force.fill(DVec3::ZERO);
+        let out = (c.lo, &mut c.force[..]);
+        c.dissipated = walk_range(sp, state, None, c.springs.clone(), out);
+    }
 
     /// The bits of a chunk's force buffer and dissipated power.
     fn bits(c: &Chunk) -> Vec<u64> {
@@ -234,15 +321,7 @@ mod tests {
             let ends = &sp.ends[start..end];
             let lo = ends.iter().flatten().min().copied().unwrap_or(0) as usize;
             let hi = ends.iter().flatten().max().copied().unwrap_or(0) as usize;
-            chunks.push(Chunk {
-                springs: start..end,
-                lo,
-                force: vec![DVec3::splat(f64::NAN); hi - lo + 1],
-                dissipated: f64::NAN,
-                piece: None,
-                alike: None,
-                formed: false,
-            });
+            chunks.push(Chunk::unwalked(start..end, lo, hi - lo + 1));
             start = end;
         }
         chunks
@@ -314,7 +393,7 @@ mod tests {
             for arch in [pulp::Arch::new(), pulp::Arch::Scalar] {
                 for r in &mut reference {
                     let mut f = r.clone();
-                    walk_chunk_on(arch, &sp, (&pos, &vel), None, &mut f);
+                    walk_chunk_on(arch, &sp, (&pos, &vel), &mut f);
                     walk_chunk_scalar(&sp, &pos, &vel, r);
                     assert_eq!(bits(&f), bits(r), "seed {seed}, springs {:?}", f.springs);
                 }
@@ -345,9 +424,6 @@ mod tests {
             lo: 0,
             force: vec![DVec3::ZERO; 30],
             dissipated: 0.0,
-            piece: None,
-            alike: None,
-            formed: false,
         };
         let touched: Vec<usize> = sp.ends[0..5]
             .iter()
@@ -360,8 +436,8 @@ mod tests {
             moved_vel[m] -= DVec3::splat(2.0);
         }
         let (mut a, mut b) = (chunk.clone(), chunk);
-        walk_chunk(&sp, (&pos, &vel), None, &mut a);
-        walk_chunk(&sp, (&moved_pos, &moved_vel), None, &mut b);
+        walk_chunk(&sp, (&pos, &vel), &mut a);
+        walk_chunk(&sp, (&moved_pos, &moved_vel), &mut b);
         assert_eq!(bits(&a), bits(&b));
     }
 }

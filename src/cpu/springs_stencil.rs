@@ -12,11 +12,9 @@
 //! a spring listed from its higher mass is computed from the lower one, whose `p_lo - p_hi` is
 //! exactly `-(p_hi - p_lo)`, so its force is exactly the negated one.
 //!
-//! Per spring the kernel performs the IEEE operations of `spring_force` op for op (`d = p_a -
-//! p_b`, `L^2 = (dx dx + dy dy) + dz dz`, `L = sqrt(L^2)`, `n = d / L` as three divisions,
-//! `vrel = (dvx nx + dvy ny) + dvz nz`, `k_eff = k / L0` for the material law, `f = (k_eff (L -
-//! L0) + c vrel) n`, `power = (c vrel) vrel`; no FMA, no reciprocal); an empty slot or a spring
-//! of length exactly 0 adds nothing. What changes is the order in which each mass's force is
+//! Per spring the kernel calls `spring_law::spring_force`, as the scalar walk does (the same
+//! IEEE operations; no FMA, no reciprocal), its offset's law picked once per offset
+//! (`spring_law::with_law`); an empty slot or a spring of length exactly 0 adds nothing. What changes is the order in which each mass's force is
 //! summed: the body is cut into pieces of whole mass blocks counted from its own first mass
 //! (fixed by the body, never by the thread count), each piece with its own force window
 //! `[m0, m1 + largest offset)`; within a piece, blocks of [`BLOCK`] masses in order, offsets
@@ -35,8 +33,9 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::springs::Chunk;
+use super::spring_law::{spring_force, with_law, Law, WithLaw};
 use super::tables::SpringArrays;
+use crate::model::SpringLaw;
 
 /// Bodies with fewer springs stay with the scalar walk: a stencil pays off over many masses.
 pub(super) const STENCIL_MIN_SPRINGS: usize = 1 << 15;
@@ -75,20 +74,26 @@ pub(super) struct StencilBody {
     /// Offsets, ascending (all at least 1).
     offsets: Vec<usize>,
     /// Stiffness (N/m, or N for the material law), damping (N*s/m) and law of each offset.
-    params: Vec<(f64, f64, bool)>,
+    params: Vec<(f64, f64, SpringLaw)>,
     /// Rest length (m) of slot `(offset k, mass first + j)` at `k * masses + j`; NaN: empty.
     rest: Vec<f64>,
     /// The slot (index into `rest`) of each of the body's springs, in list order.
     slot: Vec<u32>,
 }
 
-/// A piece of a stencil body: masses `m0..m1` as the lower masses of their slots.
+/// A piece of a stencil body: masses `m0..m1` as the lower masses of their slots, and its
+/// chunk of the spring pass.
 #[derive(Clone, Debug)]
 pub(super) struct Piece {
     /// Index of the body in the world's stencil bodies.
     pub(super) body: usize,
     pub(super) m0: usize,
     pub(super) m1: usize,
+    /// The springs its chunk carries: the body's for the first piece (the muscles' per-chunk
+    /// rest lengths, `actuation.rs`), an empty range for the others.
+    pub(super) springs: Range<usize>,
+    /// The masses of its force window, `[m0, m1 + largest offset)` within the body.
+    pub(super) window: Range<usize>,
 }
 
 impl StencilBody {
@@ -149,7 +154,7 @@ impl StencilBody {
             .iter()
             .map(|&k| {
                 let p = &sp.table[param_of[k] as usize];
-                (p.k, p.c, p.material)
+                (p.k, p.c, p.law)
             })
             .collect();
         Some(Self {
@@ -169,10 +174,9 @@ impl StencilBody {
         self.rest[at] = rest;
     }
 
-    /// The body's pieces (body index `body`), as chunks of the spring pass: whole blocks from
-    /// the body's first mass, each with its force window. The first carries the body's spring
-    /// range (the muscles' per-chunk rest lengths, `actuation.rs`), the others an empty one.
-    pub(super) fn chunks(&self, body: usize) -> Vec<Chunk> {
+    /// The body's pieces (body index `body`), the chunks of the spring pass it is cut into:
+    /// whole blocks from the body's first mass, each with its force window.
+    pub(super) fn pieces(&self, body: usize) -> Vec<Piece> {
         let per = self
             .masses
             .div_ceil(PIECES)
@@ -189,18 +193,12 @@ impl StencilBody {
                 } else {
                     self.springs.end..self.springs.end
                 };
-                Chunk {
+                Piece {
+                    body,
+                    m0: self.first + j0,
+                    m1: self.first + j1,
                     springs,
-                    lo: self.first + j0,
-                    force: vec![DVec3::ZERO; window],
-                    dissipated: 0.0,
-                    piece: Some(Piece {
-                        body,
-                        m0: self.first + j0,
-                        m1: self.first + j1,
-                    }),
-                    alike: None,
-                    formed: false,
+                    window: self.first + j0..self.first + j0 + window,
                 }
             })
             .collect()
@@ -226,30 +224,34 @@ thread_local! {
 /// The stencil kernel over one piece, for the instruction set `pulp` picked.
 struct PieceWalk<'a> {
     body: &'a StencilBody,
+    piece: &'a Piece,
     pos: &'a [DVec3],
     vel: &'a [DVec3],
-    chunk: &'a mut Chunk,
+    /// The force on the piece's window, N.
+    force: &'a mut [DVec3],
     scratch: &'a mut Scratch,
 }
 
 impl pulp::WithSimd for PieceWalk<'_> {
-    type Output = ();
+    /// The damping power of the piece's springs, W.
+    type Output = f64;
 
     #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
         let PieceWalk {
             body,
+            piece,
             pos,
             vel,
-            chunk,
+            force,
             scratch,
         } = self;
-        let Some(piece) = chunk.piece.clone() else {
-            return;
-        };
-        let lo = chunk.lo;
-        let window = chunk.force.len();
-        load_window(scratch, &pos[lo..lo + window], &vel[lo..lo + window]);
+        let lo = piece.window.start;
+        load_window(
+            scratch,
+            &pos[piece.window.clone()],
+            &vel[piece.window.clone()],
+        );
         let mut power = [0.0f64; 4];
         for b0 in (piece.m0..piece.m1).step_by(BLOCK) {
             let b1 = (b0 + BLOCK).min(piece.m1);
@@ -264,8 +266,8 @@ impl pulp::WithSimd for PieceWalk<'_> {
                 block_offset(scratch, b0 - lo, o, rest, body.params[k], &mut power);
             }
         }
-        store_window(scratch, &mut chunk.force);
-        chunk.dissipated = (power[0] + power[1]) + (power[2] + power[3]);
+        store_window(scratch, force);
+        (power[0] + power[1]) + (power[2] + power[3])
     }
 }
 
@@ -305,7 +307,7 @@ fn block_offset(
     j0: usize,
     o: usize,
     rest: &[f64],
-    (k, c, material): (f64, f64, bool),
+    (k, c, law): (f64, f64, SpringLaw),
     power: &mut [f64; 4],
 ) {
     let n = rest.len();
@@ -314,11 +316,15 @@ fn block_offset(
         l.resize(n.next_multiple_of(4), 0.0);
         l[n..].fill(0.0);
     }
-    if material {
-        slot_forces::<true>(scratch, j0, o, rest, (k, c));
-    } else {
-        slot_forces::<false>(scratch, j0, o, rest, (k, c));
-    }
+    let slots = SlotForces {
+        scratch: &mut *scratch,
+        j0,
+        o,
+        rest,
+        k,
+        c,
+    };
+    with_law(law, slots);
     let [lx, ly, lz, lp] = &scratch.lane;
     for q in lp.chunks_exact(4) {
         for (acc, v) in power.iter_mut().zip(q) {
@@ -337,56 +343,72 @@ fn block_offset(
 }
 
 /// Each lane's slot force (N, into `scratch.lane[0..3]`) and damping power (W, `lane[3]`) for
-/// offset `o` over lanes `j0..j0 + rest.len()`, with stiffness `k` and damping `c` (the
-/// material law `k_eff = k / L0` when `MATERIAL`): `spring_force`'s operations, in SIMD lanes.
-#[inline(always)]
-fn slot_forces<const MATERIAL: bool>(
-    scratch: &mut Scratch,
+/// offset `o` over lanes `j0..j0 + rest.len()`, with stiffness `k` and damping `c`:
+/// `spring_force` of each slot, in SIMD lanes, compiled once per law.
+struct SlotForces<'a> {
+    scratch: &'a mut Scratch,
     j0: usize,
     o: usize,
-    rest: &[f64],
-    (k, c): (f64, f64),
-) {
-    let n = rest.len();
-    let [px, py, pz, vx, vy, vz] = &scratch.state;
-    let [lx, ly, lz, lp] = &mut scratch.lane;
-    let a = j0..j0 + n;
-    let b = j0 + o..j0 + o + n;
-    let (pax, pay, paz) = (&px[a.clone()], &py[a.clone()], &pz[a.clone()]);
-    let (pbx, pby, pbz) = (&px[b.clone()], &py[b.clone()], &pz[b.clone()]);
-    let (vax, vay, vaz) = (&vx[a.clone()], &vy[a.clone()], &vz[a]);
-    let (vbx, vby, vbz) = (&vx[b.clone()], &vy[b.clone()], &vz[b]);
-    let (lx, ly, lz, lp) = (&mut lx[..n], &mut ly[..n], &mut lz[..n], &mut lp[..n]);
-    for j in 0..n {
-        let r = rest[j];
-        let (dx, dy, dz) = (pax[j] - pbx[j], pay[j] - pby[j], paz[j] - pbz[j]);
-        let len2 = (dx * dx + dy * dy) + dz * dz;
-        let len = len2.sqrt();
-        let (nx, ny, nz) = (dx / len, dy / len, dz / len);
-        let (dvx, dvy, dvz) = (vax[j] - vbx[j], vay[j] - vby[j], vaz[j] - vbz[j]);
-        let vrel = (dvx * nx + dvy * ny) + dvz * nz;
-        let k_eff = if MATERIAL { k / r } else { k };
-        let s = k_eff * (len - r) + c * vrel;
-        // An empty slot (NaN rest) or a zero-length spring adds nothing.
-        let live = !r.is_nan() && len2 != 0.0;
-        lx[j] = if live { s * nx } else { 0.0 };
-        ly[j] = if live { s * ny } else { 0.0 };
-        lz[j] = if live { s * nz } else { 0.0 };
-        lp[j] = if live { c * vrel * vrel } else { 0.0 };
+    rest: &'a [f64],
+    k: f64,
+    c: f64,
+}
+
+impl WithLaw for SlotForces<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_law<L: Law>(self) {
+        let SlotForces {
+            scratch,
+            j0,
+            o,
+            rest,
+            k,
+            c,
+        } = self;
+        let n = rest.len();
+        let [px, py, pz, vx, vy, vz] = &scratch.state;
+        let [lx, ly, lz, lp] = &mut scratch.lane;
+        let a = j0..j0 + n;
+        let b = j0 + o..j0 + o + n;
+        let (pax, pay, paz) = (&px[a.clone()], &py[a.clone()], &pz[a.clone()]);
+        let (pbx, pby, pbz) = (&px[b.clone()], &py[b.clone()], &pz[b.clone()]);
+        let (vax, vay, vaz) = (&vx[a.clone()], &vy[a.clone()], &vz[a]);
+        let (vbx, vby, vbz) = (&vx[b.clone()], &vy[b.clone()], &vz[b]);
+        let (lx, ly, lz, lp) = (&mut lx[..n], &mut ly[..n], &mut lz[..n], &mut lp[..n]);
+        for j in 0..n {
+            let r = rest[j];
+            let d = [pax[j] - pbx[j], pay[j] - pby[j], paz[j] - pbz[j]];
+            let dv = [vax[j] - vbx[j], vay[j] - vby[j], vaz[j] - vbz[j]];
+            let sf = spring_force(d, dv, r, L::k_eff(k, r), c);
+            // An empty slot (NaN rest) or a zero-length spring adds nothing.
+            let live = !r.is_nan() && sf.len2 != 0.0;
+            lx[j] = if live { sf.f[0] } else { 0.0 };
+            ly[j] = if live { sf.f[1] } else { 0.0 };
+            lz[j] = if live { sf.f[2] } else { 0.0 };
+            lp[j] = if live { sf.power } else { 0.0 };
+        }
     }
 }
 
-/// Walks one stencil piece (`chunk.piece`) of `body` into the chunk's force buffer and
-/// dissipated power.
-pub(super) fn walk_piece(body: &StencilBody, pos: &[DVec3], vel: &[DVec3], chunk: &mut Chunk) {
+/// Walks `piece` of `body` into `force`, the force (N) on its window (`Piece::window`), and
+/// returns its springs' damping power, W.
+pub(super) fn walk_piece(
+    body: &StencilBody,
+    piece: &Piece,
+    (pos, vel): (&[DVec3], &[DVec3]),
+    force: &mut [DVec3],
+) -> f64 {
     SCRATCH.with(|s| {
         let mut scratch = s.borrow_mut();
         pulp::Arch::new().dispatch(PieceWalk {
             body,
+            piece,
             pos,
             vel,
-            chunk,
+            force,
             scratch: &mut scratch,
-        });
-    });
+        })
+    })
 }

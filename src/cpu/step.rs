@@ -4,12 +4,15 @@
 
 use super::chunks::PARALLEL_MIN_SPRINGS;
 use super::collisions::State;
-use super::integrate::{integrate, MassPass, MassState};
+use super::integrate::integrate;
 use super::integrate_simd::MASS_LANES_MAX_MASSES;
+use super::lanes::wide;
+use super::mass_pass::{MassPass, MassState};
 use super::springs::springs;
 use super::world::Failure;
-use super::{steps_for, CpuWorld};
+use super::CpuWorld;
 use crate::error::{Error, Result};
+use crate::model::steps_for;
 use crate::model::BlowUp;
 
 impl CpuWorld {
@@ -87,7 +90,7 @@ impl CpuWorld {
             obstacles: &self.solids,
             touch: self.collider.as_ref().map_or(&[], |c| &c.touch),
             lanes: self.kernels.mass_lanes && self.mass.len() <= MASS_LANES_MAX_MASSES,
-            wide: super::integrate_simd::wide(),
+            wide: wide(),
             book_energy: self.track_energy,
         };
         let state = MassState {

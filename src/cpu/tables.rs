@@ -1,14 +1,12 @@
 //! The CPU's spring table: springs in structure-of-arrays form and their deduplicated
 //! stiffness and damping (the CPU side of the GPU's link and material tables).
 
-use glam::DVec2;
-
+use super::spring_law::{k_eff, walk_law};
 use crate::model::{Spring, SpringLaw};
 
 /// Springs in structure-of-arrays form, 20 bytes per spring in the hot loop. Every law folds into
-/// `f = k_eff (L - L0)` along the axis: Hooke is itself, the material law is `k_eff = k / L0`,
-/// zero length is `L0 = 0`. Stiffness and damping live in a small deduplicated table, since most
-/// models cut many springs from few materials.
+/// `f = k_eff (L - L0)` along the axis (`spring_law.rs`). Stiffness, damping and law live in a
+/// small deduplicated table, since most models cut many springs from few materials.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SpringArrays {
     /// The two masses of each spring.
@@ -28,26 +26,16 @@ pub(super) struct SpringParams {
     pub(super) k: f64,
     /// Axial damping, N*s/m.
     pub(super) c: f64,
-    /// Material law: `k_eff = k / L0`.
-    pub(super) material: bool,
+    /// The law the walks apply (`spring_law::walk_law`: the zero-length law's rest length is
+    /// held at 0 when it is stored, and it walks as Hooke's).
+    pub(super) law: SpringLaw,
 }
 
 impl SpringParams {
-    /// Effective Hooke stiffness (N/m) at rest length `rest` (m).
-    #[inline]
+    /// Effective stiffness (N/m) at rest length `rest` (m) (`spring_law::k_eff`).
+    #[inline(always)]
     pub(super) fn k_eff(&self, rest: f64) -> f64 {
-        if self.material {
-            self.k / rest
-        } else {
-            self.k
-        }
-    }
-
-    /// `(k_eff, rest)`: effective stiffness (N/m) and rest length (m) at rest length `rest`, the
-    /// `ke` that `spring_force` and `elastic` take (as WGSL's `effective(material, rest)`).
-    #[inline]
-    pub(super) fn effective(&self, rest: f64) -> DVec2 {
-        DVec2::new(self.k_eff(rest), rest)
+        k_eff(self.law, self.k, rest)
     }
 }
 
@@ -59,13 +47,13 @@ impl SpringArrays {
         let param = springs
             .iter()
             .map(|s| {
-                let material = s.law == SpringLaw::Material;
-                let key = (s.stiffness.to_bits(), s.damping.to_bits(), material);
+                let law = walk_law(s.law);
+                let key = (s.stiffness.to_bits(), s.damping.to_bits(), law);
                 *index.entry(key).or_insert_with(|| {
                     table.push(SpringParams {
                         k: s.stiffness,
                         c: s.damping,
-                        material,
+                        law,
                     });
                     (table.len() - 1) as u32
                 })

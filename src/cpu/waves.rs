@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use super::spring_law::formed_rest;
 use crate::model::{Actuator, DutyCycle};
 
 /// The distinct waves of a list of actuators and their values at the last evaluation.
@@ -95,7 +96,7 @@ impl Waves {
     #[inline]
     pub(super) fn rest(&self, i: usize, a: &Actuator, base: f64) -> Option<f64> {
         let w = *self.sines.get(self.of[i] as usize)?;
-        Some(base * (1.0 + a.amplitude * w))
+        Some(formed_rest(base, a.amplitude, w))
     }
 }
 

@@ -7,7 +7,7 @@ use rayon::ThreadPool;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::actuation::ChunkActuators;
+use super::chunk_actuators::ChunkActuators;
 use super::chunks::{make_chunks, Kernels, PARALLEL_MIN_SPRINGS};
 use super::collisions::Collider;
 use super::energy_masses::energy_masses;
@@ -16,6 +16,7 @@ use super::formed_rest::FormedRest;
 use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::pool::pool;
+use super::spring_law::rest_in_law;
 use super::springs::{gather, springs, Chunk};
 use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
@@ -454,10 +455,7 @@ impl CpuWorld {
         let mut rest = self.springs.rest.clone();
         for (i, a) in self.actuators.iter().enumerate() {
             let s = a.spring as usize;
-            rest[s] = match self.law[s] {
-                SpringLaw::ZeroLength => 0.0,
-                SpringLaw::Hooke | SpringLaw::Material => self.actuated_rest(i),
-            };
+            rest[s] = rest_in_law(self.law[s], self.actuated_rest(i));
         }
         Ok(rest)
     }
@@ -472,10 +470,7 @@ impl CpuWorld {
         let mut rest: Vec<f64> = springs.iter().map(|&s| self.springs.rest[s]).collect();
         for (i, a) in self.actuators.iter().enumerate() {
             if let Some(slots) = wanted.get(&(a.spring as usize)) {
-                let r = match self.law[a.spring as usize] {
-                    SpringLaw::ZeroLength => 0.0,
-                    SpringLaw::Hooke | SpringLaw::Material => self.actuated_rest(i),
-                };
+                let r = rest_in_law(self.law[a.spring as usize], self.actuated_rest(i));
                 slots.iter().for_each(|&k| rest[k] = r);
             }
         }

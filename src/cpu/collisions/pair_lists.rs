@@ -15,26 +15,11 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::{Collider, State, Touch};
+use super::{Collider, PairLists, State, Touch};
 use crate::model::Runs;
 
 /// The force slot of an entry whose pair is computed by the other mass, or does not touch.
 const NONE: u32 = u32::MAX;
-
-/// What `find` lists for a contiguous range of masses.
-#[derive(Clone, Debug, Default)]
-pub(super) struct PairLists {
-    /// First mass of the range.
-    first: usize,
-    /// Per mass of the range, plus one: where its entries start.
-    starts: Vec<u32>,
-    /// Per entry: the other mass, and where the pair's force is in `forces` ([`NONE`] when
-    /// the other mass has the lower index, or the pair does not touch).
-    other: Vec<u32>,
-    slot: Vec<u32>,
-    /// The force on the lower mass of each touching pair listed here, N.
-    forces: Vec<Touch>,
-}
 
 impl PairLists {
     /// Mass `i`'s entries (`i` in this range).

@@ -2,8 +2,8 @@
 //! never collide) and the pair force of each pair of classes: the tables of the collision pass
 //! (`kernels/collisions.rs`), a function of the model alone.
 
-use crate::model::collision_exclusions;
 use crate::gpu::layout::{GpuCollide, GpuCollider, NONE};
+use crate::model::collision_exclusions;
 use crate::model::Model;
 
 /// The grid's cells are this much wider than the largest collision diameter, so that f32
