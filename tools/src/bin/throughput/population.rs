@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use hooke::population::{Evaluation, Population, RobotResult};
-use hooke::{CpuWorld, FixedPointScale, OpenBackend, World, WorldOptions};
+use hooke::{FixedPointScale, OpenBackend, World, WorldOptions};
 
 use crate::Args;
 
