@@ -74,17 +74,17 @@ class _Walkers:
         self,
         count: int,
         *,
-        backend: str,
-        precision: str,
-        threads: Optional[int],
-        robot: Optional[Builder],
-        genome: Optional[dict[str, Any]],
-        genome_settings: Optional[dict[str, Any]],
-        params: Optional[dict[str, Any]],
-        control_steps: int,
-        max_episode_steps: int,
-        max_tilt: float,
-        max_speed: float,
+        backend: str = "cpu",
+        precision: str = "f32",
+        threads: Optional[int] = None,
+        robot: Optional[Builder] = None,
+        genome: Optional[dict[str, Any]] = None,
+        genome_settings: Optional[dict[str, Any]] = None,
+        params: Optional[dict[str, Any]] = None,
+        control_steps: int = 100,
+        max_episode_steps: int = 500,
+        max_tilt: float = math.radians(60.0),
+        max_speed: float = 100.0,
     ) -> None:
         if control_steps < 1 or max_episode_steps < 1:
             raise _errors.ArgumentError(
@@ -127,6 +127,12 @@ class _Walkers:
         self.initial_obs, self.initial_x = self.restart()
         self.x = np.repeat(self.initial_x, count)
         self.elapsed = np.zeros(count, dtype=np.int64)
+
+    def spaces(self) -> tuple[gym.spaces.Box, gym.spaces.Box]:
+        """One robot's observation and action spaces."""
+        amp = self.amplitudes.astype(np.float32)
+        observation = gym.spaces.Box(-np.inf, np.inf, (self.obs_dim,), np.float32)
+        return observation, gym.spaces.Box(-amp, amp, dtype=np.float32)
 
     def restart(self) -> tuple[_F32, float]:
         """The whole world back to its initial state; robot 0's observation and x (m)."""
@@ -203,6 +209,17 @@ class _Walkers:
         return obs, reward, terminated, truncated, {"blow_up": blown, "fallen": fallen}
 
 
+class _OnWalkers:
+    """What both environments share: the robots and their world."""
+
+    walkers: _Walkers
+
+    @property
+    def world(self) -> Simulation:
+        """The hooke world the robots run in (robot ``i`` is body ``i``)."""
+        return self.walkers.world
+
+
 def _check_actions(actions: npt.ArrayLike, shape: tuple[int, ...]) -> _F64:
     """The actions as float64 of ``shape``; an ArgumentError naming the shape otherwise."""
     a = np.asarray(actions, dtype=np.float64)
@@ -211,11 +228,11 @@ def _check_actions(actions: npt.ArrayLike, shape: tuple[int, ...]) -> _F64:
     return a
 
 
-class WalkerVectorEnv(VectorEnv[_F32, _F32, npt.NDArray[Any]]):
+class WalkerVectorEnv(_OnWalkers, VectorEnv[_F32, _F32, npt.NDArray[Any]]):
     """``num_envs`` walking robots in one hooke world, autoreset ``NEXT_STEP`` (see the module
     docstring for observation, action, reward, termination and seeding).
 
-    Args: ``num_envs`` robots; ``backend`` ``"cpu"`` (``threads`` of the CPU reference, default
+    Keyword arguments: ``backend`` ``"cpu"`` (``threads`` of the CPU reference, default
     all cores) or ``"gpu"`` (``precision`` ``"f32"`` or ``"f64"``); ``robot`` a builder with
     commanded muscles (default :class:`hooke.CommandedWalker`) or ``genome`` (with
     ``genome_settings``); ``params`` fields overriding the robot's parameters;
@@ -225,49 +242,13 @@ class WalkerVectorEnv(VectorEnv[_F32, _F32, npt.NDArray[Any]]):
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        *,
-        backend: str = "cpu",
-        precision: str = "f32",
-        threads: Optional[int] = None,
-        robot: Optional[Builder] = None,
-        genome: Optional[dict[str, Any]] = None,
-        genome_settings: Optional[dict[str, Any]] = None,
-        params: Optional[dict[str, Any]] = None,
-        control_steps: int = 100,
-        max_episode_steps: int = 500,
-        max_tilt: float = math.radians(60.0),
-        max_speed: float = 100.0,
-    ) -> None:
-        self.walkers = _Walkers(
-            num_envs,
-            backend=backend,
-            precision=precision,
-            threads=threads,
-            robot=robot,
-            genome=genome,
-            genome_settings=genome_settings,
-            params=params,
-            control_steps=control_steps,
-            max_episode_steps=max_episode_steps,
-            max_tilt=max_tilt,
-            max_speed=max_speed,
-        )
-        w = self.walkers
+    def __init__(self, num_envs: int = 1, **options: Any) -> None:
+        self.walkers = _Walkers(num_envs, **options)
         self.num_envs = num_envs
-        self.single_observation_space = gym.spaces.Box(-np.inf, np.inf, (w.obs_dim,), np.float32)
-        amp = w.amplitudes.astype(np.float32)
-        self.single_action_space = gym.spaces.Box(-amp, amp, dtype=np.float32)
+        self.single_observation_space, self.single_action_space = self.walkers.spaces()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
-
-    @property
-    def world(self) -> Simulation:
-        """The hooke world all robots run in (robot ``i`` is body ``i``)."""
-        return self.walkers.world
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -316,38 +297,16 @@ class WalkerVectorEnv(VectorEnv[_F32, _F32, npt.NDArray[Any]]):
         return obs, reward, terminated, truncated, info
 
 
-class WalkerEnv(gym.Env[_F32, _F32]):
-    """One walking robot (a ``gymnasium.Env``); the arguments of :class:`WalkerVectorEnv` but
-    ``num_envs``. ``reset`` puts the whole world back."""
+class WalkerEnv(_OnWalkers, gym.Env[_F32, _F32]):
+    """One walking robot (a ``gymnasium.Env``); the keyword arguments of
+    :class:`WalkerVectorEnv`. ``reset`` puts the whole world back."""
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, **kwargs: Any) -> None:
-        self.walkers = _Walkers(
-            1,
-            backend=kwargs.pop("backend", "cpu"),
-            precision=kwargs.pop("precision", "f32"),
-            threads=kwargs.pop("threads", None),
-            robot=kwargs.pop("robot", None),
-            genome=kwargs.pop("genome", None),
-            genome_settings=kwargs.pop("genome_settings", None),
-            params=kwargs.pop("params", None),
-            control_steps=kwargs.pop("control_steps", 100),
-            max_episode_steps=kwargs.pop("max_episode_steps", 500),
-            max_tilt=kwargs.pop("max_tilt", math.radians(60.0)),
-            max_speed=kwargs.pop("max_speed", 100.0),
-        )
-        if kwargs:
-            raise _errors.ArgumentError(f"unknown arguments: {sorted(kwargs)}")
-        w = self.walkers
-        self.observation_space = gym.spaces.Box(-np.inf, np.inf, (w.obs_dim,), np.float32)
-        amp = w.amplitudes.astype(np.float32)
-        self.action_space = gym.spaces.Box(-amp, amp, dtype=np.float32)
-
-    @property
-    def world(self) -> Simulation:
-        """The hooke world the robot runs in."""
-        return self.walkers.world
+    def __init__(self, **options: Any) -> None:
+        self.walkers = _Walkers(1, **options)
+        spaces = self.walkers.spaces()
+        self.observation_space, self.action_space = spaces  # type: ignore[assignment]
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None

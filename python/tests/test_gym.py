@@ -15,6 +15,8 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import hooke
+from conftest import world_on
+from hooke._hooke import robot_herd
 from hooke.gym import WalkerEnv, WalkerVectorEnv
 
 BACKENDS = ["cpu", "gpu"]
@@ -161,9 +163,10 @@ def test_a_robot_pushed_forward_gets_positive_reward(backend: str) -> None:
 def test_an_injected_blow_up_terminates_only_that_robot(backend: str) -> None:
     env = vector_env(backend, 3)
     initial, _ = env.reset()
-    # 1 kN on every mass of robot 2 (0.1 kg each): 10 000 m/s^2, past 10 m/s within 1 ms.
+    # 10 kN on every mass of robot 2 (0.1 kg each): 1e5 m/s^2, past max_speed (100 m/s)
+    # within 1 ms of the 10 ms step. (The world's own bound rises with the force it is told.)
     masses = np.arange(112, 168)
-    env.world.set_external_forces(masses, np.tile([1000.0, 0.0, 0.0], (56, 1)))
+    env.world.set_external_forces(masses, np.tile([1e4, 0.0, 0.0], (56, 1)))
     obs, reward, terminated, _, info = env.step(np.zeros((3, 64), dtype=np.float32))
     np.testing.assert_array_equal(terminated, [False, False, True])
     np.testing.assert_array_equal(info["blow_up"], [False, False, True])
@@ -176,9 +179,15 @@ def test_an_injected_blow_up_terminates_only_that_robot(backend: str) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_world_that_stops_on_a_blow_up_terminates_and_runs_on(backend: str) -> None:
-    # dt = 5e-4 s is above the walker's stable time step: every robot blows up and the world
-    # itself stops; each is put back, and the episode ends with a blow-up.
-    env = vector_env(backend, 2, params={"dt": 5e-4})
+    # dt = 2e-3 s is three times the walker's stable time step (6.6e-4 s): the world itself
+    # stops within one control period (100 steps), naming the mass; each robot is put back as
+    # it fails, and every episode ends with a blow-up.
+    model, _ = robot_herd(1, params={"dt": 2e-3})
+    bare = world_on(backend, model)
+    with pytest.raises(hooke.BlowUpError) as stop:
+        bare.step(100)
+    assert 0 <= stop.value.mass < 56
+    env = vector_env(backend, 2, params={"dt": 2e-3})
     initial, _ = env.reset()
     _, _, terminated, _, info = env.step(np.zeros((2, 64), dtype=np.float32))
     assert terminated.all() and info["blow_up"].all()
