@@ -111,9 +111,8 @@ class _Walkers:
         self.max_speed = max_speed
         self.amplitudes: _F64 = layout["amplitudes"]
         bodies = model.bodies()
-        self.masses = [(r.start, r.stop) for _, r, _ in bodies]
-        self.starts = np.array([a for a, _ in self.masses], dtype=np.int64)
-        first_mass = np.array([r.start for _, r, _ in bodies], dtype=np.int64)[:, None]
+        self.starts = np.array([r.start for _, r, _ in bodies], dtype=np.int64)
+        first_mass = self.starts[:, None]
         first_spring = np.array([s.start for _, _, s in bodies], dtype=np.int64)[:, None]
         self.feet = int(layout["feet"].size)
         self.muscles = int(layout["muscles"].size)
@@ -167,7 +166,7 @@ class _Walkers:
         bad = ~(np.isfinite(x).all(axis=1) & np.isfinite(v).all(axis=1))
         with np.errstate(invalid="ignore", over="ignore"):
             bad |= ~(np.einsum("ij,ij->i", v, v) <= max_speed * max_speed)
-        return np.array([bad[a:b].any() for a, b in self.masses], dtype=np.bool_)
+        return np.logical_or.reduceat(bad, self.starts)
 
     def advance(self) -> _Bool:
         """Runs one control period. A robot whose mass stops the world (its blow-up bound
