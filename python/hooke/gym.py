@@ -15,13 +15,13 @@ One environment step is ``control_steps`` physics steps (default 100, 0.01 s at 
 ``dt`` of 1e-4 s) with the action held.
 
 - **Action**: the robot's muscle commands, ``Box(-a, a, (M,), float32)`` with ``a`` each
-  muscle's amplitude (0.35 for the walker): the relative rest-length change of each muscle
+  muscle's amplitude (0.3 for the walker): the relative rest-length change of each muscle
   spring, ``L = L_base (1 + command)``.
 - **Observation** (``Box(-inf, inf, (D,), float32)``, the readings rounded to float32): the
   robot's centre-of-mass height (m), mean velocity (3, m/s), orientation (the 3 x 3 rotation
   from its initial shape, rows, 9), angular velocity (3, rad/s), each foot mass touching the
   ground (F, 0 or 1) and each muscle spring's strain (M, length / rest length - 1). ``D = 16 + F
-  + M`` (F = 16 and M = 240 for the default walker).
+  + M`` (F = 16 and M = 64 for the default walker: D = 96).
 - **Reward**: forward progress, the change of the robot's centre of mass along +x over the
   step, in metres (an episode's return is the distance walked).
 - **Termination**: a *blow-up* (a mass of the robot that stops the world, passing its blow-up
