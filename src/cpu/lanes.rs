@@ -136,5 +136,11 @@ pub(super) fn pick16(values: &[f64; COMBOS], index: &[u8; LANES], wide: Wide) ->
         return bytemuck::cast(simd.avx512f._mm512_permutex2var_pd(lo, index, hi));
     }
     let _ = wide;
-    std::array::from_fn(|l| values[usize::from(index[l]) % COMBOS])
+    // A loop rather than `array::from_fn`, which is not always inlined into the walk compiled
+    // for the CPU's instructions.
+    let mut out = [0.0; LANES];
+    for (o, &i) in out.iter_mut().zip(index) {
+        *o = values[usize::from(i) % COMBOS];
+    }
+    out
 }
