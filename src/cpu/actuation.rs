@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::chunk_actuators::{Muscle, OTHER, ZERO_LENGTH};
-use super::spring_law::{elastic, formed_rest, rest_in_law};
+use crate::model::spring_law::{elastic, formed_rest, rest_in_law};
 use super::tables::SpringParams;
 use super::waves::Waves;
 use super::CpuWorld;

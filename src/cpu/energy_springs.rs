@@ -4,7 +4,7 @@
 
 use glam::DVec3;
 
-use super::spring_law::elastic;
+use crate::model::spring_law::elastic;
 use super::tables::SpringArrays;
 
 /// Elastic energy (J) of spring `s` at its current rest length, its masses at `positions` (m).

@@ -29,7 +29,7 @@ use std::ops::Range;
 use glam::DVec3;
 
 use super::formed_rest::FormedRest;
-use super::spring_law::spring_force;
+use crate::model::spring_law::spring_force;
 use super::tables::SpringArrays;
 
 /// The walk of a run of springs for the instruction set `pulp` picked (see the module docs).

@@ -33,7 +33,7 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::spring_law::{spring_force, with_law, Law, WithLaw};
+use crate::model::spring_law::{spring_force, with_law, Law, WithLaw};
 use super::tables::SpringArrays;
 use crate::model::SpringLaw;
 

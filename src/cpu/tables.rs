@@ -1,7 +1,7 @@
 //! The CPU's spring table: springs in structure-of-arrays form and their deduplicated
 //! stiffness and damping (the CPU side of the GPU's link and material tables).
 
-use super::spring_law::{k_eff, walk_law};
+use crate::model::spring_law::{k_eff, walk_law};
 use crate::model::{Spring, SpringLaw};
 
 /// Springs in structure-of-arrays form, 20 bytes per spring in the hot loop. Every law folds into

@@ -16,7 +16,7 @@ use super::formed_rest::FormedRest;
 use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::pool::pool;
-use super::spring_law::rest_in_law;
+use crate::model::spring_law::rest_in_law;
 use super::springs::{gather, springs, Chunk};
 use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;

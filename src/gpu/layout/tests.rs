@@ -303,7 +303,7 @@ fn stencil_sources(precision: Precision) -> Vec<(&'static str, &'static str, Str
     let material = GpuMaterial {
         stiffness: 1e4,
         damping: 1.0,
-        law: LAW_HOOKE,
+        law: crate::model::SpringLaw::Hooke.tag(),
         pad0: 0,
     };
     let stencil =
