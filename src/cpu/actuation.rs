@@ -10,10 +10,10 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::chunk_actuators::{Muscle, OTHER, ZERO_LENGTH};
-use crate::model::spring_law::{elastic, formed_rest, rest_in_law};
 use super::tables::SpringParams;
 use super::waves::Waves;
 use super::CpuWorld;
+use crate::model::spring_law::{elastic, formed_rest, rest_in_law};
 use crate::model::{Actuator, SpringLaw};
 
 /// What sets an actuated spring's rest length (the fields of the world it reads).

@@ -6,10 +6,10 @@ use glam::DVec3;
 use super::chunk_actuators::ChunkActuators;
 use super::energy_springs::{energy_springs, spring_energy};
 use super::formed_rest::{driver, drivers, Driver, FormedRest};
-use crate::model::spring_law::{divides_by_rest, rest_in_law};
 use super::waves::Waves;
 use super::CpuWorld;
 use crate::error::{Error, Result};
+use crate::model::spring_law::{divides_by_rest, rest_in_law};
 use crate::model::{check_same_kind, Actuator, DragSpring, Spring};
 
 impl CpuWorld {

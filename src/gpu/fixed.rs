@@ -243,7 +243,7 @@ fn force_scale(model: &Model) -> f64 {
             .position
             .distance(model.masses[s.b as usize].position);
         let length = initial.max(s.rest_length);
-        f = f.max(s.k_eff(s.rest_length) * length + s.damping);
+        f = f.max(s.effective(s.rest_length).0 * length + s.damping);
     }
     for m in &model.masses {
         f = f.max(m.mass * g).max(m.external_force.length());

@@ -41,8 +41,8 @@
 
 use glam::DVec3;
 
-use super::stable_dt::{effective_stiffness, shrink_factors};
 use super::spring_law::{holds_rest_at_zero, stretch_energy};
+use super::stable_dt::{effective_stiffness, shrink_factors};
 use super::{Actuator, Contact, Model, Spring, StableDt};
 use crate::error::Error;
 

@@ -79,7 +79,7 @@ impl Spring {
     /// length (for [`SpringLaw::ZeroLength`] `k L`), the elastic force both worlds apply.
     #[must_use]
     pub fn tension(&self, length: f64, rest: f64) -> f64 {
-        let (k_eff, rest) = effective(self.law, self.stiffness, rest);
+        let (k_eff, rest) = self.effective(rest);
         k_eff * (length - rest)
     }
 
@@ -87,16 +87,25 @@ impl Spring {
     /// `k_eff (L - L0)^2 / 2`, as both worlds book it.
     #[must_use]
     pub fn elastic_energy(&self, length: f64, rest: f64) -> f64 {
-        let (k_eff, rest) = effective(self.law, self.stiffness, rest);
+        let (k_eff, rest) = self.effective(rest);
         elastic(k_eff, rest, length)
     }
 
-    /// The effective stiffness (N/m) of this spring at rest length `rest` (m): the stiffness for
-    /// [`SpringLaw::Hooke`] and [`SpringLaw::ZeroLength`], `k / rest` for
-    /// [`SpringLaw::Material`].
+    /// The effective stiffness `k_eff` (N/m) and rest length `L0` (m) of this spring when its
+    /// base or actuated rest length is `rest` (m): every law's force is `k_eff (L - L0)` along
+    /// the spring. `(k, rest)` for [`SpringLaw::Hooke`], `(k / rest, rest)` for
+    /// [`SpringLaw::Material`], `(k, 0)` for [`SpringLaw::ZeroLength`].
+    ///
+    /// ```
+    /// use hooke::{Spring, SpringLaw};
+    ///
+    /// let s = Spring::hooke(0, 1, 100.0, 0.5).with_law(SpringLaw::Material);
+    /// assert_eq!(s.effective(0.5), (200.0, 0.5));
+    /// assert_eq!(s.with_law(SpringLaw::ZeroLength).effective(0.5), (100.0, 0.0));
+    /// ```
     #[must_use]
-    pub(crate) fn k_eff(&self, rest: f64) -> f64 {
-        effective(self.law, self.stiffness, rest).0
+    pub fn effective(&self, rest: f64) -> (f64, f64) {
+        effective(self.law, self.stiffness, rest)
     }
 }
 

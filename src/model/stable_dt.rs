@@ -125,7 +125,7 @@ impl fmt::Display for StableDt {
 /// Largest effective stiffness (N/m) of `spring` when its rest length may shrink to `shrink`
 /// times its base length (an actuator's smallest `1 - |amplitude|`).
 pub(crate) fn effective_stiffness(spring: &Spring, shrink: f64) -> f64 {
-    spring.k_eff(spring.rest_length * shrink)
+    spring.effective(spring.rest_length * shrink).0
 }
 
 /// Per spring, the smallest factor its rest length reaches under its actuator (`1 - |a|`; the

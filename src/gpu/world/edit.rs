@@ -11,8 +11,8 @@ use crate::gpu::plan::springs::link_bytes;
 use crate::gpu::real::Precision;
 use crate::gpu::tables::f32_range::{fits_f32, fits_f32_vec};
 use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
-use crate::model::DragSpring;
 use crate::model::spring_law::{divides_by_rest, effective, elastic};
+use crate::model::DragSpring;
 use crate::model::{check_same_kind, Actuator, Spring};
 
 impl World {

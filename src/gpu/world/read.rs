@@ -15,8 +15,8 @@ use crate::gpu::layout::{
 };
 use crate::gpu::pass;
 use crate::gpu::readback;
-use crate::model::spring_law::rest_in_law;
 use crate::gpu::tables::body_piece_count;
+use crate::model::spring_law::rest_in_law;
 use crate::simulation::BodyState;
 
 impl World {

@@ -34,7 +34,10 @@ fn the_zero_length_law_alone_holds_its_rest_length_at_zero() {
         let held = law == SpringLaw::ZeroLength;
         assert_eq!(holds_rest_at_zero(law), held, "{law:?}");
         assert_eq!(rest_in_law(law, 0.7), if held { 0.0 } else { 0.7 });
-        assert_eq!(walk_law(law) == SpringLaw::Material, law == SpringLaw::Material);
+        assert_eq!(
+            walk_law(law) == SpringLaw::Material,
+            law == SpringLaw::Material
+        );
     }
 }
 
@@ -51,7 +54,10 @@ fn tension_and_energy_follow_each_law() {
     let ulps = |x: f64, y: f64| ((x - y) / (y.abs() * f64::EPSILON)).abs();
     let s = Spring::hooke(0, 1, k, rest);
     assert_eq!(s.tension(len, rest), k * (len - rest));
-    assert_eq!(s.elastic_energy(len, rest), 0.5 * k * (len - rest) * (len - rest));
+    assert_eq!(
+        s.elastic_energy(len, rest),
+        0.5 * k * (len - rest) * (len - rest)
+    );
     let z = s.with_law(SpringLaw::ZeroLength);
     assert_eq!(z.tension(len, rest), k * len);
     assert_eq!(z.elastic_energy(len, rest), 0.5 * k * len * len);
