@@ -23,6 +23,17 @@ macro_rules! fields {
 #[allow(unused_imports)]
 pub(crate) use fields;
 
+/// A plain spring from mass `a` to mass `b` of rest length 1 m: the springs of the layout
+/// planners' tests (`orient.rs`, `plan/fused.rs`).
+pub(crate) fn spring(a: u32, b: u32) -> GpuSpring {
+    GpuSpring {
+        a,
+        b,
+        rest: 1.0,
+        ..GpuSpring::default()
+    }
+}
+
 /// Asserts that WGSL struct `name` of `module` mirrors `T`: the same size, an array stride (size
 /// rounded up to the WGSL alignment) equal to the size, and exactly `fields` (name, byte offset)
 /// in order. Returns false when `module` has no struct of that name.
