@@ -34,6 +34,17 @@ pub(crate) fn spring(a: u32, b: u32) -> GpuSpring {
     }
 }
 
+/// The names of the overrides `module` declares, sorted.
+pub(crate) fn declared_overrides(module: &naga::Module) -> Vec<String> {
+    let mut declared: Vec<String> = module
+        .overrides
+        .iter()
+        .filter_map(|(_, o)| o.name.clone())
+        .collect();
+    declared.sort();
+    declared
+}
+
 /// Asserts that WGSL struct `name` of `module` mirrors `T`: the same size, an array stride (size
 /// rounded up to the WGSL alignment) equal to the size, and exactly `fields` (name, byte offset)
 /// in order. Returns false when `module` has no struct of that name.
@@ -558,13 +569,7 @@ fn overrides_match_constants() {
         )
     {
         let module = module(stem, &body, 32, false, false);
-        let mut declared: Vec<String> = module
-            .overrides
-            .iter()
-            .filter_map(|(_, o)| o.name.clone())
-            .collect();
-        declared.sort();
-        assert_eq!(declared, given);
+        assert_eq!(declared_overrides(&module), given);
     }
 }
 

@@ -141,16 +141,21 @@ pub(crate) fn with_law<W: WithLaw>(law: SpringLaw, work: W) -> W::Output {
 /// damping share an entry of the spring table): the zero-length law walks as Hooke's, its rest
 /// length held at 0 by [`rest_in_law`].
 pub(crate) fn walk_law(law: SpringLaw) -> SpringLaw {
-    with_law(law, Named)
+    with_law(law, Traits).0
 }
 
-/// [`WithLaw`] naming the law it runs with ([`Law::WALKS_AS`]).
-struct Named;
+/// Whether law `law` divides by the rest length (a rest length of 0 is then refused).
+pub(crate) fn divides_by_rest(law: SpringLaw) -> bool {
+    with_law(law, Traits).1
+}
 
-impl WithLaw for Named {
-    type Output = SpringLaw;
-    fn with_law<L: Law>(self) -> SpringLaw {
-        L::WALKS_AS
+/// [`WithLaw`] telling a law's constants: [`Law::WALKS_AS`] and [`Law::DIVIDES_BY_REST`].
+struct Traits;
+
+impl WithLaw for Traits {
+    type Output = (SpringLaw, bool);
+    fn with_law<L: Law>(self) -> (SpringLaw, bool) {
+        (L::WALKS_AS, L::DIVIDES_BY_REST)
     }
 }
 
@@ -182,21 +187,6 @@ pub(crate) fn rest_in_law(law: SpringLaw, rest: f64) -> f64 {
 pub(crate) fn effective(law: SpringLaw, k: f64, rest: f64) -> (f64, f64) {
     let rest = rest_in_law(law, rest);
     (k_eff(law, k, rest), rest)
-}
-
-/// Whether law `law` divides by the rest length (a rest length of 0 is then refused).
-pub(crate) fn divides_by_rest(law: SpringLaw) -> bool {
-    with_law(law, DividesByRest)
-}
-
-/// [`WithLaw`] telling [`Law::DIVIDES_BY_REST`].
-struct DividesByRest;
-
-impl WithLaw for DividesByRest {
-    type Output = bool;
-    fn with_law<L: Law>(self) -> bool {
-        L::DIVIDES_BY_REST
-    }
 }
 
 /// [`k_eff`] as [`WithLaw`] work.
