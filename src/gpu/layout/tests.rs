@@ -10,7 +10,7 @@ use crate::gpu::granularity::Granularity;
 use crate::gpu::kernel::{source, step_entry, Compile};
 use crate::gpu::kernels::springs_stencil::{Stencil, SPRINGS_STENCIL};
 use crate::gpu::kernels::steps::STEPS_BODY;
-use crate::gpu::kernels::{kernel, layout_entries, KERNELS};
+use crate::gpu::kernels::{kernel, kernels, layout_entries};
 use crate::gpu::real::Precision;
 
 /// `[("field", offset_of!(T, field)), ...]` for the listed fields of `T`.
@@ -362,8 +362,7 @@ fn stencil_sources(precision: Precision) -> Vec<(&'static str, &'static str, Str
 
 /// Every kernel variant as (stem, bind group layout name, own WGSL).
 fn variants() -> Vec<(&'static str, &'static str, String)> {
-    let mut all: Vec<_> = KERNELS
-        .iter()
+    let mut all: Vec<_> = kernels()
         .map(|k| (k.stem, k.stem, k.body.to_string()))
         .collect();
     all.extend(stencil_sources(Precision::F32));
