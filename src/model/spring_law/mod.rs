@@ -141,18 +141,18 @@ pub(crate) fn with_law<W: WithLaw>(law: SpringLaw, work: W) -> W::Output {
 /// damping share an entry of the spring table): the zero-length law walks as Hooke's, its rest
 /// length held at 0 by [`rest_in_law`].
 pub(crate) fn walk_law(law: SpringLaw) -> SpringLaw {
-    with_law(law, Traits).0
+    with_law(law, Constants).0
 }
 
 /// Whether law `law` divides by the rest length (a rest length of 0 is then refused).
 pub(crate) fn divides_by_rest(law: SpringLaw) -> bool {
-    with_law(law, Traits).1
+    with_law(law, Constants).1
 }
 
 /// [`WithLaw`] telling a law's constants: [`Law::WALKS_AS`] and [`Law::DIVIDES_BY_REST`].
-struct Traits;
+struct Constants;
 
-impl WithLaw for Traits {
+impl WithLaw for Constants {
     type Output = (SpringLaw, bool);
     fn with_law<L: Law>(self) -> (SpringLaw, bool) {
         (L::WALKS_AS, L::DIVIDES_BY_REST)
