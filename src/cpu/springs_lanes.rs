@@ -25,8 +25,8 @@ use glam::DVec3;
 use super::alike_muscles::{CombosRest, GroupMuscles, LanesRest, Rests};
 use super::formed_rest::Driver;
 use super::lanes::{pick16, wide, F64x8, Lanes, Wide, COMBOS, LANES};
-use super::spring_law::{k_eff, spring_force};
 use super::tables::SpringParams;
+use crate::model::spring_law::{k_eff, spring_force};
 use crate::model::SpringLaw;
 
 /// Per-thread scratch of one group.

@@ -16,13 +16,13 @@ use super::formed_rest::FormedRest;
 use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::pool::pool;
-use super::spring_law::rest_in_law;
 use super::springs::{gather, springs, Chunk};
 use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
 use super::waves::Waves;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
+use crate::model::spring_law::rest_in_law;
 use crate::model::{
     command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, Model, Params, SpeedLimit,
     SpringLaw, StableDt,
