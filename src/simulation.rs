@@ -102,6 +102,17 @@ pub trait Simulation {
     /// commands 0.
     fn reset(&mut self);
 
+    /// Puts body `body`'s masses back to the model's initial positions and velocities, leaving
+    /// every other mass, the time, the commands, the setters' changes and the energy counters
+    /// (the change is not booked) as they are; clears the world's failure when one of this
+    /// body's masses caused it. A body that shares no spring or collision with the others (a
+    /// robot of a population) then runs on exactly as from a world of its own's initial state.
+    /// See [`crate::CpuWorld::reset_body`].
+    ///
+    /// # Errors
+    /// [`crate::Error::IndexOutOfRange`] for a missing body.
+    fn reset_body(&mut self, body: usize) -> Result<()>;
+
     /// Simulated time, s.
     fn time(&self) -> f64;
 
@@ -248,6 +259,9 @@ macro_rules! delegate_simulation {
             }
             fn reset(&mut self) {
                 <$ty>::reset(self);
+            }
+            fn reset_body(&mut self, body: usize) -> Result<()> {
+                <$ty>::reset_body(self, body)
             }
             fn time(&self) -> f64 {
                 <$ty>::time(self)

@@ -125,11 +125,15 @@ class SimulationError(HookeError, ArithmeticError):
 
 
 class NonFiniteError(SimulationError):
-    """A mass became non-finite."""
+    """A mass became non-finite (its index in ``mass``)."""
+
+    mass: int
 
 
 class BlowUpError(SimulationError):
-    """A mass moved faster than any stable run of the model can."""
+    """A mass moved faster than any stable run of the model can (its index in ``mass``)."""
+
+    mass: int
 
 
 class FixedPointOverflowError(SimulationError):

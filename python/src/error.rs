@@ -47,9 +47,14 @@ fn class_name(err: &Error) -> &'static str {
     }
 }
 
-/// `err` as an instance of its Python class, with hooke's message.
+/// `err` as an instance of its Python class, with hooke's message; a failed step's error
+/// carries the failing mass as its `mass` attribute.
 pub(crate) fn to_py(err: Error) -> PyErr {
-    raise(class_name(&err), err.to_string())
+    let py_err = raise(class_name(&err), err.to_string());
+    if let Error::NonFinite { mass, .. } | Error::BlowUp { mass, .. } = err {
+        Python::attach(|py| py_err.value(py).setattr("mass", mass).ok());
+    }
+    py_err
 }
 
 /// An exception of the class `name` of `hooke._errors` with `message`; a `RuntimeError` if that

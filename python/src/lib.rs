@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 mod arrays;
 mod control;
 mod error;
+mod gym;
 mod model;
 mod record;
 mod scene;
@@ -24,5 +25,6 @@ fn _hooke(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::PyWorld>()?;
     m.add_class::<control::PyReadings>()?;
     m.add_function(wrap_pyfunction!(record::record_gif, m)?)?;
+    m.add_function(wrap_pyfunction!(gym::robot_herd, m)?)?;
     Ok(())
 }

@@ -24,7 +24,7 @@ fn merge(value: &mut serde_json::Value, over: serde_json::Value) {
 }
 
 /// A Python object as JSON (through the `json` module), for serde.
-fn json_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+pub(crate) fn json_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     let text: String = py
         .import("json")?
         .call_method1("dumps", (obj,))?
@@ -49,6 +49,15 @@ pub(crate) fn params_from(
             )))
         }
     };
+    params_over(py, base, overrides)
+}
+
+/// Parameters: `base` with the fields of `overrides` (the scene file's names) put in.
+pub(crate) fn params_over(
+    py: Python<'_>,
+    base: Params,
+    overrides: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Params> {
     let mut json = serde_json::to_value(base).map_err(|e| argument(format!("params: {e}")))?;
     if let Some(over) = overrides {
         merge(&mut json, json_of(py, over.as_any())?);

@@ -64,6 +64,15 @@ impl PySimulation {
         self.backend.sim_mut().reset();
     }
 
+    /// Puts each body of `bodies` (`(K,)` indices) back to the model's initial positions and
+    /// velocities, every other mass untouched (see `hooke::Simulation::reset_body`: the time,
+    /// commands and energy counters go on; a failure of a reset body is cleared).
+    fn reset_bodies(&mut self, py: Python<'_>, bodies: &Bound<'_, PyAny>) -> PyResult<()> {
+        let at = indices(py, "bodies", bodies, Shape::new(None, 0), None)?;
+        let sim = self.backend.sim_mut();
+        at.iter().try_for_each(|&b| sim.reset_body(b)).py()
+    }
+
     /// Simulated time, s.
     #[getter]
     fn time(&self) -> f64 {

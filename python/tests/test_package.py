@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import runpy
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,9 @@ def test_the_readme_python_examples_run(readme: str) -> None:
     assert blocks
     for code in blocks:
         exec(compile(code, readme, "exec"), {})
+
+
+@pytest.mark.parametrize("example", sorted((ROOT / "python" / "examples").glob("*.py")), ids=lambda p: p.name)
+def test_the_python_examples_run(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.argv", [str(example)])
+    runpy.run_path(str(example), run_name="__main__")

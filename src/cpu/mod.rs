@@ -70,6 +70,7 @@ mod mass_pass;
 mod obstacles;
 mod oscillators;
 mod pool;
+mod reset_body;
 mod sense;
 mod springs;
 mod springs_alike;

@@ -37,6 +37,7 @@ mod render;
 mod render_any_adapter;
 mod render_obstacles;
 mod render_output;
+mod reset_body;
 mod scene_files;
 mod sensors;
 mod terrain;

@@ -1,7 +1,9 @@
-//! The initial state: [`World::reset`] is its only writer (the buffers are created zeroed).
+//! The initial state: [`World::reset`] writes it (the buffers are created zeroed), and
+//! [`World::reset_body`] one body's share of it.
 
-use super::World;
-use crate::gpu::layout::{GpuActuator, GpuState, GpuStatus, Vec4};
+use super::{Failure, World};
+use crate::error::{Error, Result};
+use crate::gpu::layout::{GpuActuator, GpuState, GpuStatus, Vec4, MASS_FIXED};
 use crate::gpu::pass;
 use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
 
@@ -10,8 +12,8 @@ impl World {
     /// 0, no drag spring, the model's external forces, fixed flags, rest lengths and actuators,
     /// commands 0. Clears a stopped World's error.
     pub fn reset(&mut self) {
-        self.write_initial_state();
         self.write_initial_masses();
+        self.write_initial_state(0..self.model.masses.len());
         self.restore_rest_lengths();
         self.run.actuators = self.model.actuators.clone();
         self.run.commands.fill(0.0);
@@ -46,49 +48,93 @@ impl World {
         self.run.limit = self.run.initial_limit;
     }
 
-    /// The model's positions and velocities (a fixed mass at rest), in the public buffers and the
-    /// state records.
-    fn write_initial_state(&self) {
-        if self.model.masses.is_empty() {
-            return;
+    /// Puts body `body`'s masses back to the model's initial positions and velocities (a mass
+    /// fixed in the model or now at rest), leaving every other mass, the time, the commands,
+    /// the setters' changes and the energy counters as they are, as
+    /// [`CpuWorld::reset_body`](crate::CpuWorld::reset_body) does (three buffer writes of the
+    /// body's range). If the World stopped because one of this body's masses turned non-finite
+    /// or passed the blow-up bound, the failure is cleared and the World steps again.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a missing body.
+    pub fn reset_body(&mut self, body: usize) -> Result<()> {
+        let bodies = self.model.bodies.len();
+        let Some(masses) = self.model.bodies.get(body).map(|b| b.masses.clone()) else {
+            return Err(Error::IndexOutOfRange {
+                what: "body",
+                index: body,
+                len: bodies,
+            });
+        };
+        self.write_initial_state(masses.clone());
+        let failed_mass = match self.run.failed {
+            Some(Failure::NonFinite { mass, .. }) => Some(mass),
+            Some(Failure::BlowUp(b)) => Some(b.mass),
+            _ => None,
+        };
+        if failed_mass.is_some_and(|m| masses.contains(&m)) {
+            self.run.failed = None;
+            self.queue.write_buffer(
+                &self.buffers.status,
+                0,
+                bytemuck::bytes_of(&GpuStatus::CLEAR),
+            );
         }
-        let velocity = |m: &crate::model::Mass| {
-            if m.fixed {
+        Ok(())
+    }
+
+    /// The model's positions and velocities of masses `masses` (a fixed mass at rest), in the
+    /// public buffers and the state records.
+    fn write_initial_state(&self, masses: std::ops::Range<usize>) {
+        let Some(model) = self
+            .model
+            .masses
+            .get(masses.clone())
+            .filter(|m| !m.is_empty())
+        else {
+            return;
+        };
+        let flags = &self.run.gpu_masses[masses.clone()];
+        let velocity = |(m, g): (&crate::model::Mass, &crate::gpu::layout::GpuMass)| {
+            if m.fixed || g.flags & MASS_FIXED != 0 {
                 [0.0; 3]
             } else {
                 v3(m.velocity)
             }
         };
-        let pos: Vec<Vec4> = self
-            .model
-            .masses
+        let pos: Vec<Vec4> = model
             .iter()
             .map(|m| m.position.extend(1.0).to_array())
             .collect();
-        let vel: Vec<Vec4> = self
-            .model
-            .masses
+        let vel: Vec<Vec4> = model
             .iter()
+            .zip(flags)
             .map(|m| {
                 let [x, y, z] = velocity(m);
                 [x, y, z, 0.0]
             })
             .collect();
-        let state: Vec<GpuState> = self
-            .model
-            .masses
+        let state: Vec<GpuState> = model
             .iter()
+            .zip(flags)
             .map(|m| GpuState {
-                position: v3(m.position),
+                position: v3(m.0.position),
                 velocity: velocity(m),
                 ..Default::default()
             })
             .collect();
         let (b, real) = (&self.buffers, self.plan.precision);
-        self.queue.write_buffer(&b.positions, 0, &real.encode(&pos));
+        let first = masses.start as u64;
+        let at_vec4 = real.bytes::<Vec4>(first);
         self.queue
-            .write_buffer(&b.velocities, 0, &real.encode(&vel));
-        self.queue.write_buffer(&b.state, 0, &real.encode(&state));
+            .write_buffer(&b.positions, at_vec4, &real.encode(&pos));
+        self.queue
+            .write_buffer(&b.velocities, at_vec4, &real.encode(&vel));
+        self.queue.write_buffer(
+            &b.state,
+            real.bytes::<GpuState>(first),
+            &real.encode(&state),
+        );
     }
 
     /// The mass records with the model's external forces and fixed flags.
