@@ -10,7 +10,9 @@ use pyo3::prelude::*;
 mod arrays;
 mod control;
 mod error;
+mod evolve;
 mod model;
+mod population;
 mod record;
 mod scene;
 mod world;
@@ -24,5 +26,8 @@ fn _hooke(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::PyWorld>()?;
     m.add_class::<control::PyReadings>()?;
     m.add_function(wrap_pyfunction!(record::record_gif, m)?)?;
+    m.add_function(wrap_pyfunction!(record::frames, m)?)?;
+    m.add_function(wrap_pyfunction!(population::evaluate_population, m)?)?;
+    m.add_function(wrap_pyfunction!(evolve::evolve_population, m)?)?;
     Ok(())
 }
