@@ -24,11 +24,15 @@ pub(crate) fn open_backend(
     threads: Option<usize>,
 ) -> PyResult<OpenBackend> {
     let choice = match backend {
-        Some(name) => BackendChoice::from_str(name).map_err(|e| argument(format!("backend: {e}")))?,
+        Some(name) => {
+            BackendChoice::from_str(name).map_err(|e| argument(format!("backend: {e}")))?
+        }
         None => default.unwrap_or(BackendChoice::Cpu),
     };
     if threads == Some(0) {
-        return Err(argument("threads: must be at least 1 (or None: all cores)".into()));
+        return Err(argument(
+            "threads: must be at least 1 (or None: all cores)".into(),
+        ));
     }
     let mut open = choice.open().py()?;
     open.set_threads(threads);
@@ -72,7 +76,9 @@ fn run(file: &PopulationFile, base_dir: &Path, open: &OpenBackend) -> hooke::Res
                 population.push(robot.id.clone(), part);
                 outcomes.push(None);
             }
-            (Err(e), Some(_)) => outcomes.push(Some(Outcome::NoRobot(format!("builds no robot: {e}")))),
+            (Err(e), Some(_)) => {
+                outcomes.push(Some(Outcome::NoRobot(format!("builds no robot: {e}"))))
+            }
             (Err(e), None) => {
                 return Err(hooke::Error::InvalidBuilder {
                     builder: "population file",

@@ -34,10 +34,7 @@ impl PopulationFile {
     /// [`Error::SceneVersion`] for a missing or other version; [`Error::InvalidBuilder`]
     /// (builder `"population file"`) naming the robot by position and id and the field at
     /// fault, or the JSON error; those of [`EvaluationSpec::check`].
-    pub fn from_json_checked(
-        bytes: &[u8],
-        path: &Path,
-    ) -> Result<(Self, Option<BackendChoice>)> {
+    pub fn from_json_checked(bytes: &[u8], path: &Path) -> Result<(Self, Option<BackendChoice>)> {
         let raw: Raw = serde_json::from_slice(bytes).map_err(|e| file_error(e.to_string()))?;
         let version = raw.version.as_ref().and_then(serde_json::Value::as_u64);
         if version != Some(u64::from(crate::scene::FORMAT_VERSION)) {
@@ -139,7 +136,9 @@ impl RobotEntry {
             }
             (None, Some(_)) => Ok(()),
             (None, None) => bad("has neither `genome` nor `scene` (give exactly one)".to_owned()),
-            (Some(_), Some(_)) => bad("has both `genome` and `scene` (give exactly one)".to_owned()),
+            (Some(_), Some(_)) => {
+                bad("has both `genome` and `scene` (give exactly one)".to_owned())
+            }
         }
     }
 
@@ -201,8 +200,7 @@ impl EvaluationSpec {
             )));
         }
         if let Fitness::Distance { direction } = self.fitness {
-            if !direction.is_finite() || direction.z != 0.0 || direction.length_squared() == 0.0
-            {
+            if !direction.is_finite() || direction.z != 0.0 || direction.length_squared() == 0.0 {
                 return Err(spec_error(format!(
                     "evaluation.fitness.distance.direction: {direction} is not a horizontal \
                      direction (finite, z = 0, not zero)"
@@ -265,12 +263,32 @@ mod tests {
     #[test]
     fn bad_robots_are_named_by_position_id_and_field() {
         for (from, to, words) in [
-            (r#""phase": 3"#, r#""phase": 4"#, &["robots[1]", "\"b\"", "phase 4"][..]),
-            (r#""id": "b""#, r#""id": "a""#, &["robots[1]", "robots[0]", "unique"][..]),
-            (r#""id": "a","#, r#""id": " ","#, &["robots[0]", "`id` is empty"][..]),
-            (r#""cells": ["soft"]"#, r#""cells": []"#, &["robots[0]", "needs 1 cells"][..]),
+            (
+                r#""phase": 3"#,
+                r#""phase": 4"#,
+                &["robots[1]", "\"b\"", "phase 4"][..],
+            ),
+            (
+                r#""id": "b""#,
+                r#""id": "a""#,
+                &["robots[1]", "robots[0]", "unique"][..],
+            ),
+            (
+                r#""id": "a","#,
+                r#""id": " ","#,
+                &["robots[0]", "`id` is empty"][..],
+            ),
+            (
+                r#""cells": ["soft"]"#,
+                r#""cells": []"#,
+                &["robots[0]", "needs 1 cells"][..],
+            ),
             (r#""genome""#, r#""genom""#, &["robots[0]", "genom"][..]),
-            (r#""duration": 0.01"#, r#""duration": -1"#, &["evaluation.duration"][..]),
+            (
+                r#""duration": 0.01"#,
+                r#""duration": -1"#,
+                &["evaluation.duration"][..],
+            ),
         ] {
             let text = TWO.replacen(from, to, 1);
             let e = PopulationFile::from_json_checked(text.as_bytes(), Path::new("p"))
