@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -136,6 +136,16 @@ class EvaluationResults:
         return len(self.ids)
 
 
+_T = TypeVar("_T")
+
+
+def _of_raw(cls: type[_T], raw: Mapping[str, Any], **given: Any) -> _T:
+    """The dataclass ``cls`` of the compiled module's dict ``raw``: each field its entry of
+    ``raw`` unless ``given``."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    return cls(**{name: given[name] if name in given else raw[name] for name in names})
+
+
 def _robot_entry(i: int, robot: Any) -> dict[str, Any]:
     """Robot ``i`` of a list as a population file's robot object."""
     if isinstance(robot, Mapping):
@@ -218,20 +228,7 @@ def evaluate(
     text = _json(population)
     raw = _hooke.evaluate_population(text, os.fspath(base_dir), backend, threads)
     failure = np.array([k or "" for k in raw["failure"]], dtype=str)
-    return EvaluationResults(
-        ids=raw["ids"],
-        fitness=raw["fitness"],
-        failed=failure != "",
-        failure=failure,
-        messages=raw["messages"],
-        failure_step=raw["failure_step"],
-        failure_time=raw["failure_time"],
-        failure_mass=raw["failure_mass"],
-        start=raw["start"],
-        end=raw["end"],
-        backend=raw["backend"],
-        adapter=raw["adapter"],
-    )
+    return _of_raw(EvaluationResults, raw, failure=failure, failed=failure != "")
 
 
 @dataclass(frozen=True)
@@ -298,15 +295,7 @@ class Evolved:
 
 def _stats(raw: Mapping[str, Any]) -> GenerationStats:
     best = raw["best_genome"]
-    return GenerationStats(
-        generation=raw["generation"],
-        best=raw["best"],
-        mean=raw["mean"],
-        failures=raw["failures"],
-        empty=raw["empty"],
-        wall_time=raw["wall_time"],
-        best_genome=None if best is None else genome_array(*best),
-    )
+    return _of_raw(GenerationStats, raw, best_genome=None if best is None else genome_array(*best))
 
 
 def _history(stats: Sequence[GenerationStats]) -> History:

@@ -32,10 +32,12 @@ pub(crate) fn record_gif(
         }
     };
     let dir = path.parent().map(PathBuf::from).unwrap_or_default();
-    let mut options = RecordOptions::new(dir, stem);
-    options.duration = seconds;
-    options.frame_time = frame_time;
-    options.size = size;
+    let options = RecordOptions {
+        duration: seconds,
+        frame_time,
+        size,
+        ..RecordOptions::new(dir, stem)
+    };
     let summary = run(py, world, &options)?;
     Ok((summary.gif, summary.plot))
 }
@@ -61,11 +63,13 @@ pub(crate) fn frames(
             "stem {stem:?}: must be a file-name stem (not empty, no folder)"
         )));
     }
-    let mut options = RecordOptions::new(directory, stem);
-    options.duration = seconds;
-    options.frame_time = every;
-    options.size = size;
-    options.png_frames = true;
+    let options = RecordOptions {
+        duration: seconds,
+        frame_time: every,
+        size,
+        png_frames: true,
+        ..RecordOptions::new(directory, stem)
+    };
     Ok(run(py, world, &options)?.pngs)
 }
 
