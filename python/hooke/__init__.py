@@ -23,4 +23,5 @@ from ._population import *  # noqa: F403 (evaluate, evolve and their results, in
 __all__ = ["Model", "Scene", "Simulation", "CpuWorld", "World", "Readings", "record"]
 __all__ += _builders.__all__
 __all__ += _errors.__all__
-__all__ += ["frames"] + _population.__all__
+__all__ += ["frames"]
+__all__ += _population.__all__

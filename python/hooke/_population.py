@@ -13,6 +13,7 @@ distance fitness, durations and times in s.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -330,12 +331,10 @@ def _progress(callback: Optional[Callable[[int, GenerationStats], Any]], progres
     tqdm is not installed)."""
     bar: Any = None
     if progress:
-        try:
-            from tqdm.auto import tqdm
+        try:  # optional, never a dependency
+            bar = importlib.import_module("tqdm.auto").tqdm(total=generations, unit="generation")
         except ImportError:
-            tqdm = None
-        if tqdm is not None:
-            bar = tqdm(total=generations, unit="generation")
+            bar = None
 
     def each(generation: int, raw: Mapping[str, Any]) -> None:
         stats = _stats(raw)

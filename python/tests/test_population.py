@@ -67,7 +67,7 @@ def test_evaluate_gives_the_bits_and_failures_of_hooke_eval(tmp_path: Path, back
     cli_fitness = np.array([np.nan if r["fitness"] is None else r["fitness"] for r in expected])
     assert bits(got.fitness) == bits(cli_fitness)
     assert got.messages == [r["failure"] for r in expected]
-    assert got.failure[2] == "no_robot" and got.failure[7] in ("blow_up", "non_finite")
+    assert got.failure[2] == "no_robot" and got.failure[7] in ("blow_up", "non_finite", "fixed_point_overflow")
     assert not got.failed[[0, 1, 3, 4, 5, 6]].any()
 
 
@@ -114,7 +114,7 @@ def test_a_failure_is_a_row_with_its_step_time_and_mass() -> None:
     ("robots", "settings", "error", "words"),
     [
         ([np.full((2, 1, 1), 9)], {}, hooke.InvalidBuilderError, ["robots[0]", "phase 6", "phases is 4"]),
-        ([np.ones((2, 1, 1)), np.full((1, 1, 2), -1)], {}, hooke.ArgumentError, ["robots[1][0, 0, 0] = -1"]),
+        ([np.ones((2, 1, 1), dtype=int), np.full((1, 1, 2), -1)], {}, hooke.ArgumentError, ["robots[1][0, 0, 0] = -1"]),
         ([np.ones((2, 1, 1), dtype=np.float64)], {}, hooke.ArgumentError, ["robots[0]", "integer"]),
         ([{"id": "a", "genome": np.ones((1, 1, 1), dtype=int)}] * 2, {}, hooke.InvalidBuilderError, ["robots[1]", "unique"]),
         ([{"id": "b"}], {}, hooke.InvalidBuilderError, ["robots[0]", "\"b\"", "neither"]),
