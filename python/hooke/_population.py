@@ -215,7 +215,8 @@ def evaluate(
 
     ``backend``: ``"cpu"`` (the f64 reference), ``"gpu"`` (the f32 GPU World on any adapter) or
     ``"auto"``; by default the file's ``evaluation.backend``, else ``"cpu"``. ``threads``: CPU
-    threads (all cores when ``None``; results do not depend on it).
+    threads (all cores when ``None``; results do not depend on it). Scene paths are relative to
+    the population file's folder (the current folder for the other forms).
 
     Raises :class:`InvalidBuilderError` (a ``ValueError``) naming the robot (``robots[3] (id
     "a")``) and the field for bad input; a robot that fails while running is a row of the
@@ -319,13 +320,20 @@ def _settings(settings: Any) -> dict[str, Any]:
     if isinstance(settings, (str, os.PathLike)):
         path = Path(settings)
         try:
-            return dict(json.loads(path.read_text()))
-        except (OSError, json.JSONDecodeError) as e:
+            file = dict(json.loads(path.read_text()))
+        except (OSError, json.JSONDecodeError, TypeError, ValueError) as e:
             raise ArgumentError(f"cannot read the settings file {path}: {e}") from e
-    return dict(settings)
+    else:
+        file = dict(settings)
+    unknown = sorted(set(file) - {"version", "evolution", "evaluation"})
+    if unknown:
+        raise ArgumentError(f"settings: unknown field {', '.join(map(repr, unknown))} (expected version, evolution, evaluation)")
+    if file.get("version", 1) != 1:
+        raise ArgumentError(f"settings: version {file['version']!r} is not a settings format this hooke reads (it reads version 1)")
+    return file
 
 
-def _progress(callback: Optional[Callable[[int, GenerationStats], Any]], progress: bool, generations: int) -> tuple[Callable[[int, Mapping[str, Any]], None], Callable[[], None]]:
+def _progress(callback: Optional[Callable[[int, GenerationStats], Any]], progress: bool, generations: Optional[int]) -> tuple[Callable[[int, Mapping[str, Any]], None], Callable[[], None]]:
     """The function the Rust loop calls after each generation, and the one closing the bar:
     the user's callback, and with ``progress`` a tqdm bar (a line on stderr per generation when
     tqdm is not installed)."""
@@ -385,8 +393,8 @@ def evolve(
     search = dict(file.get("evolution") or {})
     search.update(evolution)
     spec = evaluation if evaluation is not None else file.get("evaluation")
-    generations = int(search.get("generations", 10))
-    each, close = _progress(callback, progress, generations)
+    generations = search.get("generations", 10)  # checked by hooke; only the bar's length here
+    each, close = _progress(callback, progress, generations if isinstance(generations, int) else None)
     try:
         raw = _hooke.evolve_population(
             _json(search),

@@ -129,11 +129,15 @@ def test_progress_with_tqdm_drives_its_bar(monkeypatch: pytest.MonkeyPatch) -> N
         ({"size": [0, 2, 2]}, hooke.ArgumentError, ["evolution.size"]),
         ({"evaluation": {"duration": -1}}, hooke.InvalidBuilderError, ["evaluation.duration"]),
         ({"evaluation": {"duration": 1, "x": 0}}, hooke.ArgumentError, ["evaluation", "`x`"]),
+        ({"settings": {**SETTINGS, "evolutoin": {}}}, hooke.ArgumentError, ["'evolutoin'"]),
+        ({"settings": {**SETTINGS, "version": 2}}, hooke.ArgumentError, ["version 2"]),
     ],
 )
 def test_bad_settings_name_the_field(kwargs: dict[str, Any], error: type[Exception], words: list[str]) -> None:
+    kwargs = dict(kwargs)
+    settings = kwargs.pop("settings", SETTINGS)
     with pytest.raises(error) as raised:
-        hooke.evolve(SETTINGS, **kwargs)
+        hooke.evolve(settings, **kwargs)
     for word in words:
         assert word in str(raised.value), f"{word!r} not in {raised.value}"
 
