@@ -373,18 +373,7 @@ pub fn record_with<S: Simulation>(
         (ground, drawing.obstacles()),
         aspect,
     );
-    let mut pngs = Vec::new();
-    for ((positions, rest), camera) in shots.iter().zip(&cameras) {
-        drawing.set_positions(&renderer, positions)?;
-        drawing.set_rest_lengths(&renderer, rest)?;
-        let image = renderer.render(&drawing, Positions::Uploaded, camera)?;
-        if o.png_frames {
-            let path = o.png_path(pngs.len() as u64);
-            super::save_png(&image, &path)?;
-            pngs.push(path);
-        }
-        gif.push(&image)?;
-    }
+    let pngs = render_shots(&mut renderer, &mut drawing, &shots, &cameras, &mut gif, o)?;
     let written = gif.frames();
     gif.finish()?;
 
@@ -403,6 +392,31 @@ pub fn record_with<S: Simulation>(
         trace,
         camera: cameras.first().copied().unwrap_or_default(),
     })
+}
+
+/// Renders each shot (positions and rest lengths) with its camera into `gif` and, with
+/// [`RecordOptions::png_frames`], into PNG files; returns their paths.
+fn render_shots(
+    renderer: &mut Renderer,
+    drawing: &mut Drawing,
+    shots: &[(Vec<DVec3>, Vec<f64>)],
+    cameras: &[Camera],
+    gif: &mut GifWriter,
+    o: &RecordOptions,
+) -> Result<Vec<PathBuf>> {
+    let mut pngs = Vec::new();
+    for ((positions, rest), camera) in shots.iter().zip(cameras) {
+        drawing.set_positions(renderer, positions)?;
+        drawing.set_rest_lengths(renderer, rest)?;
+        let image = renderer.render(drawing, Positions::Uploaded, camera)?;
+        if o.png_frames {
+            let path = o.png_path(pngs.len() as u64);
+            super::save_png(&image, &path)?;
+            pngs.push(path);
+        }
+        gif.push(&image)?;
+    }
+    Ok(pngs)
 }
 
 /// One camera per shot for `framing`.
