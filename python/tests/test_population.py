@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ import pytest
 
 import hooke
 from cli import run_cli, skip_without_gpu
+from conftest import ticks_while
 
 # 0.1 s at dt = 1 ms (100 steps): short enough for a debug build of the CLI, long enough for
 # the muscles (2 Hz) to move the robots.
@@ -115,19 +114,7 @@ def test_a_failure_is_a_row_with_its_step_time_and_mass() -> None:
 def test_the_interpreter_runs_while_a_population_is_evaluated() -> None:
     # 8 robots for 10 000 steps on one thread: about 0.3 s here.
     batch = genomes(8, seed=1)
-    done = threading.Event()
-    ticks = 0
-
-    def run() -> None:
-        hooke.evaluate(batch, duration=1.0, params={"dt": 1e-4}, threads=1)
-        done.set()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    while not done.is_set():
-        ticks += 1
-        time.sleep(0.001)
-    thread.join()
+    ticks = ticks_while(lambda: hooke.evaluate(batch, duration=1.0, params={"dt": 1e-4}, threads=1))
     # With the GIL held for the whole call the loop would run once or twice (before and after);
     # released, it ticks every millisecond or so.
     assert ticks > 5
