@@ -83,6 +83,17 @@ def test_genome_arrays_give_the_bits_of_the_file(tmp_path: Path) -> None:
     assert bits(keywords.fitness) == bits(from_arrays.fitness)
 
 
+def test_a_scene_robot_gives_the_same_bits_as_object_dict_or_file(tmp_path: Path) -> None:
+    cube = {"version": 1, "bodies": [{"body": {"type": "cube"}, "placement": {"position": [0.0, 0.0, 0.05]}}]}
+    (tmp_path / "cube.json").write_text(json.dumps(cube))
+    scene = hooke.Scene.from_json(json.dumps(cube))
+    r = hooke.evaluate([scene, {"id": "dict", "scene": cube}, tmp_path / "cube.json"], EVALUATION)
+    assert r.ids == ["robot 0", "dict", "robot 2"] and not r.failed.any()
+    assert bits(r.fitness[:1]) * 3 == bits(r.fitness)
+    # A passive cube dropped 5 cm lands and settles: its centre ends lower than it started.
+    assert (r.end[:, 2] < r.start[:, 2]).all()
+
+
 def test_a_robots_bits_do_not_depend_on_the_batch() -> None:
     batch = genomes(6, seed=3)
     together = hooke.evaluate(batch, EVALUATION)
