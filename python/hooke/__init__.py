@@ -13,11 +13,15 @@ is the plane ``z = 0``.
 
 from __future__ import annotations
 
-from . import _builders, _errors
+from . import _builders, _errors, _population
 from ._builders import *  # noqa: F403 (the builders, listed in _builders.__all__)
 from ._errors import *  # noqa: F403 (the exception classes, listed in _errors.__all__)
 from ._hooke import CpuWorld, Model, Readings, Scene, Simulation, World, record
+from ._hooke import frames
+from ._population import *  # noqa: F403 (evaluate, evolve and their results, in _population.__all__)
 
 __all__ = ["Model", "Scene", "Simulation", "CpuWorld", "World", "Readings", "record"]
 __all__ += _builders.__all__
 __all__ += _errors.__all__
+__all__ += ["frames"]
+__all__ += _population.__all__

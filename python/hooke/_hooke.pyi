@@ -188,3 +188,33 @@ def robot_herd(
     genome_settings: Optional[dict[str, Any]] = None,
     params: Optional[dict[str, Any]] = None,
 ) -> tuple[Model, dict[str, Any]]: ...
+
+def frames(
+    world: Simulation,
+    directory: _Path,
+    seconds: float = 2.0,
+    *,
+    every: float = 0.04,
+    size: tuple[int, int] = (480, 360),
+    stem: str = "frame",
+) -> list[Path]:
+    """Runs `world` for `seconds` s and writes a PNG of `size` pixels every `every` s of
+    simulated time (frame 0 the start) as `<directory>/<stem>_00000.png`, ... (the GIF and the
+    energy plot of the run beside them); the GIL released. Returns the PNG paths in order."""
+    ...
+
+def evaluate_population(
+    text: str, base_dir: _Path, backend: Optional[str] = None, threads: Optional[int] = None
+) -> dict[str, Any]:
+    """A population file's text evaluated as `hooke eval` does (use `hooke.evaluate`)."""
+    ...
+
+def evolve_population(
+    evolution: str,
+    evaluation: Optional[str] = None,
+    backend: Optional[str] = None,
+    threads: Optional[int] = None,
+    callback: Optional[Callable[[int, dict[str, Any]], object]] = None,
+) -> dict[str, Any]:
+    """The evolution of `hooke evolve`'s settings, as JSON (use `hooke.evolve`)."""
+    ...

@@ -10,8 +10,10 @@ use pyo3::prelude::*;
 mod arrays;
 mod control;
 mod error;
+mod evolve;
 mod gym;
 mod model;
+mod population;
 mod record;
 mod scene;
 mod world;
@@ -26,5 +28,8 @@ fn _hooke(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<control::PyReadings>()?;
     m.add_function(wrap_pyfunction!(record::record_gif, m)?)?;
     m.add_function(wrap_pyfunction!(gym::robot_herd, m)?)?;
+    m.add_function(wrap_pyfunction!(record::frames, m)?)?;
+    m.add_function(wrap_pyfunction!(population::evaluate_population, m)?)?;
+    m.add_function(wrap_pyfunction!(evolve::evolve_population, m)?)?;
     Ok(())
 }

@@ -1,8 +1,9 @@
-//! `hooke.record`: a GIF of a world's run (and its energy plot) through hooke's renderer.
+//! `hooke.record`: a GIF of a world's run (and its energy plot) through hooke's renderer;
+//! `hooke.frames`: the same run's frames as PNG files.
 
 use std::path::PathBuf;
 
-use hooke::render::{record, RecordOptions};
+use hooke::render::{record, RecordOptions, RecordingSummary};
 use pyo3::prelude::*;
 
 use crate::error::{argument, IntoPyResult};
@@ -31,18 +32,59 @@ pub(crate) fn record_gif(
         }
     };
     let dir = path.parent().map(PathBuf::from).unwrap_or_default();
-    let mut options = RecordOptions::new(dir, stem);
-    options.duration = seconds;
-    options.frame_time = frame_time;
-    options.size = size;
+    let options = RecordOptions {
+        duration: seconds,
+        frame_time,
+        size,
+        ..RecordOptions::new(dir, stem)
+    };
+    let summary = run(py, world, &options)?;
+    Ok((summary.gif, summary.plot))
+}
+
+/// Runs `world` for `seconds` and writes one PNG file of `size` pixels every `every` s of
+/// simulated time (frame 0 the start) into the folder `directory` (created), named
+/// `<stem>_00000.png`, `<stem>_00001.png`, ...; the GIF `<stem>.gif` and energy plot
+/// `<stem>_energy.png` of the same run are written beside them. The GIL is released meanwhile.
+/// Returns the PNG paths in order.
+#[pyfunction]
+#[pyo3(signature = (world, directory, seconds=2.0, *, every=0.04, size=(480, 360), stem="frame"))]
+pub(crate) fn frames(
+    py: Python<'_>,
+    world: &Bound<'_, PySimulation>,
+    directory: PathBuf,
+    seconds: f64,
+    every: f64,
+    size: (u32, u32),
+    stem: &str,
+) -> PyResult<Vec<PathBuf>> {
+    if stem.is_empty() || stem.contains(['/', '\\']) {
+        return Err(argument(format!(
+            "stem {stem:?}: must be a file-name stem (not empty, no folder)"
+        )));
+    }
+    let options = RecordOptions {
+        duration: seconds,
+        frame_time: every,
+        size,
+        png_frames: true,
+        ..RecordOptions::new(directory, stem)
+    };
+    Ok(run(py, world, &options)?.pngs)
+}
+
+/// [`record`] of `world` with `options`, the GIL released.
+fn run(
+    py: Python<'_>,
+    world: &Bound<'_, PySimulation>,
+    options: &RecordOptions,
+) -> PyResult<RecordingSummary> {
     let mut this = world.borrow_mut();
     let sim = &mut *this;
     let model = &sim.model;
-    let summary = py
-        .detach(|| match &mut sim.backend {
-            Backend::Cpu(w) => record(w.as_mut(), model, &options),
-            Backend::Gpu(w) => record(w.as_mut(), model, &options),
-        })
-        .py()?;
-    Ok((summary.gif, summary.plot))
+    py.detach(|| match &mut sim.backend {
+        Backend::Cpu(w) => record(w.as_mut(), model, options),
+        Backend::Gpu(w) => record(w.as_mut(), model, options),
+    })
+    .py()
 }

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import Any
+import threading
+import time
+from typing import Any, Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -50,3 +52,23 @@ def gpu_world(model: hooke.Model, precision: str = "f32") -> hooke.World:
 def world_on(backend: str, model: hooke.Model) -> hooke.Simulation:
     """The model on the CPU reference or the GPU World."""
     return hooke.CpuWorld(model) if backend == "cpu" else gpu_world(model)
+
+
+def ticks_while(work: Callable[[], object]) -> int:
+    """Runs `work` in a thread and counts how often this thread wakes from 1 ms sleeps until it
+    is done: once or twice if `work` holds the GIL throughout, about once a millisecond if it
+    releases it."""
+    done = threading.Event()
+
+    def run() -> None:
+        work()
+        done.set()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    thread.join()
+    return ticks

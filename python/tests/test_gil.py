@@ -8,6 +8,7 @@ import threading
 import time
 
 import hooke
+from conftest import ticks_while
 
 STEPS = 3000
 
@@ -45,19 +46,7 @@ def test_two_threads_step_two_worlds_in_parallel() -> None:
 
 def test_the_interpreter_runs_while_a_world_steps() -> None:
     world = lattice_world()
-    done = threading.Event()
-    ticks = 0
-
-    def step() -> None:
-        world.step(STEPS)
-        done.set()
-
-    thread = threading.Thread(target=step)
-    thread.start()
-    while not done.is_set():
-        ticks += 1
-        time.sleep(0.001)
-    thread.join()
+    ticks = ticks_while(lambda: world.step(STEPS))
     # The step takes about half a second: with the GIL held for the whole call the loop would
     # run once or twice; released, it ticks every millisecond or so.
     assert ticks > 50

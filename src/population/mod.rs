@@ -14,7 +14,8 @@
 //! closed-loop controller); [`RobotFailure`] (`failure.rs`); [`Evolution`], a genetic
 //! algorithm over genomes returning [`Evolved`] (`evolve.rs`, its breeding in `breed.rs`); the
 //! seeded genomes of [`Population::benchmark`], the population the throughput benchmarks time
-//! (`benchmark.rs`); population files ([`PopulationFile`], `file.rs`).
+//! (`benchmark.rs`); population files ([`PopulationFile`], `file.rs`), read and checked as
+//! `hooke eval` reads them (`file_check.rs`).
 //!
 //! # Examples
 //!
@@ -48,6 +49,7 @@ mod evaluation;
 mod evolve;
 mod failure;
 mod file;
+mod file_check;
 mod genome;
 mod genome_part;
 #[allow(clippy::module_inception)] // the module's main type lives in a file named after it

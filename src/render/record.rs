@@ -92,6 +92,9 @@ pub struct RecordOptions {
     pub stem: String,
     /// Caption of the energy plot (default: the stem).
     pub title: String,
+    /// Also write every frame as a PNG file, `<out_dir>/<stem>_00000.png`, `_00001.png`, ...
+    /// ([`RecordOptions::png_path`]; default false).
+    pub png_frames: bool,
 }
 
 impl RecordOptions {
@@ -114,7 +117,15 @@ impl RecordOptions {
             out_dir: out_dir.into(),
             title: stem.clone(),
             stem,
+            png_frames: false,
         }
+    }
+
+    /// Path of PNG frame `frame` (from 0) when [`RecordOptions::png_frames`] is set:
+    /// `<out_dir>/<stem>_00007.png` (five digits, more past 99 999 frames).
+    #[must_use]
+    pub fn png_path(&self, frame: u64) -> PathBuf {
+        self.out_dir.join(format!("{}_{frame:05}.png", self.stem))
     }
 
     /// Path of the GIF: `<out_dir>/<stem>.gif`.
@@ -138,6 +149,8 @@ pub struct RecordingSummary {
     pub gif: PathBuf,
     /// The energy plot written.
     pub plot: PathBuf,
+    /// The PNG frames written, in order (empty unless [`RecordOptions::png_frames`]).
+    pub pngs: Vec<PathBuf>,
     /// GIF frames written: `floor(duration / frame_time) + 1`, frame 0 showing the start.
     pub frames: u64,
     /// Simulation steps taken.
@@ -220,10 +233,14 @@ pub fn record_cpu_with<S: Simulation + AsRef<Model>>(
 ///     frame_time: 0.04, // s between frames, whatever dt is
 ///     size: (160, 120),
 ///     plot_size: (400, 300),
+///     png_frames: true, // also out/cube_00000.png ... cube_00005.png
 ///     ..RecordOptions::new(out.clone(), "cube") // out/cube.gif, out/cube_energy.png
 /// };
 /// let summary = record(&mut world, &model, &options)?;
 /// assert_eq!(summary.frames, 6); // floor(0.2 / 0.04) + 1, frame 0 showing the start
+/// assert_eq!(summary.pngs, (0..6).map(|k| options.png_path(k)).collect::<Vec<_>>());
+/// let frame = image::open(&summary.pngs[5]).unwrap();
+/// assert_eq!((frame.width(), frame.height()), (160, 120));
 /// assert_eq!((summary.steps, world.steps()), (2000, 2000)); // the world is left at the end
 /// assert!(summary.gif.is_file() && summary.plot.is_file());
 /// # std::fs::remove_dir_all(&out).ok();
@@ -356,11 +373,7 @@ pub fn record_with<S: Simulation>(
         (ground, drawing.obstacles()),
         aspect,
     );
-    for ((positions, rest), camera) in shots.iter().zip(&cameras) {
-        drawing.set_positions(&renderer, positions)?;
-        drawing.set_rest_lengths(&renderer, rest)?;
-        gif.push(&renderer.render(&drawing, Positions::Uploaded, camera)?)?;
-    }
+    let pngs = render_shots(&mut renderer, &mut drawing, &shots, &cameras, &mut gif, o)?;
     let written = gif.frames();
     gif.finish()?;
 
@@ -373,11 +386,37 @@ pub fn record_with<S: Simulation>(
     Ok(RecordingSummary {
         gif: o.gif_path(),
         plot: o.plot_path(),
+        pngs,
         frames: written,
         steps: world.steps() - start,
         trace,
         camera: cameras.first().copied().unwrap_or_default(),
     })
+}
+
+/// Renders each shot (positions and rest lengths) with its camera into `gif` and, with
+/// [`RecordOptions::png_frames`], into PNG files; returns their paths.
+fn render_shots(
+    renderer: &mut Renderer,
+    drawing: &mut Drawing,
+    shots: &[(Vec<DVec3>, Vec<f64>)],
+    cameras: &[Camera],
+    gif: &mut GifWriter,
+    o: &RecordOptions,
+) -> Result<Vec<PathBuf>> {
+    let mut pngs = Vec::new();
+    for ((positions, rest), camera) in shots.iter().zip(cameras) {
+        drawing.set_positions(renderer, positions)?;
+        drawing.set_rest_lengths(renderer, rest)?;
+        let image = renderer.render(drawing, Positions::Uploaded, camera)?;
+        if o.png_frames {
+            let path = o.png_path(pngs.len() as u64);
+            super::save_png(&image, &path)?;
+            pngs.push(path);
+        }
+        gif.push(&image)?;
+    }
+    Ok(pngs)
 }
 
 /// One camera per shot for `framing`.

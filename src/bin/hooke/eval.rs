@@ -7,7 +7,7 @@ use std::time::Instant;
 use hooke::BackendChoice;
 
 use crate::args::EvalArgs;
-use crate::population_file::{PopulationFile, RobotBody};
+use crate::population_file::PopulationFile;
 use crate::results_file::{Results, RobotEntry};
 
 /// Runs `hooke eval`.
@@ -22,12 +22,12 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
     for i in share.clone() {
         let robot = &file.robots[i];
         let part = match (
-            &robot.body,
+            &robot.genome,
             robot.part(&file.evaluation.genome, &file.base_dir),
         ) {
             (_, Ok(p)) => Ok(p),
-            (RobotBody::Genome(_), Err(e)) => Err(format!("builds no robot: {e}")),
-            (_, Err(e)) => {
+            (Some(_), Err(e)) => Err(format!("builds no robot: {e}")),
+            (None, Err(e)) => {
                 return Err(format!(
                     "{}: robots[{i}] (id {:?}): scene: {e}",
                     args.population.display(),

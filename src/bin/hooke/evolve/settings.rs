@@ -114,7 +114,7 @@ impl Settings {
         };
         let evaluation: EvaluationSpec =
             serde_json::from_value(without_backend).map_err(|e| format!("evaluation: {e}"))?;
-        crate::population_file::check(&evaluation)?;
+        evaluation.check().map_err(|e| e.to_string())?;
         let s = raw.evolution;
         let evolution = Evolution {
             population: s.population,

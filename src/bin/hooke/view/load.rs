@@ -7,7 +7,7 @@ use std::path::Path;
 use hooke::population::{Layout, Population};
 use hooke::{DVec3, Model};
 
-use crate::population_file::{PopulationFile, RobotBody};
+use crate::population_file::PopulationFile;
 
 /// A file ready to show.
 #[derive(Debug)]
@@ -53,8 +53,7 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
     let base_dir = path
         .parent()
         .map_or_else(Default::default, Path::to_path_buf);
-    let file =
-        PopulationFile::parse(&bytes, base_dir).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = PopulationFile::parse(&bytes, path, base_dir)?;
     population(&file)
         .map_err(|e| format!("{}: {e}", path.display()))
         .map(|(model, cells)| Loaded {
@@ -80,12 +79,12 @@ fn population(file: &PopulationFile) -> Result<(Model, Vec<[u32; 8]>), String> {
     let mut cells_of = Vec::with_capacity(file.robots.len());
     for (i, robot) in file.robots.iter().enumerate() {
         let named = |e: &dyn std::fmt::Display| format!("robots[{i}] (id {:?}): {e}", robot.id);
-        let (part, cells) = match &robot.body {
-            RobotBody::Genome(g) => {
+        let (part, cells) = match &robot.genome {
+            Some(g) => {
                 let voxels = g.voxel_part(settings).map_err(|e| named(&e))?;
                 (voxels.part, voxels.voxel_masses)
             }
-            _ => (
+            None => (
                 robot
                     .part(settings, &file.base_dir)
                     .map_err(|e| named(&e))?,

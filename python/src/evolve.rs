@@ -1,0 +1,145 @@
+//! `hooke._hooke.evolve_population`: the crate's genetic algorithm ([`Evolution`]) with the
+//! settings of `hooke evolve`'s settings file, run a generation at a time with the GIL
+//! released, a Python callback called between generations (with the GIL), whose exception
+//! stops the run. `hooke.evolve` (in `hooke/_population.py`) wraps it with progress bars and
+//! arrays.
+
+use hooke::population::{EvaluationSpec, Evolution, GenerationStats, VoxelGenome, VoxelMaterial};
+use hooke::BackendChoice;
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::error::{argument, IntoPyResult};
+use crate::population::open_backend;
+
+/// The settings of one run: `evolution` (the settings file's object of that name, JSON) and
+/// `evaluation` (the population file's, JSON; `None`: 2 s along +x at dt = 2e-4 s on
+/// `Params::robots()` ground, as `hooke evolve`), with the backend the evaluation names.
+fn settings(
+    evolution: &str,
+    evaluation: Option<&str>,
+) -> PyResult<(Evolution, Option<BackendChoice>)> {
+    let search: serde_json::Value =
+        serde_json::from_str(evolution).map_err(|e| argument(format!("evolution: {e}")))?;
+    if let Some(key) = ["genome", "evaluation"]
+        .into_iter()
+        .find(|k| search.get(k).is_some())
+    {
+        return Err(argument(format!(
+            "evolution.{key}: not an evolution setting (give it in the evaluation settings)"
+        )));
+    }
+    let mut evolution: Evolution =
+        serde_json::from_value(search).map_err(|e| argument(format!("evolution: {e}")))?;
+    let mut backend = None;
+    if let Some(text) = evaluation {
+        let mut value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| argument(format!("evaluation: {e}")))?;
+        if let Some(b) = value.as_object_mut().and_then(|o| o.remove("backend")) {
+            backend = Some(
+                serde_json::from_value(b)
+                    .map_err(|e| argument(format!("evaluation.backend: {e}")))?,
+            );
+        }
+        let spec: EvaluationSpec =
+            serde_json::from_value(value).map_err(|e| argument(format!("evaluation: {e}")))?;
+        spec.check().py()?;
+        evolution.genome = spec.genome.clone();
+        evolution.evaluation = spec.evaluation().py()?;
+    }
+    if evolution.size.contains(&0) {
+        return Err(argument(format!(
+            "evolution.size: {:?} has a zero side; each must be at least 1 cell",
+            evolution.size
+        )));
+    }
+    evolution.check().py()?;
+    Ok((evolution, backend))
+}
+
+/// Runs the evolution of `evolution` and `evaluation` (JSON, in the names of `hooke evolve`'s
+/// settings file) on `backend` (`None`: the evaluation's `backend`, else `"cpu"`), calling
+/// `callback(generation, stats)` after every generation with the GIL held. Returns a dict:
+/// `history` (a list of stats dicts) and `champion` (`None` or a dict).
+#[pyfunction]
+#[pyo3(signature = (evolution, evaluation=None, backend=None, threads=None, callback=None))]
+pub(crate) fn evolve_population<'py>(
+    py: Python<'py>,
+    evolution: &str,
+    evaluation: Option<&str>,
+    backend: Option<&str>,
+    threads: Option<usize>,
+    callback: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (evolution, file_backend) = settings(evolution, evaluation)?;
+    let open = open_backend(backend, file_backend, threads)?;
+    let mut state = py.detach(|| evolution.start()).py()?;
+    let mut evaluate = |p: &hooke::population::Population, e: &hooke::population::Evaluation| {
+        p.evaluate(e).on(&open).run()
+    };
+    while !state.finished(&evolution) {
+        py.detach(|| evolution.next_generation(&mut state, &mut evaluate))
+            .py()?;
+        py.check_signals()?;
+        if let (Some(call), Some(stats)) = (&callback, state.evolved.history.last()) {
+            call.call1((stats.generation, stats_dict(py, stats)?))?;
+        }
+    }
+    let out = PyDict::new(py);
+    let history = state
+        .evolved
+        .history
+        .iter()
+        .map(|s| stats_dict(py, s))
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("history", history)?;
+    let champion = match &state.evolved.champion {
+        Some(c) => {
+            let d = PyDict::new(py);
+            d.set_item("genome", genome_codes(py, &c.genome))?;
+            d.set_item("size", c.genome.size)?;
+            d.set_item("fitness", c.fitness)?;
+            d.set_item("generation", c.generation)?;
+            Some(d)
+        }
+        None => None,
+    };
+    out.set_item("champion", champion)?;
+    out.set_item("backend", open.name())?;
+    out.set_item("adapter", open.adapter())?;
+    Ok(out)
+}
+
+/// One generation's stats as a dict (the best genome as its codes and size).
+fn stats_dict<'py>(py: Python<'py>, s: &GenerationStats) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("generation", s.generation)?;
+    d.set_item("best", s.best)?;
+    d.set_item("mean", s.mean)?;
+    d.set_item("failures", s.failures)?;
+    d.set_item("empty", s.empty)?;
+    d.set_item("wall_time", s.wall_time)?;
+    let best = s
+        .best_genome
+        .as_ref()
+        .map(|g| (genome_codes(py, g), g.size));
+    d.set_item("best_genome", best)?;
+    Ok(d)
+}
+
+/// A genome's cells as codes, x fastest (0 empty, 1 soft, 2 stiff, 3 + p a muscle of phase
+/// p): `hooke._population` reshapes them to the `(x, y, z)` array.
+fn genome_codes<'py>(py: Python<'py>, g: &VoxelGenome) -> Bound<'py, PyArray1<u16>> {
+    let codes: Vec<u16> = g
+        .cells
+        .iter()
+        .map(|c| match c {
+            VoxelMaterial::Empty => 0,
+            VoxelMaterial::Soft => 1,
+            VoxelMaterial::Stiff => 2,
+            VoxelMaterial::Muscle { phase } => u16::from(*phase) + 3,
+        })
+        .collect();
+    codes.into_pyarray(py)
+}
