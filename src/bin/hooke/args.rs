@@ -40,7 +40,7 @@ Set RUST_LOG=info to see which adapter runs a GPU world and why.";
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run a scene headless: a CSV trace (time, each body's centre of mass, every energy
-    /// term) and/or an animated GIF with its energy plot, from one simulation.
+    /// term), an animated GIF with its energy plot, and/or state hashes, from one simulation.
     #[command(
         after_help = "Example: hooke run cube.json --duration 2 --gif out/cube.gif \
 --csv out/cube.csv"

@@ -1,5 +1,6 @@
-//! `hooke run`: a scene headless, on the CPU reference or the GPU World, to a CSV trace and/or
-//! an animated GIF with its energy plot, from one simulation.
+//! `hooke run`: a scene headless, on the CPU reference or the GPU World, to a CSV trace, an
+//! animated GIF with its energy plot, and/or state hashes (`hashes_file.rs`), from one
+//! simulation.
 
 use std::error::Error;
 use std::io::{BufWriter, Write};

@@ -103,11 +103,13 @@ impl OnWorld for Check<'_> {
             }
             matched = Some(r.step);
         }
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         println!(
-            "same: all {} records match, up to step {last} ({} bodies, {} masses)",
-            self.records.len(),
-            self.header.bodies.len(),
-            self.header.masses
+            "same: all {} match, up to step {last} ({}, {})",
+            count(self.records.len(), "record", "records"),
+            count(self.header.bodies.len(), "body", "bodies"),
+            count(self.header.masses, "mass", "masses")
         );
         Ok(true)
     }
