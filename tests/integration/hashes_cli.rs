@@ -41,6 +41,18 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Runs `hooke verify scene file` and checks that it exits with `code` having printed each of
+/// `expected` (verdicts on standard output, errors on standard error); returns what it printed.
+fn verify(scene: &str, file: &Path, code: i32, expected: &[&str]) -> String {
+    let out = hooke(&["verify", scene, file.to_str().unwrap()]);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(code), "{said}");
+    for e in expected {
+        assert!(said.contains(e), "expected {e:?} in: {said}");
+    }
+    said
+}
+
 /// The shipped scenes (relative paths, sorted).
 fn scenes() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(root().join("scenes"))
@@ -209,12 +221,11 @@ fn hooke_run_hashes_are_the_worlds_own_and_verify_accepts_them() {
             .collect();
         assert_eq!(record["masses"], masses);
     }
-    let out = hooke(&["verify", "scenes/mixed.json", file.to_str().unwrap()]);
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    assert!(
-        stdout(&out).starts_with("same: all 6 records match"),
-        "{}",
-        stdout(&out)
+    verify(
+        "scenes/mixed.json",
+        &file,
+        0,
+        &["same: all 6 records match"],
     );
 }
 
@@ -230,28 +241,20 @@ fn hooke_verify_names_the_first_differing_step_body_and_mass() {
     scene["params"]["gravity"] = serde_json::json!([0.0, 0.0, -9.81 * 1.01]);
     let changed = dir.join("heavier.json");
     std::fs::write(&changed, scene.to_string()).unwrap();
-    let out = hooke(&["verify", changed.to_str().unwrap(), file.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    let said = stdout(&out);
-    assert!(
-        said.starts_with("differ: step 100 (") && said.contains("step 0 matched"),
-        "{said}"
-    );
-    assert!(
-        said.contains("body 0 \"cube\" differs; its first differing mass is mass 0"),
-        "{said}"
+    verify(
+        changed.to_str().unwrap(),
+        &file,
+        1,
+        &[
+            "differ: step 100 (",
+            "step 0 matched",
+            "body 0 \"cube\" differs; its first differing mass is mass 0",
+        ],
     );
 }
 
-/// The file altered by hand: body 1's hash and mass 40's hash at step 300. Verify must name
-/// that record, that body and that mass (mixed.json's body 1 holds masses 27..52 or so: the
-/// test reads the range from the model).
+/// The file altered by hand: at step 300, body 1's hash and the hash of its third mass. Verify
+/// must name that record, that body and that mass.
 #[test]
 fn hooke_verify_locates_the_mass_from_the_files_mass_hashes() {
     let dir = scratch("hashes_cli", "altered");
@@ -273,22 +276,15 @@ fn hooke_verify_locates_the_mass_from_the_files_mass_hashes() {
     record["masses"] = serde_json::json!(altered);
     lines[4] = record.to_string();
     std::fs::write(&file, lines.join("\n")).unwrap();
-    let out = hooke(&["verify", "scenes/mixed.json", file.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
+    let named = format!(
+        "body 1 {:?} differs; its first differing mass is mass {mass} (the body's mass 2)",
+        body.name
     );
-    let said = stdout(&out);
-    assert!(said.starts_with("differ: step 300 ("), "{said}");
-    assert!(
-        said.contains(&format!(
-            "body 1 {:?} differs; its first differing mass is mass {mass} (the body's mass 2)",
-            body.name
-        )),
-        "{said}"
+    verify(
+        "scenes/mixed.json",
+        &file,
+        1,
+        &["differ: step 300 (", &named],
     );
 }
 
@@ -296,12 +292,11 @@ fn hooke_verify_locates_the_mass_from_the_files_mass_hashes() {
 fn hooke_verify_refuses_a_missing_or_malformed_file_naming_the_line() {
     let dir = scratch("hashes_cli", "malformed");
     let missing = dir.join("none.hashes");
-    let out = hooke(&["verify", "scenes/cube.json", missing.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("cannot read") && stderr(&out).contains("none.hashes"),
-        "{}",
-        stderr(&out)
+    verify(
+        "scenes/cube.json",
+        &missing,
+        2,
+        &["cannot read", "none.hashes"],
     );
 
     let file = write_hashes(&dir, "scenes/cube.json", &["--backend", "cpu"]);
@@ -320,11 +315,9 @@ fn hooke_verify_refuses_a_missing_or_malformed_file_naming_the_line() {
         ),
         ("empty", String::new(), "empty; expected a header line"),
     ];
-    for (what, content, expected) in &cases {
+    for (_, content, expected) in &cases {
         std::fs::write(&file, content).unwrap();
-        let out = hooke(&["verify", "scenes/cube.json", file.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(2), "{what}: {}", stderr(&out));
-        assert!(stderr(&out).contains(expected), "{what}: {}", stderr(&out));
+        verify("scenes/cube.json", &file, 2, &[expected]);
     }
     // A hash that is not 32 hexadecimal digits, on line 2.
     let bad = format!(
@@ -333,21 +326,19 @@ fn hooke_verify_refuses_a_missing_or_malformed_file_naming_the_line() {
         lines[1].replacen("\"world\":\"", "\"world\":\"x", 1)
     );
     std::fs::write(&file, bad).unwrap();
-    let out = hooke(&["verify", "scenes/cube.json", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("line 2: world:") && stderr(&out).contains("32 hexadecimal digits"),
-        "{}",
-        stderr(&out)
+    verify(
+        "scenes/cube.json",
+        &file,
+        2,
+        &["line 2: world:", "32 hexadecimal digits"],
     );
     // The hashes of another scene.
     std::fs::write(&file, text).unwrap();
-    let out = hooke(&["verify", "scenes/walker.json", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("was written for a scene of 8 masses"),
-        "{}",
-        stderr(&out)
+    verify(
+        "scenes/walker.json",
+        &file,
+        2,
+        &["was written for a scene of 8 masses"],
     );
 }
 
@@ -409,7 +400,11 @@ fn hooke_verify_replays_gpu_hashes_in_f32_and_f64() {
             header["precision"],
             if precision.is_empty() { "f32" } else { "f64" }
         );
-        let out = hooke(&["verify", "scenes/walker.json", file.to_str().unwrap()]);
-        assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+        verify(
+            "scenes/walker.json",
+            &file,
+            0,
+            &["same: all 6 records match"],
+        );
     }
 }
