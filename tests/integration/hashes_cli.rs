@@ -408,3 +408,78 @@ fn hooke_verify_replays_gpu_hashes_in_f32_and_f64() {
         );
     }
 }
+
+/// A scene that takes every SIMD walk of the CPU reference: a lattice large enough for the
+/// stencil kernel, eight walking robots alike (the lanes walk, their muscles' rest lengths
+/// formed in the walk), eight voxel robots of different shapes (the template walk), and blocks
+/// of eight masses in the mass pass (no obstacles, no collisions).
+fn every_walk_scene(dir: &Path) -> PathBuf {
+    let mut bodies = vec![serde_json::json!({
+        "name": "lattice",
+        "body": { "type": "lattice", "n": 16, "spacing": 0.01, "z0": 0.05, "mass": 0.01,
+                  "stiffness": 10000.0, "damping": 1.0 }
+    })];
+    for i in 0..8 {
+        bodies.push(serde_json::json!({
+            "name": format!("walker {i}"),
+            "body": { "type": "walking_robot" },
+            "placement": { "position": [1.0 + 0.5 * f64::from(i), 0.0, 0.0] }
+        }));
+    }
+    for i in 0..8u32 {
+        // A row of three cells and, for each bit of i, a cell beside it: eight shapes.
+        let mut cells = vec![[0, 0, 0], [1, 0, 0], [2, 0, 0]];
+        cells.extend((0..3).filter(|k| i >> k & 1 == 1).map(|k| [k, 1, 0]));
+        let voxels: Vec<_> = cells
+            .iter()
+            .map(|c| serde_json::json!({ "cell": c }))
+            .collect();
+        bodies.push(serde_json::json!({
+            "name": format!("voxels {i}"),
+            "body": { "type": "voxels", "voxels": voxels },
+            "placement": { "position": [0.5 * f64::from(i), 2.0, 0.0] }
+        }));
+    }
+    let scene = serde_json::json!({ "version": 1, "bodies": bodies });
+    let path = dir.join("every_walk.json");
+    std::fs::write(&path, scene.to_string()).unwrap();
+    path
+}
+
+/// Every SIMD walk (stencil, lanes of bodies alike, templates, muscles formed in the walk,
+/// blocks of masses) gives the detected level's bits on every lower level.
+#[test]
+fn every_simd_walk_gives_the_same_bits_on_every_level() {
+    let dir = scratch("hashes_cli", "every_walk");
+    let scene = every_walk_scene(&dir);
+    let world =
+        hooke::CpuWorld::new(&hooke::Scene::load(&scene).unwrap().to_model().unwrap()).unwrap();
+    // The scene must keep taking the walks this test is about.
+    assert!(world.stencil_springs() > 0, "no stencil body");
+    assert!(world.alike_springs() > 0, "no bodies alike or on templates");
+    let scene = scene.to_str().unwrap();
+    let file = dir.join("every_walk.hashes");
+    let out = hooke(&[
+        "run",
+        scene,
+        "--backend",
+        "cpu",
+        "--duration",
+        "0.03",
+        "--hashes",
+        file.to_str().unwrap(),
+        "--hash-every",
+        "50",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let levels = SimdLevel::available();
+    for level in &levels[..levels.len() - 1] {
+        let out = hooke_env(
+            &["verify", scene, file.to_str().unwrap()],
+            &[("HOOKE_SIMD", level.name())],
+        );
+        let said = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(out.status.success(), "{level}: {said}");
+        assert!(said.contains(&format!("SIMD {level} ")), "{said}");
+    }
+}
