@@ -78,6 +78,12 @@ impl OnWorld for Check<'_> {
             self.records.len(),
             self.backend.describe()
         );
+        if last < self.header.steps {
+            eprintln!(
+                "note: the file's run stopped at step {last} of {} (it failed there)",
+                self.header.steps
+            );
+        }
         let mut matched: Option<u64> = None;
         for r in self.records {
             if let Err(e) = sim.step(r.step - sim.steps()) {
