@@ -13,9 +13,7 @@ STEPS = 3000
 
 
 def lattice_world() -> hooke.CpuWorld:
-    # 9^3 masses, 7448 springs: 3000 steps take about half a second. Below 10 000 springs a
-    # world steps on its caller's thread (larger ones share a worker pool per thread count,
-    # which would serialise two worlds of one thread each).
+    # 9^3 masses, 7448 springs: 3000 steps take about half a second, on the caller's thread.
     model = hooke.Model()
     model.add("lattice", hooke.Lattice(n=9))
     assert model.spring_count < 10_000

@@ -219,7 +219,7 @@ fn duty_clock(t: Real, on: Real, off: Real, offset: Real) -> Real {
 }
 
 // Rest length of an actuated spring of base length `base` (m) at clock tau (s):
-// L_base (1 + a sin(omega tau + 2 pi p)) (the CPU's: `formed_rest` in src/cpu/spring_law.rs).
+// L_base (1 + a sin(omega tau + 2 pi p)) (the CPU's: `formed_rest` in src/model/spring_law/).
 fn wave_rest(base: Real, amplitude: Real, omega: Real, phase: Real, tau: Real) -> Real {
     return base * (1.0 + amplitude * sin_real(omega * tau + phase));
 }
@@ -234,7 +234,7 @@ fn commanded_rest(base: Real, amplitude: Real, c: Real) -> Real {
 
 // Effective Hooke stiffness (N/m) and rest length (m) of a spring: every law folds into
 // f = k_eff (L - L0) along the axis (the CPU's: `k_eff` and `rest_in_law` in
-// src/cpu/spring_law.rs).
+// src/model/spring_law/).
 fn effective(mat: GpuMaterial, rest: Real) -> vec2<Real> {
     if mat.law == LAW_MATERIAL {
         return vec2<Real>(mat.stiffness / rest, rest);

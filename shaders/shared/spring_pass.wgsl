@@ -40,7 +40,7 @@ struct SpringForce {
 // The elastic and axial damping force of a spring from a (position pa, m; velocity va, m/s) to b
 // (state sb), of effective stiffness ke.x (N/m), effective rest length ke.y (m) and damping
 // coefficient `damping` (N s/m), whose length is `len` (m, = |pa - pb|), as `spring_force` in
-// src/cpu/spring_law.rs: f_b = (k (L - L0) + c vrel) n with n = (pa - pb) / L. A spring of zero
+// src/model/spring_law/: f_b = (k (L - L0) + c vrel) n with n = (pa - pb) / L. A spring of zero
 // length has no direction and exerts no force (as on the CPU).
 fn spring_force(d: vec3<Real>, len: Real, dv: vec3<Real>, ke: vec2<Real>, damping: Real) -> SpringForce {
     let n = d * select(0.0, 1.0 / len, len > 0.0);
@@ -53,7 +53,7 @@ fn spring_force(d: vec3<Real>, len: Real, dv: vec3<Real>, ke: vec2<Real>, dampin
 }
 
 // Elastic energy (J) of a spring of stiffness k (N/m) and rest length `rest` (m) at length `len`
-// (the CPU's: `elastic` in src/cpu/spring_law.rs).
+// (the CPU's: `elastic` in src/model/spring_law/).
 fn elastic(k: Real, rest: Real, len: Real) -> Real {
     return 0.5 * k * (len - rest) * (len - rest);
 }

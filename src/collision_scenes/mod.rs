@@ -19,10 +19,12 @@
 //!
 //! ```
 //! use hooke::collision_scenes::Pile;
+//! use hooke::scene::PileLayout;
 //! use hooke::CpuWorld;
 //!
 //! // A small pile: 6 bodies in a 0.25 m box (tests use sizes like this).
-//! let pile = Pile { bodies: 6, width: 0.25, ..Pile::default() };
+//! let layout = PileLayout { bodies: 6, width: 0.25, ..PileLayout::default() };
+//! let pile = Pile { layout, ..Pile::default() };
 //! let model = pile.model()?;
 //! assert_eq!(model.bodies.len(), 6);
 //! assert_eq!(model.obstacles.len(), 4); // the walls; the ground is the floor

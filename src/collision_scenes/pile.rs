@@ -9,20 +9,21 @@ use crate::scene::{PileBody, PileLayout, Scene};
 /// collides; the pair force is damped and has friction, and the walls and the ground have
 /// damped penalty contact and Coulomb friction, so the pile settles.
 ///
-/// The bodies, their starting cells and the walls are [`PileLayout`]'s (the fields `bodies`,
-/// `width`, `wall_height` and `seed` below are its fields); this struct adds the contact,
-/// friction, pair force and time step the pile was tuned for.
+/// The bodies, their starting cells and the walls are its [`PileLayout`]'s; this struct adds the
+/// contact, friction, pair force and time step the pile was tuned for.
 ///
 /// # Examples
 ///
 /// ```
 /// use hooke::collision_scenes::Pile;
+/// use hooke::scene::PileLayout;
 ///
 /// let model = Pile::default().model()?; // the example's pile
 /// assert_eq!(model.bodies.len(), 50);
 /// assert!(model.masses.iter().all(|m| m.collision_radius > 0.0));
 /// // A box too narrow for one body is an error naming the field.
-/// let narrow = Pile { width: 0.1, ..Pile::default() };
+/// let layout = PileLayout { width: 0.1, ..PileLayout::default() };
+/// let narrow = Pile { layout, ..Pile::default() };
 /// assert!(matches!(
 ///     narrow.scene(),
 ///     Err(hooke::Error::InvalidParameter { name: "pile.width", .. })
@@ -31,15 +32,9 @@ use crate::scene::{PileBody, PileLayout, Scene};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pile {
-    /// Number of bodies (default 50). At least 1.
-    pub bodies: u32,
-    /// Inside width of the box along x and y, m (default 0.5). Finite and at least 0.16 m (one
-    /// starting cell).
-    pub width: f64,
-    /// Height of the walls above the ground, m (default 0.2). Finite and > 0.
-    pub wall_height: f64,
-    /// Seed of the bodies' sizes and turns (default 13).
-    pub seed: u64,
+    /// The bodies, their number and seed, and the box ([`PileLayout`]: default 50 bodies in a
+    /// 0.5 m box with walls of 0.2 m, seed 13), as a scene file's `"pile"` names them.
+    pub layout: PileLayout,
     /// The pair force (default 100 000 N/m, 5 N*s/m of normal damping, friction 0.5: a damping
     /// ratio of 5 / (2 sqrt(1e5 * 0.01)) = 0.08 for two 0.02 kg points).
     pub collision: Collision,
@@ -60,10 +55,7 @@ pub struct Pile {
 impl Default for Pile {
     fn default() -> Self {
         Self {
-            bodies: 50,
-            width: 0.5,
-            wall_height: 0.2,
-            seed: 13,
+            layout: PileLayout::default(),
             collision: Collision {
                 stiffness: 100_000.0,
                 damping: 5.0,
@@ -80,21 +72,10 @@ impl Default for Pile {
 }
 
 impl Pile {
-    /// The bodies and walls of this pile, as a scene file names them.
-    #[must_use]
-    pub fn layout(&self) -> PileLayout {
-        PileLayout {
-            bodies: self.bodies,
-            width: self.width,
-            wall_height: self.wall_height,
-            seed: self.seed,
-        }
-    }
-
     /// The kind and size of every body, in order.
     #[must_use]
     pub fn kinds(&self) -> Vec<PileBody> {
-        self.layout().kinds()
+        self.layout.kinds()
     }
 
     /// The scene: gravity, the ground as the floor, this struct's contact, friction, collision
@@ -105,10 +86,9 @@ impl Pile {
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) naming `"pile.bodies"`,
     /// `"pile.width"` or `"pile.wall_height"` for a value out of the range its docs give.
     pub fn scene(&self) -> Result<Scene> {
-        let layout = self.layout();
-        layout.validate()?;
+        self.layout.validate()?;
         Ok(Scene {
-            pile: Some(layout),
+            pile: Some(self.layout),
             ..Scene::new(Params {
                 contact: self.contact,
                 friction: self.friction,

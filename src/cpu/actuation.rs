@@ -10,10 +10,10 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::chunk_actuators::{Muscle, OTHER, ZERO_LENGTH};
-use super::spring_law::{elastic, formed_rest, rest_in_law};
 use super::tables::SpringParams;
 use super::waves::Waves;
 use super::CpuWorld;
+use crate::model::spring_law::{elastic, formed_rest, rest_in_law};
 use crate::model::{Actuator, SpringLaw};
 
 /// What sets an actuated spring's rest length (the fields of the world it reads).
@@ -119,18 +119,26 @@ fn actuate_part(
     (before, after)
 }
 
+/// The [`Drive`] of a world's fields: a macro rather than only [`CpuWorld::drive`], so that a
+/// step can borrow the spring arrays mutably beside it.
+macro_rules! drive {
+    ($world:expr) => {
+        Drive {
+            actuators: &$world.actuators,
+            base_rest: &$world.base_rest,
+            law: &$world.law,
+            command_slot: &$world.command_slot,
+            commands: &$world.commands,
+            waves: &$world.waves,
+            time: $world.time,
+        }
+    };
+}
+
 impl CpuWorld {
     /// What sets the actuated rest lengths, from the world's fields.
     fn drive(&self) -> Drive<'_> {
-        Drive {
-            actuators: &self.actuators,
-            base_rest: &self.base_rest,
-            law: &self.law,
-            command_slot: &self.command_slot,
-            commands: &self.commands,
-            waves: &self.waves,
-            time: self.time,
-        }
+        drive!(self)
     }
 
     /// The rest length of every spring as the last step used it, m: the stored ones, with those
@@ -162,15 +170,7 @@ impl CpuWorld {
     /// did: the change of the actuated springs' elastic energy at the current positions, J.
     pub(super) fn actuate_step(&mut self, pool: Option<&ThreadPool>) -> f64 {
         self.waves.evaluate(self.time);
-        let drive = Drive {
-            actuators: &self.actuators,
-            base_rest: &self.base_rest,
-            law: &self.law,
-            command_slot: &self.command_slot,
-            commands: &self.commands,
-            waves: &self.waves,
-            time: self.time,
-        };
+        let drive = drive!(self);
         let by = &self.chunk_actuators;
         let sp = &mut self.springs;
         let (ends, table, param, pos) = (&sp.ends, &sp.table, &sp.param, &self.pos);

@@ -17,7 +17,7 @@
 
 use super::formed_rest::Driver;
 use super::lanes::{pick16, F64x8, Lanes, Wide, COMBOS, LANES};
-use super::spring_law::formed_rest;
+use crate::model::spring_law::formed_rest;
 
 /// Most distinct waves among one group's springs: one f64 lane each, picked by a permute.
 pub(super) const WAVES: usize = 8;

@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
-use super::spring_law::holds_rest_at_zero;
 use super::springs::Chunk;
 use super::waves::Waves;
+use crate::model::spring_law::holds_rest_at_zero;
 use crate::model::{Actuator, SpringLaw};
 
 /// The actuators and actuated springs of each chunk.

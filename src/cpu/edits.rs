@@ -6,10 +6,10 @@ use glam::DVec3;
 use super::chunk_actuators::ChunkActuators;
 use super::energy_springs::{energy_springs, spring_energy};
 use super::formed_rest::{driver, drivers, Driver, FormedRest};
-use super::spring_law::{divides_by_rest, rest_in_law};
 use super::waves::Waves;
 use super::CpuWorld;
 use crate::error::{Error, Result};
+use crate::model::spring_law::{divides_by_rest, rest_in_law};
 use crate::model::{check_same_kind, Actuator, DragSpring, Spring};
 
 impl CpuWorld {
@@ -40,8 +40,7 @@ impl CpuWorld {
     pub fn set_drag(&mut self, drag: Option<DragSpring>) -> Result<()> {
         if let Some(d) = &drag {
             d.validate(self.pos.len())?;
-            let stretch = d.target.distance(self.pos[d.mass]);
-            self.limit.inject(0.5 * d.stiffness * stretch * stretch);
+            self.limit.inject(d.energy(self.pos[d.mass]));
         }
         self.drag = drag;
         Ok(())

@@ -4,8 +4,8 @@
 
 use glam::DVec3;
 
-use super::spring_law::elastic;
 use super::tables::SpringArrays;
+use crate::model::spring_law::elastic;
 
 /// Elastic energy (J) of spring `s` at its current rest length, its masses at `positions` (m).
 pub(super) fn spring_energy(sp: &SpringArrays, positions: &[DVec3], s: usize) -> f64 {

@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use super::spring_law::{formed_rest, holds_rest_at_zero};
+use crate::model::spring_law::{formed_rest, holds_rest_at_zero};
 use crate::model::{Actuator, SpringLaw};
 
 /// What sets a spring's rest length.

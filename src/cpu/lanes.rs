@@ -1,6 +1,5 @@
-//! The numbers the per-spring formulas (`spring_law.rs`) compute with: one `f64` (the scalar
-//! walk, each stencil slot) or [`F64x8`], eight `f64` lanes (the walks of bodies side by side,
-//! one body per lane), behind the small trait [`Real`].
+//! The lanes the per-spring formulas (`src/model/spring_law/`) compute with in the walks of
+//! bodies side by side: [`F64x8`], eight `f64` lanes (one body per lane), a [`Real`] like `f64`.
 //!
 //! [`F64x8`] is eight `f64`s with each operation a loop over the lanes: compiled inside a
 //! [`pulp::Arch`] dispatch, LLVM makes every operation one AVX-512 instruction or two AVX2 ones,
@@ -10,34 +9,13 @@
 
 use std::ops::{Add, Div, Mul, Sub};
 
+use crate::model::spring_law::Real;
+
 /// Lanes per group of the lanes walks: one per f64 lane of an AVX-512 register.
 pub(super) const LANES: usize = 8;
 
 /// Eight f64 lanes, one per body, as the walks store them.
 pub(super) type Lanes = [f64; LANES];
-
-/// A number type the per-spring formulas are written over: `f64`, or [`F64x8`] lane by lane.
-pub(super) trait Real:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
-{
-    /// `x` in every lane.
-    fn splat(x: f64) -> Self;
-    /// The correctly rounded square root, lane by lane.
-    #[must_use]
-    fn sqrt(self) -> Self;
-}
-
-impl Real for f64 {
-    #[inline(always)]
-    fn splat(x: f64) -> Self {
-        x
-    }
-
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        f64::sqrt(self)
-    }
-}
 
 /// Eight f64 lanes with lane-by-lane arithmetic (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -139,5 +117,11 @@ pub(super) fn pick16(values: &[f64; COMBOS], index: &[u8; LANES], wide: Wide) ->
         return bytemuck::cast(simd.avx512f._mm512_permutex2var_pd(lo, index, hi));
     }
     let _ = wide;
-    std::array::from_fn(|l| values[usize::from(index[l]) % COMBOS])
+    // A loop rather than `array::from_fn`, which is not always inlined into the walk compiled
+    // for the CPU's instructions.
+    let mut out = [0.0; LANES];
+    for (o, &i) in out.iter_mut().zip(index) {
+        *o = values[usize::from(i) % COMBOS];
+    }
+    out
 }

@@ -23,11 +23,11 @@
 //! types allow, the same arguments (in f64, with the CPU's own threading and chunking).
 //!
 //! The spring pass's files, from the leaves up (no file imports one above it):
-//! - `lanes.rs`: the number types the formulas are written over (`f64`, eight `f64` lanes) and
-//!   the AVX-512 permutes; `spring_law.rs`: every per-spring formula, once (the law's effective
-//!   stiffness, the force and damping, the elastic energy, a muscle's rest length), the CPU twin
-//!   of `shaders/shared/spring_pass.wgsl`'s `spring_force` and `elastic` and of `effective` and
-//!   `wave_rest` in `shaders/shared/common.wgsl`;
+//! - `lanes.rs`: the eight `f64` lanes the formulas are also written over and the AVX-512
+//!   permutes; every per-spring formula (the law's effective stiffness, the force and damping,
+//!   the elastic energy, a muscle's rest length) is the model's, once, in
+//!   `src/model/spring_law/`: the twin of `shaders/shared/spring_pass.wgsl`'s `spring_force` and
+//!   `elastic` and of `effective` and `wave_rest` in `shaders/shared/common.wgsl`;
 //! - `tables.rs` (the spring table), `formed_rest.rs` and `alike_muscles.rs` (rest lengths
 //!   formed in the walk), `chunk_actuators.rs` (each chunk's muscle records);
 //! - the walks: `springs_simd.rs` (a run of springs, the scalar walk compiled for AVX2/AVX-512),
@@ -74,7 +74,6 @@ mod oscillators;
 mod pool;
 mod sense;
 mod simd;
-mod spring_law;
 mod springs;
 mod springs_alike;
 mod springs_lanes;

@@ -1,6 +1,6 @@
 //! The spring pass, CPU twin of `shaders/springs.wgsl`: which walk each chunk takes, above
 //! every walk (`springs_simd.rs`, `springs_stencil.rs`, `springs_alike.rs`); the per-spring
-//! formulas of `shaders/shared/spring_pass.wgsl` are `spring_law.rs`.
+//! formulas of `shaders/shared/spring_pass.wgsl` are the model's (`src/model/spring_law/`).
 //!
 //! The GPU scatters each spring's force in fixed point with atomics. The CPU instead cuts the
 //! spring list into chunks ([`Chunk`], cut by `chunks.rs`), each with its own force buffer, runs

@@ -25,8 +25,8 @@ use glam::DVec3;
 use super::alike_muscles::{CombosRest, GroupMuscles, LanesRest, Rests};
 use super::formed_rest::Driver;
 use super::lanes::{pick16, wide, F64x8, Lanes, Wide, COMBOS, LANES};
-use super::spring_law::{k_eff, spring_force};
 use super::tables::SpringParams;
+use crate::model::spring_law::{k_eff, spring_force};
 use crate::model::SpringLaw;
 
 /// Per-thread scratch of one group.
@@ -365,8 +365,11 @@ fn walk(
         let (k, c) = params.at(j);
         let r = F64x8(rest.at(j));
         let (sa, sb) = (&state[a], &state[b]);
-        let d = [0, 1, 2].map(|i| F64x8(sa[i]) - F64x8(sb[i]));
-        let dv = [3, 4, 5].map(|i| F64x8(sa[i]) - F64x8(sb[i]));
+        // Written out rather than `[0, 1, 2].map(..)`: `array::map` is not always inlined, and
+        // out of line it is compiled without the walk's instruction set.
+        let diff = |i: usize| F64x8(sa[i]) - F64x8(sb[i]);
+        let d = [diff(0), diff(1), diff(2)];
+        let dv = [diff(3), diff(4), diff(5)];
         let k_eff = k_eff(g.law(j, table), F64x8(k), r);
         let sf = spring_force(d, dv, r, k_eff, F64x8(c));
         let fb = &mut force[b];

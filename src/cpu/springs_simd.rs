@@ -29,8 +29,8 @@ use std::ops::Range;
 use glam::DVec3;
 
 use super::formed_rest::FormedRest;
-use super::spring_law::spring_force;
 use super::tables::SpringArrays;
+use crate::model::spring_law::spring_force;
 
 /// The walk of a run of springs for the instruction set `pulp` picked (see the module docs).
 struct Walk<'a> {

@@ -33,8 +33,8 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::spring_law::{spring_force, with_law, Law, WithLaw};
 use super::tables::SpringArrays;
+use crate::model::spring_law::{spring_force, with_law, Law, WithLaw};
 use crate::model::SpringLaw;
 
 /// Bodies with fewer springs stay with the scalar walk: a stencil pays off over many masses.

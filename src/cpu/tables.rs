@@ -1,12 +1,12 @@
 //! The CPU's spring table: springs in structure-of-arrays form and their deduplicated
 //! stiffness and damping (the CPU side of the GPU's link and material tables).
 
-use super::spring_law::{k_eff, walk_law};
+use crate::model::spring_law::{k_eff, walk_law};
 use crate::model::{Spring, SpringLaw};
 
 /// Springs in structure-of-arrays form, 20 bytes per spring in the hot loop. Every law folds into
-/// `f = k_eff (L - L0)` along the axis (`spring_law.rs`). Stiffness, damping and law live in a
-/// small deduplicated table, since most models cut many springs from few materials.
+/// `f = k_eff (L - L0)` along the axis (`src/model/spring_law/`). Stiffness, damping and law live
+/// in a small deduplicated table, since most models cut many springs from few materials.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SpringArrays {
     /// The two masses of each spring.

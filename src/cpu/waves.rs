@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::spring_law::formed_rest;
+use crate::model::spring_law::formed_rest;
 use crate::model::{Actuator, DutyCycle};
 
 /// The distinct waves of a list of actuators and their values at the last evaluation.

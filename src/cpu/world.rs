@@ -16,13 +16,13 @@ use super::formed_rest::FormedRest;
 use super::obstacles::Solids;
 use super::oscillators::Oscillators;
 use super::pool::pool;
-use super::spring_law::rest_in_law;
 use super::springs::{gather, springs, Chunk};
 use super::springs_stencil::StencilBody;
 use super::tables::SpringArrays;
 use super::waves::Waves;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
+use crate::model::spring_law::rest_in_law;
 use crate::model::{
     command_slots, warn_if_above, Actuator, BlowUp, Body, DragSpring, Model, Params, SpeedLimit,
     SpringLaw, StableDt,
@@ -143,7 +143,8 @@ pub struct CpuWorld {
     pub(super) formed_rest: FormedRest,
     /// Threads used for large models.
     pub(super) threads: usize,
-    /// The shared worker pool of `threads` threads (`None` for one thread; see `pool.rs`).
+    /// This world's worker pool of `threads` threads (`None` for one thread or a small model;
+    /// see `pool.rs`).
     pub(super) pool: Option<Arc<ThreadPool>>,
     /// Why the world stopped (a non-finite state or a blow-up); it then refuses to step.
     pub(super) failed: Option<Failure>,
@@ -349,9 +350,10 @@ impl CpuWorld {
 
     /// Sets the number of threads used for large models (at least 1). Results do not depend on it.
     ///
-    /// The spring and mass passes of a model from 10 000 springs up run on a pool of that many
-    /// threads, shared by every world with the same thread count and started once per process
-    /// (no threads are spawned per step); smaller models step on the caller's thread.
+    /// The spring and mass passes of a model from 10 000 springs up run on this world's own pool
+    /// of that many threads, started here and stopped when the world is dropped (no threads are
+    /// spawned per step, and worlds stepped from different threads never share workers);
+    /// smaller models step on the caller's thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {

@@ -38,7 +38,7 @@
 
 use super::real::Precision;
 use crate::error::{Error, Result};
-use crate::model::{Model, SpringLaw};
+use crate::model::Model;
 
 /// Quanta in the force scale `F` with 64-bit sums in f32 (`F / quantum`, a power of two).
 const F32_QUANTA_PER_FORCE: f64 = (1u64 << 40) as f64;
@@ -243,11 +243,7 @@ fn force_scale(model: &Model) -> f64 {
             .position
             .distance(model.masses[s.b as usize].position);
         let length = initial.max(s.rest_length);
-        let elastic = match s.law {
-            SpringLaw::Hooke | SpringLaw::ZeroLength => s.stiffness * length,
-            SpringLaw::Material => s.stiffness * length / s.rest_length,
-        };
-        f = f.max(elastic + s.damping);
+        f = f.max(s.effective(s.rest_length).0 * length + s.damping);
     }
     for m in &model.masses {
         f = f.max(m.mass * g).max(m.external_force.length());

@@ -72,16 +72,8 @@ pub(crate) fn balance(
 #[cfg(test)]
 mod tests {
     use super::balance;
+    use crate::gpu::layout::tests::spring;
     use crate::gpu::layout::GpuSpring;
-
-    fn spring(a: u32, b: u32) -> GpuSpring {
-        GpuSpring {
-            a,
-            b,
-            rest: 1.0,
-            ..GpuSpring::default()
-        }
-    }
 
     /// Runs per mass under an orientation.
     fn runs(springs: &[GpuSpring], masses: usize, from_b: Option<&[bool]>) -> Vec<u32> {

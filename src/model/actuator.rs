@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::spring_law::formed_rest;
 use crate::error::{Error, Result};
 
 /// Active/rest duty cycle of an actuator (Facey): with cycle `c = active + rest` and
@@ -101,8 +102,8 @@ impl Actuator {
             Some(d) => d.clock(t),
             None => t,
         };
-        base * (1.0
-            + self.amplitude * (self.omega * tau + std::f64::consts::TAU * self.phase).sin())
+        let sin = (self.omega * tau + std::f64::consts::TAU * self.phase).sin();
+        formed_rest(base, self.amplitude, sin)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use glam::DVec3;
 
+use super::spring_law::stretch_energy;
 use crate::error::{Error, Result};
 use crate::validate::non_negative;
 
@@ -48,5 +49,11 @@ impl DragSpring {
     #[must_use]
     pub fn force(&self, p: DVec3, v: DVec3) -> DVec3 {
         self.stiffness * (self.target - p) - self.damping * v
+    }
+
+    /// The elastic energy (J) it stores with its mass at `p` (m): `k d^2 / 2`, `d` the distance
+    /// to the target.
+    pub(crate) fn energy(&self, p: DVec3) -> f64 {
+        stretch_energy(self.stiffness, self.target.distance(p))
     }
 }

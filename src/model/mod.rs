@@ -4,7 +4,8 @@
 //! ([`crate::CpuWorld`]) or by the GPU `World`; both run exactly the force laws written
 //! here. Units are SI throughout (m, kg, s, N), z is up.
 //!
-//! One file per topic: [`Mass`] (`mass.rs`), [`Spring`] and [`SpringLaw`] (`spring.rs`),
+//! One file per topic: [`Mass`] (`mass.rs`), [`Spring`] (`spring.rs`), [`SpringLaw`]
+//! and every per-spring formula both worlds use (`spring_law/`),
 //! [`Actuator`] and [`DutyCycle`] (`actuator.rs`), [`Contact`], [`Friction`] and
 //! [`FrictionOscillator`] (`contact.rs`), [`Params`] and [`Integrator`] (`params.rs`),
 //! [`DragSpring`] (`drag.rs`), [`Part`] and [`Body`] (`part.rs`), [`Obstacle`] (`obstacle.rs`),
@@ -30,6 +31,7 @@ mod part;
 mod shape;
 mod speed_limit;
 mod spring;
+pub(crate) mod spring_law;
 mod stable_dt;
 
 use schemars::JsonSchema;
@@ -52,7 +54,8 @@ pub use part::{Body, Part};
 pub(crate) use shape::Mesh;
 pub use shape::{Heightfield, Shape, Surface};
 pub(crate) use speed_limit::{BlowUp, SpeedLimit, BLOW_UP_FLOOR_SPEED};
-pub use spring::{Spring, SpringLaw};
+pub use spring::Spring;
+pub use spring_law::SpringLaw;
 pub(crate) use stable_dt::{effective_stiffness, warn_if_above};
 pub use stable_dt::{StableDt, StableDtLimit};
 

@@ -41,8 +41,9 @@
 
 use glam::DVec3;
 
+use super::spring_law::{holds_rest_at_zero, stretch_energy};
 use super::stable_dt::{effective_stiffness, shrink_factors};
-use super::{Actuator, Contact, Model, Spring, SpringLaw, StableDt};
+use super::{Actuator, Contact, Model, Spring, StableDt};
 use crate::error::Error;
 
 /// The factor `S` on speeds (a hundredfold margin on energy).
@@ -172,7 +173,7 @@ impl SpeedLimit {
         actuator: Option<&Actuator>,
         masses: [f64; 2],
     ) {
-        if spring.law == SpringLaw::ZeroLength {
+        if holds_rest_at_zero(spring.law) {
             return;
         }
         let swing = 1.0 + actuator.map_or(0.0, |a| a.amplitude.abs());
@@ -183,7 +184,7 @@ impl SpeedLimit {
         };
         let k = effective_stiffness(&shorter, shrink);
         let d = (new - spring.rest_length).abs() * swing;
-        self.inject(0.5 * k * d * d + d * (2.0 * k * self.energy).sqrt());
+        self.inject(stretch_energy(k, d) + d * (2.0 * k * self.energy).sqrt());
         if let Some(a) = actuator {
             let at_new = Spring {
                 rest_length: new,
@@ -207,8 +208,7 @@ impl SpeedLimit {
 /// Elastic energy of one full stroke of actuator `a` on a spring of effective stiffness `k`
 /// (N/m) and base length `base` (m), J.
 fn stroke_energy(k: f64, a: &Actuator, base: f64) -> f64 {
-    let stroke = 2.0 * a.amplitude.abs() * base;
-    0.5 * k * stroke * stroke
+    stretch_energy(k, 2.0 * a.amplitude.abs() * base)
 }
 
 /// The model's initial mechanical energy as the bound counts it, J.

@@ -1,27 +1,11 @@
-//! Springs and their force laws.
+//! Springs: the model's record of one, its checks, and its tension and elastic energy at a
+//! length (the law's formulas are `spring_law/`'s).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::spring_law::{divides_by_rest, effective, elastic, SpringLaw};
 use crate::error::{Error, Result};
-
-/// The force law of a spring. In every law the force on end `a` is `-f n`, with
-/// `n = (p_a - p_b) / L` and `L = |p_a - p_b|`, and end `b` feels the opposite force.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SpringLaw {
-    /// Hooke's law, `f = k (L - L0)`, `k` in N/m (Lipson, Facey, SDL, Anderson).
-    /// Elastic energy `k (L - L0)^2 / 2`.
-    #[default]
-    Hooke,
-    /// Material form, `f = k (L / L0 - 1)`, `k` in N (a stiffness per unit strain, CS838), so
-    /// that springs cut from one material behave the same at any length. Needs `L0 > 0`.
-    /// Elastic energy `k (L - L0)^2 / (2 L0)`.
-    Material,
-    /// Zero rest length, force vector `-k (p_a - p_b)` on `a`, `k` in N/m (CS838). The rest
-    /// length is ignored. Elastic energy `k L^2 / 2`.
-    ZeroLength,
-}
 
 /// A damped spring between masses `a` and `b`.
 ///
@@ -91,25 +75,37 @@ impl Spring {
     }
 
     /// Scalar tension `f` of this spring at length `length` (m) with rest length `rest` (m), in N,
-    /// positive when stretched, for [`SpringLaw::Hooke`] and [`SpringLaw::Material`]. For
-    /// [`SpringLaw::ZeroLength`] it is `k L`.
+    /// positive when stretched: `k_eff (L - L0)` with the law's effective stiffness and rest
+    /// length (for [`SpringLaw::ZeroLength`] `k L`), the elastic force both worlds apply.
     #[must_use]
     pub fn tension(&self, length: f64, rest: f64) -> f64 {
-        match self.law {
-            SpringLaw::Hooke => self.stiffness * (length - rest),
-            SpringLaw::Material => self.stiffness * (length / rest - 1.0),
-            SpringLaw::ZeroLength => self.stiffness * length,
-        }
+        let (k_eff, rest) = self.effective(rest);
+        k_eff * (length - rest)
     }
 
-    /// Elastic energy stored at length `length` (m) with rest length `rest` (m), in J.
+    /// Elastic energy stored at length `length` (m) with rest length `rest` (m), in J:
+    /// `k_eff (L - L0)^2 / 2`, as both worlds book it.
     #[must_use]
     pub fn elastic_energy(&self, length: f64, rest: f64) -> f64 {
-        match self.law {
-            SpringLaw::Hooke => 0.5 * self.stiffness * (length - rest) * (length - rest),
-            SpringLaw::Material => 0.5 * self.stiffness * (length - rest) * (length - rest) / rest,
-            SpringLaw::ZeroLength => 0.5 * self.stiffness * length * length,
-        }
+        let (k_eff, rest) = self.effective(rest);
+        elastic(k_eff, rest, length)
+    }
+
+    /// The effective stiffness `k_eff` (N/m) and rest length `L0` (m) of this spring when its
+    /// base or actuated rest length is `rest` (m): every law's force is `k_eff (L - L0)` along
+    /// the spring. `(k, rest)` for [`SpringLaw::Hooke`], `(k / rest, rest)` for
+    /// [`SpringLaw::Material`], `(k, 0)` for [`SpringLaw::ZeroLength`].
+    ///
+    /// ```
+    /// use hooke::{Spring, SpringLaw};
+    ///
+    /// let s = Spring::hooke(0, 1, 100.0, 0.5).with_law(SpringLaw::Material);
+    /// assert_eq!(s.effective(0.5), (200.0, 0.5));
+    /// assert_eq!(s.with_law(SpringLaw::ZeroLength).effective(0.5), (100.0, 0.0));
+    /// ```
+    #[must_use]
+    pub fn effective(&self, rest: f64) -> (f64, f64) {
+        effective(self.law, self.stiffness, rest)
     }
 }
 
@@ -146,7 +142,7 @@ impl Spring {
                 });
             }
         }
-        if self.law == SpringLaw::Material && self.rest_length == 0.0 {
+        if divides_by_rest(self.law) && self.rest_length == 0.0 {
             return Err(Error::ZeroRestLength { spring: index });
         }
         Ok(())

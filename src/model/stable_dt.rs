@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Contact, Model, Spring, SpringLaw};
+use super::{Contact, Model, Spring};
 
 /// What limits the stable time step at the mass that limits it most (see [`Model::stable_dt`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,10 +125,7 @@ impl fmt::Display for StableDt {
 /// Largest effective stiffness (N/m) of `spring` when its rest length may shrink to `shrink`
 /// times its base length (an actuator's smallest `1 - |amplitude|`).
 pub(crate) fn effective_stiffness(spring: &Spring, shrink: f64) -> f64 {
-    match spring.law {
-        SpringLaw::Hooke | SpringLaw::ZeroLength => spring.stiffness,
-        SpringLaw::Material => spring.stiffness / (spring.rest_length * shrink),
-    }
+    spring.effective(spring.rest_length * shrink).0
 }
 
 /// Per spring, the smallest factor its rest length reaches under its actuator (`1 - |a|`; the

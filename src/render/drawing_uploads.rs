@@ -11,6 +11,7 @@ use super::renderer::Renderer;
 use super::style::linear;
 use super::{Drawing, OverlayLine};
 use crate::error::{Error, Result};
+use crate::model::spring_law::rest_in_law;
 use crate::model::{Contact, Model, Shape, SpringLaw};
 
 impl Drawing {
@@ -29,10 +30,7 @@ impl Drawing {
         let rest: Vec<f32> = model
             .springs
             .iter()
-            .map(|s| match s.law {
-                SpringLaw::ZeroLength => 0.0,
-                _ => s.rest_length as f32,
-            })
+            .map(|s| rest_in_law(s.law, s.rest_length) as f32)
             .collect();
         let flags: Vec<u32> = model
             .masses
@@ -109,10 +107,7 @@ impl Drawing {
         let rest: Vec<f32> = rest_lengths
             .iter()
             .zip(&self.laws)
-            .map(|(&r, law)| match law {
-                SpringLaw::ZeroLength => 0.0,
-                _ => r as f32,
-            })
+            .map(|(&r, &law)| rest_in_law(law, r) as f32)
             .collect();
         if !rest.is_empty() {
             renderer

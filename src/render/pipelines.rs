@@ -676,13 +676,7 @@ mod tests {
     /// more.
     #[test]
     fn render_overrides_match_constants() {
-        let module = module();
-        let mut declared: Vec<String> = module
-            .overrides
-            .iter()
-            .filter_map(|(_, o)| o.name.clone())
-            .collect();
-        declared.sort();
+        let declared = crate::gpu::layout::tests::declared_overrides(&module());
         let mut given: Vec<String> = CONSTANTS.iter().map(|(n, _)| n.to_string()).collect();
         given.sort();
         assert_eq!(declared, given);

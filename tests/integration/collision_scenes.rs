@@ -10,6 +10,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use hooke::collision_scenes::{ClothOnSphere, HeadOnCubes, Pile};
+use hooke::scene::PileLayout;
 use hooke::{Cloth, CpuWorld, DVec2, DVec3, Error, Model, Scene, Simulation};
 
 /// Pairs of masses closer than the sum of their radii at `pos` (brute force; the pairs the tests
@@ -69,8 +70,11 @@ fn closest_unjoined(model: &Model, pos: &[DVec3]) -> f64 {
 /// per row, three layers, 310 masses.
 fn small_pile() -> Pile {
     Pile {
-        bodies: 12,
-        width: 0.34,
+        layout: PileLayout {
+            bodies: 12,
+            width: 0.34,
+            ..PileLayout::default()
+        },
         ..Pile::default()
     }
 }
@@ -129,7 +133,7 @@ fn settles(w: &mut impl Simulation, model: &Model) {
     let pos = w.positions().unwrap();
     let at_rest = closest_between_bodies(model, &pos);
     assert!(at_rest >= 0.5, "at rest: {at_rest} of the contact distance");
-    let inside = 0.5 * pile.width + 0.01;
+    let inside = 0.5 * pile.layout.width + 0.01;
     for (i, p) in pos.iter().enumerate() {
         assert!(
             p.x.abs() < inside && p.y.abs() < inside && p.z > -0.01,
@@ -314,24 +318,37 @@ fn bad_scene_parameters_are_errors_naming_the_field() {
         ),
         "head_on.speed"
     );
-    let pile = Pile::default();
-    assert_eq!(name(Pile { bodies: 0, ..pile }.scene()), "pile.bodies");
+    let pile = |layout| Pile {
+        layout,
+        ..Pile::default()
+    };
+    let layout = PileLayout::default();
     assert_eq!(
         name(
-            Pile {
+            pile(PileLayout {
+                bodies: 0,
+                ..layout
+            })
+            .scene()
+        ),
+        "pile.bodies"
+    );
+    assert_eq!(
+        name(
+            pile(PileLayout {
                 width: 0.15,
-                ..pile
-            }
+                ..layout
+            })
             .scene()
         ),
         "pile.width"
     );
     assert_eq!(
         name(
-            Pile {
+            pile(PileLayout {
                 wall_height: -0.1,
-                ..pile
-            }
+                ..layout
+            })
             .scene()
         ),
         "pile.wall_height"
@@ -411,9 +428,12 @@ fn a_named_pile_comes_after_the_scenes_own_bodies_and_obstacles() {
         assert_eq!(wall.friction, model.params.friction);
     }
     let small = Pile {
-        bodies: 4,
-        width: 0.32,
-        seed: 5,
+        layout: PileLayout {
+            bodies: 4,
+            width: 0.32,
+            seed: 5,
+            ..PileLayout::default()
+        },
         ..Pile::default()
     };
     let piled = small.model().unwrap();

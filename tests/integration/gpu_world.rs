@@ -9,7 +9,7 @@ use common::parity::{compare_with_edits, Target, U};
 use common::scenes;
 use hooke::{
     Actuator, AtomicWidth, CpuWorld, DVec3, DragSpring, Error, FixedPointScale, Mass, Model,
-    Params, Part, SpringLaw, SpringPass, World, WorldOptions, WorldStats,
+    Params, Part, SpringPass, World, WorldOptions, WorldStats,
 };
 
 fn opts(atomics: AtomicWidth) -> WorldOptions {
@@ -72,11 +72,7 @@ fn force_bounds(model: &Model, cpu: &CpuWorld, quantum: f64) -> Vec<f64> {
     for (s, &l0) in model.springs.iter().zip(&cpu.rest_lengths().unwrap()) {
         let (a, b) = (s.a as usize, s.b as usize);
         let len = p[a].distance(p[b]);
-        let (k, l0) = match s.law {
-            SpringLaw::Hooke => (s.stiffness, l0),
-            SpringLaw::Material => (s.stiffness / l0, l0),
-            SpringLaw::ZeroLength => (s.stiffness, 0.0),
-        };
+        let (k, l0) = s.effective(l0);
         let dl = 2.0 * U * (p[a].length() + p[b].length()) + 4.0 * U * len + U * l0;
         let f = (k * (len - l0)).abs() + s.damping * (v[a] - v[b]).length();
         let e = 0.5 * quantum

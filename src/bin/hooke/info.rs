@@ -55,7 +55,6 @@ pub(crate) fn info(args: &InfoArgs) -> Result<(), Box<dyn Error>> {
 /// The model's part of the report, one line each.
 fn model_lines(model: &Model) -> Vec<String> {
     let p = &model.params;
-    let count = |law: SpringLaw| model.springs.iter().filter(|s| s.law == law).count();
     let fixed = model.masses.iter().filter(|m| m.fixed).count();
     let lightest = model
         .masses
@@ -73,13 +72,7 @@ fn model_lines(model: &Model) -> Vec<String> {
                 "-".to_owned()
             }
         ),
-        format!(
-            "springs    {} (Hooke {}, material {}, zero-length {})",
-            model.springs.len(),
-            count(SpringLaw::Hooke),
-            count(SpringLaw::Material),
-            count(SpringLaw::ZeroLength)
-        ),
+        format!("springs    {} ({})", model.springs.len(), law_counts(model)),
         format!("actuators  {}", model.actuators.len()),
         format!("obstacles  {} besides the ground", model.obstacles.len()),
         format!("bodies     {}", model.bodies.len()),
@@ -101,6 +94,16 @@ fn model_lines(model: &Model) -> Vec<String> {
         stability_line(model),
     ]);
     lines
+}
+
+/// How many springs follow each law: `Hooke 3, material 0, zero-length 1`.
+fn law_counts(model: &Model) -> String {
+    let count = |law: SpringLaw| model.springs.iter().filter(|s| s.law == law).count();
+    let counts: Vec<String> = SpringLaw::ALL
+        .iter()
+        .map(|&law| format!("{law} {}", count(law)))
+        .collect();
+    counts.join(", ")
 }
 
 /// The largest stable dt and how `params.dt` compares with it.

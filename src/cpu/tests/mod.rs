@@ -10,6 +10,7 @@ use crate::model::{Model, Params};
 mod formed_rest;
 mod mass_lanes;
 mod muscle_records;
+mod pool;
 
 /// `count` voxel bodies 0.6 m apart along `x`, each of the cells `cells` (Lipson material),
 /// body `i`'s voxel `v` driven by `muscle(i, v)` if any.

@@ -24,47 +24,46 @@ use crate::gpu::kernel::{KernelSource, Slot};
 /// A kernel module's `buffers`: the World's buffer each of its bindings sees.
 pub(crate) type BuffersOf = fn(&Buffers) -> Vec<&wgpu::Buffer>;
 
-/// The kernels bound once over the World's shared buffers: one bind group each (whole
-/// buffers, as their module's `buffers` lists them) and one pipeline (their module's `SOURCE` as it is). The bindings and
-/// pipelines stages make them all from this list (`Bindings::simple`, `Pipelines::simple`),
-/// so such a kernel is its module, its line here and where the World runs it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Simple {
-    Integrate,
-    Publish,
-    EnergyMasses,
-    Bodies,
-}
-
-impl Simple {
-    /// Every one, in the order the stages store them.
-    pub(crate) const ALL: [Self; 4] = [
-        Self::Integrate,
-        Self::Publish,
-        Self::EnergyMasses,
-        Self::Bodies,
-    ];
-
-    /// Its source and the buffers it binds.
-    pub(crate) fn kernel(self) -> (&'static KernelSource, BuffersOf) {
-        match self {
-            Self::Integrate => (&integrate::SOURCE, integrate::buffers),
-            Self::Publish => (&publish::SOURCE, publish::buffers),
-            Self::EnergyMasses => (&energy_masses::SOURCE, energy_masses::buffers),
-            Self::Bodies => (&bodies::SOURCE, bodies::buffers),
+/// Declares [`Simple`] from its list: each entry a kernel module and its variant.
+macro_rules! simple_kernels {
+    ($($module:ident => $variant:ident),* $(,)?) => {
+        /// The kernels bound once over the World's shared buffers: one bind group each (whole
+        /// buffers, as their module's `buffers` lists them) and one pipeline (their module's
+        /// `SOURCE` as it is). The bindings and pipelines stages make them all from this list
+        /// (`Bindings::simple`, `Pipelines::simple`), and [`kernels`] and the naga tests see
+        /// them through it, so such a kernel is its module, its entry in the list and where the
+        /// World runs it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum Simple {
+            $($variant),*
         }
-    }
+
+        impl Simple {
+            /// Every one, in the order the stages store them.
+            pub(crate) const ALL: &[Self] = &[$(Self::$variant),*];
+
+            /// Its source and the buffers it binds.
+            pub(crate) fn kernel(self) -> (&'static KernelSource, BuffersOf) {
+                match self {
+                    $(Self::$variant => (&$module::SOURCE, $module::buffers)),*
+                }
+            }
+        }
+    };
 }
 
-/// Every kernel with a WGSL file of its own (the fused steps kernel's source is generated:
-/// [`steps::SOURCE`]).
-pub(crate) const KERNELS: [&KernelSource; 16] = [
+simple_kernels! {
+    integrate => Integrate,
+    publish => Publish,
+    energy_masses => EnergyMasses,
+    bodies => Bodies,
+}
+
+/// The kernels with a WGSL file of their own and a module that is not in [`Simple`]'s list (the
+/// fused steps kernel's source is generated: [`steps::SOURCE`]).
+const OWN_MODULE: [&KernelSource; 12] = [
     &springs::SOURCE,
-    &integrate::SOURCE,
-    &energy_masses::SOURCE,
     &energy_springs::SOURCE,
-    &bodies::SOURCE,
-    &publish::SOURCE,
     &collisions::SOURCES[0],
     &collisions::SOURCES[1],
     &collisions::SOURCES[2],
@@ -77,10 +76,14 @@ pub(crate) const KERNELS: [&KernelSource; 16] = [
     &sense::GATHER,
 ];
 
+/// Every kernel with a WGSL file of its own: [`Simple`]'s, then the others.
+pub(crate) fn kernels() -> impl Iterator<Item = &'static KernelSource> {
+    Simple::ALL.iter().map(|k| k.kernel().0).chain(OWN_MODULE)
+}
+
 /// The kernel of stem `stem` (the fused steps kernel included).
 pub(crate) fn kernel(stem: &str) -> &'static KernelSource {
-    KERNELS
-        .into_iter()
+    kernels()
         .chain(std::iter::once(&steps::SOURCE))
         .find(|k| k.stem == stem)
         .expect("unknown kernel stem")
@@ -152,7 +155,7 @@ mod tests {
             constants: &constants,
         };
         let step_layout = step_layout(&device, Precision::F64);
-        for kernel in KERNELS {
+        for kernel in kernels() {
             let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
             let _ = Kernel::new(&device, &compile, kernel, &step_layout);
             let error = pollster::block_on(scope.pop());

@@ -410,7 +410,7 @@ pub(crate) struct MuscleSlots {
 mod tests {
     use super::*;
     use crate::builders::{Builder, Cloth, Lattice, RandomStructure, Rope};
-    use crate::gpu::layout::LAW_HOOKE;
+    use crate::model::SpringLaw;
     use crate::model::{Model, Params};
 
     /// The device's springs and material table of `model` (materials deduplicated by stiffness
@@ -424,7 +424,7 @@ mod tests {
                 let m = GpuMaterial {
                     stiffness: s.stiffness,
                     damping: s.damping,
-                    law: LAW_HOOKE,
+                    law: SpringLaw::Hooke.tag(),
                     pad0: 0,
                 };
                 let material = materials

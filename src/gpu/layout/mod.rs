@@ -12,6 +12,7 @@ use bytemuck::{Pod, Zeroable};
 
 use super::granularity::Granularity;
 pub(crate) use super::granularity::{CPU_WORKGROUP_SIZE, WORKGROUP_SIZE};
+use crate::model::SpringLaw;
 
 /// Buckets per invocation of `grid_scan` (WGSL `SCAN_ITEMS`).
 pub(crate) const SCAN_ITEMS: u64 = 4;
@@ -28,10 +29,6 @@ pub(crate) const LANE_GROUP: u32 = 8;
 pub(crate) const MASS_FIXED: u32 = 1;
 /// `GpuLink::b` bit: the spring is driven by the actuator whose index is in `rest`.
 pub(crate) const LINK_ACTUATED: u32 = 1 << 31;
-/// `GpuMaterial::law` tags.
-pub(crate) const LAW_HOOKE: u32 = 0;
-pub(crate) const LAW_MATERIAL: u32 = 1;
-pub(crate) const LAW_ZERO_LENGTH: u32 = 2;
 /// `GpuParams::contact` tags.
 pub(crate) const CONTACT_NONE: u32 = 0;
 pub(crate) const CONTACT_PENALTY: u32 = 1;
@@ -543,7 +540,8 @@ macro_rules! overrides {
 }
 
 /// The WGSL `override` constants, by name, passed to every pipeline: the specialisation, then
-/// the flags and tags.
+/// the flags and tags (the spring laws' `GpuMaterial::law` tags are theirs:
+/// [`SpringLaw::tag_name`]).
 pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
     let material = spec.uniform_material.unwrap_or_default();
     [
@@ -584,9 +582,6 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         LANE_GROUP,
         MASS_FIXED,
         LINK_ACTUATED,
-        LAW_HOOKE,
-        LAW_MATERIAL,
-        LAW_ZERO_LENGTH,
         CONTACT_NONE,
         CONTACT_PENALTY,
         CONTACT_RESTITUTION,
@@ -596,6 +591,7 @@ pub(crate) fn constants(spec: &Specialization) -> Vec<(&'static str, f64)> {
         SENSE_BODY_WORDS,
         NONE,
     ])
+    .chain(SpringLaw::ALL.map(|law| (law.tag_name(), f64::from(law.tag()))))
     .collect()
 }
 

@@ -10,7 +10,7 @@ use crate::gpu::granularity::Granularity;
 use crate::gpu::kernel::{source, step_entry, Compile};
 use crate::gpu::kernels::springs_stencil::{Stencil, SPRINGS_STENCIL};
 use crate::gpu::kernels::steps::STEPS_BODY;
-use crate::gpu::kernels::{kernel, layout_entries, KERNELS};
+use crate::gpu::kernels::{kernel, kernels, layout_entries};
 use crate::gpu::real::Precision;
 
 /// `[("field", offset_of!(T, field)), ...]` for the listed fields of `T`.
@@ -22,6 +22,28 @@ macro_rules! fields {
 // For other modules that check their own mirrors with `assert_mirrors` (the renderer's).
 #[allow(unused_imports)]
 pub(crate) use fields;
+
+/// A plain spring from mass `a` to mass `b` of rest length 1 m: the springs of the layout
+/// planners' tests (`orient.rs`, `plan/fused.rs`).
+pub(crate) fn spring(a: u32, b: u32) -> GpuSpring {
+    GpuSpring {
+        a,
+        b,
+        rest: 1.0,
+        ..GpuSpring::default()
+    }
+}
+
+/// The names of the overrides `module` declares, sorted.
+pub(crate) fn declared_overrides(module: &naga::Module) -> Vec<String> {
+    let mut declared: Vec<String> = module
+        .overrides
+        .iter()
+        .filter_map(|(_, o)| o.name.clone())
+        .collect();
+    declared.sort();
+    declared
+}
 
 /// Asserts that WGSL struct `name` of `module` mirrors `T`: the same size, an array stride (size
 /// rounded up to the WGSL alignment) equal to the size, and exactly `fields` (name, byte offset)
@@ -303,7 +325,7 @@ fn stencil_sources(precision: Precision) -> Vec<(&'static str, &'static str, Str
     let material = GpuMaterial {
         stiffness: 1e4,
         damping: 1.0,
-        law: LAW_HOOKE,
+        law: crate::model::SpringLaw::Hooke.tag(),
         pad0: 0,
     };
     let stencil =
@@ -340,8 +362,7 @@ fn stencil_sources(precision: Precision) -> Vec<(&'static str, &'static str, Str
 
 /// Every kernel variant as (stem, bind group layout name, own WGSL).
 fn variants() -> Vec<(&'static str, &'static str, String)> {
-    let mut all: Vec<_> = KERNELS
-        .iter()
+    let mut all: Vec<_> = kernels()
         .map(|k| (k.stem, k.stem, k.body.to_string()))
         .collect();
     all.extend(stencil_sources(Precision::F32));
@@ -547,13 +568,7 @@ fn overrides_match_constants() {
         )
     {
         let module = module(stem, &body, 32, false, false);
-        let mut declared: Vec<String> = module
-            .overrides
-            .iter()
-            .filter_map(|(_, o)| o.name.clone())
-            .collect();
-        declared.sort();
-        assert_eq!(declared, given);
+        assert_eq!(declared_overrides(&module), given);
     }
 }
 

@@ -147,15 +147,7 @@ pub(crate) struct Islands {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn spring(a: u32, b: u32) -> GpuSpring {
-        GpuSpring {
-            a,
-            b,
-            rest: 1.0,
-            ..GpuSpring::default()
-        }
-    }
+    use crate::gpu::layout::tests::spring;
 
     /// Islands end wherever no spring crosses, cover every mass once in order, and an island
     /// over the capacity is refused.

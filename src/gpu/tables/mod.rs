@@ -19,6 +19,7 @@ use crate::gpu::layout::{
 };
 use crate::gpu::obstacles::{check_obstacles, ObstacleTable};
 use crate::gpu::real::Precision;
+use crate::model::spring_law::divides_by_rest;
 use crate::model::DragSpring;
 use crate::model::{
     effective_stiffness, Actuator, Contact, FrictionRule, Integrator, Mass, Model, Params,
@@ -44,8 +45,8 @@ pub(crate) fn mass_flags(fixed: bool) -> u32 {
 #[derive(Debug)]
 pub(crate) struct SpringTable {
     pub(crate) springs: Vec<GpuSpring>,
-    /// `GpuMaterial::law` tag of each spring.
-    pub(crate) laws: Vec<u32>,
+    /// The law of each spring (its `GpuMaterial::law` is the law's tag).
+    pub(crate) laws: Vec<SpringLaw>,
     pub(crate) materials: Vec<GpuMaterial>,
     /// The actuator driving each actuated spring (the last one naming it, as on the CPU).
     pub(crate) spring_actuator: HashMap<u32, u32>,
@@ -68,12 +69,8 @@ impl SpringTable {
             .iter()
             .enumerate()
             .map(|(i, sp)| {
-                let law = match sp.law {
-                    SpringLaw::Hooke => layout::LAW_HOOKE,
-                    SpringLaw::Material => layout::LAW_MATERIAL,
-                    SpringLaw::ZeroLength => layout::LAW_ZERO_LENGTH,
-                };
-                laws.push(law);
+                let law = sp.law.tag();
+                laws.push(sp.law);
                 let key = (law, sp.stiffness.to_bits(), sp.damping.to_bits());
                 let next = materials.len() as u32;
                 let material = *material_index.entry(key).or_insert_with(|| {
@@ -316,7 +313,7 @@ pub(crate) fn check_f32(model: &Model) -> Result<()> {
         fits_f32(element, "stiffness", s.stiffness)?;
         fits_f32(element, "damping", s.damping)?;
         fits_f32(element, "rest_length", s.rest_length * (2.0 - shrink[i]))?;
-        if s.law == SpringLaw::Material {
+        if divides_by_rest(s.law) {
             normal_f32(element, "rest_length", s.rest_length * shrink[i])?;
             fits_f32(
                 element,

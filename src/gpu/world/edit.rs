@@ -6,13 +6,14 @@ use super::World;
 use crate::error::{Error, Result};
 use crate::gpu::kernels::springs_stencil::slot_code;
 use crate::gpu::layout::field_offset;
-use crate::gpu::layout::{self, GpuActuator, GpuMass, GpuState, Vec4};
+use crate::gpu::layout::{GpuActuator, GpuMass, GpuState, Vec4};
 use crate::gpu::plan::springs::link_bytes;
 use crate::gpu::real::Precision;
 use crate::gpu::tables::f32_range::{fits_f32, fits_f32_vec};
 use crate::gpu::tables::{gpu_actuator, gpu_params, mass_flags, v3, Counts};
+use crate::model::spring_law::{divides_by_rest, effective, elastic};
 use crate::model::DragSpring;
-use crate::model::{check_same_kind, Actuator, Spring, SpringLaw};
+use crate::model::{check_same_kind, Actuator, Spring};
 
 impl World {
     fn check_index(what: &'static str, index: usize, len: usize) -> Result<()> {
@@ -76,8 +77,7 @@ impl World {
                 fits_f32(element, "damping", d.damping)?;
             }
             let p = self.read_vec4(&self.buffers.positions, d.mass as u32)?;
-            let stretch = d.target.distance(DVec3::from_slice(&p[..3]));
-            self.run.limit.inject(0.5 * d.stiffness * stretch * stretch);
+            self.run.limit.inject(d.energy(DVec3::from_slice(&p[..3])));
         }
         self.run.drag = drag;
         let counts = Counts {
@@ -153,7 +153,7 @@ impl World {
                 value: rest_length,
             });
         }
-        if self.springs.laws[spring] == layout::LAW_MATERIAL && rest_length == 0.0 {
+        if divides_by_rest(self.springs.laws[spring]) && rest_length == 0.0 {
             return Err(Error::ZeroRestLength { spring });
         }
         if self.in_f32() {
@@ -222,11 +222,7 @@ impl World {
         Spring {
             a: sp.a,
             b: sp.b,
-            law: match self.springs.laws[spring] {
-                layout::LAW_MATERIAL => SpringLaw::Material,
-                layout::LAW_ZERO_LENGTH => SpringLaw::ZeroLength,
-                _ => SpringLaw::Hooke,
-            },
+            law: self.springs.laws[spring],
             stiffness: real.round(material.stiffness),
             damping: real.round(material.damping),
             rest_length: self.base_rest(spring),
@@ -261,11 +257,8 @@ impl World {
             .plan
             .precision
             .round(self.springs.materials[sp.material as usize].stiffness);
-        match self.springs.laws[spring] {
-            layout::LAW_MATERIAL => 0.5 * k / rest * (len - rest) * (len - rest),
-            layout::LAW_ZERO_LENGTH => 0.5 * k * len * len,
-            _ => 0.5 * k * (len - rest) * (len - rest),
-        }
+        let (k_eff, rest) = effective(self.springs.laws[spring], k, rest);
+        elastic(k_eff, rest, len)
     }
 
     /// Replaces actuator `index` (a 32-byte write). Its `spring` must be the spring it already

@@ -9,7 +9,6 @@ use super::World;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 use crate::gpu::kernels::Simple;
-use crate::gpu::layout::LAW_ZERO_LENGTH;
 use crate::gpu::layout::{
     array_bytes, force_record_bytes, GpuBodySum, GpuMassPartial, GpuSpringPartial, GpuStatus,
     GpuStep, Vec4,
@@ -17,6 +16,7 @@ use crate::gpu::layout::{
 use crate::gpu::pass;
 use crate::gpu::readback;
 use crate::gpu::tables::body_piece_count;
+use crate::model::spring_law::rest_in_law;
 use crate::simulation::BodyState;
 
 impl World {
@@ -338,9 +338,7 @@ impl World {
             rest[s] = a.rest_length_with(self.base_rest(s), self.run.time, self.command(i));
         }
         for (r, &law) in rest.iter_mut().zip(&self.springs.laws) {
-            if law == LAW_ZERO_LENGTH {
-                *r = 0.0;
-            }
+            *r = rest_in_law(law, *r);
         }
         Ok(rest)
     }
@@ -362,9 +360,7 @@ impl World {
             }
         }
         for (r, &s) in rest.iter_mut().zip(springs) {
-            if self.springs.laws[s] == LAW_ZERO_LENGTH {
-                *r = 0.0;
-            }
+            *r = rest_in_law(self.springs.laws[s], *r);
         }
         rest
     }

@@ -239,14 +239,18 @@ pub fn collision_scenes() -> Vec<(&'static str, Model)> {
 /// dropped 0.02 m onto a 0.06 m ball.
 pub fn small_example_scenes() -> [(&'static str, Model); 3] {
     use hooke::collision_scenes::{ClothOnSphere, HeadOnCubes, Pile};
+    use hooke::scene::PileLayout;
     let cubes = HeadOnCubes {
         n: 3,
         gap: 0.06,
         ..HeadOnCubes::default()
     };
     let pile = Pile {
-        bodies: 12,
-        width: 0.34,
+        layout: PileLayout {
+            bodies: 12,
+            width: 0.34,
+            ..PileLayout::default()
+        },
         ..Pile::default()
     };
     let cloth = ClothOnSphere::default();

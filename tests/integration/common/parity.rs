@@ -56,9 +56,7 @@
 //! coordinate by `u |x|`, each velocity by `u |v| + dv_q`, alternating in sign from mass to mass),
 //! and the floors are `u X` and `u (V + A dt) + dv_q`. Contact thresholds are handled as in f32.
 
-use hooke::{
-    Contact, CpuWorld, DVec3, Energy, Friction, Model, Obstacle, Precision, Shape, SpringLaw, World,
-};
+use hooke::{Contact, CpuWorld, DVec3, Energy, Friction, Model, Obstacle, Precision, Shape, World};
 
 /// f32 unit roundoff.
 pub const U: f64 = f32::EPSILON as f64 / 2.0;
@@ -248,11 +246,7 @@ fn energy_tolerance_in(model: &Model, cpu: &CpuWorld, tx: f64, tv: f64, u: f64) 
     let mut elastic = model.springs.len() as f64 * u * e.elastic.abs();
     for (s, &l0) in model.springs.iter().zip(&rest) {
         let len = pos[s.a as usize].distance(pos[s.b as usize]);
-        let (k, l0) = match s.law {
-            SpringLaw::Hooke => (s.stiffness, l0),
-            SpringLaw::Material => (s.stiffness / l0, l0),
-            SpringLaw::ZeroLength => (s.stiffness, 0.0),
-        };
+        let (k, l0) = s.effective(l0);
         elastic += (k * (len - l0)).abs() * 2.0 * tx + 0.5 * k * 4.0 * tx * tx;
     }
     let mut ground = n * u * e.ground.abs();
