@@ -99,6 +99,8 @@
 //!   deterministic fixed-point force scatter.
 //! - [`simulation`]: the [`Simulation`] trait, one API over both.
 //! - [`energy`]: the [`Energy`] bookkeeping both backends report.
+//! - [`state_hash`]: the [`StateHash`] of a world and of each body, the bits a replay is
+//!   checked with (docs/DETERMINISM.md).
 //! - [`error`]: the one [`Error`] type.
 //! - [`population`]: voxel genomes, many robots in one World, per-robot fitness and failures.
 //! - [`render`]: offscreen wgpu rendering (strain-coloured springs, masses, ground, shaded faces)
@@ -131,6 +133,7 @@ pub mod render;
 pub mod scene;
 pub mod sensors;
 pub mod simulation;
+pub mod state_hash;
 mod validate;
 
 pub use backend_choice::{BackendChoice, OpenBackend};
@@ -159,6 +162,7 @@ pub use scene::{
 };
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
+pub use state_hash::{StateHash, StateHashes};
 
 /// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the
 /// [`Simulation`] trait (one API over [`CpuWorld`] and [`World`]), the model types, the builders

@@ -29,6 +29,7 @@ use crate::energy::Energy;
 use crate::error::Result;
 use crate::model::{Actuator, Body, DragSpring};
 use crate::sensors::{Readings, SensorSpec};
+use crate::state_hash::{StateHash, StateHashes, StateView};
 
 /// Centre of mass and mean velocity of one body ([`Simulation::bodies`]): on the GPU from a
 /// reduction, on the CPU summed in mass order.
@@ -244,10 +245,66 @@ pub trait Simulation {
     /// [`crate::Error::IndexOutOfRange`] naming the first body, mass or spring of `spec` out of
     /// range; as [`Simulation::positions`].
     fn sense(&mut self, spec: &SensorSpec) -> Result<Readings>;
+
+    /// The state hash of the world and of each body at the current step: XXH3-128 of the step
+    /// count, the time, the positions, velocities and rest lengths, in the byte layout
+    /// [`crate::state_hash`] documents (the same on both backends; recomputable with numpy).
+    /// Equal hashes mean equal bits of everything the next step starts from.
+    ///
+    /// ```
+    /// use hooke::prelude::*;
+    ///
+    /// let model = Scene::load("scenes/cube.json")?.to_model()?;
+    /// let (mut a, mut b) = (CpuWorld::new(&model)?, CpuWorld::new(&model)?);
+    /// b.set_threads(1);
+    /// a.step(100)?;
+    /// b.step(100)?;
+    /// assert_eq!(a.state_hashes()?, b.state_hashes()?);
+    /// println!("{}", a.state_hash()?); // 32 hexadecimal digits
+    /// # Ok::<(), hooke::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`] (device readbacks on the GPU; none on the CPU).
+    fn state_hashes(&self) -> Result<StateHashes> {
+        let (pos, vel, rest) = (self.positions()?, self.velocities()?, self.rest_lengths()?);
+        Ok(view(self, (&pos, &vel, &rest)).hashes(self.bodies_of_model()))
+    }
+
+    /// The world's state hash alone (see [`Simulation::state_hashes`]).
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`].
+    fn state_hash(&self) -> Result<StateHash> {
+        let (pos, vel, rest) = (self.positions()?, self.velocities()?, self.rest_lengths()?);
+        Ok(view(self, (&pos, &vel, &rest)).hash())
+    }
+
+    /// Each mass's hash, in model order: the low 32 bits of XXH3-64 of its position and
+    /// velocity ([`StateView::mass_hashes`]), to name which mass of a differing body differs.
+    ///
+    /// # Errors
+    /// As [`Simulation::positions`].
+    fn mass_hashes(&self) -> Result<Vec<u32>> {
+        let (pos, vel) = (self.positions()?, self.velocities()?);
+        Ok(view(self, (&pos, &vel, &[])).mass_hashes())
+    }
 }
 
-/// Implements [`Simulation`] for a type whose own methods have the trait's names and signatures,
-/// so that the two cannot drift: a mismatch is a compile error here.
+/// The state view of `sim`'s step count and time over its readouts `pos`, `vel`, `rest`.
+fn view<'a, S: Simulation + ?Sized>(
+    sim: &S,
+    (pos, vel, rest): (&'a [DVec3], &'a [DVec3], &'a [f64]),
+) -> StateView<'a> {
+    StateView {
+        steps: sim.steps(),
+        time: sim.time(),
+        positions: pos,
+        velocities: vel,
+        rest_lengths: rest,
+    }
+}
+
 macro_rules! delegate_simulation {
     ($ty:ty) => {
         impl Simulation for $ty {

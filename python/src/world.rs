@@ -128,6 +128,20 @@ impl PySimulation {
         Ok(vector_out(py, self.backend.sim().rest_lengths().py()?))
     }
 
+    /// The world's state hash (`hooke::state_hash`): XXH3-128 of the step count, time,
+    /// positions, velocities and rest lengths as little-endian bits, 32 hex digits.
+    fn state_hash(&self, py: Python<'_>) -> PyResult<String> {
+        let sim = self.backend.sim();
+        Ok(py.detach(|| sim.state_hash()).py()?.to_string())
+    }
+
+    /// Each body's state hash (its masses and springs only), in model order, 32 hex digits each.
+    fn body_hashes(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let sim = self.backend.sim();
+        let h = py.detach(|| sim.state_hashes()).py()?;
+        Ok(h.bodies.iter().map(ToString::to_string).collect())
+    }
+
     /// Net spring force on every mass in the current state, `(N, 3)`, N.
     fn spring_forces<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let f = self.backend.sim_mut().spring_forces().py()?;

@@ -247,7 +247,7 @@ pub(super) fn integrate(
 fn integrate_range(pass: &MassPass<'_>, state: MassState<'_>) -> MassOutcome {
     gather(pass.chunks, state.first, state.force);
     if pass.lanes && pass.obstacles.solids.is_empty() && pass.touch.is_empty() {
-        return pulp::Arch::new().dispatch(Blocks { pass, state });
+        return super::simd::arch().dispatch(Blocks { pass, state });
     }
     let mut out = MassOutcome::default();
     for (j, (pos, vel)) in state.pos.iter_mut().zip(state.vel.iter_mut()).enumerate() {

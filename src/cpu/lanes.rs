@@ -93,7 +93,10 @@ pub(super) type Wide = Option<()>;
 #[must_use]
 pub(super) fn wide() -> Wide {
     #[cfg(target_arch = "x86_64")]
-    return pulp::x86::V4::try_new();
+    return match super::simd::SimdLevel::in_force() {
+        super::simd::SimdLevel::Avx512 => pulp::x86::V4::try_new(),
+        _ => None,
+    };
     #[cfg(not(target_arch = "x86_64"))]
     None
 }

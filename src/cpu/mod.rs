@@ -33,7 +33,9 @@
 //! - the walks: `springs_simd.rs` (a run of springs, the scalar walk compiled for AVX2/AVX-512),
 //!   `springs_stencil.rs` (large regular bodies), `springs_lanes.rs` (small bodies side by
 //!   side, one per SIMD lane: the skeleton of `springs_alike.rs`, bodies alike, and
-//!   `springs_template.rs`, bodies on a common template);
+//!   `springs_template.rs`, bodies on a common template), each dispatched to the instruction set
+//!   `simd.rs` picks ([`SimdLevel`]: detected, or forced with `HOOKE_SIMD`; every level gives
+//!   the same bits);
 //! - `springs.rs`: the pass, which walk each chunk takes (`chunks.rs` cuts the chunks).
 //!
 //! The mass pass: `mass_pass.rs` (what it reads), `obstacles.rs` (the obstacle table, contact and
@@ -72,6 +74,7 @@ mod oscillators;
 mod pool;
 mod reset_body;
 mod sense;
+mod simd;
 mod springs;
 mod springs_alike;
 mod springs_lanes;
@@ -86,4 +89,5 @@ mod waves;
 mod world;
 
 pub use chunks::SPRINGS_PER_CHUNK;
+pub use simd::{SimdLevel, SIMD_ENV};
 pub use world::CpuWorld;

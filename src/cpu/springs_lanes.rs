@@ -240,7 +240,7 @@ pub(super) fn walk_groups<G: LaneGroup>(
         return 0.0;
     }
     SCRATCH.with(|s| {
-        pulp::Arch::new().dispatch(GroupsWalk {
+        super::simd::arch().dispatch(GroupsWalk {
             table,
             rest,
             pos,

@@ -173,7 +173,7 @@ pub(super) fn walk_range(
     (lo, force): (usize, &mut [DVec3]),
 ) -> f64 {
     walk_range_on(
-        pulp::Arch::new(),
+        super::simd::arch(),
         sp,
         (pos, vel),
         formed,
@@ -390,7 +390,7 @@ pub(super) mod tests {
             }
             let (pos, vel) = random_states(masses, &mut rng);
             let mut reference = random_chunks(&sp, &mut rng);
-            for arch in [pulp::Arch::new(), pulp::Arch::Scalar] {
+            for arch in [super::super::simd::arch(), pulp::Arch::Scalar] {
                 for r in &mut reference {
                     let mut f = r.clone();
                     walk_chunk_on(arch, &sp, (&pos, &vel), &mut f);

@@ -402,7 +402,7 @@ pub(super) fn walk_piece(
 ) -> f64 {
     SCRATCH.with(|s| {
         let mut scratch = s.borrow_mut();
-        pulp::Arch::new().dispatch(PieceWalk {
+        super::simd::arch().dispatch(PieceWalk {
             body,
             piece,
             pos,

@@ -25,6 +25,8 @@ mod gpu_collisions;
 mod gpu_f64;
 mod gpu_scale;
 mod gpu_world;
+mod hashes;
+mod hashes_cli;
 mod import_cycles;
 mod link_orientation;
 mod numerics;

@@ -1,5 +1,5 @@
 //! The command line: `hooke run`, `hooke info`, `hooke view`, `hooke evolve`, `hooke eval`,
-//! `hooke merge`, `hooke schema`, and the checks on their values.
+//! `hooke merge`, `hooke verify`, `hooke schema`, and the checks on their values.
 
 use std::path::PathBuf;
 
@@ -40,7 +40,7 @@ Set RUST_LOG=info to see which adapter runs a GPU world and why.";
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run a scene headless: a CSV trace (time, each body's centre of mass, every energy
-    /// term) and/or an animated GIF with its energy plot, from one simulation.
+    /// term), an animated GIF with its energy plot, and/or state hashes, from one simulation.
     #[command(
         after_help = "Example: hooke run cube.json --duration 2 --gif out/cube.gif \
 --csv out/cube.csv"
@@ -68,6 +68,11 @@ pub(crate) enum Command {
     /// order (robot ids must be unique; every robot must be there once unless --partial).
     #[command(after_help = "Example: hooke merge r_*.json --out all.json")]
     Merge(MergeArgs),
+    /// Rerun a scene and check the state hashes `hooke run --hashes` wrote: the first step, body
+    /// and mass whose bits differ (exit status 1), or all the same (0).
+    #[command(long_about = VERIFY_ABOUT)]
+    #[command(after_help = "Example: hooke verify cube.json cube.hashes")]
+    Verify(VerifyArgs),
     /// Print the JSON Schema of scene files.
     #[command(after_help = "Example: hooke schema > scene.schema.json")]
     Schema,
@@ -202,7 +207,49 @@ pub(crate) struct RunArgs {
     /// CPU threads for the CPU reference (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) threads: Option<u32>,
+    /// State hashes to write (JSON lines; folders are created): the world's and each body's
+    /// hash of the exact state every --hash-every steps, at the start and at the end; `hooke
+    /// verify SCENE FILE` reruns the scene and checks them. Without --csv no trace is written.
+    #[arg(long, value_name = "FILE", conflicts_with = "gif")]
+    pub(crate) hashes: Option<PathBuf>,
+    /// With --hashes: steps between hash records.
+    #[arg(long, value_name = "N", default_value_t = 100, requires = "hashes",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) hash_every: u64,
+    /// With --hashes: leave out the per-mass hashes (8 bytes per mass and record, what lets
+    /// `hooke verify` name the first mass that differs).
+    #[arg(long, requires = "hashes")]
+    pub(crate) no_mass_hashes: bool,
 }
+
+/// `hooke verify`.
+#[derive(Debug, Args)]
+pub(crate) struct VerifyArgs {
+    /// The scene file (JSON) the hashes were written from.
+    pub(crate) scene: PathBuf,
+    /// The hash file `hooke run --hashes` wrote.
+    pub(crate) hashes: PathBuf,
+    /// CPU threads for the CPU reference, instead of the file's (results do not depend on it:
+    /// this checks that they do not).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) threads: Option<u32>,
+}
+
+/// `hooke verify --help`, first part.
+pub(crate) const VERIFY_ABOUT: &str = "\
+Rerun a scene with the settings a hash file records (backend, precision, threads, steps) and \
+compare the state hashes at every recorded step.
+
+Reports the first step whose bits differ, the first body that differs there and, when the file \
+has per-mass hashes, the first mass of that body (or, when its masses match, that a rest length \
+of its springs differs). The CPU reference runs on the SIMD level HOOKE_SIMD forces (scalar, \
+avx2, avx512), else the best the CPU has; every level gives the same bits.
+
+Exit status: 0 when every record matches, 1 when bits differ, 2 when the check could not be \
+made (a missing or malformed file, named with its line; a scene that does not match the file; \
+a backend that is not there).
+
+What is promised to give the same bits, and how the hash is defined: docs/DETERMINISM.md.";
 
 /// Camera placement of `hooke run --gif`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -7,6 +7,7 @@
 //! hooke evolve settings.json --out out/evolve [--resume]
 //! hooke eval population.json --out results.json [--split K/N]
 //! hooke merge results_*.json --out all.json
+//! hooke run cube.json --hashes cube.hashes && hooke verify cube.json cube.hashes
 //! hooke schema
 //! ```
 //!
@@ -17,6 +18,7 @@ mod args;
 mod eval;
 mod eval_run;
 mod evolve;
+mod hashes_file;
 mod human;
 mod info;
 mod merge;
@@ -26,7 +28,9 @@ mod results_file;
 mod run;
 mod scene_file;
 mod trace;
+mod verify;
 mod view;
+mod world;
 
 use std::process::ExitCode;
 
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
         Command::Evolve(a) => evolve::evolve(a),
         Command::Eval(a) => eval::eval(a),
         Command::Merge(a) => merge::merge(a),
+        Command::Verify(a) => return verify_status(verify::verify(a)),
         Command::Schema => schema(),
     };
     match outcome {
@@ -52,6 +57,19 @@ fn main() -> ExitCode {
             // hooke's errors carry their cause in their message.
             eprintln!("error: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hooke verify`'s exit status: 0 for the same bits, 1 when bits differ, 2 when no check could
+/// be made (the error printed).
+fn verify_status(outcome: Result<bool, Box<dyn std::error::Error>>) -> ExitCode {
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
 }

@@ -1,21 +1,26 @@
-//! `hooke run`: a scene headless, on the CPU reference or the GPU World, to a CSV trace and/or
-//! an animated GIF with its energy plot, from one simulation.
+//! `hooke run`: a scene headless, on the CPU reference or the GPU World, to a CSV trace, an
+//! animated GIF with its energy plot, and/or state hashes (`hashes_file.rs`), from one
+//! simulation.
 
 use std::error::Error;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use hooke::cpu::SimdLevel;
 use hooke::render::{record_with, RecordOptions};
-use hooke::{CpuWorld, Model, OpenBackend, Precision, Simulation, World, WorldOptions};
+use hooke::{Model, OpenBackend, Simulation};
 
 use crate::args::{self, RunArgs};
+use crate::hashes_file::{HashWriter, Header};
 use crate::human;
 use crate::progress::Progress;
 use crate::scene_file;
 use crate::trace::TraceWriter;
+use crate::world::{on_world, OnWorld};
 
 /// Runs `hooke run`.
 pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
+    SimdLevel::from_env()?;
     let (_, model) = scene_file::load(&args.scene)?;
     // Check the GIF's name before the (possibly long) run.
     let gif = args
@@ -24,29 +29,27 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
         .map(|p| gif_options(args, p))
         .transpose()?;
     let backend = crate::eval_run::open(args.backend, args.threads)?;
-    match &backend {
-        OpenBackend::Cpu { threads } => {
-            if args.f64 {
-                eprintln!("--f64: the CPU reference always runs in f64");
-            }
-            let mut world = CpuWorld::new(&model)?;
-            if let Some(t) = threads {
-                world.set_threads(*t);
-            }
-            simulate(&mut world, &model, args, gif.as_ref(), &backend)
-        }
-        OpenBackend::Gpu { device, queue, .. } => {
-            let options = WorldOptions {
-                precision: if args.f64 {
-                    Precision::F64
-                } else {
-                    Precision::F32
-                },
-                ..WorldOptions::default()
-            };
-            let mut world = World::with_device(device.clone(), queue.clone(), &model, options)?;
-            simulate(&mut world, &model, args, gif.as_ref(), &backend)
-        }
+    let work = Simulate {
+        model: &model,
+        args,
+        gif: gif.as_ref(),
+        backend: &backend,
+    };
+    on_world(&model, &backend, args.f64, work)
+}
+
+/// `hooke run`'s work on the world the backend builds.
+struct Simulate<'a> {
+    model: &'a Model,
+    args: &'a RunArgs,
+    gif: Option<&'a RecordOptions>,
+    backend: &'a OpenBackend,
+}
+
+impl OnWorld for Simulate<'_> {
+    type Output = ();
+    fn on<S: Simulation>(self, sim: &mut S) -> Result<(), Box<dyn Error>> {
+        simulate(sim, self.model, self.args, self.gif, self.backend)
     }
 }
 
@@ -115,10 +118,23 @@ fn simulate<S: Simulation>(
         human::number(dt),
         describe(backend, args.f64),
     );
-    let mut writer = if args.csv.is_some() || gif.is_none() {
+    let mut writer = if args.csv.is_some() || (gif.is_none() && args.hashes.is_none()) {
         Some(TraceWriter::new(sim, open(args.csv.as_deref())?)?)
     } else {
         None
+    };
+    let mut hashes = match &args.hashes {
+        Some(path) => {
+            let header = Header::new(
+                sim,
+                &args.scene,
+                backend,
+                args.f64,
+                (total, args.hash_every),
+            );
+            Some(HashWriter::create(path, &header, !args.no_mass_hashes)?)
+        }
+        None => None,
     };
     let mut progress = Progress::new(total);
     let mut write_error = None;
@@ -140,11 +156,20 @@ fn simulate<S: Simulation>(
         })
         .map(|_| ())
         .map_err(Into::into),
-        None => steps(sim, writer.as_mut(), total, every, &mut progress),
+        None => steps(
+            sim,
+            (writer.as_mut(), hashes.as_mut()),
+            total,
+            every,
+            &mut progress,
+        ),
     };
     let wall = progress.finish().as_secs_f64();
     if let Some(w) = writer {
         w.finish()?;
+    }
+    if let Some(h) = hashes {
+        h.finish()?;
     }
     if let Some(e) = write_error {
         return Err(e.into());
@@ -159,7 +184,7 @@ fn simulate<S: Simulation>(
         human::duration(wall),
         sim.spring_count() as f64 * sim.steps() as f64 / wall.max(1e-12)
     );
-    for path in args.csv.iter().chain(&args.gif) {
+    for path in args.csv.iter().chain(&args.gif).chain(&args.hashes) {
         eprintln!("wrote {}", path.display());
     }
     if let Some(options) = gif {
@@ -177,26 +202,42 @@ fn describe(backend: &OpenBackend, f64: bool) -> String {
     }
 }
 
-/// Steps `sim` `total` steps in blocks of `every`, writing a row after each (and at the start).
+/// Steps `sim` `total` steps, writing a trace row every `every` steps and a hash record every
+/// `hashes.every` steps (each at the start and at the end too).
 fn steps<S: Simulation, W: Write>(
     sim: &mut S,
-    mut writer: Option<&mut TraceWriter<W>>,
+    (mut writer, mut hashes): (Option<&mut TraceWriter<W>>, Option<&mut HashWriter>),
     total: u64,
     every: u64,
     progress: &mut Progress,
 ) -> Result<(), Box<dyn Error>> {
-    if let Some(w) = writer.as_deref_mut() {
-        w.row(sim)?;
-    }
+    let hash_every = hashes.as_ref().map(|h| h.every);
     let mut done = 0;
-    while done < total {
-        let n = every.min(total - done);
-        sim.step(n)?;
-        done += n;
-        if let Some(w) = writer.as_deref_mut() {
+    loop {
+        if let Some(w) = writer
+            .as_deref_mut()
+            .filter(|_| done % every == 0 || done == total)
+        {
             w.row(sim)?;
         }
+        let hashed = hash_every.is_some_and(|n| done % n == 0 || done == total);
+        if let Some(h) = hashes.as_deref_mut().filter(|_| hashed) {
+            h.record(sim)?;
+        }
+        if done == total {
+            return Ok(());
+        }
+        // To the next row or record, whichever comes first.
+        let next = |n: u64| (done / n + 1) * n;
+        let mut to = total;
+        if writer.is_some() {
+            to = to.min(next(every));
+        }
+        if let Some(n) = hash_every {
+            to = to.min(next(n));
+        }
+        sim.step(to - done)?;
+        done = to;
         progress.set(done);
     }
-    Ok(())
 }
