@@ -93,7 +93,7 @@ pub(crate) fn share(
     range: Option<(usize, usize)>,
 ) -> Result<Range<usize>, String> {
     match (split, range) {
-        (Some((k, n)), _) => Ok(k * total / n..(k + 1) * total / n),
+        (Some((k, n)), _) => Ok(hooke::population::split_share(total, k, n)),
         (None, Some((a, b))) if b > total => Err(format!(
             "--range {a}..{b} goes past the end: the file has {total} robots (positions 0..{total})"
         )),
