@@ -43,14 +43,15 @@ from ._population import (
 
 try:
     import ray
-    from ray.exceptions import GetTimeoutError, RayActorError, WorkerCrashedError
+    from ray.exceptions import GetTimeoutError, NodeDiedError, ObjectLostError, RayActorError, WorkerCrashedError
 except ImportError as _missing:  # pragma: no cover - what a user without Ray sees
     raise ImportError("hooke.ray needs Ray, which is not installed: pip install ray (or pip install 'hooke[ray]')") from _missing
 
 __all__ = ["Pool", "Placement", "evolve", "shares"]
 
-#: What a lost worker raises on the driver: its actor died (killed, its process or node gone).
-_LOST = (RayActorError, WorkerCrashedError)
+#: What a lost worker raises on the driver: its actor died (killed, its process or node gone),
+#: or its node died and took the share's result with it.
+_LOST = (RayActorError, WorkerCrashedError, NodeDiedError, ObjectLostError)
 
 
 def shares(total: int, n: int) -> list[tuple[int, int]]:
