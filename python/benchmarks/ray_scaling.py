@@ -43,14 +43,14 @@ def main() -> None:
     evolution: dict[str, Any] = {"population": robots, "size": [4, 4, 3]}
     evaluation = None  # hooke.evolve's default
     batch = np.random.default_rng(0).integers(0, 7, size=(robots, 4, 4, 3))
-    tiny = batch[:1]
     tiny_eval = {"duration": 2e-4, "params": {"dt": 2e-4}}  # one step
 
     one = hooke.Evaluator("cpu", threads=1)
-    local = timed(lambda: one.evaluate_genomes(batch, evolution, evaluation), 1)
+    local = timed(lambda: one.evaluate_genomes(batch, evolution, evaluation))
     print(f"one process, 1 thread: {robots / local:.1f} robot evaluations/s ({local:.2f} s a batch)")
+    tiny = np.repeat(batch[:1], robots, axis=0)
 
-    node = {"num_cpus": 1, "object_store_memory": 80 * 1024**2, "node_ip_address": "127.0.0.1"}
+    node: dict[str, Any] = {"num_cpus": 1, "object_store_memory": 80 * 1024**2, "node_ip_address": "127.0.0.1"}
     cluster = Cluster(initialize_head=True, head_node_args={**node, "include_dashboard": False})
     cluster.add_node(**node)
     cluster.wait_for_nodes(timeout=120)
@@ -60,14 +60,14 @@ def main() -> None:
             start = time.perf_counter()
             pool = hooke.ray.Pool(workers, timeout=600)
             started = time.perf_counter() - start
-            wall = timed(lambda: pool.evaluate_genomes(batch, evolution, evaluation), 1)
-            trip = timed(lambda: pool.evaluate_genomes(tiny, evolution, tiny_eval, shares=1), 5)
-            shares = 8 * workers
-            many = timed(lambda: pool.evaluate_genomes(batch, evolution, evaluation, shares=shares), 1)
+            wall = timed(lambda: pool.evaluate_genomes(batch, evolution, evaluation))
+            trip = timed(lambda: pool.evaluate_genomes(tiny[:1], evolution, tiny_eval, shares=1), 10)
+            overhead = timed(lambda: pool.evaluate_genomes(tiny, evolution, tiny_eval), 10)
             print(
                 f"{workers} worker(s): {robots / wall:.1f} robot evaluations/s ({wall:.2f} s a batch, "
                 f"speed-up {local / wall:.2f}); actor start {started:.2f} s; one share's round trip "
-                f"(1 robot, 1 step) {trip * 1e3:.1f} ms; {shares} shares: {many:.2f} s"
+                f"(1 robot, 1 step) {trip * 1e3:.1f} ms; a generation of {robots} one-step robots "
+                f"in {workers} shares {overhead * 1e3:.1f} ms"
             )
             pool.close()
         rows, size = hooke._population.genome_rows(batch)
@@ -75,7 +75,7 @@ def main() -> None:
         print(f"ray.put of the batch's genomes ({rows.nbytes} bytes): {put * 1e3:.2f} ms")
     finally:
         ray.shutdown()
-        cluster.shutdown()
+        cluster.shutdown()  # type: ignore[no-untyped-call]
 
 
 if __name__ == "__main__":

@@ -154,7 +154,7 @@ class Pool:
         options.update(actor_options or {})
         self._remote = ray.remote(_EvaluationActor).options(**options)
         if workers is None:
-            resources = ray.cluster_resources()
+            resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
             workers = int(resources.get("GPU", 0)) if gpus else int(resources.get("CPU", 1) // threads)
         if workers < 1:
             raise ArgumentError(f"workers: {workers}; at least 1 (the cluster offers no room for an actor of {threads} CPUs{' and 1 GPU' if gpus else ''}?)")

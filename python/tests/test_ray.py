@@ -52,7 +52,7 @@ EVOLUTION: dict[str, Any] = {
 def cluster() -> Iterator[Cluster]:
     """A head node and a second node, both on this machine's loopback, each with one logical
     CPU and a 80 MiB object store; the driver connected to the head. Stopped at the end."""
-    small = {"num_cpus": 1, "object_store_memory": 80 * 1024**2, "node_ip_address": "127.0.0.1"}
+    small: dict[str, Any] = {"num_cpus": 1, "object_store_memory": 80 * 1024**2, "node_ip_address": "127.0.0.1"}
     c = Cluster(initialize_head=True, head_node_args={**small, "include_dashboard": False})
     try:
         c.add_node(**small)
@@ -61,7 +61,7 @@ def cluster() -> Iterator[Cluster]:
         yield c
     finally:
         ray.shutdown()
-        c.shutdown()
+        c.shutdown()  # type: ignore[no-untyped-call]
 
 
 # Each actor asks Ray for a quarter of a logical CPU, so the pools of these tests fit on the two
@@ -77,7 +77,7 @@ def pool(cluster: Cluster) -> Iterator[hooke.ray.Pool]:
 
 
 def alive_nodes() -> set[str]:
-    return {n["NodeID"] for n in ray.nodes() if n["Alive"]}
+    return {n["NodeID"] for n in ray.nodes() if n["Alive"]}  # type: ignore[no-untyped-call]
 
 
 def test_actors_are_placed_on_both_nodes(pool: hooke.ray.Pool) -> None:
