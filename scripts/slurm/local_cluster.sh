@@ -20,8 +20,8 @@ slurm_install() {
     fi
     echo "== installing Slurm and munge (Debian's packages)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurmctld slurmd slurm-client munge \
-        >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        slurmctld slurmd slurm-client munge >/dev/null
 }
 
 # The node line(s) of slurm.conf for $SLURM_NODES nodes.
