@@ -42,14 +42,21 @@ mod tests {
     #[test]
     fn fields_left_out_are_the_robots_presets() {
         let p = params(r#"{ "dt": 2e-4 }"#).unwrap();
-        assert_eq!(p, Params { dt: 2e-4, ..Params::robots() });
+        assert_eq!(
+            p,
+            Params {
+                dt: 2e-4,
+                ..Params::robots()
+            }
+        );
         assert_eq!(params("{}").unwrap(), Params::robots());
     }
 
     #[test]
     fn a_field_given_replaces_the_presets_whole() {
-        let p = params(r#"{ "friction": { "static_coefficient": 0.5, "kinetic_coefficient": 0.4 } }"#)
-            .unwrap();
+        let p =
+            params(r#"{ "friction": { "static_coefficient": 0.5, "kinetic_coefficient": 0.4 } }"#)
+                .unwrap();
         assert_eq!(p.friction, Friction::coulomb(0.5, 0.4));
         assert_eq!(p.contact, Params::robots().contact);
         // A frictionless ground is still there for whoever asks for it.

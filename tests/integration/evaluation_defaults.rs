@@ -17,9 +17,14 @@ fn walker_distance(evaluation: &str) -> f64 {
     let (file, _) = PopulationFile::from_json_checked(text.as_bytes(), Path::new("walker.json"))
         .expect("a valid population file");
     let mut population = Population::new();
-    let part = file.robots[0].part(&file.evaluation.genome, Path::new(".")).unwrap();
+    let part = file.robots[0]
+        .part(&file.evaluation.genome, Path::new("."))
+        .unwrap();
     population.push("walker", part);
-    let results = population.evaluate(&file.evaluation.evaluation().unwrap()).run().unwrap();
+    let results = population
+        .evaluate(&file.evaluation.evaluation().unwrap())
+        .run()
+        .unwrap();
     results[0].fitness.expect("the walker does not fail")
 }
 
@@ -41,5 +46,8 @@ fn a_frictionless_ground_given_explicitly_scores_zero() {
         r#"{{ "duration": 2, "params": {{ "friction": {friction} }} }}"#
     ));
     // Only rounding moves the centre of mass: a few ulps of the robot's coordinates (< 1 m).
-    assert!(slid.abs() < 1e-9, "the walker moved {slid} m on a frictionless ground");
+    assert!(
+        slid.abs() < 1e-9,
+        "the walker moved {slid} m on a frictionless ground"
+    );
 }
