@@ -101,9 +101,9 @@ slurm_up() {
             slurmd -f "$SLURM_CONF" -N "node$n"
         done
     fi
-    local t
-    for ((t = 0; t < 60; t++)); do
-        if [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | wc -l)" -eq "$SLURM_NODES" ]; then
+    local deadline=$((SECONDS + 60))
+    while ((SECONDS < deadline)); do
+        if [ "$(timeout 10 sinfo -h -N -t idle -o %N 2>/dev/null | wc -l)" -eq "$SLURM_NODES" ]; then
             echo "== Slurm up: $(sinfo -h -N -o '%N %c CPUs %m MB %t' | paste -sd ';')"
             return 0
         fi

@@ -43,9 +43,9 @@ trap finish EXIT
 
 # Waits until no job is queued or running, at most $1 seconds.
 wait_for_jobs() {
-    local t
-    for ((t = 0; t < $1; t++)); do
-        [ -z "$(squeue -h)" ] && return 0
+    local deadline=$((SECONDS + $1)) queued
+    while ((SECONDS < deadline)); do
+        queued=$(timeout 10 squeue -h) && [ -z "$queued" ] && return 0
         sleep 1
     done
     echo "== jobs still queued or running after $1 s:" >&2
