@@ -84,18 +84,26 @@ def test_an_evaluate_hook_that_raises_stops_the_run_with_its_exception() -> None
         hooke.evolve(SETTINGS, evaluate=lambda batch, *_: np.zeros(len(batch) + 1))
 
 
+def four_generations(settings: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `settings` with four generations."""
+    longer: dict[str, Any] = json.loads(json.dumps(settings))
+    longer["evolution"]["generations"] = 4
+    return longer
+
+
+def interrupt_after_generation_1(generation: int, stats: hooke.GenerationStats) -> None:
+    """A callback that stops the run as Ctrl-C would, between generations 1 and 2 (after the
+    checkpoint of generation 1 was written)."""
+    if generation == 1:
+        raise KeyboardInterrupt
+
+
 def test_a_run_stopped_between_generations_resumes_from_its_checkpoint(tmp_path: Path) -> None:
-    settings = json.loads(json.dumps(SETTINGS))
-    settings["evolution"]["generations"] = 4
+    settings = four_generations(SETTINGS)
     checkpoint = tmp_path / "run.ckpt"
     undisturbed = hooke.evolve(settings)
-
-    def stop_after_one(generation: int, stats: hooke.GenerationStats) -> None:
-        if generation == 1:
-            raise KeyboardInterrupt
-
     with pytest.raises(KeyboardInterrupt):
-        hooke.evolve(settings, checkpoint=checkpoint, callback=stop_after_one)
+        hooke.evolve(settings, checkpoint=checkpoint, callback=interrupt_after_generation_1)
     saved = json.loads(checkpoint.read_text())
     assert saved["state"]["generation"] == 2 and saved["backend"] == "cpu"
     resumed = hooke.evolve(settings, checkpoint=checkpoint, resume=True)

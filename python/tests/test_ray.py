@@ -20,7 +20,7 @@ import pytest
 
 import hooke
 from cli import run_cli
-from test_evaluator import history_text
+from test_evaluator import four_generations, history_text, interrupt_after_generation_1
 from test_population import UNSTABLE, bits, population_file
 
 # Every address of the test cluster on loopback: by default Ray advertises the machine's outward
@@ -176,17 +176,11 @@ def test_a_worker_lost_mid_generation_is_replaced_and_its_share_rerun(cluster: C
 
 
 def test_a_driver_stopped_between_generations_resumes_with_the_same_champion(tmp_path: Path, pool: hooke.ray.Pool) -> None:
-    settings = json.loads(json.dumps(EVOLUTION))
-    settings["evolution"]["generations"] = 4
+    settings = four_generations(EVOLUTION)
     checkpoint = tmp_path / "driver.ckpt"
     undisturbed = hooke.evolve(settings)
-
-    def interrupt(generation: int, stats: hooke.GenerationStats) -> None:
-        if generation == 1:
-            raise KeyboardInterrupt  # the driver's Ctrl-C, between generations
-
-    with pytest.raises(KeyboardInterrupt):
-        hooke.ray.evolve(settings, pool=pool, checkpoint=checkpoint, callback=interrupt)
+    with pytest.raises(KeyboardInterrupt):  # the driver's Ctrl-C, between generations
+        hooke.ray.evolve(settings, pool=pool, checkpoint=checkpoint, callback=interrupt_after_generation_1)
     assert json.loads(checkpoint.read_text())["state"]["generation"] == 2
     resumed = hooke.ray.evolve(settings, pool=pool, checkpoint=checkpoint, resume=True)
     assert resumed.champion is not None and undisturbed.champion is not None
