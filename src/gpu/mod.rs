@@ -96,10 +96,13 @@ mod world;
 
 pub(crate) use device::describe as describe_adapter;
 pub use device::{
-    adapter_summary, find_adapter, hardware_adapter, is_hardware, open_device, pick_adapter,
-    request_device, wanted_features,
+    adapter_summary, find_adapter, hardware_adapter, is_hardware, open_device,
+    open_device_with_limits, pick_adapter, request_device, wanted_features,
 };
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
+pub use kernels::kernel_needs;
 pub use options::{SpringPass, WorldOptions, WorldStats};
+pub use plan::limits::KernelNeeds;
+pub use plan::memory::{BufferBytes, DeviceMemory};
 pub use real::Precision;
 pub use world::World;

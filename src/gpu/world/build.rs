@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::gpu::bind::Bindings;
 use crate::gpu::buffers::Buffers;
 use crate::gpu::device::request_device;
-use crate::gpu::kernels::sense::SenseState;
+use crate::gpu::kernels::{self, sense::SenseState};
 use crate::gpu::options::WorldOptions;
 use crate::gpu::pass::gpu_error;
 use crate::gpu::pipelines::Pipelines;
@@ -107,7 +107,8 @@ impl World {
         let stable = model.stable_dt();
         warn_if_above("World", model.params.dt, &stable);
         let tables = Tables::new(model, options.precision);
-        let plan = Plan::new(model, &tables, &DeviceCaps::of(&device), &options)?;
+        let caps = DeviceCaps::of(&device);
+        let plan = Plan::new(model, &tables, &caps, &kernels::needs(), &options)?;
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let buffers = Buffers::new(&device, &tables, &plan);
