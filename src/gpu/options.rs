@@ -78,8 +78,9 @@ pub enum SpringPass {
     Auto,
     /// The link variant always.
     Links,
-    /// The stencil variant whenever the model has a stencil and its table fits one storage
-    /// binding, on any adapter; the link variant otherwise.
+    /// The stencil variant whenever the model has a stencil, its table fits one storage
+    /// binding and the device's limits allow its bindings (11 storage buffers per stage), on any
+    /// adapter; the link variant otherwise.
     Stencil,
 }
 

@@ -20,6 +20,29 @@ fn herd(count: usize) -> Model {
         .unwrap()
 }
 
+/// Whether the shared device's limits allow the fused kernel's bindings. OpenGL's 16 storage
+/// buffers per shader stage do not (it binds 21): there the World runs the two passes, which the
+/// tests then check it does, saying so.
+fn device_fuses() -> bool {
+    let steps = hooke::gpu::kernel_needs()
+        .into_iter()
+        .find(|k| k.kernel == "steps")
+        .expect("the fused kernel is listed");
+    let allowed = common::gpu()
+        .0
+        .limits()
+        .max_storage_buffers_per_shader_stage;
+    let fuses = allowed >= steps.storage_buffers;
+    if !fuses {
+        eprintln!(
+            "the device allows {allowed} storage buffers per stage, the fused kernel binds {}: \
+             checking that the World falls back to the two passes",
+            steps.storage_buffers
+        );
+    }
+    fuses
+}
+
 /// The options of a population's World (stencil variant, no energy booking) with small
 /// submissions, so a call spans several.
 fn options(fuse_steps: bool) -> WorldOptions {
@@ -71,7 +94,11 @@ fn fused_steps_give_the_two_passes_bits() {
         };
         let fused = run(&model, with(true));
         let passes = run(&model, with(false));
-        assert_eq!(fused.3, 0, "{atomics:?}: the World does not fuse its steps");
+        assert_eq!(
+            fused.3 == 0,
+            device_fuses(),
+            "{atomics:?}: the World fuses its steps where the device allows and only there"
+        );
         assert_eq!(passes.3, 2);
         assert!(fused.0 == passes.0, "{atomics:?}: positions differ");
         assert!(fused.1 == passes.1, "{atomics:?}: velocities differ");
@@ -171,7 +198,11 @@ fn fused_steps_with_obstacles_commands_and_f64_give_the_passes_bits() {
                     ..options(fuse)
                 },
             );
-            assert_eq!(w.stats().dispatches_per_step == 0, fuse, "{precision:?}");
+            assert_eq!(
+                w.stats().dispatches_per_step == 0,
+                fuse && device_fuses(),
+                "{precision:?}"
+            );
             let n = w.commanded_count();
             for tick in 0..4 {
                 let c: Vec<f64> = (0..n)

@@ -80,8 +80,14 @@ impl World {
     /// `SHADER_F64` or the 64-bit atomics (naming the missing feature and the adapter), or if
     /// wgpu reports a validation or out-of-memory error while
     /// building buffers and pipelines; [`Error::DeviceLimit`](crate::Error::DeviceLimit) naming
-    /// the limit and the size asked for when the scene does not fit the device (buffer size,
-    /// storage binding size, workgroups per dispatch dimension).
+    /// the limit, the buffer or pass and the size asked for when the scene does not fit the
+    /// device (buffer size, storage or uniform binding size, workgroups per dispatch dimension);
+    /// [`Error::DeviceUnsupported`](crate::Error::DeviceUnsupported) naming the kernel and the
+    /// limit when the device's limits bind too little for any path (see the guide's backends
+    /// page, "Adapters and limits": the World falls back from the kernels that bind most).
+    /// Open the device with the adapter's limits ([`open_device`](crate::gpu::open_device)), or
+    /// smaller ones to check a scene against a smaller device
+    /// ([`open_device_with_limits`](crate::gpu::open_device_with_limits)).
     pub fn with_device(
         device: wgpu::Device,
         queue: wgpu::Queue,
