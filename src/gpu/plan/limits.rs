@@ -11,7 +11,8 @@
 use crate::error::{Error, Result};
 use crate::gpu::kernel::Slot;
 
-/// What one kernel's pipeline needs from the device's limits ([`kernel_needs`]).
+/// What one kernel's pipeline needs from the device's limits
+/// ([`kernel_needs`](crate::gpu::kernel_needs)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelNeeds {
     /// The kernel (its WGSL stem, or a variant of the spring pass: `springs_stencil`,
