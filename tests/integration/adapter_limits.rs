@@ -11,7 +11,6 @@ use crate::common;
 use common::collision_scenes;
 use common::parity::compare;
 use common::scenes;
-use hooke::creatures::Inchworm;
 use hooke::prelude::*;
 use hooke::{Precision, SpringPass, WorldStats};
 
@@ -21,15 +20,6 @@ fn device_with(change: impl FnOnce(&mut wgpu::Limits)) -> (wgpu::Device, wgpu::Q
     let mut limits = adapter.limits();
     change(&mut limits);
     pollster::block_on(hooke::gpu::open_device_with_limits(&adapter, limits)).unwrap()
-}
-
-/// `count` inchworms side by side: islands no spring joins, sine muscles in the stencil's slots.
-fn herd(count: usize) -> Model {
-    Inchworm::default()
-        .build()
-        .unwrap()
-        .herd(count, 1.0)
-        .unwrap()
 }
 
 /// A population's options: the stencil variant, no energy booking, steps fused where allowed.
@@ -60,7 +50,7 @@ fn run(world: &mut World) -> (Vec<DVec3>, Vec<DVec3>, WorldStats) {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn fewer_storage_buffers_take_a_path_that_fits_with_the_same_bits() {
-    let model = herd(12);
+    let model = scenes::herd(12);
     let (device, queue) = common::gpu();
     let full = World::with_device(device.clone(), queue.clone(), &model, population()).unwrap();
     let fuses = device.limits().max_storage_buffers_per_shader_stage >= 21;

@@ -6,19 +6,10 @@
 //! step, mass and state the two passes stop at.
 
 use crate::common;
+use common::scenes;
 
-use hooke::creatures::Inchworm;
 use hooke::prelude::*;
 use hooke::{AtomicWidth, Obstacle, Precision, Shape, SpringPass, WorldOptions};
-
-/// `count` inchworms side by side, 1 m apart (20 masses, 94 springs, 64 sine muscles each).
-fn herd(count: usize) -> Model {
-    Inchworm::default()
-        .build()
-        .unwrap()
-        .herd(count, 1.0)
-        .unwrap()
-}
 
 /// Whether the shared device's limits allow the fused kernel's bindings. OpenGL's 16 storage
 /// buffers per shader stage do not (it binds 21): there the World runs the two passes, which the
@@ -86,7 +77,7 @@ fn run(model: &Model, options: WorldOptions) -> (Vec<DVec3>, Vec<DVec3>, f64, u3
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn fused_steps_give_the_two_passes_bits() {
-    let model = herd(40);
+    let model = scenes::herd(40);
     for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
         let with = |fuse| WorldOptions {
             atomics,
@@ -118,7 +109,7 @@ fn fused_steps_give_the_two_passes_bits() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn a_failure_stops_the_fused_world_where_the_passes_stop() {
-    let mut model = herd(40);
+    let mut model = scenes::herd(40);
     let springs_per_worm = model.springs.len() / 40;
     for sp in &mut model.springs[7 * springs_per_worm..8 * springs_per_worm] {
         sp.stiffness *= 500.0;
@@ -163,7 +154,7 @@ fn a_failure_stops_the_fused_world_where_the_passes_stop() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn fused_steps_with_obstacles_commands_and_f64_give_the_passes_bits() {
-    let mut model = herd(12);
+    let mut model = scenes::herd(12);
     let contact = model.params.contact;
     let friction = model.params.friction;
     model.params.contact = Contact::None;
@@ -249,7 +240,7 @@ fn fused_steps_with_obstacles_commands_and_f64_give_the_passes_bits() {
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn a_long_fused_dispatch_is_not_cut_short_by_lavapipes_loop_limit() {
-    let model = herd(8);
+    let model = scenes::herd(8);
     let go = |fuse_steps| {
         let options = WorldOptions {
             spring_pass: SpringPass::Stencil,

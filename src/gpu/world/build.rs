@@ -26,6 +26,16 @@ use crate::gpu::real::Precision;
 use crate::gpu::tables::{check_f32, gpu_params, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
 
+/// What every World checks of `model` before it touches a device: [`Model::validate`], and in
+/// [`Precision::F32`] that every value fits f32 ([`check_f32`]).
+pub(super) fn check_model(model: &Model, options: &WorldOptions) -> Result<()> {
+    model.validate()?;
+    if options.precision == Precision::F32 {
+        check_f32(model)?;
+    }
+    Ok(())
+}
+
 impl World {
     /// Builds a World for `model` on an adapter it picks itself ([`request_device`]: honours
     /// `WGPU_BACKEND` and `WGPU_ADAPTER_NAME`, prefers Vulkan and real GPUs), with default
@@ -49,10 +59,7 @@ impl World {
     /// As [`World::new`] and [`World::with_device`] (in [`Precision::F64`] an adapter without
     /// `SHADER_F64` gives [`Error::Gpu`](crate::Error::Gpu) naming it).
     pub fn with_options(model: &Model, options: WorldOptions) -> Result<Self> {
-        model.validate()?;
-        if options.precision == Precision::F32 {
-            check_f32(model)?;
-        }
+        check_model(model, &options)?;
         let (device, queue) = request_device()?;
         let lost = Arc::new(Mutex::new(None));
         let flag = lost.clone();
@@ -94,10 +101,7 @@ impl World {
         model: &Model,
         options: WorldOptions,
     ) -> Result<Self> {
-        model.validate()?;
-        if options.precision == Precision::F32 {
-            check_f32(model)?;
-        }
+        check_model(model, &options)?;
         Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
     }
 

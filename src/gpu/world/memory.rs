@@ -1,14 +1,14 @@
 //! The device memory of a World, buffer by buffer: what a built World holds, and what a model
 //! would need on a device before anything is made on it (the plan's, `plan/memory.rs`).
 
+use super::build::check_model;
 use super::World;
 use crate::error::Result;
 use crate::gpu::kernels;
 use crate::gpu::options::WorldOptions;
 use crate::gpu::plan::memory::DeviceMemory;
 use crate::gpu::plan::{DeviceCaps, Plan};
-use crate::gpu::real::Precision;
-use crate::gpu::tables::{check_f32, Tables};
+use crate::gpu::tables::Tables;
 use crate::model::Model;
 
 impl World {
@@ -38,10 +38,7 @@ impl World {
         model: &Model,
         options: WorldOptions,
     ) -> Result<DeviceMemory> {
-        model.validate()?;
-        if options.precision == Precision::F32 {
-            check_f32(model)?;
-        }
+        check_model(model, &options)?;
         let tables = Tables::new(model, options.precision);
         let caps = DeviceCaps::of(device);
         let plan = Plan::new(model, &tables, &caps, &kernels::needs(), &options)?;
@@ -58,6 +55,7 @@ mod tests {
     use crate::collision_scenes::HeadOnCubes;
     use crate::creatures::Inchworm;
     use crate::gpu::options::SpringPass;
+    use crate::gpu::real::Precision;
     use crate::model::{Obstacle, Shape};
 
     /// The collision pass's buffers, in the order it makes them (its labels).
