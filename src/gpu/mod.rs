@@ -101,8 +101,7 @@ pub use device::{
 };
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
 pub use kernels::kernel_needs;
-pub use options::{SpringPass, WorldOptions, WorldStats};
+pub use options::{BufferBytes, DeviceMemory, SpringPass, WorldOptions, WorldStats};
 pub use plan::limits::KernelNeeds;
-pub use plan::memory::{BufferBytes, DeviceMemory};
 pub use real::Precision;
 pub use world::World;

@@ -1,7 +1,8 @@
 //! The device memory a World needs, buffer by buffer, known from the tables and the plan before
 //! any device object exists: checked against the device's buffer and binding limits when the
 //! World is planned (so a model too large fails with [`Error::DeviceLimit`] naming the limit
-//! and the numbers, not with a wgpu validation error), and reported by
+//! and the numbers, not with a wgpu validation error), and reported (as
+//! [`DeviceMemory`]) by
 //! [`World::memory_needed`](crate::World::memory_needed) and `hooke info`. The buffers stage
 //! (`buffers.rs`, and the collision pass's and fused steps' own buffers) makes buffers of exactly
 //! these sizes; a unit test (`world/memory_tests.rs`) holds the two together.
@@ -13,6 +14,7 @@ use crate::gpu::layout::{
     GpuCollider, GpuMass, GpuMassPartial, GpuMaterial, GpuObstacle, GpuOscillator, GpuParams,
     GpuSpringPartial, GpuState, GpuStatus, GpuStep, Run, Vec4,
 };
+use crate::gpu::options::{BufferBytes, DeviceMemory};
 use crate::gpu::plan::springs::link_bytes;
 use crate::gpu::real::{Narrow, Precision};
 use crate::gpu::tables::Tables;
@@ -35,32 +37,6 @@ pub(crate) enum Binding {
     Uniform,
     /// Bound one record at a time (the per-step uniforms), or never (copies).
     Record,
-}
-
-/// One device buffer of a World: its name (the buffer's label without `hooke::`) and size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BufferBytes {
-    /// The buffer (`"links"`, `"state"`, `"forces"`, ...: its wgpu label without `hooke::`).
-    pub name: &'static str,
-    /// Its size, bytes.
-    pub bytes: u64,
-}
-
-/// The device memory of a World, buffer by buffer
-/// ([`World::memory_needed`](crate::World::memory_needed)).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DeviceMemory {
-    /// Every buffer the World makes when it is built (a contact sensor later adds one
-    /// `vec4` of reals per mass, the sensors' request and output tables their own).
-    pub buffers: Vec<BufferBytes>,
-}
-
-impl DeviceMemory {
-    /// All the buffers together, bytes.
-    #[must_use]
-    pub fn total(&self) -> u64 {
-        self.buffers.iter().map(|b| b.bytes).sum()
-    }
 }
 
 /// A table of `bytes` bytes of records of `record` bytes: an empty one gets [`MIN_BYTES`], or

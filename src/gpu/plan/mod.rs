@@ -11,9 +11,9 @@ pub(crate) mod limits;
 pub(crate) mod memory;
 pub(crate) mod springs;
 
+use crate::gpu::options::DeviceMemory;
 use fused::{fused_islands, FuseLimits, Islands};
 use limits::{workgroup_size, KernelTable};
-use memory::DeviceMemory;
 use springs::{link_bytes, SpringChoice, SpringLayout};
 
 use crate::error::{Error, Result};
