@@ -7,11 +7,12 @@
 The robots are cut into SHARES contiguous shares exactly as `hooke eval --split K/SHARES`
 cuts them; each share is one Ray task that calls `hooke.evaluate` on the CPU reference, share
 k asked for on node k mod the node count, and the results come back in input order. `--nodes`
-checks that the cluster has N nodes and that the tasks ran on min(N, SHARES) of them. `--out` writes them in the form of `hooke eval`'s
-results.json (index, id, fitness, failure); `--expect` compares them with a results.json of
-`hooke eval` over the whole population, robot by robot: the same ids in the same order and
-the same fitness bits, or exit status 1. scripts/slurm/ray.sbatch runs it inside a Slurm
-allocation; the Slurm test (scripts/slurm/test_one_node.sh) runs it on a one-node cluster.
+checks that the cluster has N nodes and that the tasks ran on min(N, SHARES) of them. `--out`
+writes them in the form of `hooke eval`'s results.json (index, id, fitness, failure);
+`--expect` compares them with a results.json of `hooke eval` over the whole population, robot
+by robot: the same ids in the same order and the same fitness bits, or exit status 1. scripts/slurm/ray.sbatch runs it inside a Slurm
+allocation; the Slurm test (scripts/slurm/test_local_cluster.sh) runs it on a two-node cluster
+on one host.
 """
 
 import argparse
