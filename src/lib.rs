@@ -163,6 +163,7 @@ pub use scene::{
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
 pub use state_hash::{StateHash, StateHashes};
+pub use validate::MAX_BUILT_ELEMENTS;
 
 /// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the
 /// [`Simulation`] trait (one API over [`CpuWorld`] and [`World`]), the model types, the builders

@@ -63,3 +63,20 @@ pub(crate) fn at_least(
 ) -> Result<()> {
     require(value >= min, name, value as f64, expected)
 }
+
+/// The most masses plus springs (or obstacles, or terrain samples) one builder, creature,
+/// terrain or pile may make from its counts: 2^27 = 134 217 728, five times the benchmark
+/// lattice at n = 120 (1.7 M masses, 22 M springs). A larger request is refused before anything
+/// is allocated, so a mistyped count in a scene file cannot exhaust memory.
+pub const MAX_BUILT_ELEMENTS: f64 = 134_217_728.0;
+
+/// The message of a count that makes more than [`MAX_BUILT_ELEMENTS`] elements.
+const TOO_MANY: &str = "makes more than 134217728 masses and springs (hooke::MAX_BUILT_ELEMENTS), \
+                        more than one body may have";
+
+/// Checks that the count `value` of parameter `name`, which makes `elements` masses, springs,
+/// obstacles or samples in all (an estimate from above, computed in `f64` so that it cannot
+/// overflow), stays within [`MAX_BUILT_ELEMENTS`].
+pub(crate) fn buildable(name: &'static str, value: f64, elements: f64) -> Result<()> {
+    require(elements <= MAX_BUILT_ELEMENTS, name, value, TOO_MANY)
+}

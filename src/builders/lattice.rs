@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::model::{
     Body, Contact, Friction, Integrator, Mass, Model, Params, Part, Spring, STANDARD_GRAVITY,
 };
-use crate::validate::{at_least, finite, non_negative, positive};
+use crate::validate::{buildable, at_least, finite, non_negative, positive};
 
 /// The benchmark lattice, exactly as the benchmark scene (and its `scene.py`) define it.
 ///
@@ -170,6 +170,8 @@ impl Builder for Lattice {
     /// damping; [`Error::InvalidBuilder`](crate::Error::InvalidBuilder) for `n > 1625`.
     fn build(&self) -> Result<Part> {
         at_least("lattice.n", self.n as usize, 1, "must be at least 1")?;
+        let n = f64::from(self.n);
+        buildable("lattice.n", n, 14.0 * n * n * n)?;
         if self.n > 1625 {
             return Err(invalid(
                 "lattice",

@@ -62,7 +62,7 @@ pub use cube::Cube;
 pub use image_body::ImageBody;
 pub use lattice::Lattice;
 pub use particle_bed::ParticleBed;
-pub use random::{RandomStructure, SplitMix64};
+pub use random::{RandomStructure, SplitMix64, MAX_RANDOM_MASSES};
 pub use terrain::{RoughGround, Slope, Staircase};
 pub use voxel::{Muscle, Voxel, VoxelBody, VoxelPart};
 

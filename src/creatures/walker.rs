@@ -12,7 +12,7 @@ use super::deformation::Deformation;
 use crate::builders::{Voxel, VoxelBody};
 use crate::error::Result;
 use crate::model::{Contact, Friction, Params};
-use crate::validate::{at_least, fraction, non_negative, positive};
+use crate::validate::{buildable, at_least, fraction, non_negative, positive};
 
 /// A four-legged voxel robot that trots forward along +x.
 ///
@@ -166,6 +166,13 @@ impl WalkingRobot {
             };
             at_least(name, value as usize, min as usize, expected)?;
         }
+        // Up to 8 masses and 28 springs per voxel of the body and the legs.
+        let voxels = f64::from(self.body_length)
+            * f64::from(self.body_width)
+            * (f64::from(self.leg_height) + 1.0);
+        buildable("walker.body_length", f64::from(self.body_length), 36.0 * voxels)?;
+        buildable("walker.body_width", f64::from(self.body_width), 36.0 * voxels)?;
+        buildable("walker.leg_height", f64::from(self.leg_height), 36.0 * voxels)?;
         let params = Params {
             dt: self.dt,
             friction: self.friction,

@@ -10,7 +10,7 @@ use super::body_spec::{BodyCollision, BodySpec};
 use crate::builders::{Cube, Lattice, Placement, RandomStructure, SplitMix64};
 use crate::error::Result;
 use crate::model::{Contact, Friction, Obstacle, Shape};
-use crate::validate::{at_least, positive, require};
+use crate::validate::{buildable, at_least, positive, require};
 
 /// Side of the cubic cell each body starts in, m: every body (its masses and their collision
 /// radii, turned any way about its centre) fits in a ball of diameter 0.16 m, so bodies in
@@ -164,6 +164,9 @@ impl PileLayout {
     /// `"pile.width"` or `"pile.wall_height"`.
     pub fn validate(&self) -> Result<()> {
         at_least("pile.bodies", self.bodies as usize, 1, "must be at least 1")?;
+        let bodies = f64::from(self.bodies);
+        // Every body of a pile fits a 0.16 m ball: a few hundred masses and springs at most.
+        buildable("pile.bodies", bodies, 4096.0 * bodies)?;
         require(
             self.width.is_finite() && self.width >= CELL,
             "pile.width",
