@@ -199,17 +199,18 @@ impl PileLayout {
         let pitch = self.width / f64::from(per_row);
         let mut rng = SplitMix64::new(self.seed ^ 0x005E_ED0F_7075);
         let mut bodies = Vec::with_capacity(self.bodies as usize);
+        // In u64: a pile as wide as u32::MAX cells squares to less than 2^64.
+        let per_row = u64::from(per_row);
         for (k, body) in self.kinds().into_iter().enumerate() {
-            let k = k as u32;
             let (i, j, layer) = (
-                k % per_row,
-                (k / per_row) % per_row,
-                k / (per_row * per_row),
+                k as u64 % per_row,
+                (k as u64 / per_row) % per_row,
+                k as u64 / (per_row * per_row),
             );
             let centre = DVec3::new(
-                -0.5 * self.width + (f64::from(i) + 0.5) * pitch,
-                -0.5 * self.width + (f64::from(j) + 0.5) * pitch,
-                LIFT + (f64::from(layer) + 0.5) * CELL,
+                -0.5 * self.width + (i as f64 + 0.5) * pitch,
+                -0.5 * self.width + (j as f64 + 0.5) * pitch,
+                LIFT + (layer as f64 + 0.5) * CELL,
             );
             let (kind, half, collision) = body.parts();
             let turn = random_turn(&mut rng);

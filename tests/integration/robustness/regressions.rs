@@ -1,0 +1,18 @@
+//! Crashes the property tests and the campaign found, each a test named after what broke.
+
+use hooke::Scene;
+
+/// A pile 65 535 m wide has 409 593 cells per row: their square overflowed `u32` while the
+/// bodies were placed (`attempt to multiply with overflow` in `PileLayout::bodies`).
+#[test]
+fn a_pile_wider_than_65536_cells_squared_places_its_bodies() {
+    for width in [65_535.0, 1e300] {
+        let scene = Scene::from_json_str(&format!(
+            r#"{{ "version": 1, "pile": {{ "bodies": 3, "width": {width:e} }} }}"#
+        ))
+        .unwrap();
+        let model = scene.to_model().unwrap();
+        assert_eq!(model.bodies.len(), 3);
+        assert!(model.masses.iter().all(|m| m.position.is_finite()), "width {width}");
+    }
+}
