@@ -29,9 +29,19 @@ pub(crate) fn finite(name: &'static str, value: f64, expected: &'static str) -> 
     require(value.is_finite(), name, value, expected)
 }
 
-/// Checks `value` is finite and > 0.
+/// The largest value a positive parameter (a length, a mass, a stiffness, a time step) may
+/// take: its square, and the distances and energies made from it, must stay finite.
+pub(crate) const HUGE: f64 = 1e150;
+
+/// Checks `value` is finite and > 0 (and at most [`HUGE`]).
 pub(crate) fn positive(name: &'static str, value: f64, expected: &'static str) -> Result<()> {
-    require(value.is_finite() && value > 0.0, name, value, expected)
+    require(value.is_finite() && value > 0.0, name, value, expected)?;
+    require(
+        value <= HUGE,
+        name,
+        value,
+        "is too large: at most 1e150, so that its square stays finite",
+    )
 }
 
 /// Checks `value` is finite and >= 0.

@@ -58,9 +58,11 @@ pub(super) fn population_text_holds(text: &str, path: &[Step]) -> Result<(), Str
             Ok(part) => {
                 robots.push(robot.id.clone(), part);
             }
-            // A genome that builds no robot is that robot's failure in `hooke eval`; a scene
-            // robot that cannot be built is bad input: both must say which robot.
-            Err(e) => check_named(&format!("robots[{i}]: {e}"), path, "robot")?,
+            // A genome that builds no robot (no cell filled, say) is that robot's failure in
+            // `hooke eval`, not bad input; a scene robot that cannot be built is bad input, and
+            // its error must name what was broken.
+            Err(_) if robot.genome.is_some() => {}
+            Err(e) => check_named(&e, path, &format!("robots[{i}]"))?,
         }
     }
     let steps = evaluation.duration / evaluation.params.dt;

@@ -16,3 +16,22 @@ fn a_pile_wider_than_65536_cells_squared_places_its_bodies() {
         assert!(model.masses.iter().all(|m| m.position.is_finite()), "width {width}");
     }
 }
+
+/// A lattice spacing of 1e300 m passed its check, and the springs' rest lengths (distances,
+/// whose squares overflow) came out infinite: the error named spring 0, not the spacing.
+#[test]
+fn a_spacing_whose_square_overflows_is_refused_by_name() {
+    use hooke::{Builder, Error, Lattice};
+    let e = Lattice {
+        n: 2,
+        spacing: 1e300,
+        ..Lattice::default()
+    }
+    .build()
+    .unwrap_err();
+    assert!(
+        matches!(e, Error::InvalidParameter { name: "lattice.spacing", .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("1e150"), "{e}");
+}

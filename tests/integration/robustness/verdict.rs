@@ -8,10 +8,14 @@ use super::mutate::Step;
 
 /// Whether `message` names the element at `path`: one of the path's field names, or the index
 /// of an element on it (as `[i]` or as a word), or, for a document that is not JSON at all (an
-/// empty path: cut short, or a token JSON does not allow), the line and column.
+/// empty path: cut short, or a token JSON does not allow), the line and column, or for a document
+/// replaced whole, its missing `"version"`.
 pub(super) fn names_element(message: &str, path: &[Step]) -> bool {
     let located = message.contains("line ") && message.contains("column ");
+    // The whole document replaced (by `{}`, say): the first thing missing is its version.
+    let whole = path.is_empty() && message.contains("\"version\"");
     located
+        || whole
         || path.iter().any(|step| match step {
             Step::Key(k) => names_word(message, k),
             Step::Index(i) => message.contains(&format!("[{i}]")) || names_word(message, &i.to_string()),
