@@ -34,5 +34,5 @@ while [ "$(date +%s)" -lt "$end" ]; do
   fi
   rounds=$((rounds + 1))
 done
-echo "== $rounds rounds, $((rounds * per_round)) cases, $failed rounds failed, in $minutes minutes (scale $scale)"
+echo "== $rounds rounds, up to $((rounds * per_round)) cases (a failed property stops its round), $failed rounds failed, in $minutes minutes (scale $scale)"
 [ "$failed" -eq 0 ]

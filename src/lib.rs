@@ -121,9 +121,9 @@ pub mod creatures;
 pub mod energy;
 pub mod error;
 mod format_version;
-mod input_file;
 pub mod gpu;
 pub mod guide;
+mod input_file;
 pub mod model;
 #[cfg(feature = "plot")]
 #[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
@@ -146,14 +146,15 @@ pub use control::{ControlLoop, ControlRun, Controller};
 pub use cpu::CpuWorld;
 pub use energy::Energy;
 pub use error::{Error, Result};
-pub use input_file::{
-    max_input_bytes, read_input, read_input_with_limit, DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES_VAR,
-};
 pub use glam::DMat3;
 pub use glam::{DVec2, DVec3, Vec3};
 pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, Precision, SpringPass, World, WorldOptions,
     WorldStats,
+};
+pub use input_file::{
+    max_input_bytes, read_input, read_input_with_limit, DEFAULT_MAX_INPUT_BYTES,
+    MAX_INPUT_BYTES_VAR,
 };
 pub use model::{
     Actuator, Body, ClassCollision, Collision, Contact, DragSpring, DutyCycle, Friction,

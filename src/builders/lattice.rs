@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::model::{
     Body, Contact, Friction, Integrator, Mass, Model, Params, Part, Spring, STANDARD_GRAVITY,
 };
-use crate::validate::{buildable, at_least, finite, non_negative, positive};
+use crate::validate::{at_least, buildable, finite, non_negative, positive};
 
 /// The benchmark lattice, exactly as the benchmark scene (and its `scene.py`) define it.
 ///

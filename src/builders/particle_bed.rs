@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{invalid, Builder, SplitMix64};
 use crate::error::Result;
 use crate::model::{Body, Collision, Contact, Friction, Mass, Model, Params, Part};
-use crate::validate::{buildable, at_least, positive, require};
+use crate::validate::{at_least, buildable, positive, require};
 
 /// `count` loose particles (masses with a collision radius, no springs) on a jittered grid.
 ///

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{fits_u32, invalid, Builder};
 use crate::error::Result;
 use crate::model::{Mass, Part, Spring};
-use crate::validate::{buildable, at_least, non_negative, positive, require};
+use crate::validate::{at_least, buildable, non_negative, positive, require};
 
 /// SplitMix64 (Steele, Lea and Flood, 2014; the seeding generator of `java.util.SplittableRandom`
 /// and of xoshiro): a 64-bit state advanced by the golden-ratio increment `0x9E3779B97F4A7C15`

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::SplitMix64;
 use crate::error::Result;
 use crate::model::{Heightfield, Shape};
-use crate::validate::{buildable, at_least, finite, non_negative, positive, require};
+use crate::validate::{at_least, buildable, finite, non_negative, positive, require};
 
 /// An inclined plane rising along +x at `angle` through `point`: the solid below the plane
 /// `z = point.z + (x - point.x) tan(angle)`.
@@ -255,9 +255,13 @@ impl RoughGround {
     pub fn heightfield(&self) -> Result<Heightfield> {
         at_least("rough.columns", self.columns, 2, "needs at least 2 samples")?;
         at_least("rough.rows", self.rows, 2, "needs at least 2 samples")?;
+        // The larger count is named: it is the one to shrink.
         let samples = self.columns as f64 * self.rows as f64;
-        buildable("rough.columns", self.columns as f64, samples)?;
-        buildable("rough.rows", self.rows as f64, samples)?;
+        if self.columns >= self.rows {
+            buildable("rough.columns", self.columns as f64, samples)?;
+        } else {
+            buildable("rough.rows", self.rows as f64, samples)?;
+        }
         positive(
             "rough.spacing.x",
             self.spacing.x,

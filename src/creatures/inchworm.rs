@@ -11,7 +11,7 @@ use super::creature::Creature;
 use super::deformation::Deformation;
 use crate::error::Result;
 use crate::model::{Contact, Friction, FrictionOscillator, Mass, Params, Part};
-use crate::validate::{buildable, at_least, fraction, non_negative, positive};
+use crate::validate::{at_least, buildable, fraction, non_negative, positive};
 
 /// A crawling inchworm (Facey): a row of box segments that stretches and contracts along x,
 /// with friction oscillators on its feet.

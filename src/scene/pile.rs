@@ -10,7 +10,7 @@ use super::body_spec::{BodyCollision, BodySpec};
 use crate::builders::{Cube, Lattice, Placement, RandomStructure, SplitMix64};
 use crate::error::Result;
 use crate::model::{Contact, Friction, Obstacle, Shape};
-use crate::validate::{buildable, at_least, positive, require};
+use crate::validate::{at_least, buildable, positive, require};
 
 /// Side of the cubic cell each body starts in, m: every body (its masses and their collision
 /// radii, turned any way about its centre) fits in a ball of diameter 0.16 m, so bodies in

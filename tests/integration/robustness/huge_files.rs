@@ -9,12 +9,17 @@ use hooke::{Error, Scene, DEFAULT_MAX_INPUT_BYTES};
 /// A sparse file of `bytes` bytes at `dir/name`.
 fn sparse(dir: &Path, name: &str, bytes: u64) -> PathBuf {
     let path = dir.join(name);
-    std::fs::File::create(&path).unwrap().set_len(bytes).unwrap();
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(bytes)
+        .unwrap();
     path
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("huge_files").join(test);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("huge_files")
+        .join(test);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -32,7 +37,12 @@ fn a_scene_of_hundreds_of_mb_is_refused_naming_file_size_and_limit() {
         "{e}"
     );
     let message = e.to_string();
-    for part in ["huge_scene.json", "314572800 bytes", "67108864", "HOOKE_MAX_INPUT_BYTES"] {
+    for part in [
+        "huge_scene.json",
+        "314572800 bytes",
+        "67108864",
+        "HOOKE_MAX_INPUT_BYTES",
+    ] {
         assert!(message.contains(part), "{part:?} not in: {message}");
     }
     // The limit given explicitly: the same file passes a larger one (and then fails as JSON).
@@ -52,32 +62,59 @@ mod cli {
         let dir = scratch("cli");
         let population = sparse(&dir, "huge_population.json", HUNDREDS_OF_MB);
         let out_file = dir.join("results.json");
-        let out = command(&["eval", population.to_str().unwrap(), "--backend", "cpu", "--out"])
-            .arg(&out_file)
-            .output()
-            .unwrap();
+        let out = command(&[
+            "eval",
+            population.to_str().unwrap(),
+            "--backend",
+            "cpu",
+            "--out",
+        ])
+        .arg(&out_file)
+        .output()
+        .unwrap();
         assert!(!out.status.success());
         let message = stderr(&out);
-        for part in ["huge_population.json", "314572800 bytes", "HOOKE_MAX_INPUT_BYTES"] {
+        for part in [
+            "huge_population.json",
+            "314572800 bytes",
+            "HOOKE_MAX_INPUT_BYTES",
+        ] {
             assert!(message.contains(part), "{part:?} not in: {message}");
         }
-        assert!(!out_file.exists(), "a results file was written for a refused input");
+        assert!(
+            !out_file.exists(),
+            "a results file was written for a refused input"
+        );
 
         let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/cube.json");
         let trace = dir.join("trace.csv");
         let run = |limit: &str| {
-            command(&["run", scene.to_str().unwrap(), "--duration", "0.001", "--csv"])
-                .arg(&trace)
-                .env("HOOKE_MAX_INPUT_BYTES", limit)
-                .output()
-                .unwrap()
+            command(&[
+                "run",
+                scene.to_str().unwrap(),
+                "--duration",
+                "0.001",
+                "--csv",
+            ])
+            .arg(&trace)
+            .env("HOOKE_MAX_INPUT_BYTES", limit)
+            .output()
+            .unwrap()
         };
         let small = run("100");
         assert!(!small.status.success());
-        assert!(stderr(&small).contains("above the limit of 100 bytes"), "{}", stderr(&small));
+        assert!(
+            stderr(&small).contains("above the limit of 100 bytes"),
+            "{}",
+            stderr(&small)
+        );
         let bad = run("lots");
         assert!(!bad.status.success());
-        assert!(stderr(&bad).contains("HOOKE_MAX_INPUT_BYTES"), "{}", stderr(&bad));
+        assert!(
+            stderr(&bad).contains("HOOKE_MAX_INPUT_BYTES"),
+            "{}",
+            stderr(&bad)
+        );
         let large = run("1000000");
         assert!(large.status.success(), "{}", stderr(&large));
     }

@@ -8,18 +8,42 @@ use hooke::{
 };
 use proptest::prelude::*;
 
-use super::verdict::{check_named, failure_reported, step_checked};
 use super::mutate::Step;
+use super::verdict::{check_named, failure_reported, step_checked};
 
 /// Values that break a field (or, for some fields, are allowed edge cases).
-const BAD: &[f64] = &[f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0, 0.0, 1e300, -1e-300, 5e-324];
+const BAD: &[f64] = &[
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    -1.0,
+    0.0,
+    1e300,
+    -1e-300,
+    5e-324,
+];
 
 /// The fields a case may break, as they are named in errors.
 const FIELDS: &[&str] = &[
-    "dt", "gravity", "velocity_damping", "air_drag", "static_coefficient", "kinetic_coefficient",
-    "cube.size", "cube.corner_mass", "cube.stiffness", "cube.damping", "rope.length", "rope.mass",
-    "rope.stiffness", "cloth.spacing", "cloth.mass", "lattice.spacing", "lattice.stiffness",
-    "placement.position", "placement.velocity",
+    "dt",
+    "gravity",
+    "velocity_damping",
+    "air_drag",
+    "static_coefficient",
+    "kinetic_coefficient",
+    "cube.size",
+    "cube.corner_mass",
+    "cube.stiffness",
+    "cube.damping",
+    "rope.length",
+    "rope.mass",
+    "rope.stiffness",
+    "cloth.spacing",
+    "cloth.mass",
+    "lattice.spacing",
+    "lattice.stiffness",
+    "placement.position",
+    "placement.velocity",
 ];
 
 /// One model: which body, its size knob, the field broken (if any) and the bad value.
@@ -36,11 +60,20 @@ fn case() -> impl Strategy<Value = Case> {
     (
         0..4u8,
         2..8u32,
-        prop::option::weighted(0.8, (prop::sample::select(FIELDS), prop::sample::select(BAD))),
+        prop::option::weighted(
+            0.8,
+            (prop::sample::select(FIELDS), prop::sample::select(BAD)),
+        ),
         1.0..1e5f64,
         1e-5..2e-3f64,
     )
-        .prop_map(|(body, count, broken, stiffness, dt)| Case { body, count, broken, stiffness, dt })
+        .prop_map(|(body, count, broken, stiffness, dt)| Case {
+            body,
+            count,
+            broken,
+            stiffness,
+            dt,
+        })
 }
 
 impl Case {

@@ -14,6 +14,9 @@ pub(super) enum Step {
     Key(String),
     /// An element of an array.
     Index(usize),
+    /// Not a step: the string the edit wrote at the end of the path (an error may name the
+    /// element by quoting it, as a missing image file's name).
+    Wrote(String),
 }
 
 /// What an edit does at the node it picks.
@@ -49,10 +52,44 @@ pub(super) struct Edit {
 }
 
 const FLOATS: &[f64] = &[
-    -1.0, 0.0, -0.0, 0.5, 1.0, 3.0, 1e-300, 5e-324, 1e12, 4_294_967_296.0, 1e308, -1e308, -1e6,
+    -1.0,
+    0.0,
+    -0.0,
+    0.5,
+    1.0,
+    3.0,
+    1e-300,
+    5e-324,
+    1e12,
+    4_294_967_296.0,
+    1e308,
+    -1e308,
+    -1e6,
 ];
-const INTEGERS: &[i64] = &[-1, 0, 1, 2, 3, 7, 65_535, 4_294_967_295, 4_294_967_296, i64::MAX, i64::MIN];
-const TOKENS: &[&str] = &["NaN", "Infinity", "-Infinity", "1e999", "-1e999", "01", ".5", "1e", "nul"];
+const INTEGERS: &[i64] = &[
+    -1,
+    0,
+    1,
+    2,
+    3,
+    7,
+    65_535,
+    4_294_967_295,
+    4_294_967_296,
+    i64::MAX,
+    i64::MIN,
+];
+const TOKENS: &[&str] = &[
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e999",
+    "-1e999",
+    "01",
+    ".5",
+    "1e",
+    "nul",
+];
 
 /// Any edit.
 pub(super) fn edit() -> impl Strategy<Value = Edit> {
@@ -98,7 +135,7 @@ fn walk(value: &Value, here: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
     }
 }
 
-const TOKEN_MARK: &str = "\u{1}token\u{1}";
+const TOKEN_MARK: &str = "@@token@@";
 
 /// The document `doc` with `edit` applied, as text, and the path of the node it edited.
 pub(super) fn apply(doc: &Value, edit: &Edit) -> (String, Vec<Step>) {
@@ -121,7 +158,11 @@ pub(super) fn apply(doc: &Value, edit: &Edit) -> (String, Vec<Step>) {
     }
     let mut text = serde_json::to_string_pretty(&doc).unwrap();
     if let Mutation::Token(token) = edit.mutation {
-        text = text.replace(&format!("{TOKEN_MARK:?}"), token);
+        text = text.replace(&format!("\"{TOKEN_MARK}\""), token);
+    }
+    let mut path = path;
+    if let Mutation::WrongType(0) = edit.mutation {
+        path.push(Step::Wrote("text".to_owned()));
     }
     (text, path)
 }
@@ -131,9 +172,14 @@ fn replaced(old: Value, mutation: &Mutation) -> Value {
         Mutation::Float(x) => json!(x),
         Mutation::Integer(i) => json!(i),
         Mutation::Unsigned(u) => json!(u),
-        Mutation::WrongType(k) => {
-            [json!("text"), json!(true), Value::Null, json!([]), json!({})][*k as usize].clone()
-        }
+        Mutation::WrongType(k) => [
+            json!("text"),
+            json!(true),
+            Value::Null,
+            json!([]),
+            json!({}),
+        ][*k as usize]
+            .clone(),
         Mutation::Duplicate => match old {
             Value::Array(mut items) => {
                 items.push(items.first().cloned().unwrap_or(json!(0)));
@@ -157,6 +203,7 @@ fn node_mut<'a>(doc: &'a mut Value, path: &[Step]) -> &'a mut Value {
     path.iter().fold(doc, |node, step| match step {
         Step::Key(k) => &mut node[k.as_str()],
         Step::Index(i) => &mut node[*i],
+        Step::Wrote(_) => node,
     })
 }
 

@@ -118,7 +118,8 @@ fn genome() -> impl Strategy<Value = Value> {
     ];
     prop::array::uniform3(1..4u32).prop_flat_map(move |size| {
         let n = (size[0] * size[1] * size[2]) as usize;
-        prop::collection::vec(cell.clone(), n).prop_map(move |cells| json!({ "size": size, "cells": cells }))
+        prop::collection::vec(cell.clone(), n)
+            .prop_map(move |cells| json!({ "size": size, "cells": cells }))
     })
 }
 

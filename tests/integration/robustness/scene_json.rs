@@ -115,11 +115,16 @@ proptest! {
 fn body() -> impl Strategy<Value = Value> {
     let stiff = 10.0..5e4f64;
     prop_oneof![
-        (0.02..0.5f64, 0.01..1.0f64, stiff.clone()).prop_map(|(size, m, k)| json!({"type": "cube", "size": size, "corner_mass": m, "stiffness": k})),
-        (1..40u32, 0.1..2.0f64).prop_map(|(s, l)| json!({"type": "rope", "segments": s, "length": l})),
+        (0.02..0.5f64, 0.01..1.0f64, stiff.clone()).prop_map(
+            |(size, m, k)| json!({"type": "cube", "size": size, "corner_mass": m, "stiffness": k})
+        ),
+        (1..40u32, 0.1..2.0f64)
+            .prop_map(|(s, l)| json!({"type": "rope", "segments": s, "length": l})),
         (2..12u32, 2..12u32).prop_map(|(nx, ny)| json!({"type": "cloth", "nx": nx, "ny": ny})),
-        (1..7u32, stiff.clone()).prop_map(|(n, k)| json!({"type": "lattice", "n": n, "stiffness": k})),
-        (4..40u32, any::<u64>()).prop_map(|(m, seed)| json!({"type": "random", "masses": m, "seed": seed})),
+        (1..7u32, stiff.clone())
+            .prop_map(|(n, k)| json!({"type": "lattice", "n": n, "stiffness": k})),
+        (4..40u32, any::<u64>())
+            .prop_map(|(m, seed)| json!({"type": "random", "masses": m, "seed": seed})),
         Just(json!({"type": "walking_robot"})),
         (2..6u32).prop_map(|s| json!({"type": "inchworm", "segments": s})),
         (2..7u32).prop_map(|h| json!({"type": "wheel", "spokes": 2 * h})),
@@ -128,7 +133,11 @@ fn body() -> impl Strategy<Value = Value> {
 
 /// A valid scene: up to three bodies with placements, and parameters in their valid ranges.
 fn valid_scene() -> impl Strategy<Value = Value> {
-    let placement = (prop::array::uniform3(-1.0..1.0f64), prop::array::uniform3(-3.0..3.0f64), prop::array::uniform3(-1.0..1.0f64));
+    let placement = (
+        prop::array::uniform3(-1.0..1.0f64),
+        prop::array::uniform3(-3.0..3.0f64),
+        prop::array::uniform3(-1.0..1.0f64),
+    );
     let params = (1e-5..1e-3f64, -20.0..0.0f64, 0.0..2.0f64, 0.0..1.0f64);
     (prop::collection::vec((body(), placement), 1..4), params).prop_map(|(bodies, (dt, gz, mu, damping))| {
         let bodies: Vec<Value> = bodies

@@ -18,7 +18,10 @@ pub(super) fn names_element(message: &str, path: &[Step]) -> bool {
         || whole
         || path.iter().any(|step| match step {
             Step::Key(k) => names_word(message, k),
-            Step::Index(i) => message.contains(&format!("[{i}]")) || names_word(message, &i.to_string()),
+            Step::Index(i) => {
+                message.contains(&format!("[{i}]")) || names_word(message, &i.to_string())
+            }
+            Step::Wrote(value) => names_word(message, value),
         })
 }
 
@@ -33,12 +36,18 @@ fn names_word(message: &str, word: &str) -> bool {
 }
 
 /// Fails unless `error`'s message names the element at `path` (see [`names_element`]).
-pub(super) fn check_named(error: &impl std::fmt::Display, path: &[Step], what: &str) -> Result<(), String> {
+pub(super) fn check_named(
+    error: &impl std::fmt::Display,
+    path: &[Step],
+    what: &str,
+) -> Result<(), String> {
     let message = error.to_string();
     if names_element(&message, path) {
         Ok(())
     } else {
-        Err(format!("{what} error does not name the element at {path:?}: {message}"))
+        Err(format!(
+            "{what} error does not name the element at {path:?}: {message}"
+        ))
     }
 }
 
@@ -52,7 +61,10 @@ pub(super) fn step_checked(sim: &mut dyn Simulation, steps: u64) -> Result<(), S
         }
         let positions = sim.positions().map_err(|e| e.to_string())?;
         let velocities = sim.velocities().map_err(|e| e.to_string())?;
-        let bad = positions.iter().zip(&velocities).position(|(p, v)| !(p.is_finite() && v.is_finite()));
+        let bad = positions
+            .iter()
+            .zip(&velocities)
+            .position(|(p, v)| !(p.is_finite() && v.is_finite()));
         if let Some(mass) = bad {
             return Err(format!(
                 "step {step} returned Ok with mass {mass} at {} moving at {}",
@@ -72,6 +84,8 @@ pub(super) fn failure_reported(e: &Error) -> Result<(), String> {
         {
             Ok(())
         }
-        _ => Err(format!("a step failed with something other than a reported blow-up: {message}")),
+        _ => Err(format!(
+            "a step failed with something other than a reported blow-up: {message}"
+        )),
     }
 }
