@@ -204,7 +204,7 @@ mod eval_processes {
         let run_time = started.elapsed();
         let reference = read(&reference_file);
         let shared = dir.join("results.json");
-        let mut rng = SplitMix64::new(0x5eed_0f_4b11);
+        let mut rng = SplitMix64::new(0x005e_ed0f_4b11);
         let (mut killed, mut finished) = (0, 0);
         for _ in 0..ROUNDS {
             let mut children: Vec<Child> = (0..PROCESSES).map(|_| eval(&pop, &shared)).collect();
