@@ -46,6 +46,7 @@ mod benchmark;
 mod breed;
 mod control;
 mod evaluation;
+mod evaluation_params;
 mod evolve;
 mod failure;
 mod file;
