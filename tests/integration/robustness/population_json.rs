@@ -17,7 +17,7 @@ use super::verdict::check_named;
 const MAX_STEPS: f64 = 400.0;
 
 /// A small population: genomes of several shapes and muscle phases and two scene robots.
-fn population() -> Value {
+pub(super) fn population() -> Value {
     let m = |phase: u32| json!({ "muscle": { "phase": phase } });
     let genome = |size: [u32; 3], cells: Vec<Value>| json!({ "size": size, "cells": cells });
     json!({

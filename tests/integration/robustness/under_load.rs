@@ -107,6 +107,7 @@ mod eval_processes {
     use serde_json::{json, Value};
 
     use crate::common::command::{command, ok, read, scratch, stderr, write};
+    use crate::eval_cli::comparable;
 
     /// Processes started at once in each round.
     const PROCESSES: usize = 6;
@@ -116,23 +117,12 @@ mod eval_processes {
     /// second): past it the process is taken for hung.
     const PROCESS_DEADLINE: Duration = Duration::from_secs(60);
 
+    /// The population of the property tests, evaluated for 0.5 s (a few tenths of a second of
+    /// work, so that kills land at every moment of a run).
     fn population() -> Value {
-        let m = |phase: u32| json!({ "muscle": { "phase": phase } });
-        let genome = |size: [u32; 3], cells: Vec<Value>| json!({ "size": size, "cells": cells });
-        json!({
-            "version": 1,
-            "evaluation": {
-                "duration": 0.5,
-                "params": { "dt": 0.0005,
-                            "friction": { "static_coefficient": 1.0, "kinetic_coefficient": 0.8 } },
-                "fitness": { "distance": { "direction": [1.0, 0.0, 0.0] } }
-            },
-            "robots": [
-                { "id": "walker", "genome": genome([2, 1, 2], vec![m(0), m(2), json!("soft"), json!("stiff")]) },
-                { "id": "tower", "genome": genome([1, 1, 3], vec![json!("stiff"), m(1), m(3)]) },
-                { "id": "slab", "genome": genome([3, 2, 1], vec![m(0), m(1), m(2), m(3), json!("soft"), json!("stiff")]) }
-            ]
-        })
+        let mut pop = crate::robustness::population_json::population();
+        pop["evaluation"]["duration"] = json!(0.5);
+        pop
     }
 
     fn eval(pop: &str, out: &Path) -> Child {
@@ -143,24 +133,6 @@ mod eval_processes {
             .unwrap()
     }
 
-    /// What must be the same in every complete results file: per robot, index, id, fitness bits
-    /// and failure.
-    fn fitness_bits(results: &Value) -> Vec<(u64, String, Option<u64>, Value)> {
-        results["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                (
-                    r["index"].as_u64().unwrap(),
-                    r["id"].as_str().unwrap().to_owned(),
-                    r["fitness"].as_f64().map(f64::to_bits),
-                    r["failure"].clone(),
-                )
-            })
-            .collect()
-    }
-
     /// A results file that exists parses and is complete, with the reference's bits.
     fn check_complete(out: &Path, reference: &Value) {
         let text = std::fs::read_to_string(out).unwrap();
@@ -169,7 +141,7 @@ mod eval_processes {
         assert_eq!(results["robots_in_input"], reference["robots_in_input"]);
         assert_eq!(results["share"], reference["share"]);
         assert_eq!(results["input"], reference["input"]);
-        assert_eq!(fitness_bits(&results), fitness_bits(reference), "{text}");
+        assert_eq!(comparable(&results), comparable(reference), "{text}");
     }
 
     /// Waits for `child` until `deadline`; a process still running then is killed and the test
