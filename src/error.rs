@@ -219,6 +219,17 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// An input file (scene, population, settings) is larger than the size limit
+    /// ([`read_input`](crate::read_input); `HOOKE_MAX_INPUT_BYTES` raises it).
+    #[error("{path} is {}, above the limit of {limit} bytes on input files; set HOOKE_MAX_INPUT_BYTES (bytes) to raise it", input_size(*size, *limit))]
+    InputTooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size in bytes (`limit + 1` when it was found too large while reading it).
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// A scene file is not valid JSON for a scene.
     #[error("scene file {path}: {source}")]
     SceneParse {
@@ -370,3 +381,12 @@ pub enum Error {
 
 /// `Result` with hooke's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The size of a file found too large: exact when known, else "more than" the limit.
+fn input_size(size: u64, limit: u64) -> String {
+    if size == limit.saturating_add(1) {
+        format!("more than {limit} bytes")
+    } else {
+        format!("{size} bytes")
+    }
+}

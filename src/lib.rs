@@ -123,6 +123,7 @@ pub mod error;
 mod format_version;
 pub mod gpu;
 pub mod guide;
+mod input_file;
 pub mod model;
 #[cfg(feature = "plot")]
 #[cfg_attr(docsrs, doc(cfg(feature = "plot")))]
@@ -151,6 +152,10 @@ pub use gpu::{
     AtomicWidth, FixedPoint, FixedPointScale, Precision, SpringPass, World, WorldOptions,
     WorldStats,
 };
+pub use input_file::{
+    max_input_bytes, read_input, read_input_with_limit, DEFAULT_MAX_INPUT_BYTES,
+    MAX_INPUT_BYTES_VAR,
+};
 pub use model::{
     Actuator, Body, ClassCollision, Collision, Contact, DragSpring, DutyCycle, Friction,
     FrictionOscillator, FrictionRule, Heightfield, Integrator, Mass, Model, Obstacle, Params, Part,
@@ -163,6 +168,7 @@ pub use scene::{
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
 pub use state_hash::{StateHash, StateHashes};
+pub use validate::MAX_BUILT_ELEMENTS;
 
 /// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the
 /// [`Simulation`] trait (one API over [`CpuWorld`] and [`World`]), the model types, the builders

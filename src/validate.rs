@@ -29,9 +29,19 @@ pub(crate) fn finite(name: &'static str, value: f64, expected: &'static str) -> 
     require(value.is_finite(), name, value, expected)
 }
 
-/// Checks `value` is finite and > 0.
+/// The largest value a positive parameter (a length, a mass, a stiffness, a time step) may
+/// take: its square, and the distances and energies made from it, must stay finite.
+pub(crate) const HUGE: f64 = 1e150;
+
+/// Checks `value` is finite and > 0 (and at most [`HUGE`]).
 pub(crate) fn positive(name: &'static str, value: f64, expected: &'static str) -> Result<()> {
-    require(value.is_finite() && value > 0.0, name, value, expected)
+    require(value.is_finite() && value > 0.0, name, value, expected)?;
+    require(
+        value <= HUGE,
+        name,
+        value,
+        "is too large: at most 1e150, so that its square stays finite",
+    )
 }
 
 /// Checks `value` is finite and >= 0.
@@ -62,4 +72,21 @@ pub(crate) fn at_least(
     expected: &'static str,
 ) -> Result<()> {
     require(value >= min, name, value as f64, expected)
+}
+
+/// The most masses plus springs (or obstacles, or terrain samples) one builder, creature,
+/// terrain or pile may make from its counts: 2^27 = 134 217 728, five times the benchmark
+/// lattice at n = 120 (1.7 M masses, 22 M springs). A larger request is refused before anything
+/// is allocated, so a mistyped count in a scene file cannot exhaust memory.
+pub const MAX_BUILT_ELEMENTS: f64 = 134_217_728.0;
+
+/// The message of a count that makes more than [`MAX_BUILT_ELEMENTS`] elements.
+const TOO_MANY: &str = "makes more than 134217728 masses and springs (hooke::MAX_BUILT_ELEMENTS), \
+                        more than one body may have";
+
+/// Checks that the count `value` of parameter `name`, which makes `elements` masses, springs,
+/// obstacles or samples in all (an estimate from above, computed in `f64` so that it cannot
+/// overflow), stays within [`MAX_BUILT_ELEMENTS`].
+pub(crate) fn buildable(name: &'static str, value: f64, elements: f64) -> Result<()> {
+    require(elements <= MAX_BUILT_ELEMENTS, name, value, TOO_MANY)
 }

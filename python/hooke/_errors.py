@@ -108,6 +108,10 @@ class SceneIoError(HookeError, OSError):
     """A scene file cannot be read or written."""
 
 
+class InputTooLargeError(SceneIoError):
+    """An input file is larger than the size limit (64 MiB; ``HOOKE_MAX_INPUT_BYTES`` raises it)."""
+
+
 class ImageReadError(HookeError, OSError):
     """An image cannot be read."""
 
@@ -190,6 +194,7 @@ __all__ = [
     "SceneVersionError",
     "IndexOutOfRangeError",
     "SceneIoError",
+    "InputTooLargeError",
     "ImageReadError",
     "ImageWriteError",
     "PlotError",

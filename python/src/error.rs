@@ -32,6 +32,7 @@ fn class_name(err: &Error) -> &'static str {
         Error::LengthMismatch { .. } => "LengthMismatchError",
         Error::Plot { .. } => "PlotError",
         Error::SceneIo { .. } => "SceneIoError",
+        Error::InputTooLarge { .. } => "InputTooLargeError",
         Error::SceneParse { .. } => "SceneParseError",
         Error::SceneVersion { .. } => "SceneVersionError",
         Error::NonFinite { .. } => "NonFiniteError",

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{fits_u32, invalid, Builder};
 use crate::error::Result;
 use crate::model::{Mass, Part, Spring, SpringLaw};
-use crate::validate::{at_least, non_negative, positive};
+use crate::validate::{at_least, buildable, non_negative, positive};
 
 /// A rope or hair strand (CS838): `segments + 1` masses in a straight line, each joined to the
 /// next by a spring, optionally also to the one after next (bending springs), optionally with the
@@ -101,6 +101,8 @@ impl Builder for Rope {
             1,
             "must be at least 1",
         )?;
+        let segments = f64::from(self.segments);
+        buildable("rope.segments", segments, 3.0 * segments + 1.0)?;
         positive("rope.length", self.length, "must be finite and > 0 (m)")?;
         positive("rope.mass", self.mass, "must be finite and > 0 (kg)")?;
         non_negative(
@@ -259,6 +261,13 @@ impl Builder for Cloth {
     fn build(&self) -> Result<Part> {
         at_least("cloth.nx", self.nx as usize, 2, "must be at least 2")?;
         at_least("cloth.ny", self.ny as usize, 2, "must be at least 2")?;
+        let (nx, ny) = (f64::from(self.nx), f64::from(self.ny));
+        // The larger count is named: it is the one to shrink.
+        if nx >= ny {
+            buildable("cloth.nx", nx, 7.0 * nx * ny)?;
+        } else {
+            buildable("cloth.ny", ny, 7.0 * nx * ny)?;
+        }
         positive("cloth.spacing", self.spacing, "must be finite and > 0 (m)")?;
         positive("cloth.mass", self.mass, "must be finite and > 0 (kg)")?;
         non_negative(

@@ -4,12 +4,12 @@ use glam::DVec3;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{invalid, Builder};
+use super::Builder;
 use crate::error::Result;
 use crate::model::{
     Body, Contact, Friction, Integrator, Mass, Model, Params, Part, Spring, STANDARD_GRAVITY,
 };
-use crate::validate::{at_least, finite, non_negative, positive};
+use crate::validate::{at_least, buildable, finite, non_negative, positive};
 
 /// The benchmark lattice, exactly as the benchmark scene (and its `scene.py`) define it.
 ///
@@ -44,7 +44,8 @@ use crate::validate::{at_least, finite, non_negative, positive};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Lattice {
-    /// Masses per side (default 10). At least 1, at most 1625 (so that `n^3` fits a `u32`).
+    /// Masses per side (default 10). At least 1, at most 212 (so that the masses and springs stay
+    /// within [`MAX_BUILT_ELEMENTS`](crate::MAX_BUILT_ELEMENTS)).
     pub n: u32,
     /// Lattice spacing `h` in m (default 0.01). Finite and > 0.
     pub spacing: f64,
@@ -167,18 +168,13 @@ impl Builder for Lattice {
     /// # Errors
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for `n = 0`, a spacing or mass
     /// that is not finite and > 0, a non-finite `z0`, or a negative or non-finite stiffness or
-    /// damping; [`Error::InvalidBuilder`](crate::Error::InvalidBuilder) for `n > 1625`.
+    /// damping, or `n > 212` (more than [`MAX_BUILT_ELEMENTS`](crate::MAX_BUILT_ELEMENTS) masses
+    /// and springs).
     fn build(&self) -> Result<Part> {
         at_least("lattice.n", self.n as usize, 1, "must be at least 1")?;
-        if self.n > 1625 {
-            return Err(invalid(
-                "lattice",
-                format!(
-                    "n = {} masses per side do not fit 32-bit indices (at most 1625)",
-                    self.n
-                ),
-            ));
-        }
+        let n = f64::from(self.n);
+        // n^3 masses and fewer than 13 n^3 springs: at most n = 212 (n^3 then fits a u32 too).
+        buildable("lattice.n", n, 14.0 * n * n * n)?;
         positive(
             "lattice.spacing",
             self.spacing,

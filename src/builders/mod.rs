@@ -62,7 +62,7 @@ pub use cube::Cube;
 pub use image_body::ImageBody;
 pub use lattice::Lattice;
 pub use particle_bed::ParticleBed;
-pub use random::{RandomStructure, SplitMix64};
+pub use random::{RandomStructure, SplitMix64, MAX_RANDOM_MASSES};
 pub use terrain::{RoughGround, Slope, Staircase};
 pub use voxel::{Muscle, Voxel, VoxelBody, VoxelPart};
 
@@ -169,10 +169,11 @@ impl Placement {
         Self { velocity, ..self }
     }
 
-    /// Checks that every component is finite.
+    /// Checks that every component is finite, and the rotation's length (its angle) too.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] naming the first non-finite component.
+    /// [`Error::InvalidParameter`] naming the first non-finite component, or
+    /// `placement.rotation` when its length overflows (a component near 1e308).
     pub fn validate(&self) -> Result<()> {
         for (name, v) in [
             ("placement.position", self.position),
@@ -183,7 +184,13 @@ impl Placement {
                 finite(name, c, "must be finite")?;
             }
         }
-        Ok(())
+        // A rotation vector whose length overflows has no axis: every mass would turn NaN.
+        let angle = self.rotation.length();
+        finite(
+            "placement.rotation",
+            angle,
+            "must have a finite length (its angle, rad)",
+        )
     }
 
     /// Moves every mass of `part` as the type's docs describe.

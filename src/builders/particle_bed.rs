@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{invalid, Builder, SplitMix64};
 use crate::error::Result;
 use crate::model::{Body, Collision, Contact, Friction, Mass, Model, Params, Part};
-use crate::validate::{at_least, positive, require};
+use crate::validate::{at_least, buildable, positive, require};
 
 /// `count` loose particles (masses with a collision radius, no springs) on a jittered grid.
 ///
@@ -146,6 +146,8 @@ impl ParticleBed {
             1,
             "must be at least 1",
         )?;
+        let count = f64::from(self.count);
+        buildable("particle_bed.count", count, count)?;
         at_least(
             "particle_bed.columns",
             self.columns as usize,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{fits_u32, invalid, Builder};
 use crate::error::Result;
 use crate::model::{Mass, Part, Spring};
-use crate::validate::{at_least, non_negative, positive, require};
+use crate::validate::{at_least, buildable, non_negative, positive, require};
 
 /// SplitMix64 (Steele, Lea and Flood, 2014; the seeding generator of `java.util.SplittableRandom`
 /// and of xoshiro): a 64-bit state advanced by the golden-ratio increment `0x9E3779B97F4A7C15`
@@ -40,6 +40,10 @@ impl SplitMix64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 }
+
+/// The most masses a [`RandomStructure`] may have: its nearest-mass search is quadratic, so
+/// 16 384 masses already take a few hundred million distance computations.
+pub const MAX_RANDOM_MASSES: u32 = 16_384;
 
 /// A random connected structure in which every mass is joined to at least `connections` (>= 3)
 /// others (Lipson), the same for the same `seed` on every machine.
@@ -131,6 +135,18 @@ impl Builder for RandomStructure {
             "random.masses",
             f64::from(self.masses),
             "must exceed random.connections",
+        )?;
+        require(
+            self.masses <= MAX_RANDOM_MASSES,
+            "random.masses",
+            f64::from(self.masses),
+            "must be at most 16384: the nearest-mass search is quadratic",
+        )?;
+        let connections = f64::from(self.connections);
+        buildable(
+            "random.connections",
+            connections,
+            f64::from(self.masses) * (connections + 1.0),
         )?;
         positive("random.size", self.size, "must be finite and > 0 (m)")?;
         non_negative(

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::SplitMix64;
 use crate::error::Result;
 use crate::model::{Heightfield, Shape};
-use crate::validate::{at_least, finite, non_negative, positive, require};
+use crate::validate::{at_least, buildable, finite, non_negative, positive, require};
 
 /// An inclined plane rising along +x at `angle` through `point`: the solid below the plane
 /// `z = point.z + (x - point.x) tan(angle)`.
@@ -146,6 +146,7 @@ impl Staircase {
     /// start.
     pub fn shapes(&self) -> Result<Vec<Shape>> {
         at_least("staircase.steps", self.steps, 1, "needs at least 1 step")?;
+        buildable("staircase.steps", self.steps as f64, self.steps as f64)?;
         positive("staircase.rise", self.rise, "must be finite and > 0 (m)")?;
         positive("staircase.run", self.run, "must be finite and > 0 (m)")?;
         positive("staircase.width", self.width, "must be finite and > 0 (m)")?;
@@ -254,6 +255,13 @@ impl RoughGround {
     pub fn heightfield(&self) -> Result<Heightfield> {
         at_least("rough.columns", self.columns, 2, "needs at least 2 samples")?;
         at_least("rough.rows", self.rows, 2, "needs at least 2 samples")?;
+        // The larger count is named: it is the one to shrink.
+        let samples = self.columns as f64 * self.rows as f64;
+        if self.columns >= self.rows {
+            buildable("rough.columns", self.columns as f64, samples)?;
+        } else {
+            buildable("rough.rows", self.rows as f64, samples)?;
+        }
         positive(
             "rough.spacing.x",
             self.spacing.x,

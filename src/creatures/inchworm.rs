@@ -11,7 +11,7 @@ use super::creature::Creature;
 use super::deformation::Deformation;
 use crate::error::Result;
 use crate::model::{Contact, Friction, FrictionOscillator, Mass, Params, Part};
-use crate::validate::{at_least, fraction, non_negative, positive};
+use crate::validate::{at_least, buildable, fraction, non_negative, positive};
 
 /// A crawling inchworm (Facey): a row of box segments that stretches and contracts along x,
 /// with friction oscillators on its feet.
@@ -131,6 +131,8 @@ impl Inchworm {
             2,
             "must be at least 2",
         )?;
+        let segments = f64::from(self.segments);
+        buildable("inchworm.segments", segments, 64.0 * segments)?;
         for (name, value, expected) in [
             (
                 "inchworm.segment_length",

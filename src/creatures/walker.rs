@@ -12,7 +12,7 @@ use super::deformation::Deformation;
 use crate::builders::{Voxel, VoxelBody};
 use crate::error::Result;
 use crate::model::{Contact, Friction, Params};
-use crate::validate::{at_least, fraction, non_negative, positive};
+use crate::validate::{at_least, buildable, fraction, non_negative, positive};
 
 /// A four-legged voxel robot that trots forward along +x.
 ///
@@ -166,6 +166,20 @@ impl WalkingRobot {
             };
             at_least(name, value as usize, min as usize, expected)?;
         }
+        // Up to 8 masses and 28 springs per voxel of the body and the legs.
+        let voxels = f64::from(self.body_length)
+            * f64::from(self.body_width)
+            * (f64::from(self.leg_height) + 1.0);
+        // The largest count is named: it is the one to shrink.
+        let largest = [
+            ("walker.body_length", self.body_length),
+            ("walker.body_width", self.body_width),
+            ("walker.leg_height", self.leg_height),
+        ]
+        .into_iter()
+        .max_by_key(|&(_, n)| n)
+        .unwrap_or(("walker.body_length", self.body_length));
+        buildable(largest.0, f64::from(largest.1), 36.0 * voxels)?;
         let params = Params {
             dt: self.dt,
             friction: self.friction,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::creature::Creature;
 use crate::error::Result;
 use crate::model::{Actuator, Contact, DutyCycle, Friction, Mass, Params, Part, Spring};
-use crate::validate::{fraction, non_negative, positive, require};
+use crate::validate::{buildable, fraction, non_negative, positive, require};
 
 /// A spoked wheel that rolls forward (+x) by kicking its spokes in turn (Facey).
 ///
@@ -179,6 +179,7 @@ impl Wheel {
             f64::from(n),
             "must be even and at least 4",
         )?;
+        buildable("wheel.spokes", f64::from(n), 16.0 * f64::from(n))?;
         positive("wheel.radius", self.radius, "must be finite and > 0 (m)")?;
         positive("wheel.width", self.width, "must be finite and > 0 (m)")?;
         positive("wheel.mass", self.mass, "must be finite and > 0 (kg)")?;

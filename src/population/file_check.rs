@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::{EvaluationSpec, Fitness, GenomeSettings, PopulationFile, RobotEntry, VoxelMaterial};
 use crate::backend_choice::BackendChoice;
@@ -21,7 +22,7 @@ struct Raw {
     #[serde(default)]
     version: Option<serde_json::Value>,
     evaluation: serde_json::Value,
-    robots: Vec<serde_json::Value>,
+    robots: Vec<Box<RawValue>>,
 }
 
 impl PopulationFile {
@@ -61,8 +62,8 @@ impl PopulationFile {
         }
         let mut robots = Vec::with_capacity(raw.robots.len());
         let mut seen: HashMap<String, usize> = HashMap::new();
-        for (i, value) in raw.robots.into_iter().enumerate() {
-            let robot = robot(i, value, &evaluation.genome)?;
+        for (i, text) in raw.robots.iter().enumerate() {
+            let robot = robot(i, text, &evaluation.genome)?;
             if let Some(first) = seen.insert(robot.id.clone(), i) {
                 return Err(file_error(format!(
                     "robots[{i}]: id {:?} is also the id of robots[{first}]; ids must be unique",
@@ -81,14 +82,17 @@ impl PopulationFile {
 }
 
 /// Robot `i` of a file, parsed and checked ([`RobotEntry::check`]); errors name it.
-fn robot(i: usize, value: serde_json::Value, settings: &GenomeSettings) -> Result<RobotEntry> {
-    // Name the robot by its id when it has one, even if the rest is wrong.
-    let name = match value.get("id").and_then(serde_json::Value::as_str) {
-        Some(id) => format!("robots[{i}] (id {id:?})"),
-        None => format!("robots[{i}]"),
-    };
-    let entry: RobotEntry =
-        serde_json::from_value(value).map_err(|e| file_error(format!("{name}: {e}")))?;
+fn robot(i: usize, text: &RawValue, settings: &GenomeSettings) -> Result<RobotEntry> {
+    let entry: RobotEntry = serde_json::from_str(text.get()).map_err(|e| {
+        // Name the robot by its id when it has one, even if the rest is wrong.
+        let value = serde_json::from_str::<serde_json::Value>(text.get()).ok();
+        let name = match value.as_ref().and_then(|v| v.get("id")?.as_str()) {
+            Some(id) => format!("robots[{i}] (id {id:?})"),
+            None => format!("robots[{i}]"),
+        };
+        file_error(format!("{name}: {e}"))
+    })?;
+    let name = format!("robots[{i}] (id {:?})", entry.id);
     entry.check(settings).map_err(|e| match e {
         Error::InvalidBuilder { reason, .. } => file_error(format!("{name}: {reason}")),
         other => file_error(format!("{name}: {other}")),

@@ -193,13 +193,16 @@ impl Scene {
     /// the file's folder.
     ///
     /// # Errors
-    /// [`Error::SceneIo`] if the file cannot be read; [`Error::SceneParse`] (with line and column)
-    /// if it is not a valid scene.
+    /// [`Error::SceneIo`] if the file cannot be read or is not UTF-8; [`Error::InputTooLarge`]
+    /// if it is larger than [`max_input_bytes`](crate::max_input_bytes) (64 MiB unless
+    /// `HOOKE_MAX_INPUT_BYTES` says otherwise); [`Error::SceneParse`] (with line and column) if it
+    /// is not a valid scene.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::SceneIo {
+        let bytes = crate::input_file::read_input(path)?;
+        let text = String::from_utf8(bytes).map_err(|e| Error::SceneIo {
             path: path.to_path_buf(),
-            source,
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
         })?;
         let mut scene = Self::parse(&text, path)?;
         scene.base_dir = Some(

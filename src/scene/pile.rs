@@ -10,7 +10,7 @@ use super::body_spec::{BodyCollision, BodySpec};
 use crate::builders::{Cube, Lattice, Placement, RandomStructure, SplitMix64};
 use crate::error::Result;
 use crate::model::{Contact, Friction, Obstacle, Shape};
-use crate::validate::{at_least, positive, require};
+use crate::validate::{at_least, buildable, positive, require};
 
 /// Side of the cubic cell each body starts in, m: every body (its masses and their collision
 /// radii, turned any way about its centre) fits in a ball of diameter 0.16 m, so bodies in
@@ -164,6 +164,9 @@ impl PileLayout {
     /// `"pile.width"` or `"pile.wall_height"`.
     pub fn validate(&self) -> Result<()> {
         at_least("pile.bodies", self.bodies as usize, 1, "must be at least 1")?;
+        let bodies = f64::from(self.bodies);
+        // Every body of a pile fits a 0.16 m ball: a few hundred masses and springs at most.
+        buildable("pile.bodies", bodies, 4096.0 * bodies)?;
         require(
             self.width.is_finite() && self.width >= CELL,
             "pile.width",
@@ -196,17 +199,18 @@ impl PileLayout {
         let pitch = self.width / f64::from(per_row);
         let mut rng = SplitMix64::new(self.seed ^ 0x005E_ED0F_7075);
         let mut bodies = Vec::with_capacity(self.bodies as usize);
+        // In u64: a pile as wide as u32::MAX cells squares to less than 2^64.
+        let per_row = u64::from(per_row);
         for (k, body) in self.kinds().into_iter().enumerate() {
-            let k = k as u32;
             let (i, j, layer) = (
-                k % per_row,
-                (k / per_row) % per_row,
-                k / (per_row * per_row),
+                k as u64 % per_row,
+                (k as u64 / per_row) % per_row,
+                k as u64 / (per_row * per_row),
             );
             let centre = DVec3::new(
-                -0.5 * self.width + (f64::from(i) + 0.5) * pitch,
-                -0.5 * self.width + (f64::from(j) + 0.5) * pitch,
-                LIFT + (f64::from(layer) + 0.5) * CELL,
+                -0.5 * self.width + (i as f64 + 0.5) * pitch,
+                -0.5 * self.width + (j as f64 + 0.5) * pitch,
+                LIFT + (layer as f64 + 0.5) * CELL,
             );
             let (kind, half, collision) = body.parts();
             let turn = random_turn(&mut rng);

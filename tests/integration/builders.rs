@@ -394,9 +394,13 @@ fn lattice_matches_scene_md_layout() {
             ..
         })
     ));
+    // 2000^3 masses: more than MAX_BUILT_ELEMENTS, refused naming n before any allocation.
     assert!(matches!(
         Lattice::benchmark(2000).build(),
-        Err(Error::InvalidBuilder { .. })
+        Err(Error::InvalidParameter {
+            name: "lattice.n",
+            ..
+        })
     ));
 }
 

@@ -51,7 +51,7 @@ fn population(duration: f64) -> Value {
 /// The results without the wall times: what must be bit-identical between runs. Fitness values
 /// are compared as bit patterns (serde_json writes the shortest string that reads back as the
 /// same f64, and reads it back exactly).
-fn comparable(results: &Value) -> Vec<(u64, String, Option<u64>, Value)> {
+pub(crate) fn comparable(results: &Value) -> Vec<(u64, String, Option<u64>, Value)> {
     results["results"]
         .as_array()
         .unwrap()

@@ -42,6 +42,7 @@ mod render_any_adapter;
 mod render_obstacles;
 mod render_output;
 mod reset_body;
+mod robustness;
 mod scene_files;
 mod sensors;
 mod terrain;

@@ -21,6 +21,7 @@ mod evolve;
 mod hashes_file;
 mod human;
 mod info;
+mod input;
 mod merge;
 mod population_file;
 mod progress;

@@ -27,8 +27,7 @@ impl PopulationFile {
     /// Reads and checks `path`. Errors name the file, and the robot (position and id) and
     /// field at fault.
     pub(crate) fn load(path: &Path) -> Result<Self, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = crate::input::read(path)?;
         let base_dir = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
         Self::parse(&bytes, path, base_dir)
     }

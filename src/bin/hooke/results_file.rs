@@ -58,8 +58,7 @@ pub(crate) fn digest(bytes: &[u8]) -> String {
 impl Results {
     /// Reads a results file; errors name it.
     pub(crate) fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::input::read_text(path)?;
         serde_json::from_str(&text)
             .map_err(|e| format!("{} is not a hooke results file: {e}", path.display()))
     }

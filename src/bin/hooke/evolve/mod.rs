@@ -79,9 +79,8 @@ pub(crate) fn evolve(args: &EvolveArgs) -> Result<(), Box<dyn Error>> {
 
 /// The settings file's contents as JSON, as the checkpoint keeps them.
 fn settings_value(path: &Path) -> Result<serde_json::Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let bytes = crate::input::read(path)?;
+    serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// One evolution run: what it evolves, on what, and where it writes.

@@ -79,8 +79,7 @@ fn default_evaluation() -> serde_json::Value {
 impl Settings {
     /// Reads and checks `path`; errors name it and the field.
     pub(crate) fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::input::read_text(path)?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 

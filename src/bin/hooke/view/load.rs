@@ -26,7 +26,7 @@ pub(crate) struct Loaded {
 /// Reads `path`: a population file when its top level has `robots`, else a scene file. Errors
 /// name the file (and the robot and field, for a population file).
 pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = crate::input::read(path)?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
