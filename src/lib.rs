@@ -133,6 +133,7 @@ pub mod render;
 pub mod scene;
 pub mod sensors;
 pub mod simulation;
+pub mod snapshot;
 pub mod state_hash;
 mod validate;
 
@@ -162,6 +163,7 @@ pub use scene::{
 };
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
+pub use snapshot::{model_fingerprint, Snapshot, SnapshotBackend};
 pub use state_hash::{StateHash, StateHashes};
 
 /// The names most programs need, in one import: `use hooke::prelude::*;`. It brings the

@@ -42,6 +42,7 @@ mod render_output;
 mod reset_body;
 mod scene_files;
 mod sensors;
+mod snapshots;
 mod terrain;
 mod viewer_input;
 

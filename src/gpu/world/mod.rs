@@ -10,6 +10,7 @@ mod edit;
 mod read;
 mod reset;
 mod sense;
+mod snapshot;
 mod status;
 mod step;
 
@@ -105,6 +106,8 @@ struct HostModel {
     stable: StableDt,
     /// The broad phase and exclusions for [`World::contacts`], when a mass collides.
     contact_finder: Option<crate::model::CollisionPairs>,
+    /// The model's [`model_fingerprint`](crate::model_fingerprint), which snapshots carry.
+    fingerprint: u128,
 }
 
 /// Why a World stopped.
