@@ -44,6 +44,7 @@
 mod backend;
 mod benchmark;
 mod breed;
+mod checkpoint;
 mod control;
 mod evaluation;
 mod evolve;
@@ -58,6 +59,7 @@ mod run;
 mod settings;
 
 pub use benchmark::{block_robot, BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
+pub use checkpoint::EvolutionCheckpoint;
 pub use control::{RobotControl, RobotController};
 pub use evaluation::{Evaluation, Fitness, FitnessFn, RobotResult};
 pub use evolve::{Champion, Evolution, EvolutionState, Evolved, GenerationStats};
