@@ -294,7 +294,10 @@ impl Snapshot {
             )));
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let (stored, computed) = (u64::from_le_bytes(sum.try_into().expect("8")), xxh3_64(body));
+        let (stored, computed) = (
+            u64::from_le_bytes(sum.try_into().expect("8")),
+            xxh3_64(body),
+        );
         if stored != computed {
             return Err(error(format!(
                 "corrupted: its checksum is {stored:016x}, its bytes give {computed:016x}"
@@ -404,7 +407,11 @@ mod tests {
         let b = example().to_bytes();
         for cut in [0, 5, 40, HEADER, b.len() - 1] {
             let said = refusal(&b[..cut]);
-            let expected = if cut < 8 { "not a hooke snapshot" } else { "truncated" };
+            let expected = if cut < 8 {
+                "not a hooke snapshot"
+            } else {
+                "truncated"
+            };
             assert!(said.contains(expected), "cut at {cut}: {said}");
         }
         let mut longer = b.clone();
@@ -429,12 +436,17 @@ mod tests {
             .check_fits(SnapshotBackend::Cpu, fp, 3, 2)
             .unwrap_err()
             .to_string();
-        assert!(said.contains("of the GPU World in f32; it cannot be restored into the CPU reference (f64)"), "{said}");
-        let said = s
-            .check_fits(s.backend, fp, 4, 2)
-            .unwrap_err()
-            .to_string();
-        assert!(said.contains("3 masses and 2 springs; this world's model has 4 masses"), "{said}");
+        assert!(
+            said.contains(
+                "of the GPU World in f32; it cannot be restored into the CPU reference (f64)"
+            ),
+            "{said}"
+        );
+        let said = s.check_fits(s.backend, fp, 4, 2).unwrap_err().to_string();
+        assert!(
+            said.contains("3 masses and 2 springs; this world's model has 4 masses"),
+            "{said}"
+        );
         let said = s
             .check_fits(s.backend, fp ^ 1, 3, 2)
             .unwrap_err()

@@ -370,6 +370,8 @@ def evolve(
     threads: Optional[int] = None,
     callback: Optional[Callable[[int, GenerationStats], Any]] = None,
     progress: bool = False,
+    checkpoint: Optional[Union[str, os.PathLike[str]]] = None,
+    resume: bool = False,
     **evolution: Any,
 ) -> Evolved:
     """Evolves voxel robots with the crate's genetic algorithm, as ``hooke evolve`` does: the
@@ -385,7 +387,14 @@ def evolve(
     ``callback(generation, stats)`` is called after every generation with a
     :class:`GenerationStats`; an exception it raises stops the run and propagates (so does
     Ctrl-C). ``progress=True`` shows a tqdm bar if tqdm is installed, else a line per generation
-    on standard error. ``backend`` and ``threads`` as in :func:`evaluate`."""
+    on standard error. ``backend`` and ``threads`` as in :func:`evaluate`.
+
+    ``checkpoint``: a path where the run writes a checkpoint after every generation (format
+    version and checksum; flushed to the disk before it replaces the last one, which is kept as
+    ``<name>.previous.json``). ``resume=True`` continues from it (or, when it is damaged, from
+    the one before it, with a ``RuntimeWarning``) and ends with the champion and history of a run
+    that was never stopped, wall times aside; the settings must be the checkpoint's but for
+    ``generations``, which may grow. A damaged checkpoint raises :class:`SnapshotError`."""
     file = _settings(settings)
     unknown = sorted(set(evolution) - set(EVOLUTION_FIELDS))
     if unknown:
@@ -402,6 +411,8 @@ def evolve(
             backend,
             threads,
             each,
+            None if checkpoint is None else os.fspath(checkpoint),
+            resume,
         )
     finally:
         close()

@@ -4,7 +4,12 @@
 //! stops the run. `hooke.evolve` (in `hooke/_population.py`) wraps it with progress bars and
 //! arrays.
 
-use hooke::population::{EvaluationSpec, Evolution, GenerationStats, VoxelGenome, VoxelMaterial};
+use std::path::PathBuf;
+
+use hooke::population::{
+    EvaluationSpec, Evolution, EvolutionCheckpoint, EvolutionState, GenerationStats, VoxelGenome,
+    VoxelMaterial,
+};
 use hooke::BackendChoice;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
@@ -58,12 +63,39 @@ fn settings(
     Ok((evolution, backend))
 }
 
+/// The state to start from: generation 0, or with `resume` the checkpoint at `path` (or the
+/// one before it, when that one is damaged: a `RuntimeWarning` says why).
+fn first_state(
+    py: Python<'_>,
+    evolution: &Evolution,
+    checkpoint: Option<&PathBuf>,
+    resume: bool,
+) -> PyResult<EvolutionState> {
+    let Some(path) = checkpoint.filter(|_| resume) else {
+        if resume {
+            return Err(argument("resume=True needs a checkpoint path".into()));
+        }
+        return py.detach(|| evolution.start()).py();
+    };
+    let (saved, refused) = py.detach(|| EvolutionCheckpoint::load_latest(path)).py()?;
+    if let Some(e) = refused {
+        let message = format!("{e}; resuming from the checkpoint before it");
+        let message = std::ffi::CString::new(message).unwrap_or_default();
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(py, &category, &message, 1)?;
+    }
+    saved.resume(evolution).py()
+}
+
 /// Runs the evolution of `evolution` and `evaluation` (JSON, in the names of `hooke evolve`'s
 /// settings file) on `backend` (`None`: the evaluation's `backend`, else `"cpu"`), calling
-/// `callback(generation, stats)` after every generation with the GIL held. Returns a dict:
-/// `history` (a list of stats dicts) and `champion` (`None` or a dict).
+/// `callback(generation, stats)` after every generation with the GIL held. With `checkpoint`
+/// (a path), an `EvolutionCheckpoint` is written there after every generation, and `resume`
+/// continues from it. Returns a dict: `history` (a list of stats dicts) and `champion` (`None`
+/// or a dict).
 #[pyfunction]
-#[pyo3(signature = (evolution, evaluation=None, backend=None, threads=None, callback=None))]
+#[pyo3(signature = (evolution, evaluation=None, backend=None, threads=None, callback=None, checkpoint=None, resume=false))]
+#[allow(clippy::too_many_arguments)] // the Python keyword arguments, one each
 pub(crate) fn evolve_population<'py>(
     py: Python<'py>,
     evolution: &str,
@@ -71,16 +103,26 @@ pub(crate) fn evolve_population<'py>(
     backend: Option<&str>,
     threads: Option<usize>,
     callback: Option<Bound<'py, PyAny>>,
+    checkpoint: Option<PathBuf>,
+    resume: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (evolution, file_backend) = settings(evolution, evaluation)?;
     let open = open_backend(backend, file_backend, threads)?;
-    let mut state = py.detach(|| evolution.start()).py()?;
+    let mut state = first_state(py, &evolution, checkpoint.as_ref(), resume)?;
     let mut evaluate = |p: &hooke::population::Population, e: &hooke::population::Evaluation| {
         p.evaluate(e).on(&open).run()
     };
     while !state.finished(&evolution) {
-        py.detach(|| evolution.next_generation(&mut state, &mut evaluate))
-            .py()?;
+        py.detach(|| {
+            evolution.next_generation(&mut state, &mut evaluate)?;
+            match &checkpoint {
+                Some(path) => {
+                    EvolutionCheckpoint::new(&evolution, None, &open, state.clone()).save(path)
+                }
+                None => Ok(()),
+            }
+        })
+        .py()?;
         py.check_signals()?;
         if let (Some(call), Some(stats)) = (&callback, state.evolved.history.last()) {
             call.call1((stats.generation, stats_dict(py, stats)?))?;

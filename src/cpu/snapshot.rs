@@ -147,11 +147,17 @@ impl CpuWorld {
             let a = r.f64s(field, Some(5))?;
             Ok(SpeedLimit::from_array(a.try_into().expect("5 numbers")))
         };
-        let limits = [limit(r, "blow-up bound")?, limit(r, "initial blow-up bound")?];
+        let limits = [
+            limit(r, "blow-up bound")?,
+            limit(r, "initial blow-up bound")?,
+        ];
         r.finish()?;
         let waves = super::waves::Waves::new(&actuators).sines().len();
         if sines.len() != waves {
-            return Err(r.error(format!("it has {} wave values, expected {waves}", sines.len())));
+            return Err(r.error(format!(
+                "it has {} wave values, expected {waves}",
+                sines.len()
+            )));
         }
         Ok(Saved {
             pos,

@@ -117,7 +117,9 @@ impl EvolutionCheckpoint {
             )));
         }
         if envelope.format.as_deref() != Some(FORMAT) {
-            return Err(error(format!("not a hooke evolution checkpoint (\"format\" is not {FORMAT:?})")));
+            return Err(error(format!(
+                "not a hooke evolution checkpoint (\"format\" is not {FORMAT:?})"
+            )));
         }
         let (Some(sum), Some(body)) = (envelope.checksum, envelope.checkpoint) else {
             return Err(error("it has no \"checksum\" or no \"checkpoint\"".into()));
@@ -156,9 +158,8 @@ impl EvolutionCheckpoint {
         };
         if path.is_file() {
             let previous = Self::previous_path(path);
-            std::fs::rename(path, &previous).map_err(|e| {
-                error(format!("cannot rename it to {}: {e}", previous.display()))
-            })?;
+            std::fs::rename(path, &previous)
+                .map_err(|e| error(format!("cannot rename it to {}: {e}", previous.display())))?;
         }
         write_durably(path, self.to_json().as_bytes()).map_err(error)
     }
@@ -256,9 +257,8 @@ impl Evolution {
         } else {
             self.start()?
         };
-        let mut evaluate = |p: &super::Population, e: &super::Evaluation| {
-            p.evaluate(e).on(backend).run()
-        };
+        let mut evaluate =
+            |p: &super::Population, e: &super::Evaluation| p.evaluate(e).on(backend).run();
         while !state.finished(self) {
             self.next_generation(&mut state, &mut evaluate)?;
             EvolutionCheckpoint::new(self, None, backend, state.clone()).save(checkpoint)?;
@@ -303,7 +303,10 @@ mod tests {
         let c = checkpoint();
         let text = c.to_json();
         let back = EvolutionCheckpoint::from_json(&text, "c").unwrap();
-        assert_eq!((back.state, back.settings), (c.state.clone(), c.settings.clone()));
+        assert_eq!(
+            (back.state, back.settings),
+            (c.state.clone(), c.settings.clone())
+        );
         for cut in [1, text.len() / 3, text.len() - 3] {
             assert!(refusal(&text[..cut]).contains("truncated"), "cut at {cut}");
         }
@@ -317,7 +320,8 @@ mod tests {
         assert!(said.contains("corrupted: its checksum is"), "{said}");
         let v1 = text.replacen("\"version\":2", "\"version\":1", 1);
         assert!(refusal(&v1).contains("checkpoint version 1; this hooke reads version 2"));
-        let old = r#"{"version": 1, "settings": {}, "backend": "cpu", "adapter": null, "state": {}}"#;
+        let old =
+            r#"{"version": 1, "settings": {}, "backend": "cpu", "adapter": null, "state": {}}"#;
         assert!(refusal(old).contains("checkpoint version 1"));
         let unsummed = text.replacen("\"checksum\"", "\"sum\"", 1);
         assert!(refusal(&unsummed).contains("no \"checksum\""));
@@ -336,15 +340,23 @@ mod tests {
         let previous = EvolutionCheckpoint::previous_path(&path);
         assert_eq!(previous, dir.join("checkpoint.previous.json"));
         let (latest, refused) = EvolutionCheckpoint::load_latest(&path).unwrap();
-        assert_eq!((latest.state.rng_word_pos, refused.is_none()), (c.state.rng_word_pos, true));
+        assert_eq!(
+            (latest.state.rng_word_pos, refused.is_none()),
+            (c.state.rng_word_pos, true)
+        );
         let text = std::fs::read(&path).unwrap();
         std::fs::write(&path, &text[..text.len() / 2]).unwrap();
         let (older, refused) = EvolutionCheckpoint::load_latest(&path).unwrap();
         assert_eq!(older.state.rng_word_pos, c.state.rng_word_pos - 1);
         assert!(refused.unwrap().to_string().contains("truncated"));
         std::fs::remove_file(&previous).unwrap();
-        let said = EvolutionCheckpoint::load_latest(&path).unwrap_err().to_string();
-        assert!(said.contains("truncated") && said.contains("cannot read it"), "{said}");
+        let said = EvolutionCheckpoint::load_latest(&path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            said.contains("truncated") && said.contains("cannot read it"),
+            "{said}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -361,6 +373,9 @@ mod tests {
             ..c.evolution.clone()
         };
         let said = c.resume(&other).unwrap_err().to_string();
-        assert!(said.contains("only evolution.generations may change"), "{said}");
+        assert!(
+            said.contains("only evolution.generations may change"),
+            "{said}"
+        );
     }
 }

@@ -263,7 +263,11 @@ fn resume_after_a_kill_while_writing_a_checkpoint_gives_the_undisturbed_champion
     };
 
     let (temp, text) = stopped_after_three("temp");
-    std::fs::write(temp.join(".checkpoint.json.999999.tmp"), &text[..text.len() / 2]).unwrap();
+    std::fs::write(
+        temp.join(".checkpoint.json.999999.tmp"),
+        &text[..text.len() / 2],
+    )
+    .unwrap();
     ok(&resume(&s, &temp));
     assert_eq!((final_files(&temp), outcome(&temp)), expected);
 
@@ -272,7 +276,10 @@ fn resume_after_a_kill_while_writing_a_checkpoint_gives_the_undisturbed_champion
     let run = resume(&s, &cut);
     ok(&run);
     let said = stderr(&run);
-    assert!(said.contains("truncated") && said.contains("checkpoint.previous.json"), "{said}");
+    assert!(
+        said.contains("truncated") && said.contains("checkpoint.previous.json"),
+        "{said}"
+    );
     assert_eq!((final_files(&cut), outcome(&cut)), expected);
 
     let (both, text) = stopped_after_three("both");
@@ -283,5 +290,8 @@ fn resume_after_a_kill_while_writing_a_checkpoint_gives_the_undisturbed_champion
     let run = resume(&s, &both);
     assert!(!run.status.success());
     let said = stderr(&run);
-    assert!(said.contains("no checkpoint reads") && said.contains("truncated"), "{said}");
+    assert!(
+        said.contains("no checkpoint reads") && said.contains("truncated"),
+        "{said}"
+    );
 }

@@ -36,7 +36,12 @@ fn outcome<S: Simulation>(w: &S) -> Outcome {
         hash: w.state_hash().unwrap(),
         positions: bits(w.positions().unwrap()),
         velocities: bits(w.velocities().unwrap()),
-        rest: w.rest_lengths().unwrap().iter().map(|r| r.to_bits()).collect(),
+        rest: w
+            .rest_lengths()
+            .unwrap()
+            .iter()
+            .map(|r| r.to_bits())
+            .collect(),
         books: [e.dissipated.to_bits(), e.injected.to_bits()],
     }
 }
@@ -57,7 +62,11 @@ fn round_trip<S: Simulation>(a: &mut S, b: &mut S) -> Result<(), String> {
     for (name, w) in [("another world", &mut *b), ("the same world", &mut *a)] {
         w.restore(&snapshot).map_err(|e| format!("{name}: {e}"))?;
         if (w.steps(), w.time()) != (FIRST, snapshot.time()) {
-            return Err(format!("{name}: restored at step {} t = {}", w.steps(), w.time()));
+            return Err(format!(
+                "{name}: restored at step {} t = {}",
+                w.steps(),
+                w.time()
+            ));
         }
         w.step(THEN).map_err(|e| format!("{name}: {e}"))?;
         let got = outcome(w);
@@ -101,7 +110,9 @@ fn every_scene<S: Simulation>(make: impl Fn(&Model) -> S) {
         .iter()
         .filter_map(|(name, model)| {
             let (mut a, mut b) = (make(model), make(model));
-            round_trip(&mut a, &mut b).err().map(|e| format!("{name}: {e}"))
+            round_trip(&mut a, &mut b)
+                .err()
+                .map(|e| format!("{name}: {e}"))
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -145,13 +156,22 @@ fn edits_survive<S: Simulation>(a: &mut S, b: &mut S) {
     a.set_external_force(3, DVec3::new(0.0, 2.0, 0.0)).unwrap();
     a.set_fixed(0, true).unwrap();
     let muscle = a.actuators()[1];
-    a.set_actuator(1, Actuator { amplitude: 0.5 * muscle.amplitude, ..muscle }).unwrap();
+    a.set_actuator(
+        1,
+        Actuator {
+            amplitude: 0.5 * muscle.amplitude,
+            ..muscle
+        },
+    )
+    .unwrap();
     let plain = (0..a.spring_count())
         .find(|s| a.actuators().iter().all(|m| m.spring as usize != *s))
         .unwrap();
-    a.set_rest_length(plain, 1.02 * a.rest_lengths().unwrap()[plain]).unwrap();
+    a.set_rest_length(plain, 1.02 * a.rest_lengths().unwrap()[plain])
+        .unwrap();
     let actuated = a.actuators()[2].spring as usize;
-    a.set_rest_length(actuated, 0.98 * a.rest_lengths().unwrap()[actuated]).unwrap();
+    a.set_rest_length(actuated, 0.98 * a.rest_lengths().unwrap()[actuated])
+        .unwrap();
     a.set_drag(Some(DragSpring {
         mass: 5,
         target: DVec3::new(0.1, 0.0, 0.3),
@@ -168,17 +188,24 @@ fn edits_survive<S: Simulation>(a: &mut S, b: &mut S) {
     let snapshot = a.snapshot().unwrap();
     a.step(60).unwrap();
     let straight = (outcome(a), a.sense(&feet).unwrap().contacts);
-    b.restore(&Snapshot::from_bytes(&snapshot.to_bytes()).unwrap()).unwrap();
+    b.restore(&Snapshot::from_bytes(&snapshot.to_bytes()).unwrap())
+        .unwrap();
     assert_eq!(b.actuators(), a.actuators());
     b.step(60).unwrap();
     assert_eq!((outcome(b), b.sense(&feet).unwrap().contacts), straight);
-    assert!(straight.1.iter().any(|c| c.touching), "no foot touched the ground");
+    assert!(
+        straight.1.iter().any(|c| c.touching),
+        "no foot touched the ground"
+    );
 }
 
 #[test]
 fn cpu_setters_and_sensors_survive_a_snapshot() {
     let model = commanded_walker();
-    edits_survive(&mut CpuWorld::new(&model).unwrap(), &mut CpuWorld::new(&model).unwrap());
+    edits_survive(
+        &mut CpuWorld::new(&model).unwrap(),
+        &mut CpuWorld::new(&model).unwrap(),
+    );
 }
 
 #[test]
@@ -198,12 +225,26 @@ fn a_snapshot_of_another_backend_precision_or_model_is_refused_by_name() {
     let cpu = CpuWorld::new(&model).unwrap().snapshot().unwrap();
     let gpu = world(&model).snapshot().unwrap();
     let said = refusal(world(&model).restore(&cpu).unwrap_err());
-    assert!(said.contains("it is of the CPU reference (f64); it cannot be restored into the GPU World in f32"), "{said}");
+    assert!(
+        said.contains(
+            "it is of the CPU reference (f64); it cannot be restored into the GPU World in f32"
+        ),
+        "{said}"
+    );
     let said = refusal(CpuWorld::new(&model).unwrap().restore(&gpu).unwrap_err());
-    assert!(said.contains("of the GPU World in f32; it cannot be restored into the CPU reference"), "{said}");
-    let f64 = WorldOptions { precision: Precision::F64, ..WorldOptions::default() };
+    assert!(
+        said.contains("of the GPU World in f32; it cannot be restored into the CPU reference"),
+        "{said}"
+    );
+    let f64 = WorldOptions {
+        precision: Precision::F64,
+        ..WorldOptions::default()
+    };
     let said = refusal(world_with(&model, f64).restore(&gpu).unwrap_err());
-    assert!(said.contains("cannot be restored into the GPU World in f64"), "{said}");
+    assert!(
+        said.contains("cannot be restored into the GPU World in f64"),
+        "{said}"
+    );
 
     // Other counts, and the same counts with one stiffness changed.
     let mut bigger = model.clone();
@@ -217,7 +258,11 @@ fn a_snapshot_of_another_backend_precision_or_model_is_refused_by_name() {
     other.step(3).unwrap();
     let before = outcome(&other);
     assert!(refusal(other.restore(&cpu).unwrap_err()).contains("another model"));
-    assert_eq!(outcome(&other), before, "a refused restore changed the world");
+    assert_eq!(
+        outcome(&other),
+        before,
+        "a refused restore changed the world"
+    );
     assert!(refusal(world(&stiffer).restore(&gpu).unwrap_err()).contains("another model"));
 }
 
@@ -245,7 +290,10 @@ fn truncated_corrupted_and_other_version_files_are_refused_by_name() {
     };
     for cut in [3, 50, good.len() / 2, good.len() - 1] {
         let said = load(&good[..cut], "cut.snapshot");
-        assert!(said.contains("truncated") || said.contains("not a hooke snapshot"), "{cut}: {said}");
+        assert!(
+            said.contains("truncated") || said.contains("not a hooke snapshot"),
+            "{cut}: {said}"
+        );
     }
     for at in [20, good.len() / 2, good.len() - 3] {
         let mut bad = good.clone();
@@ -270,7 +318,10 @@ fn stopped_world<S: Simulation>(make: impl Fn(&Model) -> S) {
     let mut fresh = make(&model);
     let start = fresh.snapshot().unwrap();
     let mut w = make(&model);
-    assert!(w.step(2000).is_err(), "a dt 100 times the stable one did not blow up");
+    assert!(
+        w.step(2000).is_err(),
+        "a dt 100 times the stable one did not blow up"
+    );
     assert!(refusal(w.snapshot().unwrap_err()).contains("the world stopped"));
     w.restore(&start).unwrap();
     w.step(1).unwrap();

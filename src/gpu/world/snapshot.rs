@@ -61,7 +61,8 @@ impl World {
         w.bytes(bytemuck::bytes_of(&run.params));
         w.json(&run.actuators);
         w.f64s(&run.commands);
-        let mut changed: Vec<(usize, f64)> = run.rest_changed.iter().map(|(&s, &r)| (s, r)).collect();
+        let mut changed: Vec<(usize, f64)> =
+            run.rest_changed.iter().map(|(&s, &r)| (s, r)).collect();
         changed.sort_by_key(|c| c.0);
         w.len(changed.len());
         for (s, r) in changed {
@@ -125,7 +126,12 @@ impl World {
             self.queue.write_buffer(b, 0, bytes);
         }
         if self.sense_state.contacts && !saved.contacts {
-            pass::clear(&self.device, &self.queue, "hooke::restore", &[&self.buffers.contacts]);
+            pass::clear(
+                &self.device,
+                &self.queue,
+                "hooke::restore",
+                &[&self.buffers.contacts],
+            );
         }
         let params = self.plan.precision.encode_one(&saved.params);
         self.queue.write_buffer(&self.buffers.params, 0, &params);
@@ -167,7 +173,9 @@ impl World {
                 let s = r.u64("changed rest lengths")? as usize;
                 let rest = r.f64("changed rest lengths")?;
                 if s >= self.springs.springs.len() {
-                    return Err(r.error(format!("it changed the rest length of spring {s}, past the model's springs")));
+                    return Err(r.error(format!(
+                        "it changed the rest length of spring {s}, past the model's springs"
+                    )));
                 }
                 Ok((s, rest))
             })
@@ -178,7 +186,10 @@ impl World {
             let a = r.f64s(field, Some(5))?;
             Ok(SpeedLimit::from_array(a.try_into().expect("5 numbers")))
         };
-        let limits = [limit(r, "blow-up bound")?, limit(r, "initial blow-up bound")?];
+        let limits = [
+            limit(r, "blow-up bound")?,
+            limit(r, "initial blow-up bound")?,
+        ];
         Ok(Saved {
             gpu_masses: pod_collect_to_vec::<u8, GpuMass>(masses),
             params: pod_read_unaligned::<GpuParams>(params),
