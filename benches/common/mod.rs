@@ -2,7 +2,7 @@
 
 use hooke::builders::{Lattice, ParticleBed};
 use hooke::population::{Evaluation, Population};
-use hooke::{Contact, DVec3, Friction, Model, Obstacle, Shape};
+use hooke::{Contact, DVec3, Friction, Model, Obstacle, Params, Shape};
 
 /// A collision scene of the benchmarks: its name in the reports, and the model.
 pub(crate) struct CollisionScene {
@@ -121,6 +121,9 @@ pub(crate) fn populations(quick: bool) -> (Vec<Population>, Evaluation) {
         .collect();
     let eval = Evaluation {
         duration,
+        // The frictionless ground the recorded measurements (docs/PERFORMANCE.md) ran on, not
+        // the evaluation's default (the robots preset), so that they stay comparable.
+        params: Params::lipson_cube(),
         ..Evaluation::default()
     };
     (populations, eval)

@@ -211,7 +211,9 @@ def evaluate(
 
     ``evaluation``: the file's ``"evaluation"`` object (``duration`` in s, ``params``,
     ``fitness``, ``obstacles``, ``terrain``, ``genome``, ...); keyword arguments set single
-    fields of it (``duration=0.5``). With a population file, both override the file's own.
+    fields of it (``duration=0.5``). A field ``params`` leaves out is that of the ``"robots"``
+    preset (damped contact, Coulomb friction 1.0 / 0.8), the ground walking robots need. With
+    a population file, both override the file's own.
 
     ``backend``: ``"cpu"`` (the f64 reference), ``"gpu"`` (the f32 GPU World on any adapter) or
     ``"auto"``; by default the file's ``evaluation.backend``, else ``"cpu"``. ``threads``: CPU

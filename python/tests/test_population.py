@@ -153,3 +153,12 @@ def test_bad_input_names_the_robot_or_the_field(robots: Any, settings: dict[str,
     for word in words:
         assert word in str(raised.value), f"{word!r} not in {raised.value}"
     assert isinstance(raised.value, ValueError)
+
+
+def test_an_evaluation_that_sets_only_its_duration_lets_a_walker_walk() -> None:
+    # The defaults are the robots preset's ground: with Params' frictionless default, no
+    # horizontal force acts and the centre of mass stays within rounding (~1e-16 m) of its
+    # start; the walker covers centimetres in 2 s. 1 mm lies between the two.
+    walker = {"id": "walker", "scene": {"bodies": [{"body": {"type": "walking_robot"}}]}}
+    r = hooke.evaluate([walker], {"duration": 2})
+    assert not r.failed[0] and abs(r.fitness[0]) > 1e-3

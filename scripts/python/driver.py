@@ -95,7 +95,8 @@ def main():
     robots = [{"id": f"r{i}", "genome": random_genome(rng)} for i in range(args.robots)]
     evaluation = {
         "duration": args.duration,  # s
-        # Without friction nothing walks (hooke's default ground is frictionless).
+        # The robots preset's friction, also what an evaluation that leaves it out gets:
+        # written out to show where ground settings go.
         "params": {"friction": {"static_coefficient": 1.0, "kinetic_coefficient": 0.8}},
         "fitness": {"distance": {"direction": [1, 0, 0]}},  # m along +x
     }

@@ -95,7 +95,10 @@ impl Fitness {
 pub struct Evaluation {
     /// Simulated time, s (default 5). Finite and >= 0; run as `round(duration / dt)` steps.
     pub duration: f64,
-    /// The world's parameters (default [`Params::default`]).
+    /// The world's parameters (default [`Params::robots`], the ground walking robots need: on
+    /// [`Params::default`]'s frictionless ground nothing walks). In JSON, the fields `params`
+    /// leaves out are [`Params::robots`]'s too.
+    #[serde(deserialize_with = "super::evaluation_params::deserialize")]
     pub params: Params,
     /// Obstacles and terrain every robot meets (default none).
     pub obstacles: Vec<Obstacle>,
@@ -119,7 +122,7 @@ impl Default for Evaluation {
     fn default() -> Self {
         Self {
             duration: 5.0,
-            params: Params::default(),
+            params: super::evaluation_params::evaluation_params(),
             obstacles: Vec::new(),
             fitness: Fitness::default(),
             control_steps: 1000,

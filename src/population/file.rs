@@ -18,7 +18,9 @@
 //! }
 //! ```
 //!
-//! `params`, `obstacles` and `terrain` are spelled exactly as in scene files.
+//! `params`, `obstacles` and `terrain` are spelled exactly as in scene files. A field `params`
+//! leaves out (all of them when there is no `params`) is that of [`Params::robots`], not of
+//! [`Params::default`]: a scene's default ground is frictionless, and no robot walks on it.
 
 use std::path::{Path, PathBuf};
 
@@ -51,8 +53,13 @@ use crate::scene::{Scene, SceneFile, Terrain};
 pub struct EvaluationSpec {
     /// Simulated time per robot, s (finite, > 0; required).
     pub duration: f64,
-    /// Global parameters of the World, as in scene files (default [`Params::default`]).
-    #[serde(default)]
+    /// Global parameters of the World, as in scene files. Default [`Params::robots`], the
+    /// ground walking robots need (on [`Params::default`]'s frictionless ground no robot moves);
+    /// a field `params` leaves out is [`Params::robots`]'s too.
+    #[serde(
+        default = "super::evaluation_params::evaluation_params",
+        deserialize_with = "super::evaluation_params::deserialize"
+    )]
     pub params: Params,
     /// How a robot is scored (default: distance along +x), e.g.
     /// `{ "distance": { "direction": [1, 0, 0] } }`.

@@ -47,6 +47,7 @@ mod breed;
 mod checkpoint;
 mod control;
 mod evaluation;
+mod evaluation_params;
 mod evolve;
 mod failure;
 mod file;

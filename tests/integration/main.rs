@@ -18,6 +18,7 @@ mod cpu_populations;
 mod cpu_stencil;
 mod creatures;
 mod eval_cli;
+mod evaluation_defaults;
 mod evolve;
 mod evolve_cli;
 mod fused_steps;

@@ -112,7 +112,10 @@ POPULATION.json (format 1, as scene files: unknown fields are errors; SI units: 
       \"duration\": 2.0,
           simulated time, s (required)
       \"params\": { \"dt\": 0.0005, \"friction\": { ... } },
-          world parameters as in scene files (default: hooke::Params::default())
+          world parameters as in scene files; every field left out is that of
+          hooke::Params::robots(), the ground walking robots need: dt 1e-4 s, penalty contact
+          100000 N/m damped 50 N*s/m, Coulomb friction 1.0 / 0.8 (a scene file's default
+          ground is frictionless and nothing walks on it; to ask for it, give friction 0)
       \"fitness\": { \"distance\": { \"direction\": [1, 0, 0] } },
           distance the centre of mass moves along a horizontal direction, start to end, m
           (the default)

@@ -6,8 +6,8 @@
 use std::time::Instant;
 
 use hooke::creatures::{Creature, Inchworm};
-use hooke::population::{block_robot, Evaluation};
-use hooke::{CpuWorld, World};
+use hooke::population::block_robot;
+use hooke::{CpuWorld, Params, World};
 
 use crate::Args;
 
@@ -105,14 +105,14 @@ pub(crate) fn run(
     Ok(())
 }
 
-/// [`block_robot`] (the whole 100-mass voxel block of the benchmark genomes) under a population
-/// evaluation's parameters: the ~100-mass robot of the benchmarks' batch of 1 000 robots, all
-/// of one body.
+/// [`block_robot`] (the whole 100-mass voxel block of the benchmark genomes) under the population
+/// benchmarks' parameters (the frictionless ground of their recorded measurements): the
+/// ~100-mass robot of the benchmarks' batch of 1 000 robots, all of one body.
 fn voxel_block() -> hooke::Result<Creature> {
     Ok(Creature {
         name: "block".into(),
         part: block_robot()?,
-        params: Evaluation::default().params,
+        params: Params::lipson_cube(),
         length: 0.4,
         cells: Vec::new(),
     })

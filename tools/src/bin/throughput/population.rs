@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use hooke::population::{Evaluation, Population, RobotResult};
-use hooke::{FixedPointScale, OpenBackend, World, WorldOptions};
+use hooke::{FixedPointScale, OpenBackend, Params, World, WorldOptions};
 
 use crate::Args;
 
@@ -37,6 +37,9 @@ pub(crate) type Gpu<'a> = Option<(&'a wgpu::Device, &'a wgpu::Queue)>;
 pub(crate) fn run(args: &Args, gpu: Gpu<'_>) -> Result<(), Box<dyn std::error::Error>> {
     let eval = Evaluation {
         duration: args.duration,
+        // The frictionless ground of the recorded measurements (docs/PERFORMANCE.md), not the
+        // evaluation's default (the robots preset), so that they stay comparable.
+        params: Params::lipson_cube(),
         ..Evaluation::default()
     };
     let steps = eval.steps()?;
