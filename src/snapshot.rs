@@ -53,8 +53,8 @@ use std::path::Path;
 
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
-pub(crate) use codec::{Reader, Writer};
-pub(crate) use file::write_durably;
+pub(crate) use codec::{Common, Reader, Writer};
+pub use file::write_durably;
 
 use crate::error::{Error, Result};
 use crate::gpu::Precision;

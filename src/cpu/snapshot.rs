@@ -5,9 +5,10 @@ use glam::DVec3;
 
 use super::CpuWorld;
 use crate::error::Result;
-use crate::model::{Actuator, DragSpring, SpeedLimit};
 use crate::sensors::ContactReading;
-use crate::snapshot::{model_fingerprint, stopped, Reader, Snapshot, SnapshotBackend, Writer};
+use crate::snapshot::{
+    model_fingerprint, stopped, Common, Reader, Snapshot, SnapshotBackend, Writer,
+};
 
 /// What a snapshot's payload holds, read whole before any of it is put back.
 struct Saved {
@@ -17,15 +18,11 @@ struct Saved {
     external: Vec<DVec3>,
     base_rest: Vec<f64>,
     rest: Vec<f64>,
-    actuators: Vec<Actuator>,
-    commands: Vec<f64>,
     sines: Vec<f64>,
     contacts: Vec<ContactReading>,
-    drag: Option<DragSpring>,
-    energy: [f64; 2],
     track_energy: bool,
     rest_behind: bool,
-    limits: [SpeedLimit; 2],
+    common: Common,
 }
 
 impl CpuWorld {
@@ -46,21 +43,21 @@ impl CpuWorld {
         w.vec3s(&self.external);
         w.f64s(&self.base_rest);
         w.f64s(&self.springs.rest);
-        w.json(&self.actuators);
-        w.f64s(&self.commands);
         w.f64s(self.waves.sines());
         w.len(self.contacts.len());
         for c in &self.contacts {
             w.bool(c.touching);
             w.vec3s(&[c.normal_force]);
         }
-        w.drag(self.drag);
-        w.f64(self.dissipated);
-        w.f64(self.injected);
         w.bool(self.track_energy);
         w.bool(self.rest_behind);
-        w.f64s(&self.limit.to_array());
-        w.f64s(&self.initial_limit.to_array());
+        w.common(&Common {
+            actuators: self.actuators.clone(),
+            commands: self.commands.clone(),
+            drag: self.drag,
+            energy: [self.dissipated, self.injected],
+            limits: [self.limit, self.initial_limit],
+        });
         Ok(Snapshot::new(
             SnapshotBackend::Cpu,
             model_fingerprint(&self.model),
@@ -88,14 +85,13 @@ impl CpuWorld {
         self.fixed = saved.fixed;
         self.external = saved.external;
         self.base_rest = saved.base_rest;
-        self.actuators = saved.actuators;
-        self.commands = saved.commands;
         self.contacts = saved.contacts;
-        self.drag = saved.drag;
-        (self.steps, self.time) = (snapshot.steps(), snapshot.time());
-        [self.dissipated, self.injected] = saved.energy;
         self.track_energy = saved.track_energy;
-        [self.limit, self.initial_limit] = saved.limits;
+        (self.steps, self.time) = (snapshot.steps(), snapshot.time());
+        let c = saved.common;
+        (self.actuators, self.commands, self.drag) = (c.actuators, c.commands, c.drag);
+        [self.dissipated, self.injected] = c.energy;
+        [self.limit, self.initial_limit] = c.limits;
         self.failed = None;
         // The tables made from the actuators and base lengths, then the stored rest lengths and
         // wave values exactly as the snapshot's last step left them.
@@ -122,15 +118,6 @@ impl CpuWorld {
         let external = r.vec3s("external forces", Some(n))?;
         let base_rest = r.f64s("base rest lengths", Some(s))?;
         let rest = r.f64s("rest lengths", Some(s))?;
-        let actuators: Vec<Actuator> = r.json("actuators")?;
-        if actuators.len() != self.actuators.len() {
-            return Err(r.error(format!(
-                "it has {} actuators; this world's model has {}",
-                actuators.len(),
-                self.actuators.len()
-            )));
-        }
-        let commands = r.f64s("commands", Some(self.commanded_count()))?;
         let sines = r.f64s("wave values", None)?;
         let contacts = (0..r.len("contacts", 25)?)
             .map(|_| {
@@ -140,19 +127,10 @@ impl CpuWorld {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let drag = r.drag(n)?;
-        let energy = [r.f64("dissipated energy")?, r.f64("injected energy")?];
         let (track_energy, rest_behind) = (r.bool("energy booking")?, r.bool("rest lengths")?);
-        let limit = |r: &mut Reader<'_>, field| -> Result<SpeedLimit> {
-            let a = r.f64s(field, Some(5))?;
-            Ok(SpeedLimit::from_array(a.try_into().expect("5 numbers")))
-        };
-        let limits = [
-            limit(r, "blow-up bound")?,
-            limit(r, "initial blow-up bound")?,
-        ];
+        let common = r.common(self.actuators.len(), self.commanded_count(), n)?;
         r.finish()?;
-        let waves = super::waves::Waves::new(&actuators).sines().len();
+        let waves = super::waves::Waves::new(&common.actuators).sines().len();
         if sines.len() != waves {
             return Err(r.error(format!(
                 "it has {} wave values, expected {waves}",
@@ -166,15 +144,11 @@ impl CpuWorld {
             external,
             base_rest,
             rest,
-            actuators,
-            commands,
             sines,
             contacts,
-            drag,
-            energy,
             track_energy,
             rest_behind,
-            limits,
+            common,
         })
     }
 }

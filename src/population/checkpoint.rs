@@ -3,15 +3,6 @@
 //! format version and a checksum, the last one kept beside it; and
 //! [`Evolution::run_on_checkpointed`], the run that writes one after every generation and
 //! resumes from it.
-//!
-//! # The file (version 2)
-//!
-//! JSON: `{"format": "hooke evolution checkpoint", "version": 2, "checksum": "<16 hex
-//! digits>", "checkpoint": {...}}`, where the checksum is XXH3-64 (seed 0) of the exact text of
-//! the `"checkpoint"` value as it stands in the file, and the checkpoint holds the fields of
-//! [`EvolutionCheckpoint`]. Saving renames the file it replaces to
-//! [`EvolutionCheckpoint::previous_path`] first, so a checkpoint damaged after it was written
-//! (a copy cut short, a disk that lost its last writes) still leaves the generation before it.
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +19,15 @@ use crate::snapshot::write_durably;
 const FORMAT: &str = "hooke evolution checkpoint";
 
 /// An evolution between two generations, with what it ran with: what a checkpoint file holds.
+///
+/// # The file (version 2)
+///
+/// JSON: `{"format": "hooke evolution checkpoint", "version": 2, "checksum": "<16 hex
+/// digits>", "checkpoint": {...}}`, where the checksum is XXH3-64 (seed 0) of the exact text of
+/// the `"checkpoint"` value as it stands in the file, and the checkpoint holds the fields of
+/// [`EvolutionCheckpoint`]. Saving renames the file it replaces to
+/// [`EvolutionCheckpoint::previous_path`] first, so a checkpoint damaged after it was written
+/// (a copy cut short, a disk that lost its last writes) still leaves the generation before it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvolutionCheckpoint {
@@ -76,7 +76,7 @@ impl EvolutionCheckpoint {
         }
     }
 
-    /// The file's text (see the [module docs](self)).
+    /// The file's text (see [`EvolutionCheckpoint`]).
     #[must_use]
     pub fn to_json(&self) -> String {
         let body = serde_json::to_string(self).expect("a checkpoint serialises");

@@ -4,7 +4,7 @@
 use glam::DVec3;
 
 use crate::error::{Error, Result};
-use crate::model::DragSpring;
+use crate::model::{Actuator, DragSpring, SpeedLimit};
 
 /// Appends values to a payload.
 #[derive(Debug, Default)]
@@ -202,5 +202,64 @@ impl<'a> Reader<'a> {
         } else {
             Err(self.error(format!("{left} bytes are left after the last field")))
         }
+    }
+}
+
+/// What both backends keep alike in a snapshot: the actuators in force, the commands, the drag
+/// spring, the energy books (dissipated and injected, J) and the blow-up bounds (in force, and
+/// what a reset returns to).
+#[derive(Debug)]
+pub(crate) struct Common {
+    pub(crate) actuators: Vec<Actuator>,
+    pub(crate) commands: Vec<f64>,
+    pub(crate) drag: Option<DragSpring>,
+    pub(crate) energy: [f64; 2],
+    pub(crate) limits: [SpeedLimit; 2],
+}
+
+impl Writer {
+    /// [`Common`]'s fields.
+    pub(crate) fn common(&mut self, c: &Common) {
+        self.json(&c.actuators);
+        self.f64s(&c.commands);
+        self.drag(c.drag);
+        self.f64s(&c.energy);
+        for limit in c.limits {
+            self.f64s(&limit.to_array());
+        }
+    }
+}
+
+impl Reader<'_> {
+    /// [`Common`]'s fields, checked against a model of `actuators` actuators (`commands` of
+    /// them commanded) and `masses` masses.
+    pub(crate) fn common(
+        &mut self,
+        actuators: usize,
+        commands: usize,
+        masses: usize,
+    ) -> Result<Common> {
+        let list: Vec<Actuator> = self.json("actuators")?;
+        if list.len() != actuators {
+            return Err(self.error(format!(
+                "it has {} actuators; this world's model has {actuators}",
+                list.len()
+            )));
+        }
+        let commands = self.f64s("commands", Some(commands))?;
+        let drag = self.drag(masses)?;
+        let energy = self.f64s("energy books", Some(2))?;
+        let mut limit = |field| -> Result<SpeedLimit> {
+            let a = self.f64s(field, Some(5))?;
+            Ok(SpeedLimit::from_array(a.try_into().expect("5 numbers")))
+        };
+        let limits = [limit("blow-up bound")?, limit("initial blow-up bound")?];
+        Ok(Common {
+            actuators: list,
+            commands,
+            drag,
+            energy: [energy[0], energy[1]],
+            limits,
+        })
     }
 }

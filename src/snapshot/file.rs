@@ -5,9 +5,15 @@
 use std::io::Write as _;
 use std::path::Path;
 
-/// Writes `bytes` to `path` as the [module docs](self) say; a temporary file that could not be
-/// written whole is removed. Errors say which step failed and name the file.
-pub(crate) fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// Writes `bytes` to `path` so that a kill or a power cut at any moment leaves either the old
+/// file or the new one whole: to a temporary file beside it (`.NAME.PID.tmp`), flushed to the
+/// disk (`fsync`), renamed over `path`, and the folder flushed so the rename lasts. A temporary
+/// file that could not be written whole is removed. What [`Snapshot::save`](super::Snapshot::save),
+/// evolution checkpoints and `hooke`'s result files are written with.
+///
+/// # Errors
+/// Which step failed (create, write, rename), naming the file.
+pub fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)

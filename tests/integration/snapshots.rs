@@ -80,19 +80,9 @@ fn round_trip<S: Simulation>(a: &mut S, b: &mut S) -> Result<(), String> {
     Ok(())
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// Every shipped scene's model, by file name.
 fn scenes() -> Vec<(String, Model)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("scenes"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .filter(|p| p.file_name().is_some_and(|n| n != "schema.json"))
-        .collect();
-    files.sort();
+    let files = crate::common::shipped_scene_files();
     assert!(files.len() >= 10, "scenes/ has {} scene files", files.len());
     files
         .into_iter()

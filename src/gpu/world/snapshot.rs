@@ -8,8 +8,7 @@ use super::World;
 use crate::error::Result;
 use crate::gpu::layout::{GpuMass, GpuParams};
 use crate::gpu::pass;
-use crate::model::{Actuator, SpeedLimit};
-use crate::snapshot::{stopped, Reader, Snapshot, SnapshotBackend, Writer};
+use crate::snapshot::{stopped, Common, Reader, Snapshot, SnapshotBackend, Writer};
 
 impl World {
     /// The device buffers a step reads that change as the World runs or is edited, by name:
@@ -59,8 +58,6 @@ impl World {
         let run = &self.run;
         w.bytes(bytemuck::cast_slice(&run.gpu_masses));
         w.bytes(bytemuck::bytes_of(&run.params));
-        w.json(&run.actuators);
-        w.f64s(&run.commands);
         let mut changed: Vec<(usize, f64)> =
             run.rest_changed.iter().map(|(&s, &r)| (s, r)).collect();
         changed.sort_by_key(|c| c.0);
@@ -69,12 +66,14 @@ impl World {
             w.u64(s as u64);
             w.f64(r);
         }
-        w.drag(run.drag);
-        w.f64(run.host_dissipated);
-        w.f64(run.host_injected);
-        w.f64s(&run.limit.to_array());
-        w.f64s(&run.initial_limit.to_array());
         w.bool(self.sense_state.contacts);
+        w.common(&Common {
+            actuators: run.actuators.clone(),
+            commands: run.commands.clone(),
+            drag: run.drag,
+            energy: [run.host_dissipated, run.host_injected],
+            limits: [run.limit, run.initial_limit],
+        });
         let mut at = 0;
         w.len(buffers.len());
         for (name, b) in &buffers {
@@ -136,21 +135,18 @@ impl World {
         let params = self.plan.precision.encode_one(&saved.params);
         self.queue.write_buffer(&self.buffers.params, 0, &params);
         let run = &mut self.run;
-        run.gpu_masses = saved.gpu_masses;
-        run.params = saved.params;
-        run.actuators = saved.actuators;
-        run.commands = saved.commands;
-        run.drag = saved.drag;
+        (run.gpu_masses, run.params) = (saved.gpu_masses, saved.params);
         (run.steps, run.time) = (snapshot.steps(), snapshot.time());
-        [run.host_dissipated, run.host_injected] = saved.energy;
-        [run.limit, run.initial_limit] = saved.limits;
+        let c = saved.common;
+        (run.actuators, run.commands, run.drag) = (c.actuators, c.commands, c.drag);
+        [run.host_dissipated, run.host_injected] = c.energy;
+        [run.limit, run.initial_limit] = c.limits;
         run.failed = None;
         Ok(())
     }
 
     /// Reads and checks the run state of a payload of [`World::snapshot`].
     fn read_saved(&self, r: &mut Reader<'_>) -> Result<Saved> {
-        let n = self.model.masses.len();
         let masses = r.bytes("mass records")?;
         if masses.len() != std::mem::size_of_val(self.run.gpu_masses.as_slice()) {
             return Err(r.error("its mass records are not this World's".into()));
@@ -159,15 +155,6 @@ impl World {
         if params.len() != std::mem::size_of::<GpuParams>() {
             return Err(r.error("its parameters are not this World's".into()));
         }
-        let actuators: Vec<Actuator> = r.json("actuators")?;
-        if actuators.len() != self.run.actuators.len() {
-            return Err(r.error(format!(
-                "it has {} actuators; this World's model has {}",
-                actuators.len(),
-                self.run.actuators.len()
-            )));
-        }
-        let commands = r.f64s("commands", Some(self.run.commands.len()))?;
         let changed = (0..r.len("changed rest lengths", 16)?)
             .map(|_| {
                 let s = r.u64("changed rest lengths")? as usize;
@@ -180,26 +167,15 @@ impl World {
                 Ok((s, rest))
             })
             .collect::<Result<Vec<_>>>()?;
-        let drag = r.drag(n)?;
-        let energy = [r.f64("dissipated energy")?, r.f64("injected energy")?];
-        let limit = |r: &mut Reader<'_>, field| -> Result<SpeedLimit> {
-            let a = r.f64s(field, Some(5))?;
-            Ok(SpeedLimit::from_array(a.try_into().expect("5 numbers")))
-        };
-        let limits = [
-            limit(r, "blow-up bound")?,
-            limit(r, "initial blow-up bound")?,
-        ];
+        let contacts = r.bool("contact recording")?;
+        let (actuators, commands) = (self.run.actuators.len(), self.run.commands.len());
+        let common = r.common(actuators, commands, self.model.masses.len())?;
         Ok(Saved {
             gpu_masses: pod_collect_to_vec::<u8, GpuMass>(masses),
             params: pod_read_unaligned::<GpuParams>(params),
-            actuators,
-            commands,
             changed,
-            drag,
-            energy,
-            limits,
-            contacts: r.bool("contact recording")?,
+            contacts,
+            common,
         })
     }
 
@@ -236,11 +212,7 @@ impl World {
 struct Saved {
     gpu_masses: Vec<GpuMass>,
     params: GpuParams,
-    actuators: Vec<Actuator>,
-    commands: Vec<f64>,
     changed: Vec<(usize, f64)>,
-    drag: Option<crate::model::DragSpring>,
-    energy: [f64; 2],
-    limits: [SpeedLimit; 2],
     contacts: bool,
+    common: Common,
 }
