@@ -353,6 +353,16 @@ pub enum Error {
         /// How to put both on one device.
         fix: &'static str,
     },
+    /// A snapshot or checkpoint that cannot be read or restored: truncated, corrupted (its
+    /// checksum differs), of another format version, of another backend or precision, or of
+    /// another model than the world it is restored into.
+    #[error("{origin}: {reason}")]
+    Snapshot {
+        /// What was read: `"snapshot"` (bytes) or the file's path.
+        origin: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The GPU device was lost (driver reset, device removed, or destroyed).
     #[error("the GPU device was lost: {reason}")]
     DeviceLost {

@@ -134,6 +134,7 @@ pub mod render;
 pub mod scene;
 pub mod sensors;
 pub mod simulation;
+pub mod snapshot;
 pub mod state_hash;
 mod validate;
 
@@ -167,6 +168,7 @@ pub use scene::{
 };
 pub use sensors::{BodyReading, ContactReading, Readings, SensorSpec, SpringReading};
 pub use simulation::{BodyState, Simulation};
+pub use snapshot::{model_fingerprint, Snapshot, SnapshotBackend};
 pub use state_hash::{StateHash, StateHashes};
 pub use validate::MAX_BUILT_ELEMENTS;
 

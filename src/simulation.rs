@@ -29,6 +29,7 @@ use crate::energy::Energy;
 use crate::error::Result;
 use crate::model::{Actuator, Body, DragSpring};
 use crate::sensors::{Readings, SensorSpec};
+use crate::snapshot::Snapshot;
 use crate::state_hash::{StateHash, StateHashes, StateView};
 
 /// Centre of mass and mean velocity of one body ([`Simulation::bodies`]): on the GPU from a
@@ -246,6 +247,24 @@ pub trait Simulation {
     /// range; as [`Simulation::positions`].
     fn sense(&mut self, spec: &SensorSpec) -> Result<Readings>;
 
+    /// The whole state the next step depends on, as a [`Snapshot`] (what it holds and its byte
+    /// format: [`crate::snapshot`]). A user's [`Controller`](crate::Controller) keeps its own
+    /// state outside the world: save it beside the snapshot.
+    ///
+    /// # Errors
+    /// [`crate::Error::Snapshot`] when the world stopped on an error; device errors on the GPU.
+    fn snapshot(&self) -> Result<Snapshot>;
+
+    /// Puts back the state of `snapshot`, taken of this world or of another of the same backend,
+    /// precision and model: stepping on then gives the same bits as the world it was taken of
+    /// (docs/DETERMINISM.md, "Checkpoints").
+    ///
+    /// # Errors
+    /// [`crate::Error::Snapshot`], changing nothing, for a snapshot of another backend or
+    /// precision, or of another model (mass and spring counts, [`crate::model_fingerprint`]);
+    /// device errors on the GPU.
+    fn restore(&mut self, snapshot: &Snapshot) -> Result<()>;
+
     /// The state hash of the world and of each body at the current step: XXH3-128 of the step
     /// count, the time, the positions, velocities and rest lengths, in the byte layout
     /// [`crate::state_hash`] documents (the same on both backends; recomputable with numpy).
@@ -388,6 +407,12 @@ macro_rules! delegate_simulation {
             }
             fn sense(&mut self, spec: &SensorSpec) -> Result<Readings> {
                 <$ty>::sense(self, spec)
+            }
+            fn snapshot(&self) -> Result<Snapshot> {
+                <$ty>::snapshot(self)
+            }
+            fn restore(&mut self, snapshot: &Snapshot) -> Result<()> {
+                <$ty>::restore(self, snapshot)
             }
         }
     };

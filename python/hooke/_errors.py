@@ -144,6 +144,11 @@ class FixedPointOverflowError(SimulationError):
     """A force overflowed the GPU World's fixed-point sums."""
 
 
+class SnapshotError(HookeError, ValueError):
+    """A snapshot or checkpoint that cannot be read or restored: truncated, corrupted, of
+    another format version, backend, precision or model."""
+
+
 class GpuError(HookeError, RuntimeError):
     """Base of the GPU's errors (and a wgpu error as it is)."""
 
@@ -202,6 +207,7 @@ __all__ = [
     "NonFiniteError",
     "BlowUpError",
     "FixedPointOverflowError",
+    "SnapshotError",
     "GpuError",
     "NoAdapterError",
     "DeviceLimitError",

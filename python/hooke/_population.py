@@ -481,47 +481,6 @@ def _hook(evaluate: EvaluateHook, search: Mapping[str, Any], spec: Optional[Mapp
     return call
 
 
-def _checkpoint_file(path: PathLike, settings: Mapping[str, Any], ran: Mapping[str, Any]) -> Callable[[str, str, Optional[str]], None]:
-    """The function writing ``path`` after every generation: ``hooke evolve``'s checkpoint
-    (``version``, ``settings``, ``backend``, ``adapter``, ``state``), written to a temporary
-    file beside it, synced and renamed over the last, so a kill leaves the last one whole."""
-    target = Path(path)
-
-    def save(state: str, backend: str, adapter: Optional[str]) -> None:
-        if ran["backend"] is not None:  # an evaluate hook's backend, not this process's
-            backend, adapter = ran["backend"], ran["adapter"]
-        record = {"version": 1, "settings": settings, "backend": backend, "adapter": adapter, "state": json.loads(state)}
-        tmp = target.with_name(target.name + ".tmp")
-        with open(tmp, "w") as f:
-            f.write(json.dumps(record, allow_nan=False))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-
-    return save
-
-
-def _resume_state(path: PathLike, settings: Mapping[str, Any]) -> str:
-    """The evolution state of the checkpoint ``path``, as JSON text, after checking it was
-    made with ``settings`` (``evolution.generations`` may have grown)."""
-
-    def without_generations(s: Any) -> Any:
-        s = json.loads(json.dumps(s))
-        if isinstance(s.get("evolution"), dict):
-            s["evolution"].pop("generations", None)
-        return s
-
-    try:
-        record = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise ArgumentError(f"cannot read the checkpoint {path}: {e} (run without resume to start)") from e
-    if not isinstance(record, dict) or record.get("version") != 1 or "state" not in record:
-        raise ArgumentError(f"{path} is not an evolution checkpoint of version 1")
-    if without_generations(record.get("settings", {})) != without_generations(settings):
-        raise ArgumentError(f"{path}: the settings are not those the checkpoint was made with (only evolution.generations may change); run without resume to start again")
-    return json.dumps(record["state"])
-
-
 def evolve(
     settings: Any = None,
     *,
@@ -554,9 +513,13 @@ def evolve(
     :data:`EvaluateHook`; :meth:`Evaluator.evaluate_genomes` and
     :meth:`hooke.ray.Pool.evaluate_genomes` are such hooks). The genetic algorithm and every
     random draw stay here, so a hook that gives the same fitness bits gives the same history
-    and champion. ``checkpoint``: a file written after every generation (``hooke evolve``'s
-    checkpoint format); ``resume=True`` continues from it (same settings; ``generations`` may
-    grow), with the same champion and history (wall times aside) as a run never stopped."""
+    and champion. ``checkpoint``: a path where the run writes a checkpoint after every generation
+    (``hooke evolve``'s format: version and checksum; flushed to the disk before it replaces the
+    last one, which is kept as ``<name>.previous.json``; with ``evaluate`` it names this
+    process's backend). ``resume=True`` continues from it (or, when it is damaged, from the one
+    before it, with a ``RuntimeWarning``) and ends with the champion and history of a run that
+    was never stopped, wall times aside; the settings must be the checkpoint's but for
+    ``generations``, which may grow. A damaged checkpoint raises :class:`SnapshotError`."""
     file = _settings(settings)
     unknown = sorted(set(evolution) - set(EVOLUTION_FIELDS))
     if unknown:
@@ -568,10 +531,6 @@ def evolve(
     each, close = _progress(callback, progress, generations if isinstance(generations, int) else None)
     ran: dict[str, Any] = {"backend": None, "adapter": None}
     hook = None if evaluate is None else _hook(evaluate, search, None if spec is None else dict(spec), ran)
-    record: dict[str, Any] = {"version": 1, "evolution": search}
-    if spec is not None:
-        record["evaluation"] = dict(spec)
-    state = None if not resume or checkpoint is None else _resume_state(checkpoint, record)
     if resume and checkpoint is None:
         raise ArgumentError("resume=True needs the checkpoint file to resume from (checkpoint=...)")
     try:
@@ -583,8 +542,8 @@ def evolve(
             threads,
             each,
             hook,
-            state,
-            None if checkpoint is None else _checkpoint_file(checkpoint, json.loads(_json(record)), ran),
+            None if checkpoint is None else os.fspath(checkpoint),
+            resume,
         )
     finally:
         close()

@@ -44,6 +44,7 @@ fn class_name(err: &Error) -> &'static str {
         Error::DeviceUnsupported { .. } => "DeviceUnsupportedError",
         Error::DeviceMismatch { .. } => "DeviceMismatchError",
         Error::DeviceLost { .. } => "DeviceLostError",
+        Error::Snapshot { .. } => "SnapshotError",
         _ => "GpuError",
     }
 }

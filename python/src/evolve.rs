@@ -4,9 +4,11 @@
 //! stops the run. `hooke.evolve` (in `hooke/_population.py`) wraps it with progress bars and
 //! arrays.
 
+use std::path::PathBuf;
+
 use hooke::population::{
-    Evaluation, EvaluationSpec, Evolution, EvolutionState, GenerationStats, Population,
-    RobotResult, VoxelGenome, VoxelMaterial,
+    Evaluation, EvaluationSpec, Evolution, EvolutionCheckpoint, EvolutionState, GenerationStats,
+    Population, RobotResult, VoxelGenome, VoxelMaterial,
 };
 use hooke::BackendChoice;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
@@ -61,17 +63,41 @@ pub(crate) fn settings(
     Ok((evolution, backend))
 }
 
+/// The state to start from: generation 0, or with `resume` the checkpoint at `path` (or the
+/// one before it, when that one is damaged: a `RuntimeWarning` says why).
+fn first_state(
+    py: Python<'_>,
+    evolution: &Evolution,
+    checkpoint: Option<&PathBuf>,
+    resume: bool,
+) -> PyResult<EvolutionState> {
+    let Some(path) = checkpoint.filter(|_| resume) else {
+        if resume {
+            return Err(argument("resume=True needs a checkpoint path".into()));
+        }
+        return py.detach(|| evolution.start()).py();
+    };
+    let (saved, refused) = py.detach(|| EvolutionCheckpoint::load_latest(path)).py()?;
+    if let Some(e) = refused {
+        let message = format!("{e}; resuming from the checkpoint before it");
+        let message = std::ffi::CString::new(message).unwrap_or_default();
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(py, &category, &message, 1)?;
+    }
+    saved.resume(evolution).py()
+}
+
 /// Runs the evolution of `evolution` and `evaluation` (JSON, in the names of `hooke evolve`'s
 /// settings file) on `backend` (`None`: the evaluation's `backend`, else `"cpu"`), calling
 /// `callback(generation, stats)` after every generation with the GIL held. With `evaluate`,
 /// each generation's robots (those with a filled cell) are evaluated by
 /// `evaluate(codes, size)` (codes: `(n, cells)` uint16, x fastest) returning their `(n,)`
-/// fitness (NaN for a failed robot) instead of on `backend`. `resume`: an evolution state
-/// (JSON, as `checkpoint` got it) to continue from; `checkpoint(state)` is called with the
-/// state (JSON) after every generation. Returns a dict: `history` (a list of stats dicts) and
-/// `champion` (`None` or a dict).
+/// fitness (NaN for a failed robot) instead of on `backend`. With `checkpoint` (a path), an
+/// `EvolutionCheckpoint` is written there after every generation (naming this process's
+/// backend, also when `evaluate` evaluated elsewhere), and `resume` continues from it. Returns
+/// a dict: `history` (a list of stats dicts) and `champion` (`None` or a dict).
 #[pyfunction]
-#[pyo3(signature = (evolution, evaluation=None, backend=None, threads=None, callback=None, evaluate=None, resume=None, checkpoint=None))]
+#[pyo3(signature = (evolution, evaluation=None, backend=None, threads=None, callback=None, evaluate=None, checkpoint=None, resume=false))]
 #[allow(clippy::too_many_arguments)] // the keywords of hooke.evolve, passed on
 pub(crate) fn evolve_population<'py>(
     py: Python<'py>,
@@ -81,20 +107,12 @@ pub(crate) fn evolve_population<'py>(
     threads: Option<usize>,
     callback: Option<Bound<'py, PyAny>>,
     evaluate: Option<Py<PyAny>>,
-    resume: Option<&str>,
-    checkpoint: Option<Bound<'py, PyAny>>,
+    checkpoint: Option<PathBuf>,
+    resume: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (evolution, file_backend) = settings(evolution, evaluation)?;
     let open = open_backend(backend, file_backend, threads)?;
-    let mut state = match resume {
-        Some(text) => {
-            let state: EvolutionState = serde_json::from_str(text)
-                .map_err(|e| argument(format!("resume: not an evolution state: {e}")))?;
-            state.check(&evolution).py()?;
-            state
-        }
-        None => py.detach(|| evolution.start()).py()?,
-    };
+    let mut state = first_state(py, &evolution, checkpoint.as_ref(), resume)?;
     while !state.finished(&evolution) {
         let mut hook = evaluate.as_ref().map(|h| Hook::new(h, &state.genomes));
         let mut evaluate = |p: &Population, e: &Evaluation| match hook.as_mut() {
@@ -106,12 +124,11 @@ pub(crate) fn evolve_population<'py>(
             return Err(err);
         }
         done.py()?;
-        py.check_signals()?;
-        if let Some(save) = &checkpoint {
-            let text = serde_json::to_string(&state)
-                .map_err(|e| argument(format!("cannot encode the evolution state: {e}")))?;
-            save.call1((text, open.name(), open.adapter()))?;
+        if let Some(path) = &checkpoint {
+            let saved = EvolutionCheckpoint::new(&evolution, None, &open, state.clone());
+            py.detach(|| saved.save(path)).py()?;
         }
+        py.check_signals()?;
         if let (Some(call), Some(stats)) = (&callback, state.evolved.history.last()) {
             call.call1((stats.generation, stats_dict(py, stats)?))?;
         }

@@ -1,10 +1,12 @@
 //! `hooke.CpuWorld` and `hooke.World`: both backends behind one class shape (their common base
 //! `hooke.Simulation` holds the methods), the GIL released for every call that steps.
 
-use hooke::{CpuWorld, Model, Precision, Simulation, World, WorldOptions};
+use std::path::PathBuf;
+
+use hooke::{CpuWorld, Model, Precision, Simulation, Snapshot, World, WorldOptions};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 
 use crate::arrays::{flags, indices, reals, to_vectors, vector_out, vectors_out, Shape};
 use crate::error::{argument, IntoPyResult};
@@ -140,6 +142,35 @@ impl PySimulation {
         let sim = self.backend.sim();
         let h = py.detach(|| sim.state_hashes()).py()?;
         Ok(h.bodies.iter().map(ToString::to_string).collect())
+    }
+
+    /// The whole state the next step depends on, as bytes (`hooke::Snapshot::to_bytes`: magic,
+    /// format version, checksum); `restore` puts it back into this world or another of the same
+    /// backend, precision and model.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let sim = self.backend.sim();
+        let bytes = py.detach(|| sim.snapshot().map(|s| s.to_bytes())).py()?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Puts back the state of `snapshot` (bytes of `snapshot()`): stepping on gives the same
+    /// bits as the world it was taken of.
+    fn restore(&mut self, py: Python<'_>, snapshot: &[u8]) -> PyResult<()> {
+        let sim = self.backend.sim_mut();
+        py.detach(|| sim.restore(&Snapshot::from_bytes(snapshot)?))
+            .py()
+    }
+
+    /// Writes `snapshot()` to `path` (a temporary file flushed to the disk, then renamed).
+    fn save_snapshot(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let sim = self.backend.sim();
+        py.detach(|| sim.snapshot()?.save(&path)).py()
+    }
+
+    /// Restores the snapshot file at `path` (written by `save_snapshot`).
+    fn load_snapshot(&mut self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let sim = self.backend.sim_mut();
+        py.detach(|| sim.restore(&Snapshot::load(&path)?)).py()
     }
 
     /// Net spring force on every mass in the current state, `(N, 3)`, N.

@@ -104,13 +104,13 @@ def test_a_run_stopped_between_generations_resumes_from_its_checkpoint(tmp_path:
     undisturbed = hooke.evolve(settings)
     with pytest.raises(KeyboardInterrupt):
         hooke.evolve(settings, checkpoint=checkpoint, callback=interrupt_after_generation_1)
-    saved = json.loads(checkpoint.read_text())
+    saved = json.loads(checkpoint.read_text())["checkpoint"]
     assert saved["state"]["generation"] == 2 and saved["backend"] == "cpu"
     resumed = hooke.evolve(settings, checkpoint=checkpoint, resume=True)
     assert history_text(resumed) == history_text(undisturbed)
     other = json.loads(json.dumps(settings))
     other["evolution"]["seed"] = 6
-    with pytest.raises(hooke.ArgumentError, match="not those the checkpoint was made with"):
+    with pytest.raises(hooke.InvalidBuilderError, match="its settings are not these"):
         hooke.evolve(other, checkpoint=checkpoint, resume=True)
 
 

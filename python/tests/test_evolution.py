@@ -34,7 +34,7 @@ def test_evolve_gives_the_champion_and_history_of_hooke_evolve(tmp_path: Path) -
     settings = tmp_path / "settings.json"
     settings.write_text(json.dumps(SETTINGS))
     run_cli("evolve", str(settings), "--out", str(tmp_path / "out"), "--backend", "cpu", "--gif-size", "32x24")
-    evolved_cli = json.loads((tmp_path / "out" / "checkpoint.json").read_text())["state"]["evolved"]
+    evolved_cli = json.loads((tmp_path / "out" / "checkpoint.json").read_text())["checkpoint"]["state"]["evolved"]
     evolved = hooke.evolve(settings, backend="cpu")
     champion = evolved.champion
     assert champion is not None and evolved_cli["champion"] is not None
@@ -148,3 +148,46 @@ def test_gpu_evolution_runs_on_the_gpu_and_reruns_to_the_same_bits() -> None:
     second = hooke.evolve(SETTINGS, backend="gpu", generations=2)
     assert first.backend == "gpu" and first.adapter
     assert [f64_bits(b) for b in first.history.best] == [f64_bits(b) for b in second.history.best]
+
+
+def test_a_resumed_run_gives_the_champion_and_history_of_an_undisturbed_one(tmp_path: Path) -> None:
+    straight = hooke.evolve(SETTINGS, checkpoint=tmp_path / "straight.json")
+    # Stopped by an exception from the callback after generation 1, then resumed.
+    path = tmp_path / "stopped.json"
+
+    class Stop(Exception):
+        pass
+
+    def stop(generation: int, stats: hooke.GenerationStats) -> None:
+        if generation == 1:
+            raise Stop
+
+    with pytest.raises(Stop):
+        hooke.evolve(SETTINGS, checkpoint=path, callback=stop)
+    saved = json.loads(path.read_text())
+    assert (saved["format"], saved["version"]) == ("hooke evolution checkpoint", 2)
+    assert saved["checkpoint"]["state"]["generation"] == 2
+    resumed = hooke.evolve(SETTINGS, checkpoint=path, resume=True)
+    assert resumed.champion is not None and straight.champion is not None
+    assert f64_bits(resumed.champion.fitness) == f64_bits(straight.champion.fitness)
+    assert np.array_equal(resumed.champion.genome, straight.champion.genome)
+    assert [f64_bits(b) for b in resumed.history.best] == [f64_bits(b) for b in straight.history.best]
+    assert list(resumed.history.failures) == list(straight.history.failures)
+
+
+def test_a_damaged_checkpoint_falls_back_to_the_one_before_or_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "checkpoint.json"
+    straight = hooke.evolve(SETTINGS, checkpoint=path)
+    previous = tmp_path / "checkpoint.previous.json"
+    assert json.loads(previous.read_text())["checkpoint"]["state"]["generation"] == 2
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+    with pytest.warns(RuntimeWarning, match="truncated"):
+        again = hooke.evolve(SETTINGS, checkpoint=path, resume=True)
+    assert [f64_bits(b) for b in again.history.best] == [f64_bits(b) for b in straight.history.best]
+    path.write_text(text.replace('"version":2', '"version":7', 1))
+    previous.write_text("{")
+    with pytest.raises(hooke.SnapshotError, match="checkpoint version 7; this hooke reads version 2"):
+        hooke.evolve(SETTINGS, checkpoint=path, resume=True)
+    with pytest.raises(hooke.ArgumentError, match="checkpoint"):
+        hooke.evolve(SETTINGS, resume=True)

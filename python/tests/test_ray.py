@@ -181,7 +181,7 @@ def test_a_driver_stopped_between_generations_resumes_with_the_same_champion(tmp
     undisturbed = hooke.evolve(settings)
     with pytest.raises(KeyboardInterrupt):  # the driver's Ctrl-C, between generations
         hooke.ray.evolve(settings, pool=pool, checkpoint=checkpoint, callback=interrupt_after_generation_1)
-    assert json.loads(checkpoint.read_text())["state"]["generation"] == 2
+    assert json.loads(checkpoint.read_text())["checkpoint"]["state"]["generation"] == 2
     resumed = hooke.ray.evolve(settings, pool=pool, checkpoint=checkpoint, resume=True)
     assert resumed.champion is not None and undisturbed.champion is not None
     assert history_text(resumed) == history_text(undisturbed)

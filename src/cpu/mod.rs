@@ -75,6 +75,7 @@ mod pool;
 mod reset_body;
 mod sense;
 mod simd;
+mod snapshot;
 mod springs;
 mod springs_alike;
 mod springs_lanes;

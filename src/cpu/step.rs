@@ -173,7 +173,7 @@ impl CpuWorld {
     }
 
     /// The error of a stopped world.
-    fn failure_error(&self, failure: Failure) -> Error {
+    pub(super) fn failure_error(&self, failure: Failure) -> Error {
         match failure {
             Failure::NonFinite(mass, step, time) => Error::NonFinite { mass, step, time },
             Failure::BlowUp(b) => b.error(self.params.dt, &self.stable),

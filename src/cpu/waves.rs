@@ -72,6 +72,16 @@ impl Waves {
         }
     }
 
+    /// Puts back the values of [`Waves::sines`] (a snapshot's); `false`, changing nothing,
+    /// when their count is not this list's.
+    pub(super) fn set_sines(&mut self, sines: &[f64]) -> bool {
+        if sines.len() != self.sines.len() {
+            return false;
+        }
+        self.sines.copy_from_slice(sines);
+        true
+    }
+
     /// The wave of actuator `i`, `None` for a commanded one.
     pub(super) fn of(&self, i: usize) -> Option<u32> {
         Some(self.of[i]).filter(|&w| w != u32::MAX)

@@ -68,6 +68,29 @@ pub(crate) struct SpeedLimit {
 }
 
 impl SpeedLimit {
+    /// Its five numbers in a fixed order (energy, gravity, force, drive, lightest mass), for
+    /// snapshots.
+    pub(crate) fn to_array(self) -> [f64; 5] {
+        [
+            self.energy,
+            self.gravity,
+            self.force,
+            self.drive,
+            self.lightest,
+        ]
+    }
+
+    /// The bound [`SpeedLimit::to_array`] gave.
+    pub(crate) fn from_array(a: [f64; 5]) -> Self {
+        Self {
+            energy: a[0],
+            gravity: a[1],
+            force: a[2],
+            drive: a[3],
+            lightest: a[4],
+        }
+    }
+
     /// The bound of `model` (validated) at its initial state.
     pub(crate) fn of_model(model: &Model) -> Self {
         let lightest = model

@@ -44,6 +44,7 @@
 mod backend;
 mod benchmark;
 mod breed;
+mod checkpoint;
 mod control;
 mod evaluation;
 mod evaluation_params;
@@ -60,6 +61,7 @@ mod settings;
 mod share;
 
 pub use benchmark::{block_robot, BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
+pub use checkpoint::EvolutionCheckpoint;
 pub use control::{RobotControl, RobotController};
 pub use evaluation::{Evaluation, Fitness, FitnessFn, RobotResult};
 pub use evolve::{Champion, Evolution, EvolutionState, Evolved, GenerationStats};

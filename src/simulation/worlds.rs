@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::gpu::World;
 use crate::model::{Actuator, Body, DragSpring};
 use crate::sensors::{Readings, SensorSpec};
+use crate::snapshot::Snapshot;
 
 delegate_simulation!(CpuWorld);
 delegate_simulation!(World);

@@ -4,7 +4,7 @@
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -46,7 +46,7 @@ fn evolve_args<'a>(settings: &'a str, out: &'a str) -> Vec<&'a str> {
 /// The run's outcome as files record it: the checkpoint's state without wall times, and
 /// history.csv without its wall-time column.
 fn outcome(out: &Path) -> (Value, Vec<String>) {
-    let mut state = read(&out.join("checkpoint.json"))["state"].clone();
+    let mut state = read(&out.join("checkpoint.json"))["checkpoint"]["state"].clone();
     for g in state["evolved"]["history"].as_array_mut().unwrap() {
         g.as_object_mut().unwrap().remove("wall_time");
     }
@@ -78,7 +78,7 @@ fn evolve_writes_the_champion_its_gif_the_plot_and_the_history() {
     assert_eq!(history.lines().count(), 1 + 3, "{history}");
     // champion.json is a one-robot population file that `hooke eval` scores again, to the bits
     // of the champion's fitness in its generation.
-    let state = read(&out.join("checkpoint.json"))["state"].clone();
+    let state = read(&out.join("checkpoint.json"))["checkpoint"]["state"].clone();
     let fitness = state["evolved"]["champion"]["fitness"].as_f64().unwrap();
     let results = dir.join("results.json");
     ok(&hooke(&[
@@ -145,43 +145,153 @@ fn resume_after_a_stop_gives_the_undisturbed_champion_and_history() {
     );
 }
 
-/// A run killed with SIGKILL between or during generations leaves a whole checkpoint, and
-/// `--resume` ends as the undisturbed run.
-#[test]
-fn resume_after_sigkill_gives_the_undisturbed_champion_and_history() {
-    let dir = scratch("sigkill");
-    let s = write(&dir.join("settings.json"), &settings(16, 6, 1.0));
-    let straight = dir.join("straight");
-    ok(&hooke(&evolve_args(&s, straight.to_str().unwrap())));
+/// How long any one `hooke evolve` of these tests may take before the test fails: far above
+/// the seconds they take, so only a hang reaches it.
+const DEADLINE: Duration = Duration::from_secs(240);
 
-    let killed = dir.join("killed");
-    let checkpoint = killed.join("checkpoint.json");
-    let mut child = command(&evolve_args(&s, killed.to_str().unwrap()))
-        .stderr(Stdio::null())
+/// Runs `hooke args` to its end, failing the test (and killing it) past [`DEADLINE`].
+fn bounded(args: &[&str]) -> Output {
+    let child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    // Kill it once generation 1 is done (the checkpoint says the next one is 2).
-    loop {
-        let at = std::fs::read_to_string(&checkpoint)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| v["state"]["generation"].as_u64());
-        if at.is_some_and(|g| g >= 2) {
-            break;
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    match rx.recv_timeout(DEADLINE) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // SIGKILL by process id: the waiting thread owns the child.
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &id.to_string()])
+                .status();
+            panic!("hooke {args:?} ran past {DEADLINE:?}");
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(300),
-            "no checkpoint after generation 1"
-        );
-        std::thread::sleep(Duration::from_millis(2));
     }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let at = read(&checkpoint)["state"]["generation"].as_u64().unwrap();
-    assert!(at < 6, "the run finished before it was killed");
-    let mut args = evolve_args(&s, killed.to_str().unwrap());
+}
+
+/// The run's final files as a user compares them: champion.json's bytes, and history.csv's
+/// bytes but for its last column, the wall time of each generation (a measurement: it differs
+/// between any two runs, killed or not). `outcome` adds the checkpoint's state.
+fn final_files(out: &Path) -> (Vec<u8>, Vec<String>) {
+    (
+        std::fs::read(out.join("champion.json")).unwrap(),
+        outcome(out).1,
+    )
+}
+
+/// `hooke evolve --resume` in `dir`, to its end.
+fn resume(settings: &str, dir: &Path) -> Output {
+    let mut args = evolve_args(settings, dir.to_str().unwrap());
     args.push("--resume");
-    ok(&hooke(&args));
-    assert_eq!(outcome(&killed), outcome(&straight));
+    bounded(&args)
+}
+
+/// The settings of the SIGKILL runs: about 2 s of a lightly loaded machine per run, over six
+/// checkpoints.
+fn kill_settings(dir: &Path) -> String {
+    write(&dir.join("settings.json"), &settings(16, 6, 0.4))
+}
+
+/// Killed with SIGKILL at five delays spread over a run (as fractions of an undisturbed run's
+/// wall time), each run resumed with `--resume` ends with the undisturbed champion and history;
+/// a run killed before its first checkpoint is refused `--resume` by name and starts again.
+#[test]
+fn resume_after_sigkill_at_any_point_gives_the_undisturbed_champion_and_history() {
+    let dir = scratch("sigkill");
+    let s = kill_settings(&dir);
+    let straight = dir.join("straight");
+    let started = Instant::now();
+    ok(&bounded(&evolve_args(&s, straight.to_str().unwrap())));
+    let wall = started.elapsed();
+    let expected = (final_files(&straight), outcome(&straight));
+    let mut killed_at = Vec::new();
+    for (i, fraction) in [0.1, 0.3, 0.5, 0.7, 0.9].into_iter().enumerate() {
+        let killed = dir.join(format!("killed_{i}"));
+        let mut child = command(&evolve_args(&s, killed.to_str().unwrap()))
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(wall.mul_f64(fraction));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let checkpoint = killed.join("checkpoint.json");
+        let generation = std::fs::read_to_string(&checkpoint).ok().map(|t| {
+            let v: Value = serde_json::from_str(&t).expect("a whole checkpoint after SIGKILL");
+            v["checkpoint"]["state"]["generation"].as_u64().unwrap()
+        });
+        killed_at.push(generation);
+        let run = resume(&s, &killed);
+        if generation.is_none() && !killed.join("checkpoint.previous.json").exists() {
+            // Killed before generation 0 ended: nothing to resume, said by name.
+            assert!(!run.status.success());
+            assert!(stderr(&run).contains("checkpoint.json"), "{}", stderr(&run));
+            ok(&bounded(&evolve_args(&s, killed.to_str().unwrap())));
+        } else {
+            ok(&run);
+        }
+        assert_eq!(
+            (final_files(&killed), outcome(&killed)),
+            expected,
+            "killed at {fraction} of {wall:?} (checkpoint at generation {generation:?})"
+        );
+    }
+    eprintln!("undisturbed run {wall:?}; killed with the checkpoint at generations {killed_at:?}");
+}
+
+/// A kill in the middle of writing a checkpoint, mimicked: a partial temporary file beside a
+/// whole checkpoint is ignored; a partial checkpoint.json (as a disk that lost its last writes
+/// leaves it) is refused by name and the run resumes from the one before it; with both
+/// partial, `--resume` is refused naming what is wrong.
+#[test]
+fn resume_after_a_kill_while_writing_a_checkpoint_gives_the_undisturbed_champion_and_history() {
+    let dir = scratch("partial");
+    let s = kill_settings(&dir);
+    let straight = dir.join("straight");
+    ok(&bounded(&evolve_args(&s, straight.to_str().unwrap())));
+    let expected = (final_files(&straight), outcome(&straight));
+    let mut fewer = read(Path::new(&s));
+    fewer["evolution"]["generations"] = json!(3);
+    let fewer = write(&dir.join("three.json"), &fewer);
+    let stopped_after_three = |name: &str| {
+        let out = dir.join(name);
+        ok(&bounded(&evolve_args(&fewer, out.to_str().unwrap())));
+        let text = std::fs::read(out.join("checkpoint.json")).unwrap();
+        assert!(out.join("checkpoint.previous.json").is_file());
+        (out, text)
+    };
+
+    let (temp, text) = stopped_after_three("temp");
+    std::fs::write(
+        temp.join(".checkpoint.json.999999.tmp"),
+        &text[..text.len() / 2],
+    )
+    .unwrap();
+    ok(&resume(&s, &temp));
+    assert_eq!((final_files(&temp), outcome(&temp)), expected);
+
+    let (cut, text) = stopped_after_three("cut");
+    std::fs::write(cut.join("checkpoint.json"), &text[..text.len() / 2]).unwrap();
+    let run = resume(&s, &cut);
+    ok(&run);
+    let said = stderr(&run);
+    assert!(
+        said.contains("truncated") && said.contains("checkpoint.previous.json"),
+        "{said}"
+    );
+    assert_eq!((final_files(&cut), outcome(&cut)), expected);
+
+    let (both, text) = stopped_after_three("both");
+    std::fs::write(both.join("checkpoint.json"), &text[..text.len() / 2]).unwrap();
+    let previous = both.join("checkpoint.previous.json");
+    let old = std::fs::read(&previous).unwrap();
+    std::fs::write(&previous, &old[..old.len() / 3]).unwrap();
+    let run = resume(&s, &both);
+    assert!(!run.status.success());
+    let said = stderr(&run);
+    assert!(
+        said.contains("no checkpoint reads") && said.contains("truncated"),
+        "{said}"
+    );
 }

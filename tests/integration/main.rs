@@ -45,6 +45,7 @@ mod reset_body;
 mod robustness;
 mod scene_files;
 mod sensors;
+mod snapshots;
 mod terrain;
 mod viewer_input;
 

@@ -399,22 +399,10 @@ fn validator() -> (boon::Schemas, boon::SchemaIndex) {
     (schemas, index)
 }
 
-/// The shipped scene files, sorted.
-fn shipped_scene_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("scenes"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .filter(|p| p.file_name().is_some_and(|n| n != "schema.json"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn every_shipped_scene_validates_against_the_schema() {
     let (schemas, index) = validator();
-    let files = shipped_scene_files();
+    let files = crate::common::shipped_scene_files();
     assert!(files.len() >= 16, "{files:?}");
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();

@@ -292,8 +292,9 @@ pub(crate) struct EvolveArgs {
     /// fitness.png, champion.json, champion.gif and champion_energy.png.
     #[arg(long, default_value = "out/evolve")]
     pub(crate) out: PathBuf,
-    /// Continue from `<out>/checkpoint.json`: the same champion and history as a run that was
-    /// never stopped. The settings must be those of the checkpoint, but for more generations.
+    /// Continue from `<out>/checkpoint.json` (or `checkpoint.previous.json` when it is
+    /// damaged): the same champion and history as a run that was never stopped. The settings
+    /// must be those of the checkpoint, but for more generations.
     #[arg(long)]
     pub(crate) resume: bool,
     /// What evaluates the robots (overrides the file's `evaluation.backend`): `auto` is the GPU
@@ -315,10 +316,12 @@ voxel genomes, each generation evaluated as one population in one World and scor
 `hooke eval` scores it.
 
 After every generation the state (genomes, the generator's position, history, champion) is \
-written to <out>/checkpoint.json (a temporary file renamed over the last, so a kill leaves the \
-previous checkpoint whole) and history.csv is rewritten. --resume continues from the \
-checkpoint with the same results as an undisturbed run (on the same backend and adapter); \
-it also extends a finished run when evolution.generations has grown.
+written to <out>/checkpoint.json (format version 2 with a checksum; a temporary file flushed \
+to the disk and renamed over the last, which is kept as checkpoint.previous.json, so a kill \
+leaves a whole checkpoint) and history.csv is rewritten. --resume continues from the \
+checkpoint with the same results as an undisturbed run (on the same backend and adapter), \
+even after SIGKILL; a truncated or corrupted checkpoint is refused by name and the previous \
+one taken. --resume also extends a finished run when evolution.generations has grown.
 
 At the end it writes champion.json (the champion as a one-robot population file: `hooke eval \
 champion.json --out r.json` scores it again, `hooke view champion.json` shows it), \

@@ -74,35 +74,9 @@ impl Results {
 
 /// Writes `bytes` to `path` so that no reader ever sees a partial file and concurrent writers
 /// never mix: into a temporary file in the same folder (named after this process), then renamed
-/// over `path` (atomic on one file system). Folders are created.
+/// over `path` (atomic on one file system) once flushed to the disk. Folders are created.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{} is not a file name", path.display()))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".{}.tmp", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    let written = std::fs::write(&temp, bytes)
-        .map_err(|e| format!("cannot write {}: {e}", temp.display()))
-        .and_then(|()| {
-            std::fs::rename(&temp, path).map_err(|e| {
-                format!(
-                    "cannot rename {} to {}: {e}",
-                    temp.display(),
-                    path.display()
-                )
-            })
-        });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
+    hooke::snapshot::write_durably(path, bytes)
 }
 
 #[cfg(test)]

@@ -160,6 +160,7 @@ impl World {
             params: model.params,
             stable,
             contact_finder: crate::model::CollisionPairs::new(model),
+            fingerprint: crate::snapshot::model_fingerprint(model),
         };
         let mut world = Self {
             adapter_info: device.adapter_info(),

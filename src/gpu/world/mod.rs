@@ -11,6 +11,7 @@ mod memory;
 mod read;
 mod reset;
 mod sense;
+mod snapshot;
 mod status;
 mod step;
 
@@ -106,6 +107,8 @@ struct HostModel {
     stable: StableDt,
     /// The broad phase and exclusions for [`World::contacts`], when a mass collides.
     contact_finder: Option<crate::model::CollisionPairs>,
+    /// The model's [`model_fingerprint`](crate::model_fingerprint), which snapshots carry.
+    fingerprint: u128,
 }
 
 /// Why a World stopped.

@@ -151,7 +151,7 @@ impl World {
 
     /// The model's rest lengths of the springs `set_rest_length` changed, in the link table and
     /// the stencil.
-    fn restore_rest_lengths(&mut self) {
+    pub(super) fn restore_rest_lengths(&mut self) {
         for &s in self.run.rest_changed.keys() {
             self.write_rest_length(s, self.springs.springs[s].rest);
         }

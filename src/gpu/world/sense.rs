@@ -135,7 +135,7 @@ impl World {
     /// Turns on the contact recording: a zeroed record per mass, `integrate` rebuilt with
     /// `CONTACTS` and bound to it; the sensor request is rebuilt to bind it too. A World that
     /// fused its steps runs the two passes from then on.
-    fn record_contacts(&mut self) -> Result<()> {
+    pub(super) fn record_contacts(&mut self) -> Result<()> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.pipelines.specialization.contacts = true;
         self.buffers.contacts = self.device.create_buffer(&wgpu::BufferDescriptor {

@@ -45,3 +45,16 @@ pub fn world_with(model: &Model, options: WorldOptions) -> World {
     World::with_device(device.clone(), queue.clone(), model, options)
         .unwrap_or_else(|e| panic!("building the World failed: {e}"))
 }
+
+/// The shipped scene files (`scenes/*.json` but the schema), sorted.
+pub fn shipped_scene_files() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("scenes"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "schema.json"))
+        .collect();
+    files.sort();
+    files
+}

@@ -1,115 +1,68 @@
 //! `<out>/checkpoint.json`: an evolution between two generations, written after every
-//! generation (to a temporary file renamed over the last, so a kill leaves the previous one
-//! whole) and read back by `hooke evolve --resume`.
+//! generation and read back by `hooke evolve --resume`: the library's [`EvolutionCheckpoint`]
+//! (format version, checksum, flushed to the disk before it is renamed over the last one,
+//! which is kept as `checkpoint.previous.json`), with the settings file's contents.
 
 use std::path::Path;
 
-use hooke::population::{Evolution, EvolutionState};
-use serde::{Deserialize, Serialize};
+use hooke::population::{Evolution, EvolutionCheckpoint, EvolutionState};
+use hooke::OpenBackend;
 
-use crate::results_file::write_atomically;
-
-/// The checkpoint format this hooke writes and reads.
-const VERSION: u32 = 1;
-
-/// The file.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Checkpoint {
-    /// Format version.
-    pub(crate) version: u32,
-    /// The settings file's contents the run was started with.
-    pub(crate) settings: serde_json::Value,
-    /// The backend that ran the generations so far (`"cpu"` or `"gpu"`).
-    pub(crate) backend: String,
-    /// Its adapter, on the GPU.
-    pub(crate) adapter: Option<String>,
-    /// Where the run is.
-    pub(crate) state: EvolutionState,
+/// Writes the checkpoint of `state` (run with `settings`, the settings file's contents, on
+/// `backend`) to `path`.
+pub(crate) fn save(
+    path: &Path,
+    evolution: &Evolution,
+    settings: &serde_json::Value,
+    backend: &OpenBackend,
+    state: &EvolutionState,
+) -> Result<(), String> {
+    EvolutionCheckpoint::new(evolution, Some(settings.clone()), backend, state.clone())
+        .save(path)
+        .map_err(|e| e.to_string())
 }
 
-impl Checkpoint {
-    /// Writes the checkpoint to `path` atomically.
-    pub(crate) fn save(&self, path: &Path) -> Result<(), String> {
-        let text = serde_json::to_string(self)
-            .map_err(|e| format!("cannot encode the checkpoint: {e}"))?;
-        write_atomically(path, text.as_bytes())
+/// The state to continue from the checkpoint at `path` (or the one before it, when that one is
+/// damaged: said on standard error) with `settings` (the file's contents now) and
+/// `evolution`: the settings must be the checkpoint's, but `evolution.generations` may have
+/// grown. Warns when the backend or adapter differs (the fitness bits may then differ from an
+/// undisturbed run's).
+pub(crate) fn resume(
+    path: &Path,
+    settings: &serde_json::Value,
+    evolution: &Evolution,
+    backend: &OpenBackend,
+) -> Result<EvolutionState, String> {
+    let (checkpoint, refused) = EvolutionCheckpoint::load_latest(path)
+        .map_err(|e| format!("{e} (run without --resume to start again)"))?;
+    if let Some(e) = refused {
+        eprintln!(
+            "{e}\nresuming from {} instead",
+            EvolutionCheckpoint::previous_path(path).display()
+        );
     }
-
-    /// Reads a checkpoint; errors name the file.
-    pub(crate) fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            format!(
-                "cannot read the checkpoint {}: {e} (run without --resume to start)",
-                path.display()
-            )
-        })?;
-        let checkpoint: Self = serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a hooke evolve checkpoint: {e}", path.display()))?;
-        if checkpoint.version != VERSION {
-            return Err(format!(
-                "{}: checkpoint version {} is not one this hooke reads (version {VERSION})",
-                path.display(),
-                checkpoint.version
-            ));
-        }
-        Ok(checkpoint)
+    if checkpoint.settings.as_ref().map(without_generations) != Some(without_generations(settings))
+    {
+        return Err(
+            "the settings are not those the checkpoint was made with (only \
+             evolution.generations may change); run without --resume to start again"
+                .to_owned(),
+        );
     }
-
-    /// A checkpoint of `state`, run with `settings` on `backend` (name and adapter).
-    pub(crate) fn new(
-        settings: serde_json::Value,
-        backend: (&str, Option<String>),
-        state: EvolutionState,
-    ) -> Self {
-        Self {
-            version: VERSION,
-            settings,
-            backend: backend.0.to_owned(),
-            adapter: backend.1,
-            state,
-        }
+    let ran_on = (backend.name(), backend.adapter());
+    if (checkpoint.backend.as_str(), &checkpoint.adapter) != (ran_on.0, &ran_on.1) {
+        eprintln!(
+            "warning: the checkpoint was made on {} ({}); resuming on {} ({}) may give other \
+             fitness bits than an undisturbed run",
+            checkpoint.backend,
+            checkpoint.adapter.as_deref().unwrap_or("no adapter"),
+            ran_on.0,
+            ran_on.1.as_deref().unwrap_or("no adapter"),
+        );
     }
-
-    /// The state to continue with `settings` (the file's contents now) and `evolution`: the
-    /// settings must be the checkpoint's, but `evolution.generations` may have grown. Warns
-    /// when the backend or adapter differs (the fitness bits may then differ from an
-    /// undisturbed run's).
-    pub(crate) fn resume(
-        self,
-        settings: &serde_json::Value,
-        evolution: &Evolution,
-        backend: (&str, Option<String>),
-    ) -> Result<EvolutionState, String> {
-        if without_generations(&self.settings) != without_generations(settings) {
-            return Err(
-                "the settings are not those the checkpoint was made with (only \
-                 evolution.generations may change); run without --resume to start again"
-                    .to_owned(),
-            );
-        }
-        if evolution.generations < self.state.generation {
-            return Err(format!(
-                "the checkpoint has {} generations done; evolution.generations ({}) must be at \
-                 least that",
-                self.state.generation, evolution.generations
-            ));
-        }
-        if (self.backend.as_str(), &self.adapter) != (backend.0, &backend.1) {
-            eprintln!(
-                "warning: the checkpoint was made on {} ({}); resuming on {} ({}) may give other \
-                 fitness bits than an undisturbed run",
-                self.backend,
-                self.adapter.as_deref().unwrap_or("no adapter"),
-                backend.0,
-                backend.1.as_deref().unwrap_or("no adapter"),
-            );
-        }
-        self.state
-            .check(evolution)
-            .map_err(|e| format!("the checkpoint does not fit the settings: {e}"))?;
-        Ok(self.state)
-    }
+    checkpoint
+        .resume(evolution)
+        .map_err(|e| format!("the checkpoint does not fit the settings: {e}"))
 }
 
 /// `settings` without `evolution.generations`.

@@ -15,7 +15,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::EvolveArgs;
 use crate::human;
-use checkpoint::Checkpoint;
 use settings::Settings;
 
 /// Runs `hooke evolve`.
@@ -31,9 +30,8 @@ pub(crate) fn evolve(args: &EvolveArgs) -> Result<(), Box<dyn Error>> {
     let out = args.out.as_path();
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let checkpoint_path = out.join("checkpoint.json");
-    let ran_on = || (backend.name(), backend.adapter());
     let mut state = if args.resume {
-        Checkpoint::load(&checkpoint_path)?.resume(&settings_json, evolution, ran_on())?
+        checkpoint::resume(&checkpoint_path, &settings_json, evolution, &backend)?
     } else {
         if checkpoint_path.exists() {
             eprintln!(
@@ -113,12 +111,13 @@ impl Run<'_> {
         let history_path = self.out.join("history.csv");
         while !state.finished(evolution) {
             evolution.next_generation(state, &mut evaluate)?;
-            let checkpoint = Checkpoint::new(
-                self.settings.clone(),
-                (self.backend.name(), self.backend.adapter()),
-                state.clone(),
-            );
-            checkpoint.save(&checkpoint_path)?;
+            checkpoint::save(
+                &checkpoint_path,
+                evolution,
+                self.settings,
+                self.backend,
+                state,
+            )?;
             output::write_history(&state.evolved.history, &history_path)?;
             if let Some(stats) = state.evolved.history.last() {
                 bar.suspend(|| eprintln!("{}", describe(stats)));
