@@ -11,6 +11,7 @@ mod cli;
 mod collision_scenes;
 mod collisions;
 mod commanded;
+mod continuum;
 mod control;
 mod cost_plot;
 mod cpu_physics;
