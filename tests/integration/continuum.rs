@@ -218,11 +218,13 @@ fn bar_longitudinal_mode_converges_to_the_wave_speed() {
     }
 }
 
-/// The finer refinement of the guide's table (8 cells across, 64 along: 5 265 masses); about a
-/// minute in a debug build, run with `--ignored`.
+/// The finest refinement of the guide's table (8 cells across, 64 along: 5 265 masses, about a
+/// minute), run with `--ignored`. Its chain error `(pi a / L)^2 / 24 = 1.0e-4` is below the
+/// comparison's floor of 1e-4 (above), so it is held to the same bound, not to a further fall.
 #[test]
-#[ignore = "slow in debug builds: the guide's finest refinement"]
+#[ignore = "a minute: the guide's finest refinement"]
 fn bar_longitudinal_mode_finest() {
-    let errors = mode_errors(&[4, 8]);
-    assert!(errors[1].abs() < errors[0].abs() / 2.0, "errors {errors:?}");
+    let e = mode_errors(&[8])[0];
+    let lumped = (std::f64::consts::PI * 0.00125 / 0.08).powi(2) / 24.0;
+    assert!(e.abs() < 1.5 * lumped + 1e-4, "error {e:.3e}");
 }
