@@ -43,7 +43,10 @@ impl Lattice {
                 }
             }
             s.stiffness = cells * stiffness.cell_share(axes);
-            let (ma, mb) = (part.masses[s.a as usize].mass, part.masses[s.b as usize].mass);
+            let (ma, mb) = (
+                part.masses[s.a as usize].mass,
+                part.masses[s.b as usize].mass,
+            );
             s.damping = bond_damping(material.damping_ratio, s.stiffness, ma, mb);
         }
         Ok(())

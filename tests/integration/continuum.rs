@@ -123,7 +123,10 @@ fn tension_and_compression_give_young_modulus_and_a_quarter() {
             let load = if sign > 0.0 { "tension" } else { "compression" };
             println!("| {across} | {load} | {de:.2e} | {dnu:.2e} |");
             assert!(de.abs() < 2.0 * strain, "{across} across, {load}: {t:?}");
-            assert!(dnu.abs() < 2.0 * strain * 0.25, "{across} across, {load}: {t:?}");
+            assert!(
+                dnu.abs() < 2.0 * strain * 0.25,
+                "{across} across, {load}: {t:?}"
+            );
         }
     }
 }

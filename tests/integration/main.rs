@@ -31,6 +31,7 @@ mod hashes;
 mod hashes_cli;
 mod import_cycles;
 mod link_orientation;
+mod materials;
 mod numerics;
 mod obstacles;
 mod parity;
