@@ -217,6 +217,38 @@ def evolve_population(
     backend: Optional[str] = None,
     threads: Optional[int] = None,
     callback: Optional[Callable[[int, dict[str, Any]], object]] = None,
+    evaluate: Optional[Callable[[npt.NDArray[np.uint16], Sequence[int]], _F64]] = None,
+    resume: Optional[str] = None,
+    checkpoint: Optional[Callable[[str, str, Optional[str]], object]] = None,
 ) -> dict[str, Any]:
-    """The evolution of `hooke evolve`'s settings, as JSON (use `hooke.evolve`)."""
+    """The evolution of `hooke evolve`'s settings, as JSON (use `hooke.evolve`): each
+    generation evaluated here or by `evaluate(codes, size)`, resumed from a state (JSON),
+    `checkpoint(state, backend, adapter)` called after every generation."""
+    ...
+
+class Evaluator:
+    """A backend opened once for many evaluations (`hooke.Evaluator` is its subclass)."""
+
+    def __init__(self, backend: Optional[str] = None, threads: Optional[int] = None) -> None: ...
+    @property
+    def backend(self) -> str:
+        """`"cpu"` or `"gpu"`: what runs."""
+        ...
+    @property
+    def adapter(self) -> Optional[str]:
+        """The GPU adapter as one line, or `None` on the CPU."""
+        ...
+    def population_share(
+        self, text: str, base_dir: _Path, start: Optional[int] = None, end: Optional[int] = None
+    ) -> dict[str, Any]:
+        """Robots `start..end` of a population file's text, as `hooke eval --range` evaluates them."""
+        ...
+    def genome_rows(
+        self, genomes: npt.NDArray[np.uint16], size: Sequence[int], evolution: str, evaluation: Optional[str] = None
+    ) -> dict[str, Any]:
+        """Cell codes `(n, x*y*z)`, x fastest, evaluated as a generation of `hooke.evolve`."""
+        ...
+
+def split_share_range(total: int, k: int, n: int) -> tuple[int, int]:
+    """Share `k` of `n` of a batch of `total` robots, as `hooke eval --split k/n` takes it."""
     ...

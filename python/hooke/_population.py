@@ -30,6 +30,8 @@ from ._errors import ArgumentError
 __all__ = [
     "evaluate",
     "evolve",
+    "Evaluator",
+    "split_share",
     "EvaluationResults",
     "Evolved",
     "Champion",
@@ -223,16 +225,110 @@ def evaluate(
     Raises :class:`InvalidBuilderError` (a ``ValueError``) naming the robot (``robots[3] (id
     "a")``) and the field for bad input; a robot that fails while running is a row of the
     results, not an exception."""
+    text, base_dir, _ = population_text(robots, evaluation, settings)
+    return results_of(_hooke.evaluate_population(text, base_dir, backend, threads))
+
+
+def population_text(robots: Any, evaluation: Optional[Mapping[str, Any]], settings: Mapping[str, Any]) -> tuple[str, str, int]:
+    """``robots`` with ``evaluation`` and ``settings`` (as :func:`evaluate` takes them) as a
+    population file's text, the folder its scene paths are relative to, and the robot count."""
     population, base_dir = _population(robots)
     spec = dict(population.get("evaluation") or {})
     spec.update(evaluation or {})
     spec.update(settings)
     population["evaluation"] = spec
     population.setdefault("version", 1)
-    text = _json(population)
-    raw = _hooke.evaluate_population(text, os.fspath(base_dir), backend, threads)
+    robots_in = population.get("robots")
+    return _json(population), os.fspath(base_dir), len(robots_in) if isinstance(robots_in, list) else 0
+
+
+def results_of(raw: Mapping[str, Any]) -> EvaluationResults:
+    """The compiled module's results dict as :class:`EvaluationResults`."""
     failure = np.array([k or "" for k in raw["failure"]], dtype=str)
     return _of_raw(EvaluationResults, raw, failure=failure, failed=failure != "")
+
+
+def split_share(total: int, k: int, n: int) -> tuple[int, int]:
+    """The positions ``(start, end)`` of share ``k`` of ``n`` of a batch of ``total`` robots:
+    what ``hooke eval --split k/n`` evaluates (``[k total / n, (k + 1) total / n)``; the
+    shares are contiguous, cover every robot once and differ in size by at most one)."""
+    return _hooke.split_share_range(total, k, n)
+
+
+def genome_rows(genomes: Any) -> tuple[npt.NDArray[np.uint16], tuple[int, int, int]]:
+    """An ``(n, x, y, z)`` batch of genome arrays as ``(n, x*y*z)`` cell codes, x fastest
+    (the compiled module's layout), and the size ``(x, y, z)``."""
+    array = np.asarray(genomes)
+    if array.ndim != 4 or 0 in array.shape[1:]:
+        raise ArgumentError(f"genomes: a batch of genomes is an array of shape (n, x, y, z); got shape {array.shape}")
+    if not np.issubdtype(array.dtype, np.integer) or (array.size and (array.min() < 0 or array.max() > 258)):
+        raise ArgumentError("genomes: cell codes are integers 0 to 258 (0 empty, 1 soft, 2 stiff, 3 + p a muscle of phase p)")
+    n, x, y, z = array.shape
+    rows = np.ascontiguousarray(array.transpose(0, 3, 2, 1).reshape(n, x * y * z), dtype=np.uint16)
+    return rows, (int(x), int(y), int(z))
+
+
+def genome_batch(rows: npt.NDArray[np.uint16], size: Sequence[int]) -> GenomeArray:
+    """``(n, x*y*z)`` cell codes, x fastest, as the ``(n, x, y, z)`` batch of genome arrays."""
+    x, y, z = (int(s) for s in size)
+    return np.ascontiguousarray(rows.reshape(len(rows), z, y, x).transpose(0, 3, 2, 1))
+
+
+def settings_texts(evolution: Mapping[str, Any], evaluation: Optional[Mapping[str, Any]]) -> tuple[str, Optional[str]]:
+    """The evolution and evaluation settings as the JSON texts :func:`evolve` parses (the same
+    text gives the same parse, so every evaluator of a generation builds the same robots)."""
+    return _json(dict(evolution)), None if evaluation is None else _json(dict(evaluation))
+
+
+class Evaluator(_hooke.Evaluator):
+    """A backend opened once for many evaluations: the CPU reference with its threads, or the
+    GPU World's device (opened once, not per call). Each call gives the same bits as
+    :func:`evaluate` (or a generation of :func:`evolve`) on that backend; a long-lived worker
+    (a Ray actor of :mod:`hooke.ray`) keeps one.
+
+    ``Evaluator(backend=None, threads=None)``: ``backend`` ``"cpu"`` (default), ``"gpu"`` or
+    ``"auto"``; ``threads`` CPU threads (all cores when ``None``; results do not depend on
+    it). ``backend`` and ``adapter`` say what runs."""
+
+    def evaluate(
+        self,
+        robots: Any,
+        evaluation: Optional[Mapping[str, Any]] = None,
+        *,
+        start: Optional[int] = None,
+        end: Optional[int] = None,
+        **settings: Any,
+    ) -> EvaluationResults:
+        """:func:`evaluate` on this evaluator's backend (a population file's
+        ``evaluation.backend`` is not read), for the robots at positions ``start`` to ``end``
+        (default all) as ``hooke eval --range start..end`` takes them."""
+        text, base_dir, _ = population_text(robots, evaluation, settings)
+        return self.evaluate_text(text, base_dir, start, end)
+
+    def evaluate_text(self, text: str, base_dir: str, start: Optional[int] = None, end: Optional[int] = None) -> EvaluationResults:
+        """The robots ``start..end`` of a population file's ``text`` (scene paths relative to
+        ``base_dir``)."""
+        return results_of(self.population_share(text, base_dir, start, end))
+
+    def evaluate_genomes(
+        self,
+        genomes: Any,
+        evolution: Optional[Mapping[str, Any]] = None,
+        evaluation: Optional[Mapping[str, Any]] = None,
+    ) -> EvaluationResults:
+        """Evaluates an ``(n, x, y, z)`` batch of genome arrays as a generation of
+        :func:`evolve` with the ``evolution`` and ``evaluation`` settings (dicts as
+        :func:`evolve` resolves them; ``evaluation`` ``None``: its default) would: the same
+        bits. Robots are named ``"robot i"``; a genome with no filled cell is a
+        ``"no_robot"`` failure. Its signature is that of :func:`evolve`'s ``evaluate`` hook."""
+        rows, size = genome_rows(genomes)
+        search, spec = settings_texts(evolution or {}, evaluation)
+        return self.evaluate_rows(rows, size, search, spec)
+
+    def evaluate_rows(self, rows: npt.NDArray[np.uint16], size: Sequence[int], evolution: str, evaluation: Optional[str]) -> EvaluationResults:
+        """:meth:`evaluate_genomes` on cell codes (``(n, x*y*z)`` uint16, x fastest) and the
+        settings as JSON texts."""
+        return results_of(self.genome_rows(rows, list(size), evolution, evaluation))
 
 
 @dataclass(frozen=True)
@@ -364,6 +460,68 @@ def _progress(callback: Optional[Callable[[int, GenerationStats], Any]], progres
     return each, close
 
 
+#: What :func:`evolve`'s ``evaluate`` hook is: ``evaluate(genomes, evolution, evaluation)``
+#: with the generation's ``(n, x, y, z)`` genome arrays (those with a filled cell) and the
+#: settings (dicts; ``evaluation`` ``None`` for the default), returning one fitness per genome
+#: (NaN for a failed robot) or an :class:`EvaluationResults`.
+EvaluateHook = Callable[[GenomeArray, Mapping[str, Any], Optional[Mapping[str, Any]]], Any]
+
+
+def _hook(evaluate: EvaluateHook, search: Mapping[str, Any], spec: Optional[Mapping[str, Any]], ran: dict[str, Any]) -> Callable[[npt.NDArray[np.uint16], Sequence[int]], FloatArray]:
+    """The function the Rust loop calls per generation: ``evaluate`` on the genome arrays,
+    its fitness as float64 (the backend and adapter of its results kept in ``ran``)."""
+
+    def call(rows: npt.NDArray[np.uint16], size: Sequence[int]) -> FloatArray:
+        out = evaluate(genome_batch(rows, size), search, spec)
+        if isinstance(out, EvaluationResults):
+            ran["backend"], ran["adapter"] = out.backend, out.adapter
+            out = out.fitness
+        return np.ascontiguousarray(out, dtype=np.float64)
+
+    return call
+
+
+def _checkpoint_file(path: PathLike, settings: Mapping[str, Any], ran: Mapping[str, Any]) -> Callable[[str, str, Optional[str]], None]:
+    """The function writing ``path`` after every generation: ``hooke evolve``'s checkpoint
+    (``version``, ``settings``, ``backend``, ``adapter``, ``state``), written to a temporary
+    file beside it, synced and renamed over the last, so a kill leaves the last one whole."""
+    target = Path(path)
+
+    def save(state: str, backend: str, adapter: Optional[str]) -> None:
+        if ran["backend"] is not None:  # an evaluate hook's backend, not this process's
+            backend, adapter = ran["backend"], ran["adapter"]
+        record = {"version": 1, "settings": settings, "backend": backend, "adapter": adapter, "state": json.loads(state)}
+        tmp = target.with_name(target.name + ".tmp")
+        with open(tmp, "w") as f:
+            f.write(json.dumps(record, allow_nan=False))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+
+    return save
+
+
+def _resume_state(path: PathLike, settings: Mapping[str, Any]) -> str:
+    """The evolution state of the checkpoint ``path``, as JSON text, after checking it was
+    made with ``settings`` (``evolution.generations`` may have grown)."""
+
+    def without_generations(s: Any) -> Any:
+        s = json.loads(json.dumps(s))
+        if isinstance(s.get("evolution"), dict):
+            s["evolution"].pop("generations", None)
+        return s
+
+    try:
+        record = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ArgumentError(f"cannot read the checkpoint {path}: {e} (run without resume to start)") from e
+    if not isinstance(record, dict) or record.get("version") != 1 or "state" not in record:
+        raise ArgumentError(f"{path} is not an evolution checkpoint of version 1")
+    if without_generations(record.get("settings", {})) != without_generations(settings):
+        raise ArgumentError(f"{path}: the settings are not those the checkpoint was made with (only evolution.generations may change); run without resume to start again")
+    return json.dumps(record["state"])
+
+
 def evolve(
     settings: Any = None,
     *,
@@ -372,6 +530,9 @@ def evolve(
     threads: Optional[int] = None,
     callback: Optional[Callable[[int, GenerationStats], Any]] = None,
     progress: bool = False,
+    evaluate: Optional[EvaluateHook] = None,
+    checkpoint: Optional[PathLike] = None,
+    resume: bool = False,
     **evolution: Any,
 ) -> Evolved:
     """Evolves voxel robots with the crate's genetic algorithm, as ``hooke evolve`` does: the
@@ -387,7 +548,15 @@ def evolve(
     ``callback(generation, stats)`` is called after every generation with a
     :class:`GenerationStats`; an exception it raises stops the run and propagates (so does
     Ctrl-C). ``progress=True`` shows a tqdm bar if tqdm is installed, else a line per generation
-    on standard error. ``backend`` and ``threads`` as in :func:`evaluate`."""
+    on standard error. ``backend`` and ``threads`` as in :func:`evaluate`.
+
+    ``evaluate``: a hook that evaluates each generation instead of this process (see
+    :data:`EvaluateHook`; :meth:`Evaluator.evaluate_genomes` and
+    :meth:`hooke.ray.Pool.evaluate_genomes` are such hooks). The genetic algorithm and every
+    random draw stay here, so a hook that gives the same fitness bits gives the same history
+    and champion. ``checkpoint``: a file written after every generation (``hooke evolve``'s
+    checkpoint format); ``resume=True`` continues from it (same settings; ``generations`` may
+    grow), with the same champion and history (wall times aside) as a run never stopped."""
     file = _settings(settings)
     unknown = sorted(set(evolution) - set(EVOLUTION_FIELDS))
     if unknown:
@@ -397,17 +566,31 @@ def evolve(
     spec = evaluation if evaluation is not None else file.get("evaluation")
     generations = search.get("generations", 10)  # checked by hooke; only the bar's length here
     each, close = _progress(callback, progress, generations if isinstance(generations, int) else None)
+    ran: dict[str, Any] = {"backend": None, "adapter": None}
+    hook = None if evaluate is None else _hook(evaluate, search, None if spec is None else dict(spec), ran)
+    record: dict[str, Any] = {"version": 1, "evolution": search}
+    if spec is not None:
+        record["evaluation"] = dict(spec)
+    state = None if not resume or checkpoint is None else _resume_state(checkpoint, record)
+    if resume and checkpoint is None:
+        raise ArgumentError("resume=True needs the checkpoint file to resume from (checkpoint=...)")
     try:
+        search_text, spec_text = settings_texts(search, spec)
         raw = _hooke.evolve_population(
-            _json(search),
-            None if spec is None else _json(spec),
-            backend,
+            search_text,
+            spec_text,
+            backend if evaluate is None else "cpu",
             threads,
             each,
+            hook,
+            state,
+            None if checkpoint is None else _checkpoint_file(checkpoint, json.loads(_json(record)), ran),
         )
     finally:
         close()
     stats = [_stats(s) for s in raw["history"]]
     c = raw["champion"]
     champion = None if c is None else Champion(genome_array(c["genome"], c["size"]), c["fitness"], c["generation"])
-    return Evolved(champion=champion, history=_history(stats), backend=raw["backend"], adapter=raw["adapter"])
+    backend_ran = raw["backend"] if evaluate is None else ran["backend"]
+    adapter_ran = raw["adapter"] if evaluate is None else ran["adapter"]
+    return Evolved(champion=champion, history=_history(stats), backend=backend_ran or "", adapter=adapter_ran)

@@ -4,9 +4,12 @@
 //! stops the run. `hooke.evolve` (in `hooke/_population.py`) wraps it with progress bars and
 //! arrays.
 
-use hooke::population::{EvaluationSpec, Evolution, GenerationStats, VoxelGenome, VoxelMaterial};
+use hooke::population::{
+    Evaluation, EvaluationSpec, Evolution, EvolutionState, GenerationStats, Population,
+    RobotResult, VoxelGenome, VoxelMaterial,
+};
 use hooke::BackendChoice;
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -16,7 +19,7 @@ use crate::population::open_backend;
 /// The settings of one run: `evolution` (the settings file's object of that name, JSON) and
 /// `evaluation` (the population file's, JSON; `None`: 2 s along +x at dt = 2e-4 s on
 /// `Params::robots()` ground, as `hooke evolve`), with the backend the evaluation names.
-fn settings(
+pub(crate) fn settings(
     evolution: &str,
     evaluation: Option<&str>,
 ) -> PyResult<(Evolution, Option<BackendChoice>)> {
@@ -60,10 +63,16 @@ fn settings(
 
 /// Runs the evolution of `evolution` and `evaluation` (JSON, in the names of `hooke evolve`'s
 /// settings file) on `backend` (`None`: the evaluation's `backend`, else `"cpu"`), calling
-/// `callback(generation, stats)` after every generation with the GIL held. Returns a dict:
-/// `history` (a list of stats dicts) and `champion` (`None` or a dict).
+/// `callback(generation, stats)` after every generation with the GIL held. With `evaluate`,
+/// each generation's robots (those with a filled cell) are evaluated by
+/// `evaluate(codes, size)` (codes: `(n, cells)` uint16, x fastest) returning their `(n,)`
+/// fitness (NaN for a failed robot) instead of on `backend`. `resume`: an evolution state
+/// (JSON, as `checkpoint` got it) to continue from; `checkpoint(state)` is called with the
+/// state (JSON) after every generation. Returns a dict: `history` (a list of stats dicts) and
+/// `champion` (`None` or a dict).
 #[pyfunction]
-#[pyo3(signature = (evolution, evaluation=None, backend=None, threads=None, callback=None))]
+#[pyo3(signature = (evolution, evaluation=None, backend=None, threads=None, callback=None, evaluate=None, resume=None, checkpoint=None))]
+#[allow(clippy::too_many_arguments)] // the keywords of hooke.evolve, passed on
 pub(crate) fn evolve_population<'py>(
     py: Python<'py>,
     evolution: &str,
@@ -71,21 +80,128 @@ pub(crate) fn evolve_population<'py>(
     backend: Option<&str>,
     threads: Option<usize>,
     callback: Option<Bound<'py, PyAny>>,
+    evaluate: Option<Py<PyAny>>,
+    resume: Option<&str>,
+    checkpoint: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (evolution, file_backend) = settings(evolution, evaluation)?;
     let open = open_backend(backend, file_backend, threads)?;
-    let mut state = py.detach(|| evolution.start()).py()?;
-    let mut evaluate = |p: &hooke::population::Population, e: &hooke::population::Evaluation| {
-        p.evaluate(e).on(&open).run()
+    let mut state = match resume {
+        Some(text) => {
+            let state: EvolutionState = serde_json::from_str(text)
+                .map_err(|e| argument(format!("resume: not an evolution state: {e}")))?;
+            state.check(&evolution).py()?;
+            state
+        }
+        None => py.detach(|| evolution.start()).py()?,
     };
     while !state.finished(&evolution) {
-        py.detach(|| evolution.next_generation(&mut state, &mut evaluate))
-            .py()?;
+        let mut hook = evaluate.as_ref().map(|h| Hook::new(h, &state.genomes));
+        let mut evaluate = |p: &Population, e: &Evaluation| match hook.as_mut() {
+            Some(hook) => hook.call(p),
+            None => p.evaluate(e).on(&open).run(),
+        };
+        let done = py.detach(|| evolution.next_generation(&mut state, &mut evaluate));
+        if let Some(err) = hook.and_then(|h| h.error) {
+            return Err(err);
+        }
+        done.py()?;
         py.check_signals()?;
+        if let Some(save) = &checkpoint {
+            let text = serde_json::to_string(&state)
+                .map_err(|e| argument(format!("cannot encode the evolution state: {e}")))?;
+            save.call1((text, open.name(), open.adapter()))?;
+        }
         if let (Some(call), Some(stats)) = (&callback, state.evolved.history.last()) {
             call.call1((stats.generation, stats_dict(py, stats)?))?;
         }
     }
+    evolved_dict(py, &state, &open)
+}
+
+/// A Python function evaluating a generation's genomes: called with the GIL taken back, its
+/// exception kept and raised after the generation stops.
+struct Hook<'a> {
+    function: &'a Py<PyAny>,
+    /// The generation's genomes with a filled cell, in order: the robots of the population
+    /// the generation evaluates.
+    genomes: Vec<VoxelGenome>,
+    error: Option<PyErr>,
+}
+
+impl<'a> Hook<'a> {
+    fn new(function: &'a Py<PyAny>, genomes: &[VoxelGenome]) -> Self {
+        let genomes = genomes
+            .iter()
+            .filter(|g| g.filled_count() > 0)
+            .cloned()
+            .collect();
+        Self {
+            function,
+            genomes,
+            error: None,
+        }
+    }
+
+    /// The results of `population` (built from `self.genomes`): fitness only, which is all the
+    /// genetic algorithm reads (NaN or a missing fitness ranks a robot as failed).
+    fn call(&mut self, population: &Population) -> hooke::Result<Vec<RobotResult>> {
+        let fitness = Python::attach(|py| self.fitness(py, population.robots.len()));
+        let fitness = fitness.map_err(|e| {
+            self.error = Some(e);
+            hooke::Error::InvalidParameter {
+                name: "evaluate",
+                value: f64::NAN,
+                expected: "a function returning one fitness per genome",
+            }
+        })?;
+        Ok(population
+            .robots
+            .iter()
+            .zip(fitness)
+            .map(|(robot, f)| RobotResult {
+                name: robot.name.clone(),
+                fitness: f.is_finite().then_some(f),
+                failure: None,
+                start: glam::DVec3::splat(f64::NAN),
+                end: None,
+            })
+            .collect())
+    }
+
+    fn fitness(&self, py: Python<'_>, robots: usize) -> PyResult<Vec<f64>> {
+        if robots != self.genomes.len() {
+            return Err(argument(format!(
+                "evaluate: the generation has {robots} robots but {} genomes with a filled cell",
+                self.genomes.len()
+            )));
+        }
+        let size = self.genomes.first().map_or([0; 3], |g| g.size);
+        let cells = self.genomes.first().map_or(0, |g| g.cells.len());
+        let codes: Vec<u16> = self.genomes.iter().flat_map(genome_codes_of).collect();
+        let codes = numpy::ndarray::Array2::from_shape_vec((robots, cells), codes)
+            .map_err(|e| argument(format!("evaluate: {e}")))?;
+        let out = self.function.call1(py, (codes.into_pyarray(py), size))?;
+        let fitness: PyReadonlyArray1<'_, f64> = out.bind(py).extract().map_err(|_| {
+            argument("evaluate: must return a float64 array of fitness values".to_owned())
+        })?;
+        let fitness = fitness.as_array().to_vec();
+        if fitness.len() != robots {
+            return Err(argument(format!(
+                "evaluate returned {} fitness values for {robots} genomes",
+                fitness.len()
+            )));
+        }
+        Ok(fitness)
+    }
+}
+
+/// The history, champion, backend and adapter of a finished run, as a dict.
+fn evolved_dict<'py>(
+    py: Python<'py>,
+    state: &EvolutionState,
+    open: &hooke::OpenBackend,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     let history = state
         .evolved
@@ -131,15 +247,15 @@ fn stats_dict<'py>(py: Python<'py>, s: &GenerationStats) -> PyResult<Bound<'py, 
 /// A genome's cells as codes, x fastest (0 empty, 1 soft, 2 stiff, 3 + p a muscle of phase
 /// p): `hooke._population` reshapes them to the `(x, y, z)` array.
 fn genome_codes<'py>(py: Python<'py>, g: &VoxelGenome) -> Bound<'py, PyArray1<u16>> {
-    let codes: Vec<u16> = g
-        .cells
-        .iter()
-        .map(|c| match c {
-            VoxelMaterial::Empty => 0,
-            VoxelMaterial::Soft => 1,
-            VoxelMaterial::Stiff => 2,
-            VoxelMaterial::Muscle { phase } => u16::from(*phase) + 3,
-        })
-        .collect();
-    codes.into_pyarray(py)
+    genome_codes_of(g).collect::<Vec<u16>>().into_pyarray(py)
+}
+
+/// The codes of `g`'s cells, x fastest.
+fn genome_codes_of(g: &VoxelGenome) -> impl Iterator<Item = u16> + '_ {
+    g.cells.iter().map(|c| match c {
+        VoxelMaterial::Empty => 0,
+        VoxelMaterial::Soft => 1,
+        VoxelMaterial::Stiff => 2,
+        VoxelMaterial::Muscle { phase } => u16::from(*phase) + 3,
+    })
 }

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 mod arrays;
 mod control;
 mod error;
+mod evaluator;
 mod evolve;
 mod gym;
 mod model;
@@ -31,5 +32,7 @@ fn _hooke(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record::frames, m)?)?;
     m.add_function(wrap_pyfunction!(population::evaluate_population, m)?)?;
     m.add_function(wrap_pyfunction!(evolve::evolve_population, m)?)?;
+    m.add_class::<evaluator::PyEvaluator>()?;
+    m.add_function(wrap_pyfunction!(evaluator::split_share_range, m)?)?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! results handed back as numpy arrays. `hooke.evaluate` (in `hooke/_population.py`) builds the
 //! text from the forms a Python user has.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -40,7 +41,7 @@ pub(crate) fn open_backend(
 }
 
 /// One robot's outcome: its result, or why it built no robot.
-enum Outcome {
+pub(crate) enum Outcome {
     Ran(RobotResult),
     NoRobot(String),
 }
@@ -60,17 +61,37 @@ pub(crate) fn evaluate_population<'py>(
     let (file, file_backend) =
         PopulationFile::from_json_checked(text.as_bytes(), Path::new("population")).py()?;
     let open = open_backend(backend, file_backend, threads)?;
-    let outcomes = py.detach(|| run(&file, &base_dir, &open)).py()?;
-    results_dict(py, &file, &outcomes, &open)
+    let all = 0..file.robots.len();
+    let outcomes = py
+        .detach(|| run(&file, &base_dir, &open, all.clone()))
+        .py()?;
+    results_dict(py, &ids(&file, all), &outcomes, &open)
 }
 
-/// Builds every robot (a genome that builds none is that robot's failure, as in `hooke eval`;
-/// a scene that cannot be read is bad input naming the robot) and evaluates those built.
-fn run(file: &PopulationFile, base_dir: &Path, open: &OpenBackend) -> hooke::Result<Vec<Outcome>> {
+/// The ids of the robots at positions `range` of `file`.
+pub(crate) fn ids(file: &PopulationFile, range: Range<usize>) -> Vec<&str> {
+    file.robots[range].iter().map(|r| r.id.as_str()).collect()
+}
+
+/// Builds the robots at positions `range` of `file` (a genome that builds none is that robot's
+/// failure, as in `hooke eval`; a scene that cannot be read is bad input naming the robot) and
+/// evaluates those built: `hooke eval --range` (`--split` when `range` is a share).
+pub(crate) fn run(
+    file: &PopulationFile,
+    base_dir: &Path,
+    open: &OpenBackend,
+    range: Range<usize>,
+) -> hooke::Result<Vec<Outcome>> {
     let evaluation = file.evaluation.evaluation()?;
     let mut population = Population::new();
-    let mut outcomes = Vec::with_capacity(file.robots.len());
-    for (i, robot) in file.robots.iter().enumerate() {
+    let mut outcomes = Vec::with_capacity(range.len());
+    for (i, robot) in file
+        .robots
+        .iter()
+        .enumerate()
+        .take(range.end)
+        .skip(range.start)
+    {
         match (robot.part(&file.evaluation.genome, base_dir), &robot.genome) {
             (Ok(part), _) => {
                 population.push(robot.id.clone(), part);
@@ -88,7 +109,16 @@ fn run(file: &PopulationFile, base_dir: &Path, open: &OpenBackend) -> hooke::Res
         }
     }
     let results = population.evaluate(&evaluation).on(open).run()?;
-    let built = population.robots.len();
+    merge_outcomes(outcomes, results, population.robots.len())
+}
+
+/// `outcomes` (`None` where a robot was built) with the `built` robots' `results` in their
+/// places.
+pub(crate) fn merge_outcomes(
+    outcomes: Vec<Option<Outcome>>,
+    results: Vec<RobotResult>,
+    built: usize,
+) -> hooke::Result<Vec<Outcome>> {
     let got = results.len();
     let mut results = results.into_iter();
     outcomes
@@ -105,9 +135,9 @@ fn run(file: &PopulationFile, base_dir: &Path, open: &OpenBackend) -> hooke::Res
 
 /// The outcomes as a dict of arrays, one row per robot (NaN, -1 or `None` where there is no
 /// value).
-fn results_dict<'py>(
+pub(crate) fn results_dict<'py>(
     py: Python<'py>,
-    file: &PopulationFile,
+    ids: &[&str],
     outcomes: &[Outcome],
     open: &OpenBackend,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -151,7 +181,6 @@ fn results_dict<'py>(
         }
     }
     let d = PyDict::new(py);
-    let ids: Vec<&str> = file.robots.iter().map(|r| r.id.as_str()).collect();
     d.set_item("ids", ids)?;
     d.set_item("fitness", fitness.into_pyarray(py))?;
     d.set_item("failure", kind)?;

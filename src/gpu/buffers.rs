@@ -12,6 +12,7 @@ use crate::gpu::layout::{
     array_bytes, force_record_bytes, EnergySlot, GpuActuator, GpuBodySum, GpuMass, GpuMassPartial,
     GpuParams, GpuSpringPartial, GpuState, GpuStatus, Vec4,
 };
+use crate::gpu::plan::memory::{at_least_min, nonzero, MIN_BYTES};
 use crate::gpu::plan::Plan;
 use crate::gpu::real::{Narrow, Precision};
 use crate::gpu::tables::Tables;
@@ -74,9 +75,6 @@ const STORAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
     .union(wgpu::BufferUsages::COPY_DST)
     .union(wgpu::BufferUsages::COPY_SRC);
 
-/// The smallest buffer: wgpu rejects zero-sized bindings, so an empty table gets this.
-const MIN_BYTES: u64 = 64;
-
 /// A buffer holding `items` (a static table); an empty table gets `MIN_BYTES`, or one zeroed
 /// record if that is larger (a binding must hold at least one element of its array).
 fn table<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, items: &[T]) -> wgpu::Buffer {
@@ -111,12 +109,7 @@ fn state(
     bytes: u64,
     usage: wgpu::BufferUsages,
 ) -> wgpu::Buffer {
-    zeroed(
-        device,
-        label,
-        if bytes == 0 { MIN_BYTES } else { bytes },
-        usage,
-    )
+    zeroed(device, label, nonzero(bytes), usage)
 }
 
 /// A zeroed scratch buffer of at least `bytes` bytes (and at least `MIN_BYTES`).
@@ -126,7 +119,7 @@ fn scratch(
     bytes: u64,
     usage: wgpu::BufferUsages,
 ) -> wgpu::Buffer {
-    zeroed(device, label, bytes.max(MIN_BYTES), usage)
+    zeroed(device, label, at_least_min(bytes), usage)
 }
 
 fn zeroed(
@@ -266,36 +259,49 @@ impl Buffers {
 
     /// Every buffer, for the memory statistics.
     pub(crate) fn all(&self) -> impl Iterator<Item = &wgpu::Buffer> {
+        self.named().map(|(_, b)| b)
+    }
+
+    /// Every buffer with its name (its label without `hooke::`, as `plan/memory.rs` names it).
+    pub(crate) fn named(&self) -> impl Iterator<Item = (&'static str, &wgpu::Buffer)> {
         [
-            &self.params,
-            &self.masses,
-            &self.links,
-            &self.link_materials,
-            &self.runs,
-            &self.materials,
-            &self.actuators,
-            &self.commands,
-            &self.oscillators,
-            &self.bodies,
-            &self.obstacles,
-            &self.obstacle_words,
-            &self.touch,
-            &self.contacts,
-            &self.positions,
-            &self.velocities,
-            &self.state,
-            &self.forces,
-            &self.status,
-            &self.spring_slots,
-            &self.mass_slots,
-            &self.mass_partials,
-            &self.spring_partials,
-            &self.body_sums,
-            &self.steps,
+            ("params", &self.params),
+            ("masses", &self.masses),
+            ("links", &self.links),
+            ("link_materials", &self.link_materials),
+            ("runs", &self.runs),
+            ("materials", &self.materials),
+            ("actuators", &self.actuators),
+            ("commands", &self.commands),
+            ("oscillators", &self.oscillators),
+            ("bodies", &self.bodies),
+            ("obstacles", &self.obstacles),
+            ("obstacle_words", &self.obstacle_words),
+            ("touch", &self.touch),
+            ("contacts", &self.contacts),
+            ("positions", &self.positions),
+            ("velocities", &self.velocities),
+            ("state", &self.state),
+            ("forces", &self.forces),
+            ("status", &self.status),
+            ("spring_slots", &self.spring_slots),
+            ("mass_slots", &self.mass_slots),
+            ("mass_partials", &self.mass_partials),
+            ("spring_partials", &self.spring_partials),
+            ("body_sums", &self.body_sums),
+            ("steps", &self.steps),
         ]
         .into_iter()
-        .chain(self.stencil.iter().flat_map(|s| [&s.rests, &s.runs]))
-        .chain(self.stencil.iter().flat_map(|s| s.muscles.iter().flatten()))
+        .chain(
+            self.stencil
+                .iter()
+                .flat_map(|s| [("stencil", &s.rests), ("stencil_runs", &s.runs)]),
+        )
+        .chain(self.stencil.iter().flat_map(|s| {
+            s.muscles
+                .iter()
+                .flat_map(|[starts, slots]| [("muscle_starts", starts), ("muscle_slots", slots)])
+        }))
     }
 
     /// Bytes of the stencil variant's tables (0 without a stencil).

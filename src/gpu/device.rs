@@ -259,13 +259,33 @@ fn search_tiers() -> Vec<wgpu::Backends> {
 }
 
 /// Opens a device on `adapter` with the adapter's own limits (not wgpu's defaults, which cap a
-/// storage buffer at 128 MiB) and the features of [`wanted_features`] that it has.
+/// storage buffer at 128 MiB and a shader stage at 8 storage buffers, fewer than the passes of
+/// a step bind) and the features of [`wanted_features`] that it has.
 ///
 /// # Errors
 /// [`Error::RequestDevice`](crate::Error::RequestDevice) if the device cannot be opened.
 pub async fn open_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)> {
+    open_device_with_limits(adapter, adapter.limits()).await
+}
+
+/// Opens a device on `adapter` with `limits` (each at most the adapter's own,
+/// `adapter.limits()`) and the features of [`wanted_features`] that it has: to check that a
+/// scene runs within a smaller device's limits, e.g. WebGPU's defaults
+/// (`wgpu::Limits::default()`) or OpenGL's 16 storage buffers per shader stage. A
+/// [`World`](crate::World) built on the device plans within its limits: it falls back from the
+/// fused steps and the stencil variant of the spring pass when they bind too many storage
+/// buffers, shrinks its workgroups to what the device allows, and refuses with
+/// [`Error::DeviceUnsupported`](crate::Error::DeviceUnsupported) or
+/// [`Error::DeviceLimit`](crate::Error::DeviceLimit), naming the limit, when no path fits.
+///
+/// # Errors
+/// [`Error::RequestDevice`](crate::Error::RequestDevice) if the device cannot be opened (a limit
+/// above the adapter's among them).
+pub async fn open_device_with_limits(
+    adapter: &wgpu::Adapter,
+    limits: wgpu::Limits,
+) -> Result<(wgpu::Device, wgpu::Queue)> {
     let features = adapter.features() & wanted_features();
-    let limits = adapter.limits();
     let downlevel = adapter.get_downlevel_capabilities();
     log::debug!(
         "device on {}: features {features:?} (of {:?} wanted); max_buffer_size {} B, \

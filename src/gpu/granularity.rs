@@ -33,7 +33,14 @@ pub(crate) const CPU_SPRING_MASSES: u32 = 32;
 const CPU_WORKGROUPS: u64 = 8;
 
 impl Granularity {
-    /// For `masses` masses on an adapter of type `device_type`.
+    /// [`Granularity::within`] with no cap on the workgroup.
+    #[cfg(test)]
+    pub(crate) fn for_device(device_type: wgpu::DeviceType, masses: u64) -> Self {
+        Self::within(device_type, masses, u32::MAX)
+    }
+
+    /// For `masses` masses on an adapter of type `device_type` whose limits allow at most
+    /// `max_workgroup` invocations per workgroup (a power of two: `plan/limits.rs`).
     ///
     /// CPU adapters (lavapipe, SwiftShader, WARP) run the lanes of a workgroup in SIMD loops, so
     /// several masses per invocation amortise the per-invocation costs (the status check and the
@@ -41,13 +48,14 @@ impl Granularity {
     /// get one mass per invocation in the spring pass and one in the integrate pass. Counts shrink
     /// (by powers of two, down to 1) until each pass has enough workgroups to keep the adapter's
     /// cores busy: [`CPU_WORKGROUPS`] on a CPU adapter, 256 on a GPU.
-    pub(crate) fn for_device(device_type: wgpu::DeviceType, masses: u64) -> Self {
+    pub(crate) fn within(device_type: wgpu::DeviceType, masses: u64, max_workgroup: u32) -> Self {
         let (size, max_spring_masses, max_masses, workgroups) =
             if device_type == wgpu::DeviceType::Cpu {
                 (CPU_WORKGROUP_SIZE, CPU_SPRING_MASSES, 16, CPU_WORKGROUPS)
             } else {
                 (WORKGROUP_SIZE, 1, 1, 256)
             };
+        let size = size.min(max_workgroup);
         let fit = |items: u64, max: u32| {
             let mut per = max;
             while per > 1 && items.div_ceil(u64::from(size * per)) < workgroups {

@@ -51,9 +51,10 @@
 //!   oscillators, bodies, the colliding masses, parameters) and the f32 range checks;
 //!   `obstacles.rs`: the obstacle table, heightfield samples and shape tags.
 //! - `plan/`: what the device and the options decide, as plain data (atomic width, fixed
-//!   point, work per invocation, dispatch sizes, limit checks, the spring layout and link
-//!   table order in `springs.rs`, the spring-table chunks, the fused steps' islands in
-//!   `fused.rs`, the collision grid).
+//!   point, work per invocation, dispatch sizes, the spring layout and link table order in
+//!   `springs.rs`, the spring-table chunks, the fused steps' islands in `fused.rs`, the
+//!   collision grid; `limits.rs`: each kernel's bindings against the device's limits, and the
+//!   fallbacks; `memory.rs`: every buffer's size, checked against the limits).
 //! - `buffers.rs`: the device buffers the kernels share; `bind.rs`: every kernel's bind group
 //!   layout and bind groups; `pipelines.rs`: every kernel compiled.
 //! - `kernels/`: one module per kernel (or family sharing one binding list) beside its
@@ -70,7 +71,7 @@
 //! - `pass.rs`: the one helper that records, submits and checks a compute pass;
 //!   `readback.rs`: the one staging -> map -> poll sequence.
 //! - `world/`: the [`World`] itself: `build.rs`, `reset.rs`, `step.rs`, `status.rs`, `read.rs`,
-//!   `edit.rs`, `commands.rs`, `sense.rs`.
+//!   `edit.rs`, `commands.rs`, `sense.rs`, `memory.rs` (the device memory, planned and held).
 //! - `device.rs`: finding an adapter (primary backends first, OpenGL only when none answers)
 //!   and opening a device; `no_adapter.rs`: what the error says when there is none.
 
@@ -96,10 +97,12 @@ mod world;
 
 pub(crate) use device::describe as describe_adapter;
 pub use device::{
-    adapter_summary, find_adapter, hardware_adapter, is_hardware, open_device, pick_adapter,
-    request_device, wanted_features,
+    adapter_summary, find_adapter, hardware_adapter, is_hardware, open_device,
+    open_device_with_limits, pick_adapter, request_device, wanted_features,
 };
 pub use fixed::{AtomicWidth, FixedPoint, FixedPointScale};
-pub use options::{SpringPass, WorldOptions, WorldStats};
+pub use kernels::kernel_needs;
+pub use options::{BufferBytes, DeviceMemory, SpringPass, WorldOptions, WorldStats};
+pub use plan::limits::KernelNeeds;
 pub use real::Precision;
 pub use world::World;

@@ -1,5 +1,5 @@
 //! What a [`World`](super::World) is built with and what it reports about itself: [`WorldOptions`],
-//! [`SpringPass`] and [`WorldStats`].
+//! [`SpringPass`], [`WorldStats`] and [`DeviceMemory`].
 
 use super::fixed::{AtomicWidth, FixedPointScale};
 use super::real::Precision;
@@ -78,8 +78,9 @@ pub enum SpringPass {
     Auto,
     /// The link variant always.
     Links,
-    /// The stencil variant whenever the model has a stencil and its table fits one storage
-    /// binding, on any adapter; the link variant otherwise.
+    /// The stencil variant whenever the model has a stencil, its table fits one storage
+    /// binding and the device's limits allow its bindings (11 storage buffers per stage), on any
+    /// adapter; the link variant otherwise.
     Stencil,
 }
 
@@ -140,4 +141,30 @@ pub struct WorldStats {
     pub stencil_offsets: u32,
     /// Springs the stencil holds (the rest are walked in the link table): 0 for the link variant.
     pub stencil_springs: u64,
+}
+
+/// One device buffer of a World: its name (the buffer's label without `hooke::`) and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferBytes {
+    /// The buffer (`"links"`, `"state"`, `"forces"`, ...: its wgpu label without `hooke::`).
+    pub name: &'static str,
+    /// Its size, bytes.
+    pub bytes: u64,
+}
+
+/// The device memory of a World, buffer by buffer
+/// ([`World::memory_needed`](crate::World::memory_needed)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeviceMemory {
+    /// Every buffer the World makes when it is built (a contact sensor later adds one
+    /// `vec4` of reals per mass, the sensors' request and output tables their own).
+    pub buffers: Vec<BufferBytes>,
+}
+
+impl DeviceMemory {
+    /// All the buffers together, bytes.
+    #[must_use]
+    pub fn total(&self) -> u64 {
+        self.buffers.iter().map(|b| b.bytes).sum()
+    }
 }

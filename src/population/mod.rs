@@ -57,6 +57,7 @@ mod genome_part;
 mod population;
 mod run;
 mod settings;
+mod share;
 
 pub use benchmark::{block_robot, BENCHMARK_FILL, BENCHMARK_GENOME_SIZE, BENCHMARK_SEED};
 pub use control::{RobotControl, RobotController};
@@ -67,3 +68,4 @@ pub use file::{EvaluationSpec, PopulationFile, RobotEntry, SceneSource};
 pub use genome::{VoxelGenome, VoxelMaterial, MAX_GENOME_CELLS};
 pub use population::{EvaluationRun, Layout, Population, Robot, ROBOT_COLLISION_GROUP};
 pub use settings::GenomeSettings;
+pub use share::split_share;

@@ -158,16 +158,15 @@ fn hooke_run_gpu_trace_is_the_gpu_worlds_own_values() {
 /// `hooke run --backend gpu --f64` runs the GPU World in f64: its trace is that World's own
 /// values and within 1e-12 m of the CPU reference's (the f32 World's is about 1e-6 m away).
 /// `--f64` on the CPU reference runs and says the CPU is always f64. On an adapter without
-/// `SHADER_F64` (never lavapipe) the command fails naming the feature.
+/// `SHADER_F64` (the GL backend; lavapipe has it) the command fails naming the feature.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn hooke_run_gpu_f64_trace_follows_the_cpu_reference() {
     let dir = scratch("run_gpu_f64");
     let out_csv = dir.join("cube.csv");
-    let (device, _) = hooke::gpu::request_device().unwrap();
-    if !device.features().contains(wgpu::Features::SHADER_F64) {
-        let name = device.adapter_info().name;
-        assert!(!name.contains("llvmpipe"), "lavapipe has SHADER_F64");
+    let adapter = pollster::block_on(hooke::gpu::find_adapter()).unwrap();
+    if !adapter.features().contains(wgpu::Features::SHADER_F64) {
+        let name = adapter.get_info().name;
         let out = hooke(&["run", "scenes/cube.json", "--backend", "gpu", "--f64"]);
         assert!(
             !out.status.success(),
@@ -251,6 +250,51 @@ fn hooke_info_reports_counts_stable_dt_and_adapter() {
     assert!(text.contains(&format!("{}", model.stable_dt())), "{text}");
     assert!(text.contains("adapter    "), "{text}");
     assert!(text.contains("device     "), "{text}");
+}
+
+/// `hooke info` lists the device memory of every buffer of the scene's World, the largest
+/// first, and their total: the buffers and sizes the library plans for the same model on the
+/// same adapter (`World::device_memory`).
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn hooke_info_prints_the_device_memory_of_every_buffer() {
+    let out = hooke(&["info", "scenes/cloth.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("memory     "));
+    let head = lines
+        .next()
+        .unwrap_or_else(|| panic!("no memory line: {text}"));
+    let listed: Vec<(String, u64)> = lines
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(words.len(), 3, "{l}");
+            (words[0].to_string(), words[1].parse().unwrap())
+        })
+        .collect();
+    let model = Scene::load("scenes/cloth.json")
+        .unwrap()
+        .to_model()
+        .unwrap();
+    let world = World::new(&model).unwrap();
+    let memory = world.device_memory();
+    let mut expected: Vec<(String, u64)> = memory
+        .buffers
+        .iter()
+        .map(|b| (b.name.to_string(), b.bytes))
+        .collect();
+    expected.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    assert_eq!(listed, expected, "{text}");
+    let total: u64 = listed.iter().map(|(_, b)| b).sum();
+    assert_eq!(total, memory.total());
+    assert!(
+        head.contains(&format!("({total} B) in {} buffers", listed.len())),
+        "{head}"
+    );
+    for name in ["links", "state", "forces", "positions"] {
+        assert!(listed.iter().any(|(n, _)| n == name), "{name}: {text}");
+    }
 }
 
 /// One `hooke run` writes the GIF, its energy plot and the CSV trace of the same simulation:

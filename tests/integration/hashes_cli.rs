@@ -371,11 +371,20 @@ fn hooke_refuses_a_simd_level_the_cpu_lacks_or_that_does_not_exist() {
     assert!(stderr(&out).contains("--hashes"), "{}", stderr(&out));
 }
 
-/// The GPU World's hashes (f32, then f64) replay on the same adapter.
+/// The GPU World's hashes (f32, then f64) replay on the same adapter. On an adapter without
+/// `SHADER_F64` (OpenGL) `--f64` is refused naming the feature, and only f32 replays.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn hooke_verify_replays_gpu_hashes_in_f32_and_f64() {
-    for precision in [&[][..], &["--f64"][..]] {
+    let adapter = pollster::block_on(hooke::gpu::find_adapter()).unwrap();
+    let f64_ok = adapter.features().contains(wgpu::Features::SHADER_F64);
+    if !f64_ok {
+        let out = hooke(&["run", "scenes/walker.json", "--backend", "gpu", "--f64"]);
+        assert!(!out.status.success(), "f64 ran without SHADER_F64");
+        assert!(stderr(&out).contains("SHADER_F64"), "{}", stderr(&out));
+    }
+    let precisions: &[&[&str]] = if f64_ok { &[&[], &["--f64"]] } else { &[&[]] };
+    for &precision in precisions {
         let dir = scratch(
             "hashes_cli",
             if precision.is_empty() {

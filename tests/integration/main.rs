@@ -5,6 +5,7 @@
 mod colour;
 mod common;
 
+mod adapter_limits;
 mod backends;
 mod builders;
 mod cli;

@@ -33,6 +33,9 @@ pub(crate) fn info(args: &InfoArgs) -> Result<(), Box<dyn Error>> {
                 stats.bytes_per_spring,
                 stats.bytes_per_mass
             );
+            for line in memory_lines(world.device_memory()) {
+                println!("{line}");
+            }
             println!(
                 "gpu pass   {}, {}-bit fixed point (quantum {:.3e} N, per-spring limit {:.3e} N), \
                  {} dispatches per step",
@@ -50,6 +53,24 @@ pub(crate) fn info(args: &InfoArgs) -> Result<(), Box<dyn Error>> {
         Err(e) => println!("gpu        cannot build a World: {e}"),
     }
     Ok(())
+}
+
+/// The device memory of the World's buffers: the total, then each buffer (largest first) with
+/// its exact size in bytes.
+fn memory_lines(memory: &hooke::gpu::DeviceMemory) -> Vec<String> {
+    let mut buffers = memory.buffers.clone();
+    buffers.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(b.name)));
+    let mut lines = vec![format!(
+        "memory     {} in {} buffers:",
+        bytes(memory.total()),
+        buffers.len()
+    )];
+    lines.extend(
+        buffers
+            .iter()
+            .map(|b| format!("  {:<18} {:>14} B", b.name, b.bytes)),
+    );
+    lines
 }
 
 /// The model's part of the report, one line each.

@@ -13,6 +13,7 @@
 
 use crate::gpu::kernel::{bind, whole, Fragment, KernelSource, Slot};
 use crate::gpu::layout::{array_bytes, GpuCollide, Vec4, BOX_WORDS};
+use crate::gpu::plan::memory::MIN_COLLISION_BYTES;
 use crate::gpu::plan::{Dispatch, GridPlan, Plan};
 use crate::gpu::real::Precision;
 use crate::gpu::tables::CollisionTables;
@@ -110,7 +111,7 @@ impl CollisionPass {
         let zeroed = |label: &str, bytes: u64| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
-                size: bytes.max(16),
+                size: bytes.max(MIN_COLLISION_BYTES),
                 usage,
                 mapped_at_creation: false,
             })

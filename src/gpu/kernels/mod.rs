@@ -20,6 +20,7 @@ pub(crate) mod steps;
 
 use crate::gpu::buffers::Buffers;
 use crate::gpu::kernel::{KernelSource, Slot};
+use crate::gpu::plan::limits::{KernelNeeds, KernelTable};
 
 /// A kernel module's `buffers`: the World's buffer each of its bindings sees.
 pub(crate) type BuffersOf = fn(&Buffers) -> Vec<&wgpu::Buffer>;
@@ -97,6 +98,54 @@ pub(crate) fn bindings(layout: &str) -> &'static [Slot] {
         "springs_stencil_muscles" => &springs::STENCIL_MUSCLES_BINDINGS,
         stem => kernel(stem).bindings,
     }
+}
+
+/// The needs of bind group layout `layout` (see [`bindings`]).
+fn needs_of(layout: &'static str) -> KernelNeeds {
+    let stepped = match layout {
+        "springs_stencil" | "springs_stencil_muscles" => springs::SOURCE.stepped,
+        stem => kernel(stem).stepped,
+    };
+    KernelNeeds::of(layout, bindings(layout), stepped)
+}
+
+/// What the kernels a World may bind need from the device's limits, for the plan to choose
+/// among them.
+pub(crate) fn needs() -> KernelTable {
+    let always = std::iter::once(energy_springs::SOURCE.stem)
+        .chain(Simple::ALL.iter().map(|k| k.kernel().0.stem))
+        .chain([sense::BODIES.stem, sense::GATHER.stem])
+        .map(needs_of)
+        .collect();
+    KernelTable {
+        links: needs_of("springs"),
+        stencil: needs_of("springs_stencil"),
+        stencil_muscles: needs_of("springs_stencil_muscles"),
+        steps: needs_of(steps::SOURCE.stem),
+        collisions: needs_of(collisions::SOURCES[0].stem),
+        always,
+    }
+}
+
+/// What every kernel of the GPU World needs from the device's limits, one entry per bind group
+/// layout: the spring pass in its three variants (`springs`, `springs_stencil`,
+/// `springs_stencil_muscles`) and the fused steps kernel (`steps`), then every other kernel by
+/// stem (the collision pass's eight share one layout and are listed each). A World binds only
+/// the kernels its plan runs, and falls back from the fused steps and the stencil variant when
+/// the device allows too few storage buffers (the guide's backends page, "Adapters and
+/// limits").
+#[must_use]
+pub fn kernel_needs() -> Vec<KernelNeeds> {
+    [
+        "springs",
+        "springs_stencil",
+        "springs_stencil_muscles",
+        "steps",
+    ]
+    .into_iter()
+    .chain(kernels().map(|k| k.stem).filter(|&s| s != "springs"))
+    .map(needs_of)
+    .collect()
 }
 
 /// The group-0 bind group layout entries Rust builds for `layout` (see [`bindings`]).

@@ -153,6 +153,13 @@ impl Stencil {
         self.held
     }
 
+    /// Entries of [`Stencil::table`]: per mass, [`Stencil::words`] words of `SLOTS_PER_WORD`
+    /// rest lengths.
+    pub(crate) fn table_len(&self) -> u64 {
+        let masses = (self.owner.len() / self.slots()) as u64;
+        masses * SLOTS_PER_WORD as u64 * u64::from(self.words())
+    }
+
     /// `Words` (4 reals) of rest lengths per mass.
     pub(crate) fn words(&self) -> u32 {
         self.offsets.len().div_ceil(SLOTS_PER_WORD) as u32

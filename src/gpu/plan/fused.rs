@@ -16,10 +16,14 @@ pub(crate) struct FuseLimits {
     pub(crate) max_workgroups: u32,
     /// Steps recorded per submission.
     pub(crate) steps_per_submission: u64,
+    /// Whether the device's limits allow the fused kernel's bindings (21 storage buffers in one
+    /// stage: more than OpenGL's 16 and WebGPU's default 8).
+    pub(crate) kernel_fits: bool,
 }
 
 /// The islands of the fused steps kernel, when the World fuses its steps: asked for, the
-/// stencil variant, no energy booking, no collisions, one spring-table chunk, and islands of at
+/// stencil variant, no energy booking, no collisions, one spring-table chunk, a device whose
+/// limits allow the kernel's bindings, and islands of at
 /// most `ISLAND_MASSES` masses (one invocation each) that fit one dispatch. The fused kernel
 /// sets the stencil's muscles before each walk: `layout.muscles`, or none when it lists none
 /// (the caller then gives the World an empty list).
@@ -35,6 +39,13 @@ pub(crate) fn fused_islands(
         || tables.collisions.is_some()
         || limits.chunks != 1
     {
+        return None;
+    }
+    if !limits.kernel_fits {
+        log::info!(
+            "steps not fused: the device's limits are below the fused kernel's bindings \
+             (max_storage_buffers_per_shader_stage); two passes per step"
+        );
         return None;
     }
     let masses = tables.masses.len();

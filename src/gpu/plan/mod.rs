@@ -7,9 +7,13 @@
 //! [`WorldOptions`]; the unit tests below plan with made-up limits, no device needed.
 
 pub(crate) mod fused;
+pub(crate) mod limits;
+pub(crate) mod memory;
 pub(crate) mod springs;
 
+use crate::gpu::options::DeviceMemory;
 use fused::{fused_islands, FuseLimits, Islands};
+use limits::{workgroup_size, KernelTable};
 use springs::{link_bytes, SpringChoice, SpringLayout};
 
 use crate::error::{Error, Result};
@@ -142,6 +146,8 @@ pub(crate) struct Plan {
     pub(crate) want_stencil: bool,
     /// Why (logged with the variant chosen).
     pub(crate) spring_pass_reason: &'static str,
+    /// Whether the device's limits allow the stencil variant that sets a muscle list.
+    muscle_list_fits: bool,
     /// Book dissipated and injected energy on the device.
     pub(crate) track_energy: bool,
     /// Bytes between two steps' uniforms (the device's uniform offset alignment).
@@ -164,6 +170,8 @@ pub(crate) struct Plan {
     pub(crate) fused: Option<Islands>,
     /// The collision grid, when a mass collides.
     pub(crate) grid: Option<GridPlan>,
+    /// The device memory of every buffer the World makes.
+    pub(crate) memory: DeviceMemory,
 }
 
 impl Plan {
@@ -174,13 +182,15 @@ impl Plan {
     /// [`Error::Gpu`] for [`AtomicWidth::Bits64`] on a device without 64-bit atomics;
     /// [`Error::InvalidParameter`] for a bad fixed-point quantum; [`Error::DeviceLimit`] when
     /// the model does not fit the device.
+    /// whose kernels need `kernels`, with `options`.
     pub(crate) fn new(
         model: &Model,
         tables: &Tables,
         caps: &DeviceCaps,
+        kernels: &KernelTable,
         options: &WorldOptions,
     ) -> Result<Self> {
-        let sizes = Self::sizes(model, caps, options)?;
+        let sizes = Self::sizes(model, caps, kernels, options)?;
         let n = tables.masses.len();
         let layout = sizes.spring_layout(tables, n);
         let chunks = sizes.chunks(&layout.links.offsets)?;
@@ -189,18 +199,33 @@ impl Plan {
             workgroup_size: sizes.granularity.workgroup_size,
             max_workgroups: sizes.max_dim,
             steps_per_submission: sizes.steps_per_submission,
+            kernel_fits: kernels.steps.fits(&sizes.limits),
         };
         let fused = fused_islands(tables, &layout, &limits, options);
         let grid = match &tables.collisions {
             Some(c) => Some(sizes.grid(c)?),
             None => None,
         };
-        Ok(Self {
+        let plan = Self {
             springs: layout.fused(fused.is_some(), n),
             chunks,
             fused,
             grid,
             ..sizes
+        };
+        let needs = plan.buffer_needs(tables);
+        plan.check_buffers(&needs)?;
+        let stencil = plan.springs.stencil.as_ref();
+        kernels.check(
+            &plan.limits,
+            &caps.adapter,
+            stencil.map(|_| plan.springs.muscles.is_some()),
+            plan.grid.is_some(),
+            plan.fused.is_some(),
+        )?;
+        Ok(Self {
+            memory: Self::memory(&needs),
+            ..plan
         })
     }
 
@@ -211,13 +236,19 @@ impl Plan {
             want_stencil: self.want_stencil,
             reason: self.spring_pass_reason,
             track_energy: self.track_energy,
+            muscles_fit: self.muscle_list_fits,
             precision: self.precision,
         };
         SpringLayout::new(&tables.springs, masses, &choice, |b| self.binding_fits(b))
     }
 
     /// The plan's sizes, dispatches and choices (no spring layout, chunk, island or grid yet).
-    fn sizes(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Self> {
+    fn sizes(
+        model: &Model,
+        caps: &DeviceCaps,
+        kernels: &KernelTable,
+        options: &WorldOptions,
+    ) -> Result<Self> {
         let has64 = caps.has_int64_atomics();
         check_precision(options, caps)?;
         let bits = atomic_bits(options.atomics, has64)?;
@@ -230,7 +261,8 @@ impl Plan {
             .unwrap_or(u32::MAX)
             .min(limits.max_compute_workgroups_per_dimension)
             .max(1);
-        let granularity = Granularity::for_device(caps.device_type, n);
+        let workgroup = workgroup_size(u32::MAX, &limits, &caps.adapter)?;
+        let granularity = Granularity::within(caps.device_type, n, workgroup);
         let what = |pass| match pass {
             0 => "max_compute_workgroups_per_dimension^2 (mass pass)",
             1 => "max_compute_workgroups_per_dimension^2 (spring pass)",
@@ -260,6 +292,12 @@ impl Plan {
             SpringPass::Links => (false, "SpringPass::Links asked for"),
             SpringPass::Stencil => (true, "SpringPass::Stencil asked for"),
         };
+        let (want_stencil, spring_pass_reason) = if want_stencil && !kernels.stencil.fits(&limits) {
+            let why = "the device's limits are below the stencil variant's bindings";
+            (false, why)
+        } else {
+            (want_stencil, spring_pass_reason)
+        };
         log_sums(&fixed_point, options.atomics, has64, bits == 32 && has64);
         let plan = Self {
             fixed_point,
@@ -272,6 +310,7 @@ impl Plan {
             body_dispatch,
             want_stencil,
             spring_pass_reason,
+            muscle_list_fits: kernels.stencil_muscles.fits(&limits),
             track_energy: options.track_energy,
             step_stride: u64::from(limits.min_uniform_buffer_offset_alignment)
                 .max(options.precision.bytes::<GpuStep>(1)),
@@ -287,6 +326,7 @@ impl Plan {
             chunks: Vec::new(),
             fused: None,
             grid: None,
+            memory: DeviceMemory::default(),
         };
         plan.check_sizes()?;
         Ok(plan)
@@ -571,7 +611,8 @@ mod tests {
 
     /// The plan of `model` with its own tables.
     fn plan_of(model: &Model, caps: &DeviceCaps, options: &WorldOptions) -> Result<Plan> {
-        Plan::new(model, &Tables::new(model, options.precision), caps, options)
+        let tables = Tables::new(model, options.precision);
+        Plan::new(model, &tables, caps, &crate::gpu::kernels::needs(), options)
     }
 
     fn caps(device_type: wgpu::DeviceType, features: wgpu::Features) -> DeviceCaps {
@@ -579,7 +620,16 @@ mod tests {
             adapter: "test adapter (Vulkan, Cpu)".to_string(),
             device_type,
             features,
-            limits: wgpu::Limits::default(),
+            limits: roomy(),
+        }
+    }
+
+    /// WebGPU's default limits with lavapipe's 64 storage buffers per stage (the defaults' 8
+    /// admit neither pass of a step: `limits.rs`).
+    pub(super) fn roomy() -> wgpu::Limits {
+        wgpu::Limits {
+            max_storage_buffers_per_shader_stage: 64,
+            ..wgpu::Limits::default()
         }
     }
 
@@ -793,6 +843,7 @@ mod tests {
 
 #[cfg(test)]
 mod muscle_list_tests {
+    use super::tests::roomy;
     use super::*;
     use crate::builders::Lattice;
     use crate::model::Actuator;
@@ -832,24 +883,25 @@ mod muscle_list_tests {
         let tables = |limits: wgpu::Limits, track_energy| {
             let options = options(track_energy);
             let tables = Tables::new(&model, options.precision);
-            let sizes = Plan::sizes(&model, &lavapipe(limits), &options).unwrap();
+            let needs = crate::gpu::kernels::needs();
+            let sizes = Plan::sizes(&model, &lavapipe(limits), &needs, &options).unwrap();
             sizes.spring_layout(&tables, model.masses.len())
         };
-        let free = tables(wgpu::Limits::default(), false);
+        let free = tables(roomy(), false);
         let st = free.stencil.as_ref().expect("the lattice has a stencil");
         let list = free
             .muscles
             .as_ref()
             .expect("muscles listed without booking");
         assert_eq!(list.slots.len(), st.held());
-        assert!(tables(wgpu::Limits::default(), true).muscles.is_none());
+        assert!(tables(roomy(), true).muscles.is_none());
         // A binding just large enough for the slot table (4 f32 words of 16 bytes per mass).
         let table = 16 * u64::from(st.words()) * model.masses.len() as u64;
         let list_bytes = 8 * list.slots.len() as u64;
         assert!(list_bytes > table, "{list_bytes} vs {table}");
         let tight = wgpu::Limits {
             max_storage_buffer_binding_size: table,
-            ..wgpu::Limits::default()
+            ..roomy()
         };
         let tight = tables(tight, false);
         assert!(tight.stencil.is_some(), "the slot table still fits");

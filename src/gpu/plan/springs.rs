@@ -17,6 +17,8 @@ pub(crate) struct SpringChoice {
     pub(crate) reason: &'static str,
     /// Energy booked on the device (the walk then evaluates the stencil's muscles itself).
     pub(crate) track_energy: bool,
+    /// Whether the device's limits allow the stencil variant with a muscle list.
+    pub(crate) muscles_fit: bool,
     pub(crate) precision: Precision,
 }
 
@@ -70,7 +72,7 @@ impl SpringLayout {
         let outside = held.as_ref().map(|h| links.runs_outside(h));
         let muscles = stencil
             .as_ref()
-            .filter(|_| !choice.track_energy)
+            .filter(|_| !choice.track_energy && choice.muscles_fit)
             .and_then(|st| st.muscles(sp))
             .filter(|m| binding_fits(std::mem::size_of_val(m.slots.as_slice()) as u64));
         Self {

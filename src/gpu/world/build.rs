@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::gpu::bind::Bindings;
 use crate::gpu::buffers::Buffers;
 use crate::gpu::device::request_device;
-use crate::gpu::kernels::sense::SenseState;
+use crate::gpu::kernels::{self, sense::SenseState};
 use crate::gpu::options::WorldOptions;
 use crate::gpu::pass::gpu_error;
 use crate::gpu::pipelines::Pipelines;
@@ -25,6 +25,16 @@ use crate::gpu::plan::{DeviceCaps, Plan};
 use crate::gpu::real::Precision;
 use crate::gpu::tables::{check_f32, gpu_params, Tables};
 use crate::model::{warn_if_above, Model, SpeedLimit};
+
+/// What every World checks of `model` before it touches a device: [`Model::validate`], and in
+/// [`Precision::F32`] that every value fits f32 ([`check_f32`]).
+pub(super) fn check_model(model: &Model, options: &WorldOptions) -> Result<()> {
+    model.validate()?;
+    if options.precision == Precision::F32 {
+        check_f32(model)?;
+    }
+    Ok(())
+}
 
 impl World {
     /// Builds a World for `model` on an adapter it picks itself ([`request_device`]: honours
@@ -49,10 +59,7 @@ impl World {
     /// As [`World::new`] and [`World::with_device`] (in [`Precision::F64`] an adapter without
     /// `SHADER_F64` gives [`Error::Gpu`](crate::Error::Gpu) naming it).
     pub fn with_options(model: &Model, options: WorldOptions) -> Result<Self> {
-        model.validate()?;
-        if options.precision == Precision::F32 {
-            check_f32(model)?;
-        }
+        check_model(model, &options)?;
         let (device, queue) = request_device()?;
         let lost = Arc::new(Mutex::new(None));
         let flag = lost.clone();
@@ -80,18 +87,21 @@ impl World {
     /// `SHADER_F64` or the 64-bit atomics (naming the missing feature and the adapter), or if
     /// wgpu reports a validation or out-of-memory error while
     /// building buffers and pipelines; [`Error::DeviceLimit`](crate::Error::DeviceLimit) naming
-    /// the limit and the size asked for when the scene does not fit the device (buffer size,
-    /// storage binding size, workgroups per dispatch dimension).
+    /// the limit, the buffer or pass and the size asked for when the scene does not fit the
+    /// device (buffer size, storage or uniform binding size, workgroups per dispatch dimension);
+    /// [`Error::DeviceUnsupported`](crate::Error::DeviceUnsupported) naming the kernel and the
+    /// limit when the device's limits bind too little for any path (see the guide's backends
+    /// page, "Adapters and limits": the World falls back from the kernels that bind most).
+    /// Open the device with the adapter's limits ([`open_device`](crate::gpu::open_device)), or
+    /// smaller ones to check a scene against a smaller device
+    /// ([`open_device_with_limits`](crate::gpu::open_device_with_limits)).
     pub fn with_device(
         device: wgpu::Device,
         queue: wgpu::Queue,
         model: &Model,
         options: WorldOptions,
     ) -> Result<Self> {
-        model.validate()?;
-        if options.precision == Precision::F32 {
-            check_f32(model)?;
-        }
+        check_model(model, &options)?;
         Self::build(device, queue, model, options, Arc::new(Mutex::new(None)))
     }
 
@@ -107,7 +117,8 @@ impl World {
         let stable = model.stable_dt();
         warn_if_above("World", model.params.dt, &stable);
         let tables = Tables::new(model, options.precision);
-        let plan = Plan::new(model, &tables, &DeviceCaps::of(&device), &options)?;
+        let caps = DeviceCaps::of(&device);
+        let plan = Plan::new(model, &tables, &caps, &kernels::needs(), &options)?;
         let scope_oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let scope_val = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let buffers = Buffers::new(&device, &tables, &plan);

@@ -7,6 +7,7 @@
 mod build;
 mod commands;
 mod edit;
+mod memory;
 mod read;
 mod reset;
 mod sense;

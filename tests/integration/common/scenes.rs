@@ -488,3 +488,13 @@ fn every_kind() -> Model {
     }
     model
 }
+
+/// `count` inchworms side by side, 1 m apart (20 masses, 94 springs, 64 sine muscles each):
+/// islands no spring joins, a population's World.
+pub fn herd(count: usize) -> Model {
+    hooke::creatures::Inchworm::default()
+        .build()
+        .unwrap()
+        .herd(count, 1.0)
+        .unwrap()
+}
