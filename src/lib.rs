@@ -140,8 +140,9 @@ mod validate;
 
 pub use backend_choice::{BackendChoice, OpenBackend};
 pub use builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Muscle, ParticleBed, Placement, RandomStructure,
-    Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
+    Builder, Cloth, Cube, CubicStiffness, ImageBody, Lattice, Material, Muscle, ParticleBed,
+    Placement, RandomStructure, Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
+    LATTICE_POISSON_RATIO,
 };
 pub use control::{ControlLoop, ControlRun, Controller};
 pub use cpu::CpuWorld;

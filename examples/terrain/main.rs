@@ -202,6 +202,7 @@ fn cube_course() -> hooke::Result<Course> {
         corner_mass: 0.1,
         stiffness: 3000.0,
         damping: 0.5,
+        material: None,
     };
     // 0.15 m in from the top step's back edge (x = 1.6 m) and 0.15 m above it (z = 0.4 m).
     let placement = Placement::at(DVec3::new(1.45, -0.05, 0.55))

@@ -29,14 +29,16 @@ class Builder:
 
 class Cube(Builder):
     """Lipson's cube: 8 corner masses, 28 springs. Fields: size (m), corner_mass (kg),
-    stiffness (N/m), damping (N*s/m)."""
+    stiffness (N/m), damping (N*s/m), material (a name such as ``"ecoflex_00_30"`` or
+    ``{"young_modulus": Pa, "density": kg/m^3, "damping_ratio": 0.1}``, replacing the three)."""
 
     _type = "cube"
 
 
 class VoxelBody(Builder):
     """Cubic voxels sharing corners. Fields: voxels (list of cells, each ``{"cell": [i, j, k]}``
-    with optional stiffness and muscle), voxel_size (m), corner_mass (kg), stiffness, damping."""
+    with optional stiffness, material and muscle), voxel_size (m), corner_mass (kg), stiffness,
+    damping, material (as :class:`Cube`'s, replacing corner_mass, stiffness and damping)."""
 
     _type = "voxels"
 
@@ -71,7 +73,8 @@ class RandomStructure(Builder):
 
 class Lattice(Builder):
     """The benchmark lattice: n x n x n masses, each joined to its 26 neighbours. Fields: n,
-    spacing (m), mass (kg), stiffness, damping, z0 (m)."""
+    spacing (m), mass (kg), stiffness, damping, z0 (m), material (as :class:`Cube`'s,
+    replacing mass, stiffness and damping)."""
 
     _type = "lattice"
 

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Builder, VoxelBody};
+use super::{Builder, Material, VoxelBody};
 use crate::error::Result;
 use crate::model::Part;
 use crate::validate::{non_negative, positive};
@@ -45,6 +45,11 @@ pub struct Cube {
     pub stiffness: f64,
     /// Axial spring damping in N*s/m (default 0). Finite and >= 0.
     pub damping: f64,
+    /// The material the cube is made of (default `None`). When given, it replaces
+    /// `corner_mass`, `stiffness` and `damping`: the cube is one cell of [`Material`]'s lattice
+    /// (corners of `rho size^3 / 8`, springs of the cell's shares).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
 }
 
 impl Default for Cube {
@@ -62,6 +67,7 @@ impl Cube {
             corner_mass: 0.1,
             stiffness: 10_000.0,
             damping: 0.0,
+            material: None,
         }
     }
 }
@@ -69,7 +75,8 @@ impl Cube {
 impl Builder for Cube {
     /// # Errors
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a size or corner mass that
-    /// is not finite and > 0, or a negative or non-finite stiffness or damping.
+    /// is not finite and > 0, or a negative or non-finite stiffness or damping; with a material,
+    /// [`Material::validate`]'s errors naming the field.
     fn build(&self) -> Result<Part> {
         positive("cube.size", self.size, "must be finite and > 0 (m)")?;
         positive(
@@ -87,8 +94,15 @@ impl Builder for Cube {
             self.damping,
             "must be finite and >= 0 (N*s/m)",
         )?;
-        VoxelBody::from_cells([[0, 0, 0]])
-            .with_material(self.size, self.corner_mass, self.stiffness, self.damping)
-            .build()
+        VoxelBody {
+            material: self.material,
+            ..VoxelBody::from_cells([[0, 0, 0]]).with_material(
+                self.size,
+                self.corner_mass,
+                self.stiffness,
+                self.damping,
+            )
+        }
+        .build()
     }
 }

@@ -4,7 +4,7 @@ use glam::DVec3;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Builder;
+use super::{Builder, Material};
 use crate::error::Result;
 use crate::model::{
     Body, Contact, Friction, Integrator, Mass, Model, Params, Part, Spring, STANDARD_GRAVITY,
@@ -57,6 +57,11 @@ pub struct Lattice {
     pub stiffness: f64,
     /// Axial damping `c` in N*s/m (default 1). Finite and >= 0.
     pub damping: f64,
+    /// The material the lattice is made of (default `None`): when given, it replaces `mass`,
+    /// `stiffness` and `damping`, the lattice's `(n - 1)^3` cells assembled as [`Material`]
+    /// derives (corner nodes lighter than inner ones, surface springs softer). Needs `n >= 2`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
 }
 
 impl Default for Lattice {
@@ -95,6 +100,7 @@ impl Lattice {
             mass: 0.1,
             stiffness: 10_000.0,
             damping: 1.0,
+            material: None,
         }
     }
 
@@ -169,7 +175,8 @@ impl Builder for Lattice {
     /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for `n = 0`, a spacing or mass
     /// that is not finite and > 0, a non-finite `z0`, or a negative or non-finite stiffness or
     /// damping, or `n > 212` (more than [`MAX_BUILT_ELEMENTS`](crate::MAX_BUILT_ELEMENTS) masses
-    /// and springs).
+    /// and springs); [`Error::InvalidBuilder`](crate::Error::InvalidBuilder) with a material for
+    /// `n < 2`; with a material, [`Material::validate`]'s errors naming the field.
     fn build(&self) -> Result<Part> {
         at_least("lattice.n", self.n as usize, 1, "must be at least 1")?;
         let n = f64::from(self.n);
@@ -234,11 +241,15 @@ impl Builder for Lattice {
             }
         }
         debug_assert_eq!(springs.len() as u64, Self::spring_count(self.n));
-        Ok(Part {
+        let mut part = Part {
             masses,
             springs,
             actuators: Vec::new(),
             self_collision: true,
-        })
+        };
+        if let Some(material) = &self.material {
+            self.apply_material(&mut part, material)?;
+        }
+        Ok(part)
     }
 }

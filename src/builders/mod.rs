@@ -15,6 +15,7 @@
 //! | [`Cloth`] | a 2D grid with structural, shear and bending springs | CS838 |
 //! | [`RandomStructure`] | a random connected structure, every mass joined to at least three others | Lipson |
 //! | [`Lattice`] | the benchmark lattice of the benchmark scene (13 forward neighbours, sorted springs) | benchmark scene |
+//! | [`Material`] | Young's modulus, density and damping ratio turned into the springs, masses and damping of [`VoxelBody`], [`Cube`] and [`Lattice`] | continuum mechanics (Cauchy-Born) |
 //! | [`ParticleBed`] | loose colliding particles on a jittered grid, no springs (piles, the collision benchmark's beds) | hooke |
 //!
 //! Hand-made masses and springs mix freely with builders, either in one [`Part`] or in the
@@ -52,15 +53,19 @@ mod chain;
 mod cube;
 mod image_body;
 mod lattice;
+mod lattice_material;
+mod material;
 mod particle_bed;
 mod random;
 mod terrain;
 mod voxel;
+mod voxel_material;
 
 pub use chain::{Cloth, Rope};
 pub use cube::Cube;
 pub use image_body::ImageBody;
 pub use lattice::Lattice;
+pub use material::{CubicStiffness, Material, LATTICE_POISSON_RATIO};
 pub use particle_bed::ParticleBed;
 pub use random::{RandomStructure, SplitMix64, MAX_RANDOM_MASSES};
 pub use terrain::{RoughGround, Slope, Staircase};

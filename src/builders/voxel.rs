@@ -7,7 +7,7 @@ use glam::DVec3;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{fits_u32, invalid, Builder};
+use super::{fits_u32, invalid, Builder, Material};
 use crate::error::{Error, Result};
 use crate::model::{Actuator, DutyCycle, Mass, Part, Spring};
 use crate::validate::{at_least, non_negative, positive};
@@ -122,6 +122,10 @@ pub struct Voxel {
     /// stiffness gets the largest of them (the stiffer material wins on a shared edge or face).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stiffness: Option<f64>,
+    /// Material of this voxel (default `None`: the body's [`VoxelBody::material`]); only in a
+    /// body that has a material, and not with `stiffness`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
 }
 
 impl Voxel {
@@ -132,6 +136,16 @@ impl Voxel {
             cell,
             muscle: None,
             stiffness: None,
+            material: None,
+        }
+    }
+
+    /// The same voxel made of `material` (in a body that has a [`VoxelBody::material`]).
+    #[must_use]
+    pub fn with_material(self, material: Material) -> Self {
+        Self {
+            material: Some(material),
+            ..self
         }
     }
 
@@ -201,6 +215,12 @@ pub struct VoxelBody {
     pub damping: f64,
     /// The filled cells; at least one, no cell twice.
     pub voxels: Vec<Voxel>,
+    /// The material the body is made of (default `None`). When given, it replaces
+    /// `corner_mass`, `stiffness` and `damping`: the masses, springs and damping come from the
+    /// voxels' materials (each voxel's own [`Voxel::material`], else this one), cell by cell, as
+    /// [`Material`] derives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
 }
 
 impl Default for VoxelBody {
@@ -211,6 +231,7 @@ impl Default for VoxelBody {
             stiffness: 10_000.0,
             damping: 0.0,
             voxels: vec![Voxel::new([0, 0, 0])],
+            material: None,
         }
     }
 }
@@ -320,6 +341,15 @@ impl VoxelBody {
         }
     }
 
+    /// The same body made of `material` (see [`VoxelBody::material`]).
+    #[must_use]
+    pub fn made_of(self, material: Material) -> Self {
+        Self {
+            material: Some(material),
+            ..self
+        }
+    }
+
     /// Builds the part and reports which masses and springs belong to which voxel.
     ///
     /// The masses are numbered in lattice order (by corner `z`, then `y`, then `x`: one voxel's
@@ -331,7 +361,10 @@ impl VoxelBody {
     /// # Errors
     /// [`Error::InvalidParameter`] for a voxel size or corner mass that is not finite and > 0, or
     /// a negative or non-finite stiffness or damping; [`Error::InvalidBuilder`] for an empty voxel
-    /// list, a cell listed twice or a muscle with non-finite values or `|amplitude| >= 1`.
+    /// list, a cell listed twice or a muscle with non-finite values or `|amplitude| >= 1`; with a
+    /// material, [`Material::validate`]'s errors naming the field, and
+    /// [`Error::InvalidBuilder`] for a voxel material in a body without one or a voxel giving
+    /// both a material and a stiffness.
     pub fn build_voxels(&self) -> Result<VoxelPart> {
         positive(
             "voxels.voxel_size",
@@ -380,6 +413,7 @@ impl VoxelBody {
             }
         }
         fits_u32("voxels", self.voxels.len() * 8)?;
+        let materials = self.voxel_materials()?;
 
         let h = self.voxel_size;
         let mut part = Part::new();
@@ -429,6 +463,9 @@ impl VoxelBody {
             voxel_springs,
         };
         built.in_lattice_order(&corner_index);
+        if let Some(materials) = materials {
+            built.apply_materials(&materials, h)?;
+        }
         Ok(built)
     }
 }

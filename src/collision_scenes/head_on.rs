@@ -108,6 +108,7 @@ impl HeadOnCubes {
             mass: self.mass,
             stiffness: self.stiffness,
             damping: self.damping,
+            material: None,
         };
         let side = f64::from(self.n - 1) * self.spacing;
         let collision = BodyCollision {

@@ -220,6 +220,7 @@ impl WalkingRobot {
             stiffness: self.stiffness,
             damping: self.damping,
             voxels,
+            material: None,
         }
         .build_voxels()?;
         let mut part = built.part;

@@ -19,6 +19,10 @@ pub mod scenes {
     #![doc = include_str!("scenes.md")]
 }
 
+pub mod materials {
+    #![doc = include_str!("materials.md")]
+}
+
 pub mod terrain {
     #![doc = include_str!("terrain.md")]
 }

@@ -19,7 +19,11 @@ impl VoxelGenome {
     /// soft material whose 28 springs are driven by a sine of relative amplitude
     /// [`GenomeSettings::muscle_amplitude`], frequency [`GenomeSettings::muscle_frequency`] and
     /// phase `p / phases` of a cycle (with [`GenomeSettings::commanded`], a commanded actuator of
-    /// that amplitude instead, its value set by a controller). A spring shared by voxels of different materials gets the
+    /// that amplitude instead, its value set by a controller). With
+    /// [`GenomeSettings::material`], soft and muscle voxels are of that material and stiff ones
+    /// of [`GenomeSettings::stiff_material`], assembled cell by cell as
+    /// [`Material`](crate::Material) derives (a spring shared by two materials gets both
+    /// cells' shares). A spring shared by voxels of different materials gets the
     /// stiffer one ([`Voxel::stiffness`]) and is driven by the first muscle voxel that has it (in
     /// cell order), as in [`VoxelBody`].
     ///
@@ -74,6 +78,7 @@ impl VoxelGenome {
             stiffness: settings.soft_stiffness,
             damping: settings.damping,
             voxels,
+            material: settings.material,
         }
         .build_voxels()
     }
@@ -132,20 +137,31 @@ impl VoxelGenome {
 /// The voxel of material `material` (filled) at `cell`.
 fn voxel(cell: [i32; 3], material: VoxelMaterial, s: &GenomeSettings) -> Voxel {
     let v = Voxel::new(cell);
+    if s.material.is_some() {
+        return match (material, s.stiff_material) {
+            (VoxelMaterial::Stiff, Some(stiff)) => v.with_material(stiff),
+            (VoxelMaterial::Muscle { phase }, _) => v.with_muscle(muscle(phase, s)),
+            _ => v,
+        };
+    }
     match material {
         VoxelMaterial::Stiff => v.with_stiffness(s.stiff_stiffness),
-        VoxelMaterial::Muscle { phase } => {
-            let muscle = if s.commanded {
-                Muscle::commanded(s.muscle_amplitude)
-            } else {
-                Muscle::new(
-                    s.muscle_amplitude,
-                    std::f64::consts::TAU * s.muscle_frequency,
-                    f64::from(phase) / f64::from(s.phases),
-                )
-            };
-            v.with_stiffness(s.soft_stiffness).with_muscle(muscle)
-        }
+        VoxelMaterial::Muscle { phase } => v
+            .with_stiffness(s.soft_stiffness)
+            .with_muscle(muscle(phase, s)),
         VoxelMaterial::Soft | VoxelMaterial::Empty => v.with_stiffness(s.soft_stiffness),
+    }
+}
+
+/// The muscle of a muscle voxel of phase `phase`.
+fn muscle(phase: u8, s: &GenomeSettings) -> Muscle {
+    if s.commanded {
+        Muscle::commanded(s.muscle_amplitude)
+    } else {
+        Muscle::new(
+            s.muscle_amplitude,
+            std::f64::consts::TAU * s.muscle_frequency,
+            f64::from(phase) / f64::from(s.phases),
+        )
     }
 }

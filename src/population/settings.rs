@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::builders::Material;
 use crate::error::{Error, Result};
 use crate::validate::{non_negative, positive, require};
 
@@ -36,6 +37,15 @@ pub struct GenomeSettings {
     /// Muscles as commanded actuators (their rest length set by a controller through
     /// `Simulation::set_commands`) instead of sines (default false).
     pub commanded: bool,
+    /// The material of soft and muscle voxels (default `None`). When given, it replaces
+    /// `corner_mass`, `soft_stiffness` and `damping` (masses, springs and damping come from the
+    /// materials, as [`Material`] derives), and `stiff_material` is required.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
+    /// The material of stiff voxels (default `None`), replacing `stiff_stiffness`; only with
+    /// `material`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stiff_material: Option<Material>,
 }
 
 impl Default for GenomeSettings {
@@ -50,6 +60,8 @@ impl Default for GenomeSettings {
             muscle_frequency: 2.0,
             phases: 4,
             commanded: false,
+            material: None,
+            stiff_material: None,
         }
     }
 }
@@ -58,8 +70,9 @@ impl GenomeSettings {
     /// Checks every field.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] naming the first bad field (`"genome.voxel_size"`, ...), its
-    /// value and the allowed range.
+    /// [`Error::InvalidParameter`] naming the first bad field (`"genome.voxel_size"`, ...,
+    /// `"material.density"`), its value and the allowed range; [`Error::InvalidBuilder`] for
+    /// one of `material` and `stiff_material` without the other.
     pub fn validate(&self) -> Result<()> {
         positive(
             "genome.voxel_size",
@@ -97,6 +110,20 @@ impl GenomeSettings {
             self.muscle_frequency,
             "must be finite and >= 0 (Hz)",
         )?;
+        match (self.material, self.stiff_material) {
+            (Some(soft), Some(stiff)) => {
+                soft.validate()?;
+                stiff.validate()?;
+            }
+            (None, None) => {}
+            _ => {
+                return Err(Error::InvalidBuilder {
+                    builder: "genome",
+                    reason: "\"material\" and \"stiff_material\" go together: give both or neither"
+                        .to_string(),
+                })
+            }
+        }
         if self.phases == 0 {
             return Err(Error::InvalidParameter {
                 name: "genome.phases",

@@ -64,6 +64,7 @@ impl PileBody {
                 corner_mass: POINT_MASS,
                 stiffness: STIFFNESS,
                 damping: DAMPING,
+                material: None,
             }),
             1 => {
                 let n = 3 + (rng.next_u64() % 2) as u32;
@@ -75,6 +76,7 @@ impl PileBody {
                     mass: POINT_MASS,
                     stiffness: STIFFNESS,
                     damping: DAMPING,
+                    material: None,
                 })
             }
             _ => Self::Blob(RandomStructure {

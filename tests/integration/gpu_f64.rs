@@ -206,6 +206,35 @@ fn f64_parity_scenes() {
     }
 }
 
+/// A body built from a material (Dragon Skin 10, bonds damped at 5 %: springs, masses and
+/// damping that differ between inner and surface ones) dropped on the ground with friction: the
+/// GPU World in f64 follows the CPU reference within `compare`'s derived bounds, as any model.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn f64_material_body_matches_the_cpu() {
+    let material = hooke::Material::named("dragon_skin_10")
+        .unwrap()
+        .with_damping_ratio(0.05);
+    let body = VoxelBody {
+        voxel_size: 0.02,
+        ..VoxelBody::lattice(3, 3, 2)
+    }
+    .made_of(material);
+    let mut model = Model::new(Params {
+        friction: Friction::coulomb(0.6, 0.4),
+        ..Params::default()
+    });
+    let placement = Placement::at(DVec3::new(0.0, 0.0, 0.02))
+        .with_rotation(DVec3::new(0.2, 0.1, 0.0))
+        .with_velocity(DVec3::new(0.3, 0.0, -0.5));
+    model.add("silicone", body.build_at(&placement).unwrap());
+    model.params.dt = 0.5 * model.stable_dt().dt;
+    let Some(mut gpu) = f64_world(&model) else {
+        return;
+    };
+    compare("f64 material body", &model, &mut gpu, 3000, 250);
+}
+
 /// Every obstacle kind (heightfield samples in f64 too) and every collision scene, in f64.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]

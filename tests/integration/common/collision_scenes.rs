@@ -17,6 +17,7 @@ pub fn jelly(n: u32, corner: DVec3, velocity: DVec3, damping: f64) -> Part {
         mass: 0.1,
         stiffness: 1000.0,
         damping,
+        material: None,
     };
     let mut part = lattice
         .build_at(&Placement::at(corner))

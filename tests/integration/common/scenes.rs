@@ -27,6 +27,7 @@ pub fn cube_part(size: f64, mass: f64, k: f64, z: f64) -> Part {
         corner_mass: mass,
         stiffness: k,
         damping: 0.0,
+        material: None,
     };
     built(
         "cube",
@@ -289,6 +290,7 @@ pub fn cube_over(shape: Shape, contact: Contact, at: DVec3, turn: DVec3, velocit
         corner_mass: 0.1,
         stiffness: 1e4,
         damping: 0.0,
+        material: None,
     };
     let mut part = built(
         "cube",
@@ -444,6 +446,7 @@ fn every_kind() -> Model {
         corner_mass: 0.1,
         stiffness: 1e4,
         damping: 0.0,
+        material: None,
     };
     let shapes = [
         Shape::Heightfield(Heightfield::from_fn(
