@@ -107,6 +107,7 @@ impl Case {
                 corner_mass: self.value("cube.corner_mass", 0.1),
                 stiffness: self.value("cube.stiffness", k),
                 damping: self.value("cube.damping", 1.0),
+                material: None,
             }
             .build()?,
             1 => Rope {
