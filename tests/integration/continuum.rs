@@ -1,107 +1,37 @@
-//! Validation against continuum mechanics, on the CPU reference: bars of a [`Material`] built as
-//! voxel bodies at three spacings or more, compared with linear elasticity.
+//! Validation against continuum mechanics, on the CPU reference: bars and beams of a `Material`
+//! built as voxel bodies at three spacings or more, compared with linear elasticity and beam
+//! theory. The cases live in `examples/continuum_validation/cases/` (the example runs them on
+//! finer lattices, prints the guide's tables and plots them); these tests assert on them.
 //!
-//! - Uniaxial tension and compression (quasi-static: loaded ends, damped to rest): the effective
-//!   Young's modulus `sigma / eps_x` and the lateral strain ratio `-eps_y / eps_x` against `E` and
-//!   the lattice's `nu = 1/4`.
-//! - The first longitudinal mode of a free bar against `f = c / (2 L)`, `c = sqrt(E / rho)`.
+//! - Uniaxial tension and compression: the effective Young's modulus and the lateral strain ratio.
+//! - A free bar's first longitudinal mode: the wave speed `sqrt(E / rho)`.
+//! - A cantilever (`b x b x 10 b`, clamped root) under an end load: tip deflection against
+//!   `F L^3 / (3 E I)`; released, its first bending mode against
+//!   `(1.875^2 / 2 pi) sqrt(E I / (rho A L^4))`.
+//! - The same column loaded axially: its buckling load against `pi^2 E I / (4 L^2)`.
 //!
-//! The figures printed (`cargo test --features cli --test integration continuum:: --
-//! --nocapture`, and the finer refinements with `--ignored`) are the guide's table
-//! (`src/guide/materials.md`).
+//! The bending cases share one derived prediction, the lattice's bending stiffness
+//! `E I (1 + (181 / 140) (a / b)^2)` (`beam_theory::lattice_bending_ratio`): each test holds
+//! the measurement to it within the band that shear, rotary inertia and the clamped root leave
+//! open (derived in each test), and the error against beam theory to fall at every refinement.
+//! `cargo test --features cli --test integration continuum:: -- --nocapture` prints the tables;
+//! `--ignored` runs 4 and 6 cells across.
 
-use hooke::prelude::*;
-use hooke::Material;
+use std::sync::OnceLock;
 
-/// The material of every bar: E = 1 MPa, rho = 1000 kg/m^3, so c = sqrt(1000) m/s.
-fn material() -> Material {
-    Material::new(1.0e6, 1000.0)
-}
+#[path = "../../examples/continuum_validation/cases/mod.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod cases;
 
-/// A bar of `cells` voxels of edge `a` (m) along x, y, z, weightless, 1 m above the ground.
-fn bar(cells: [u32; 3], a: f64, velocity_damping: f64) -> Model {
-    let body = VoxelBody {
-        voxel_size: a,
-        ..VoxelBody::lattice(cells[0], cells[1], cells[2])
-    }
-    .made_of(material());
-    let part = body
-        .build_at(&Placement::at(DVec3::new(0.0, 0.0, 1.0)))
-        .expect("bar");
-    let mut model = Model::new(Params {
-        gravity: DVec3::ZERO,
-        velocity_damping,
-        ..Params::default()
-    });
-    model.add("bar", part);
-    model.params.dt = 0.5 * model.stable_dt().dt;
-    model
-}
+use cases::bar_mode::{chain_error, first_longitudinal_mode, reference as bar_reference, SIDE};
+use cases::beam_theory::{self, lattice_bending_ratio};
+use cases::buckling::{buckling, BucklingRun};
+use cases::cantilever::{cantilever, end_load, CantileverRun};
+use cases::material;
+use cases::tension::tension;
 
-/// The mean of coordinate `axis` over the masses whose rest coordinate on that axis is `at`.
-fn face_mean(rest: &[DVec3], now: &[DVec3], axis: usize, at: f64) -> f64 {
-    let on: Vec<f64> = rest
-        .iter()
-        .zip(now)
-        .filter(|(r, _)| (r[axis] - at).abs() < 1e-9)
-        .map(|(_, p)| p[axis])
-        .collect();
-    on.iter().sum::<f64>() / on.len() as f64
-}
-
-/// What a tension (or compression) test measured.
-#[derive(Debug)]
-struct Tension {
-    young_modulus: f64,
-    poisson_ratio: f64,
-}
-
-/// A bar of `across` cells square and `2 across` long (side b = 0.02 m), its end faces pulled
-/// apart by the stress `stress` (Pa; negative compresses) spread over the end nodes by their
-/// share of the face (a^2, a^2 / 2 on a face's edge, a^2 / 4 at its corners), damped to rest.
-///
-/// Damping: velocity damping `gamma = 2 omega_1`, `omega_1 = pi c / L` the bar's first
-/// longitudinal mode (the lowest the symmetric load excites), is critical for it and decays
-/// every higher mode at `gamma / 2 = omega_1`; 30 / omega_1 leaves `30 e^-30 < 1e-11` of the
-/// initial error.
-fn tension(across: u32, stress: f64) -> Tension {
-    let b = 0.02;
-    let a = b / f64::from(across);
-    let length = 2.0 * b;
-    let c = (material().young_modulus / material().density).sqrt();
-    let omega_1 = std::f64::consts::PI * c / length;
-    let model = bar([2 * across, across, across], a, 2.0 * omega_1);
-    let rest: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
-    let mut world = CpuWorld::new(&model).expect("world");
-    let weight = |x: f64, lo: f64, hi: f64| {
-        if (x - lo).abs() < 1e-9 || (x - hi).abs() < 1e-9 {
-            0.5
-        } else {
-            1.0
-        }
-    };
-    for (i, p) in rest.iter().enumerate() {
-        let end = if p.x.abs() < 1e-9 {
-            -1.0
-        } else if (p.x - length).abs() < 1e-9 {
-            1.0
-        } else {
-            continue;
-        };
-        let share = a * a * weight(p.y, 0.0, b) * weight(p.z, 1.0, 1.0 + b);
-        world
-            .set_external_force(i, DVec3::X * end * stress * share)
-            .expect("force");
-    }
-    world.step_for(30.0 / omega_1).expect("steps");
-    let now = world.positions().expect("positions");
-    let eps_x = (face_mean(&rest, &now, 0, length) - face_mean(&rest, &now, 0, 0.0)) / length - 1.0;
-    let eps_y = (face_mean(&rest, &now, 1, b) - face_mean(&rest, &now, 1, 0.0)) / b - 1.0;
-    Tension {
-        young_modulus: stress / eps_x,
-        poisson_ratio: -eps_y / eps_x,
-    }
-}
+/// Cells across the thickness of the bending cases in CI (a few seconds each at 3 across).
+const CI_SPACINGS: [u32; 3] = [1, 2, 3];
 
 /// Tension and compression at strain 1e-4 on bars of 1, 2 and 4 cells across: `E` and `nu = 1/4`
 /// at every spacing. The cell-by-cell assembly passes the patch test (a uniform stress is in
@@ -131,69 +61,21 @@ fn tension_and_compression_give_young_modulus_and_a_quarter() {
     }
 }
 
-/// The first longitudinal mode of a free bar of `across` cells square and `8 across` long
-/// (b = 0.01 m, L = 0.08 m), in Hz: started from the mode's shape `u_x = U cos(pi x / L)` at
-/// strain amplitude 1e-4 and at rest, undamped; the period from the zero crossings of the bar's
-/// elongation (linear interpolation between steps) over ten periods, so that the higher modes the
-/// start excites a little average out.
-fn first_longitudinal_mode(across: u32) -> f64 {
-    let b = 0.01;
-    let a = b / f64::from(across);
-    let length = 8.0 * b;
-    let mut model = bar([8 * across, across, across], a, 0.0);
-    let rest: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
-    let amplitude = 1e-4 * length / std::f64::consts::PI;
-    for m in &mut model.masses {
-        m.position.x += amplitude * (std::f64::consts::PI * m.position.x / length).cos();
-    }
-    let mut world = CpuWorld::new(&model).expect("world");
-    let elongation = |world: &CpuWorld| {
-        let now = world.positions().expect("positions");
-        face_mean(&rest, &now, 0, length) - face_mean(&rest, &now, 0, 0.0) - length
-    };
-    let c = (material().young_modulus / material().density).sqrt();
-    let period = 2.0 * length / c;
-    let mut crossings = Vec::new();
-    let (mut t0, mut s0) = (0.0, elongation(&world));
-    while world.time() < 10.3 * period {
-        world.step(1).expect("step");
-        let (t1, s1) = (world.time(), elongation(&world));
-        if s0 * s1 < 0.0 {
-            crossings.push(t0 + (t1 - t0) * s0 / (s0 - s1));
-        }
-        (t0, s0) = (t1, s1);
-    }
-    assert!(crossings.len() >= 4, "{crossings:?}");
-    let half_periods = (crossings.len() - 1) as f64;
-    half_periods / (2.0 * (crossings[crossings.len() - 1] - crossings[0]))
-}
-
-/// The reference: `c / (2 L)` with Rayleigh's correction for the lateral inertia of a bar of
-/// Poisson's ratio `nu` and polar radius of gyration `r` (`r^2 = b^2 / 6` for a square of side
-/// b): `f = c / (2 L) (1 - nu^2 (pi r / L)^2 / 2)`, 8.0e-4 below `c / (2 L)` at `b / L = 1 / 8`.
-fn bar_mode_reference() -> f64 {
-    let (b, length, nu) = (0.01, 0.08, 0.25);
-    let c = (material().young_modulus / material().density).sqrt();
-    let r2 = b * b / 6.0;
-    let k2 = (std::f64::consts::PI / length).powi(2);
-    c / (2.0 * length) * (1.0 - nu * nu * k2 * r2 / 2.0)
-}
-
-/// The relative frequency errors at `across` = 1, 2, 4, ... cells across, printed as the guide's
-/// table.
+/// The relative frequency errors of the bar's first longitudinal mode at `refinements` cells
+/// across, printed as the guide's table.
 fn mode_errors(refinements: &[u32]) -> Vec<f64> {
-    let reference = bar_mode_reference();
+    let reference = bar_reference();
     println!("| cells across | a (m) | cells along | f (Hz) | f / f_ref - 1 | (pi a / L)^2 / 24 |");
     refinements
         .iter()
         .map(|&across| {
             let f = first_longitudinal_mode(across);
-            let a = 0.01 / f64::from(across);
+            let a = SIDE / f64::from(across);
             let error = f / reference - 1.0;
-            let lumped = (std::f64::consts::PI * a / 0.08).powi(2) / 24.0;
             println!(
-                "| {across} | {a} | {} | {f:.3} | {error:.2e} | {lumped:.2e} |",
-                8 * across
+                "| {across} | {a} | {} | {f:.3} | {error:.2e} | {:.2e} |",
+                8 * across,
+                chain_error(across)
             );
             error
         })
@@ -211,23 +93,183 @@ fn mode_errors(refinements: &[u32]) -> Vec<f64> {
 #[test]
 fn bar_longitudinal_mode_converges_to_the_wave_speed() {
     let errors = mode_errors(&[1, 2, 4]);
-    for (i, e) in errors.iter().enumerate() {
-        let a = 0.01 / f64::from(1u32 << i);
-        let lumped = (std::f64::consts::PI * a / 0.08).powi(2) / 24.0;
-        assert!(e.abs() < 1.5 * lumped + 1e-4, "spacing {a}: error {e:.3e}");
+    for (&across, e) in [1, 2, 4].iter().zip(&errors) {
+        let bound = 1.5 * chain_error(across) + 1e-4;
+        assert!(e.abs() < bound, "{across} across: error {e:.3e}");
     }
     for pair in errors.windows(2) {
         assert!(pair[1].abs() < pair[0].abs() / 2.0, "errors {errors:?}");
     }
 }
 
-/// The finest refinement of the guide's table (8 cells across, 64 along: 5 265 masses, about a
-/// minute), run with `--ignored`. Its chain error `(pi a / L)^2 / 24 = 1.0e-4` is below the
-/// comparison's floor of 1e-4 (above), so it is held to the same bound, not to a further fall.
+/// The finest refinement of the guide's table (8 cells across, 64 along: 5 265 masses), run with
+/// `--ignored`. Its chain error `(pi a / L)^2 / 24 = 1.0e-4` is below the comparison's floor of
+/// 1e-4 (above), so it is held to the same bound, not to a further fall.
 #[test]
-#[ignore = "a minute: the guide's finest refinement"]
+#[ignore = "tens of seconds: the guide's finest refinement"]
 fn bar_longitudinal_mode_finest() {
     let e = mode_errors(&[8])[0];
-    let lumped = (std::f64::consts::PI * 0.00125 / 0.08).powi(2) / 24.0;
-    assert!(e.abs() < 1.5 * lumped + 1e-4, "error {e:.3e}");
+    assert!(e.abs() < 1.5 * chain_error(8) + 1e-4, "error {e:.3e}");
+}
+
+/// Asserts that `errors` (one per refinement, coarse first) fall in size at every refinement.
+fn assert_falls(what: &str, spacings: &[u32], errors: &[f64]) {
+    for (pair, cells) in errors.windows(2).zip(spacings.windows(2)) {
+        assert!(
+            pair[1].abs() < pair[0].abs(),
+            "{what}: the error rose from {:.3e} at {} across to {:.3e} at {} across",
+            pair[0],
+            cells[0],
+            pair[1],
+            cells[1]
+        );
+    }
+}
+
+/// The cantilevers at [`CI_SPACINGS`], run once for the deflection and the mode tests.
+fn ci_cantilevers() -> &'static [CantileverRun] {
+    static RUNS: OnceLock<Vec<CantileverRun>> = OnceLock::new();
+    RUNS.get_or_init(|| CI_SPACINGS.iter().map(|&n| cantilever(n)).collect())
+}
+
+/// The cantilever's tip deflection against `F L^3 / (3 E I)` (Euler-Bernoulli; `L = 10 b`).
+///
+/// Prediction: the lattice bends as a beam of `E I (1 + (181 / 140) (a / b)^2)`
+/// ([`lattice_bending_ratio`]), so the deflection is `F L^3 / (3 E I)` divided by that ratio,
+/// low by 56 %, 24 % and 13 % at 1, 2 and 3 cells across: second order in the spacing. What
+/// the prediction leaves out is the shear deflection: Timoshenko's `F L / (kappa G A)`, 0.74 %
+/// of the bending deflection here, is the one for a root free to warp; a clamped root (every
+/// node of the root face fixed) restrains the warping and the lateral contraction there, so
+/// the continuum's answer lies between none and Timoshenko's. The test holds each deflection to
+/// the prediction within that 0.74 % (the settling leaves below 1e-6, asserted; the geometric
+/// nonlinearity at `L / 1000` below 1e-5), which bounds the error at 3 cells across by
+/// 13.3 %, and the error against `F L^3 / (3 E I)` to fall at every refinement.
+#[test]
+fn cantilever_deflection_converges_to_beam_theory() {
+    check_deflections(ci_cantilevers());
+}
+
+/// The deflection assertions of [`cantilever_deflection_converges_to_beam_theory`] on `runs`.
+fn check_deflections(runs: &[CantileverRun]) {
+    let (euler, timoshenko) = beam_theory::tip_deflection(end_load());
+    let shear = timoshenko / euler - 1.0;
+    println!("| cells across | deflection (m) | / F L^3 / 3EI - 1 | / prediction - 1 |");
+    let errors: Vec<f64> = runs
+        .iter()
+        .map(|r| {
+            let predicted = euler / lattice_bending_ratio(r.across);
+            let (error, off) = (r.deflection / euler - 1.0, r.deflection / predicted - 1.0);
+            println!(
+                "| {} | {:.4e} | {error:.3e} | {off:.2e} |",
+                r.across, r.deflection
+            );
+            assert!(r.drift < 1e-6, "not settled: {r:?}");
+            assert!(off.abs() < shear, "{r:?}: {off:.3e} off the prediction");
+            error
+        })
+        .collect();
+    let spacings: Vec<u32> = runs.iter().map(|r| r.across).collect();
+    assert_falls("tip deflection", &spacings, &errors);
+}
+
+/// The cantilever's first bending mode against `(1.875^2 / 2 pi) sqrt(E I / (rho A L^4))`.
+///
+/// Prediction: Euler-Bernoulli's frequency times `sqrt(lattice_bending_ratio)` (the lattice's
+/// `E I`) times `sqrt(1 - rotary)` (the rotary inertia, 0.39 % of `omega^2` here, which the
+/// lattice's masses carry). Left out, each bounded: the shear compliance, none to
+/// `shear / 2` of the frequency (1.1 % of `omega^2`, for a root free to warp; as for the
+/// deflection the clamped root lies between); the lumped masses' rotary inertia, the trapezoid
+/// rule's `2 (a / b)^2` more of it (`rotary (a / b)^2` of the frequency); the lumping along the
+/// beam, `(beta a)^2 / 24 < 1.5e-3 (a / b)^2`; the zero crossings' resolution, 1e-3
+/// (`cantilever`'s docs). The test holds each frequency to the prediction within their sum
+/// (0.73 % at 3 across, which bounds the error at 3 cells across by 7.5 %) from 2 cells across;
+/// at one cell, with no node inside the section, the lattice comes out 1.35 % low, more than
+/// the sum, and is only printed. The error against Euler-Bernoulli must fall at every
+/// refinement.
+#[test]
+fn cantilever_first_mode_converges_to_beam_theory() {
+    check_modes(ci_cantilevers());
+}
+
+/// The mode assertions of [`cantilever_first_mode_converges_to_beam_theory`] on `runs`.
+fn check_modes(runs: &[CantileverRun]) {
+    let mode = beam_theory::first_mode(material().density);
+    println!("| cells across | f (Hz) | / f_EB - 1 | / prediction - 1 | band |");
+    let errors: Vec<f64> = runs
+        .iter()
+        .map(|r| {
+            let a_b2 = f64::from(r.across).powi(-2);
+            let predicted =
+                mode.euler * (lattice_bending_ratio(r.across) * (1.0 - mode.rotary)).sqrt();
+            let band = mode.shear / 2.0 + mode.rotary * a_b2 + 1.5e-3 * a_b2 + 1e-3;
+            let (error, off) = (
+                r.frequency / mode.euler - 1.0,
+                r.frequency / predicted - 1.0,
+            );
+            println!(
+                "| {} | {:.4} | {error:.3e} | {off:.2e} | {band:.2e} |",
+                r.across, r.frequency
+            );
+            if r.across >= 2 {
+                assert!(off.abs() < band, "{r:?}: {off:.3e} off the prediction");
+            }
+            error
+        })
+        .collect();
+    let spacings: Vec<u32> = runs.iter().map(|r| r.across).collect();
+    assert_falls("first bending mode", &spacings, &errors);
+}
+
+/// The column's buckling load against Euler's `pi^2 E I / (4 L^2)`.
+///
+/// The column is stable below that load, so it is measured there: its lateral stiffness at the
+/// tip (under a small lateral load, the imperfection) at 30 % and 60 % of the reference load,
+/// settled with damping, and the load at which beam-column theory's stiffness, fitted through
+/// the two, falls to zero (`buckling::fitted_buckling_load`). Prediction: Euler's load times
+/// [`lattice_bending_ratio`]. Left out: Engesser's shear correction, `P / (kappa G A)` = 0.61 %
+/// (none to that much lower, the clamped root between, as for the deflection), and the fit's
+/// assumption that the stiffness falls as an Euler-Bernoulli column's, which the shear changes
+/// by a fraction of that again; the test holds each load within 0.61 % of the prediction,
+/// which bounds the error at 3 cells across by 15.1 %, and the error against Euler's load to
+/// fall at every refinement.
+#[test]
+fn buckling_load_converges_to_euler() {
+    let runs: Vec<BucklingRun> = CI_SPACINGS.iter().map(|&n| buckling(n)).collect();
+    check_buckling(&runs);
+}
+
+/// The assertions of [`buckling_load_converges_to_euler`] on `runs`.
+fn check_buckling(runs: &[BucklingRun]) {
+    let (euler, engesser) = beam_theory::buckling_load();
+    let shear = 1.0 - engesser / euler;
+    println!("| cells across | P_c (N) | / P_Euler - 1 | / prediction - 1 |");
+    let errors: Vec<f64> = runs
+        .iter()
+        .map(|r| {
+            let predicted = euler * lattice_bending_ratio(r.across);
+            let (error, off) = (r.load / euler - 1.0, r.load / predicted - 1.0);
+            println!(
+                "| {} | {:.4e} | {error:.3e} | {off:.2e} |",
+                r.across, r.load
+            );
+            assert!(r.drift < 1e-6, "not settled: {r:?}");
+            assert!(off.abs() < shear, "{r:?}: {off:.3e} off the prediction");
+            error
+        })
+        .collect();
+    let spacings: Vec<u32> = runs.iter().map(|r| r.across).collect();
+    assert_falls("buckling load", &spacings, &errors);
+}
+
+/// The bending cases at 3, 4 and 6 cells across (3 again, so that the fall is checked across
+/// the CI's finest), in a few minutes: run with `--ignored`.
+#[test]
+#[ignore = "minutes: the bending cases at 4 and 6 cells across"]
+fn bending_cases_finer() {
+    let spacings = [3, 4, 6];
+    let runs: Vec<CantileverRun> = spacings.iter().map(|&n| cantilever(n)).collect();
+    check_deflections(&runs);
+    check_modes(&runs);
+    let columns: Vec<BucklingRun> = spacings.iter().map(|&n| buckling(n)).collect();
+    check_buckling(&columns);
 }
