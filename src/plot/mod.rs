@@ -1,7 +1,8 @@
 //! Energy plots to PNG (Lipson, tip 4: "plot the total energy of the cube as a function of
 //! time ... the sum should be nearly constant. If it is not constant, you have some bug"), and
 //! benchmark cost curves ([`CostPlot`]: ns per spring update against springs) and evolution runs
-//! ([`FitnessPlot`]: best and mean fitness per generation).
+//! ([`FitnessPlot`]: best and mean fitness per generation), and the error of a validation case
+//! against lattice refinement ([`ConvergencePlot`]).
 //!
 //! Drawn with [`plotters`] on its bitmap backend; text uses the bundled DejaVu Sans font
 //! (`assets/fonts`, Bitstream Vera licence), so no system font libraries are needed.
@@ -27,9 +28,11 @@ use plotters::prelude::*;
 use crate::energy::Energy;
 use crate::error::{Error, Result};
 
+mod convergence;
 mod envelope;
 mod fitness;
 
+pub use convergence::{ConvergenceCurve, ConvergencePlot};
 pub use envelope::{Envelope, EnvelopeBin};
 pub use fitness::{FitnessPlot, GenerationFitness};
 

@@ -11,26 +11,26 @@ use std::f64::consts::PI;
 use super::material;
 
 /// The lattice's Poisson's ratio.
-pub const NU: f64 = 0.25;
+pub(crate) const NU: f64 = 0.25;
 
 /// A beam's thickness and width b (m).
-pub const THICKNESS: f64 = 0.01;
+pub(crate) const THICKNESS: f64 = 0.01;
 
 /// The beams' slenderness `L / b`.
-pub const SLENDERNESS: u32 = 10;
+pub(crate) const SLENDERNESS: u32 = 10;
 
 /// The beams' length L (m).
-pub fn length() -> f64 {
+pub(crate) fn length() -> f64 {
     f64::from(SLENDERNESS) * THICKNESS
 }
 
 /// The bending stiffness `E I` (N m^2), `I = b^4 / 12`.
-pub fn bending_stiffness() -> f64 {
+pub(crate) fn bending_stiffness() -> f64 {
     material().young_modulus * THICKNESS.powi(4) / 12.0
 }
 
 /// The shear stiffness `kappa G A` (N) with Cowper's `kappa` for a square.
-pub fn shear_stiffness() -> f64 {
+pub(crate) fn shear_stiffness() -> f64 {
     let kappa = 10.0 * (1.0 + NU) / (12.0 + 11.0 * NU);
     let g = material().young_modulus / (2.0 * (1.0 + NU));
     kappa * g * THICKNESS * THICKNESS
@@ -38,7 +38,7 @@ pub fn shear_stiffness() -> f64 {
 
 /// The tip deflection (m) under an end load `force` (N): Euler-Bernoulli's `F L^3 / (3 E I)`
 /// and Timoshenko's, which adds the shear deflection `F L / (kappa G A)`.
-pub fn tip_deflection(force: f64) -> (f64, f64) {
+pub(crate) fn tip_deflection(force: f64) -> (f64, f64) {
     let l = length();
     let bending = force * l.powi(3) / (3.0 * bending_stiffness());
     (bending, bending + force * l / shear_stiffness())
@@ -49,20 +49,20 @@ const BETA_L: f64 = 1.875_104_068_711_961;
 
 /// The first bending mode of the beam.
 #[derive(Clone, Copy, Debug)]
-pub struct FirstMode {
+pub(crate) struct FirstMode {
     /// Euler-Bernoulli's frequency `(1.875^2 / 2 pi) sqrt(E I / (rho A L^4))` (Hz).
-    pub euler: f64,
+    pub(crate) euler: f64,
     /// How much the rotary inertia lowers `omega^2`, relative: `r^2 int w'^2 / int w^2`
     /// (`r^2 = I / A`).
-    pub rotary: f64,
+    pub(crate) rotary: f64,
     /// How much the shear compliance lowers `omega^2`, relative:
     /// `(E I / kappa G A) int w'''^2 / int w''^2`.
-    pub shear: f64,
+    pub(crate) shear: f64,
 }
 
 impl FirstMode {
     /// Timoshenko's frequency to first order in `(b / L)^2` (Hz).
-    pub fn timoshenko(&self) -> f64 {
+    pub(crate) fn timoshenko(&self) -> f64 {
         self.euler * (1.0 - self.rotary - self.shear).sqrt()
     }
 }
@@ -71,7 +71,7 @@ impl FirstMode {
 /// rotary inertia and shear (Rayleigh's quotient with the Euler-Bernoulli mode `w`; both
 /// integrals by Simpson's rule). The neglected terms are of order `(b / L)^4`, below 1e-5 at
 /// `L = 10 b`.
-pub fn first_mode(rho: f64) -> FirstMode {
+pub(crate) fn first_mode(rho: f64) -> FirstMode {
     let l = length();
     let area = THICKNESS * THICKNESS;
     let euler =
@@ -110,7 +110,7 @@ fn simpson(f: impl Fn(f64) -> f64, l: f64) -> f64 {
 
 /// Euler's buckling load (N) of the column clamped at its root and loaded at its free end,
 /// `P = pi^2 E I / (4 L^2)`, and with Engesser's shear correction `P / (1 + P / kappa G A)`.
-pub fn buckling_load() -> (f64, f64) {
+pub(crate) fn buckling_load() -> (f64, f64) {
     let euler = PI * PI * bending_stiffness() / (4.0 * length().powi(2));
     (euler, euler / (1.0 + euler / shear_stiffness()))
 }
@@ -118,7 +118,7 @@ pub fn buckling_load() -> (f64, f64) {
 /// The lateral stiffness at the tip of an Euler-Bernoulli column under the axial compression
 /// `q` times its buckling load, over its stiffness unloaded: `x^3 / (3 (tan x - x))`,
 /// `x = (pi / 2) sqrt(q)` (beam-column theory; it falls to 0 at `q = 1`).
-pub fn lateral_stiffness_ratio(q: f64) -> f64 {
+pub(crate) fn lateral_stiffness_ratio(q: f64) -> f64 {
     if q == 0.0 {
         return 1.0;
     }
@@ -142,6 +142,6 @@ pub fn lateral_stiffness_ratio(q: f64) -> f64 {
 /// `I (1 + 12 (w / 4 - 1 / 12) (a / b)^2) = I (1 + (3 w - 1) (a / b)^2)`. The sampled
 /// continuum field is one the lattice can take, so this is an upper bound on the lattice's
 /// stiffness (minimum potential energy); the cantilever meets it within the shear band.
-pub fn lattice_bending_ratio(across: u32) -> f64 {
+pub(crate) fn lattice_bending_ratio(across: u32) -> f64 {
     1.0 + 181.0 / 140.0 / f64::from(across).powi(2)
 }

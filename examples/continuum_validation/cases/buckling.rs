@@ -11,19 +11,19 @@ use super::{face_share, material};
 
 /// The two axial loads, as fractions of the Engesser reference load, at which the lateral
 /// stiffness is measured.
-pub const LOADS: [f64; 2] = [0.3, 0.6];
+pub(crate) const LOADS: [f64; 2] = [0.3, 0.6];
 
 /// What one column measured.
 #[derive(Clone, Copy, Debug)]
-pub struct BucklingRun {
+pub(crate) struct BucklingRun {
     /// Cells across the thickness (and the width).
-    pub across: u32,
+    pub(crate) across: u32,
     /// The lateral stiffness at the tip (N/m) at each of [`LOADS`].
-    pub stiffness: [f64; 2],
+    pub(crate) stiffness: [f64; 2],
     /// The buckling load (N) the two stiffnesses give ([`fitted_buckling_load`]).
-    pub load: f64,
+    pub(crate) load: f64,
     /// The largest relative change of a deflection over the last `5 / omega` of settling.
-    pub drift: f64,
+    pub(crate) drift: f64,
 }
 
 /// The lateral tip load (N): the one that deflects the unloaded Euler-Bernoulli column by
@@ -79,7 +79,7 @@ fn lateral_stiffness(across: u32, load: f64) -> (f64, f64) {
 /// `k(p1) / k(p2)` ([`beam_theory::lateral_stiffness_ratio`] at `p / P_c`) is the measured one,
 /// by bisection. The column's bending stiffness drops out, so a lattice whose `E I` is off still
 /// gets its own buckling load.
-pub fn fitted_buckling_load(p1: f64, k1: f64, p2: f64, k2: f64) -> f64 {
+pub(crate) fn fitted_buckling_load(p1: f64, k1: f64, p2: f64, k2: f64) -> f64 {
     let ratio = |pc: f64| {
         beam_theory::lateral_stiffness_ratio(p1 / pc)
             / beam_theory::lateral_stiffness_ratio(p2 / pc)
@@ -99,7 +99,7 @@ pub fn fitted_buckling_load(p1: f64, k1: f64, p2: f64, k2: f64) -> f64 {
 }
 
 /// The column of `across` cells across measured at [`LOADS`] and its buckling load.
-pub fn buckling(across: u32) -> BucklingRun {
+pub(crate) fn buckling(across: u32) -> BucklingRun {
     let (_, reference) = beam_theory::buckling_load();
     let [p1, p2] = LOADS.map(|q| q * reference);
     let (k1, d1) = lateral_stiffness(across, p1);

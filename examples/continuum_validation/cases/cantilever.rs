@@ -10,27 +10,27 @@ use super::{bar, crossing_frequency, face_share, material, zero_crossings};
 
 /// What one cantilever measured.
 #[derive(Clone, Copy, Debug)]
-pub struct CantileverRun {
+pub(crate) struct CantileverRun {
     /// Cells across the thickness (and the width).
-    pub across: u32,
+    pub(crate) across: u32,
     /// The tip's deflection at rest under [`end_load`] (m, positive along the load).
-    pub deflection: f64,
+    pub(crate) deflection: f64,
     /// How much the deflection still changed over the last `5 / omega` of settling, relative.
-    pub drift: f64,
+    pub(crate) drift: f64,
     /// The first bending mode's frequency (Hz).
-    pub frequency: f64,
+    pub(crate) frequency: f64,
 }
 
 /// The end load (N): the one that deflects the Euler-Bernoulli beam by `L / 1000`, small enough
 /// that the geometric nonlinearity (relative order `(deflection / L)^2`) is below 1e-5.
-pub fn end_load() -> f64 {
+pub(crate) fn end_load() -> f64 {
     3.0 * beam_theory::bending_stiffness() * 1e-3 / length().powi(2)
 }
 
 /// The cantilever of `across` cells across the thickness and width (`10 across` along), its
 /// root face's masses fixed, with the velocity damping `velocity_damping` (1/s); and the rest
 /// positions of its masses.
-pub fn clamped(across: u32, velocity_damping: f64) -> (Model, Vec<DVec3>) {
+pub(crate) fn clamped(across: u32, velocity_damping: f64) -> (Model, Vec<DVec3>) {
     let a = THICKNESS / f64::from(across);
     let mut model = bar([SLENDERNESS * across, across, across], a, velocity_damping);
     for m in &mut model.masses {
@@ -43,7 +43,7 @@ pub fn clamped(across: u32, velocity_damping: f64) -> (Model, Vec<DVec3>) {
 }
 
 /// The mean displacement along -z of the masses of the tip face (`x = L`), in m.
-pub fn tip_deflection(rest: &[DVec3], now: &[DVec3]) -> f64 {
+pub(crate) fn tip_deflection(rest: &[DVec3], now: &[DVec3]) -> f64 {
     let tip: Vec<f64> = rest
         .iter()
         .zip(now)
@@ -68,7 +68,7 @@ pub fn tip_deflection(rest: &[DVec3], now: &[DVec3]) -> f64 {
 /// modes move each crossing by at most `0.03 / omega`, and the frequency from the first and last
 /// of 21 crossings (20 half periods) is within `2 (0.03) / (20 pi) = 1e-3`; the time step's
 /// phase error `(omega dt)^2 / 24` is below 1e-8.
-pub fn cantilever(across: u32) -> CantileverRun {
+pub(crate) fn cantilever(across: u32) -> CantileverRun {
     let omega = 2.0 * PI * beam_theory::first_mode(material().density).timoshenko();
     let (mut model, rest) = clamped(across, 2.0 * omega);
     let mut world = CpuWorld::new(&model).expect("world");

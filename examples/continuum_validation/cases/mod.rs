@@ -3,29 +3,29 @@
 //! and beams of one [`Material`] built as voxel bodies on the CPU reference, each measured at a
 //! given number of cells across its thickness.
 
-pub mod bar_mode;
-pub mod beam_theory;
-pub mod buckling;
-pub mod cantilever;
-pub mod tension;
+pub(crate) mod bar_mode;
+pub(crate) mod beam_theory;
+pub(crate) mod buckling;
+pub(crate) mod cantilever;
+pub(crate) mod tension;
 
 use hooke::prelude::*;
 use hooke::Material;
 
 /// The material of every case: E = 1 MPa, rho = 1000 kg/m^3, so c = sqrt(E / rho) = 31.6 m/s.
-pub fn material() -> Material {
+pub(crate) fn material() -> Material {
     Material::new(1.0e6, 1000.0)
 }
 
 /// The longitudinal wave speed `sqrt(E / rho)` of [`material`], in m/s.
-pub fn wave_speed() -> f64 {
+pub(crate) fn wave_speed() -> f64 {
     (material().young_modulus / material().density).sqrt()
 }
 
 /// A box of `cells` voxels of edge `a` (m) along x, y, z, weightless and without ground contact,
 /// its corner at (0, 0, 1) m, with the velocity damping `velocity_damping` (1/s) and half the
 /// stable time step (closer to the limit, the damped integrator's fastest modes decay slowly).
-pub fn bar(cells: [u32; 3], a: f64, velocity_damping: f64) -> Model {
+pub(crate) fn bar(cells: [u32; 3], a: f64, velocity_damping: f64) -> Model {
     let body = VoxelBody {
         voxel_size: a,
         ..VoxelBody::lattice(cells[0], cells[1], cells[2])
@@ -46,7 +46,7 @@ pub fn bar(cells: [u32; 3], a: f64, velocity_damping: f64) -> Model {
 }
 
 /// The mean of coordinate `axis` over the masses whose rest coordinate on that axis is `at`.
-pub fn face_mean(rest: &[DVec3], now: &[DVec3], axis: usize, at: f64) -> f64 {
+pub(crate) fn face_mean(rest: &[DVec3], now: &[DVec3], axis: usize, at: f64) -> f64 {
     let on: Vec<f64> = rest
         .iter()
         .zip(now)
@@ -60,7 +60,7 @@ pub fn face_mean(rest: &[DVec3], now: &[DVec3], axis: usize, at: f64) -> f64 {
 /// node at rest position `p` stands for, or `None` off that face: `(a / b)^2` inside the face,
 /// half on its edges, a quarter at its corners, so that a load spread by these fractions is a
 /// uniform traction (the patch test's consistent loads).
-pub fn face_share(p: DVec3, at: f64, a: f64, b: f64) -> Option<f64> {
+pub(crate) fn face_share(p: DVec3, at: f64, a: f64, b: f64) -> Option<f64> {
     if (p.x - at).abs() > 1e-9 {
         return None;
     }
@@ -76,7 +76,7 @@ pub fn face_share(p: DVec3, at: f64, a: f64, b: f64) -> Option<f64> {
 
 /// The first `count` times (s) at which `signal` crosses zero while a world steps (at most to
 /// the time `until`, s), each interpolated linearly between the steps around it.
-pub fn zero_crossings(
+pub(crate) fn zero_crossings(
     world: &mut CpuWorld,
     count: usize,
     until: f64,
@@ -97,7 +97,7 @@ pub fn zero_crossings(
 
 /// The frequency (Hz) of an oscillation from its zero crossings: `m` half periods between the
 /// first and the last.
-pub fn crossing_frequency(crossings: &[f64]) -> f64 {
+pub(crate) fn crossing_frequency(crossings: &[f64]) -> f64 {
     assert!(
         crossings.len() >= 3,
         "too few zero crossings: {crossings:?}"

@@ -7,11 +7,11 @@ use super::{bar, face_mean, face_share, wave_speed};
 
 /// What a tension (or compression) test measured.
 #[derive(Clone, Copy, Debug)]
-pub struct Tension {
+pub(crate) struct Tension {
     /// `sigma / eps_x` (Pa).
-    pub young_modulus: f64,
+    pub(crate) young_modulus: f64,
     /// `-eps_y / eps_x`.
-    pub poisson_ratio: f64,
+    pub(crate) poisson_ratio: f64,
 }
 
 /// A bar of `across` cells square and `2 across` long (side b = 0.02 m), its end faces pulled
@@ -25,7 +25,7 @@ pub struct Tension {
 /// alone) and is then overdamped, decaying at `omega_1 (1 - sqrt(1 - 0.81)) = 0.56 omega_1`:
 /// 30 / omega_1 left a residual of 2e-4 in `E` at one cell across, 60 / omega_1 leaves
 /// `e^-34 < 1e-14`.
-pub fn tension(across: u32, stress: f64) -> Tension {
+pub(crate) fn tension(across: u32, stress: f64) -> Tension {
     let b = 0.02;
     let a = b / f64::from(across);
     let length = 2.0 * b;

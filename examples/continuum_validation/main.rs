@@ -1,0 +1,221 @@
+//! Validation against continuum mechanics: every case of `cases/` (uniaxial tension, a free
+//! bar's longitudinal mode, a cantilever's deflection and first bending mode, a column's
+//! buckling load) on a sequence of lattice spacings, on the CPU reference (f64). Prints the
+//! guide's tables (`src/guide/materials.md`) and writes `convergence.csv` and `convergence.png`
+//! (relative error against cells across the thickness) into a folder.
+//!
+//! ```text
+//! cargo run --release --example continuum_validation -- [OUT_DIR] [--quick]
+//! ```
+//!
+//! `OUT_DIR` defaults to `continuum_validation`; `--quick` stops the bending cases at 3 cells
+//! across (the test suite's spacings, seconds) instead of 8 (about half an hour on two cores).
+
+#[allow(dead_code)]
+mod cases;
+
+use std::path::{Path, PathBuf};
+
+use cases::beam_theory::{self, lattice_bending_ratio};
+use hooke::plot::{ConvergenceCurve, ConvergencePlot};
+
+/// One measurement: a case at a spacing, against its reference.
+struct Row {
+    case: &'static str,
+    across: u32,
+    spacing: f64,
+    measured: f64,
+    reference: f64,
+    predicted_error: Option<f64>,
+}
+
+impl Row {
+    fn error(&self) -> f64 {
+        self.measured / self.reference - 1.0
+    }
+}
+
+/// Tension and compression at strain 1e-4: `E_eff` against `E` and `nu_eff` against 1/4.
+fn tension_rows(spacings: &[u32]) -> Vec<Row> {
+    let e = cases::material().young_modulus;
+    let mut rows = Vec::new();
+    for &across in spacings {
+        let t = cases::tension::tension(across, 1e-4 * e);
+        let spacing = 0.02 / f64::from(across);
+        let row = |case, measured, reference| Row {
+            case,
+            across,
+            spacing,
+            measured,
+            reference,
+            predicted_error: None,
+        };
+        rows.push(row("tension: Young's modulus", t.young_modulus, e));
+        rows.push(row("tension: lateral strain ratio", t.poisson_ratio, 0.25));
+    }
+    rows
+}
+
+/// The free bar's first longitudinal mode against `c / (2 L)` (Rayleigh-corrected), the chain's
+/// `-(pi a / L)^2 / 24` as the prediction.
+fn bar_rows(spacings: &[u32]) -> Vec<Row> {
+    spacings
+        .iter()
+        .map(|&across| Row {
+            case: "bar: longitudinal mode",
+            across,
+            spacing: cases::bar_mode::SIDE / f64::from(across),
+            measured: cases::bar_mode::first_longitudinal_mode(across),
+            reference: cases::bar_mode::reference(),
+            predicted_error: Some(-cases::bar_mode::chain_error(across)),
+        })
+        .collect()
+}
+
+/// The cantilever's deflection and first mode, the column's buckling load, against
+/// Euler-Bernoulli, each with the lattice's bending stiffness as the prediction.
+fn bending_rows(spacings: &[u32]) -> Vec<Row> {
+    let (deflection, _) = beam_theory::tip_deflection(cases::cantilever::end_load());
+    let mode = beam_theory::first_mode(cases::material().density);
+    let (load, _) = beam_theory::buckling_load();
+    let mut rows = Vec::new();
+    for &across in spacings {
+        let ratio = lattice_bending_ratio(across);
+        let spacing = beam_theory::THICKNESS / f64::from(across);
+        let row = |case, measured, reference, predicted: f64| Row {
+            case,
+            across,
+            spacing,
+            measured,
+            reference,
+            predicted_error: Some(predicted - 1.0),
+        };
+        let c = cases::cantilever::cantilever(across);
+        rows.push(row(
+            "cantilever: tip deflection",
+            c.deflection,
+            deflection,
+            1.0 / ratio,
+        ));
+        let f = (ratio * (1.0 - mode.rotary)).sqrt();
+        rows.push(row(
+            "cantilever: first bending mode",
+            c.frequency,
+            mode.euler,
+            f,
+        ));
+        let b = cases::buckling::buckling(across);
+        rows.push(row("column: buckling load", b.load, load, ratio));
+        println!("{across} cells across done");
+    }
+    rows
+}
+
+impl Row {
+    /// The row's numbers as text: cells across, spacing, measured, reference, error and the
+    /// predicted error (`none` where there is no prediction).
+    fn fields(&self) -> [String; 6] {
+        [
+            self.across.to_string(),
+            format!("{:.5}", self.spacing),
+            format!("{:.6e}", self.measured),
+            format!("{:.6e}", self.reference),
+            format!("{:.3e}", self.error()),
+            self.predicted_error
+                .map_or("none".to_string(), |p| format!("{p:.3e}")),
+        ]
+    }
+}
+
+/// The rows as Markdown tables, one per case.
+fn tables(rows: &[Row]) -> String {
+    let mut out = String::new();
+    let mut case = "";
+    for r in rows {
+        if r.case != case {
+            case = r.case;
+            out += &format!("\n{case}\n\n| cells across | a (m) | measured | reference | error | predicted error |\n");
+            out += "|---|---|---|---|---|---|\n";
+        }
+        out += &format!("| {} |\n", r.fields().join(" | "));
+    }
+    out
+}
+
+/// The rows as CSV.
+fn csv(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "case,cells_across,spacing_m,measured,reference,relative_error,predicted_error\n",
+    );
+    for r in rows {
+        out += &format!("{},{}\n", r.case, r.fields().join(","));
+    }
+    out
+}
+
+/// Each case's |error| against cells across, and its prediction after it where it has one.
+fn curves(rows: &[Row]) -> Vec<ConvergenceCurve> {
+    let mut names: Vec<&str> = rows.iter().map(|r| r.case).collect();
+    names.dedup();
+    let mut curves = Vec::new();
+    for name in names {
+        let of: Vec<&Row> = rows.iter().filter(|r| r.case == name).collect();
+        let points = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<(f64, f64)> {
+            of.iter()
+                .filter_map(|r| f(r).map(|e| (f64::from(r.across), e.abs())))
+                .collect()
+        };
+        curves.push(ConvergenceCurve {
+            label: name.to_string(),
+            points: points(&|r| Some(r.error())),
+            predicted: false,
+        });
+        let predicted = points(&|r| r.predicted_error);
+        if !predicted.is_empty() {
+            curves.push(ConvergenceCurve {
+                label: format!("{name}, predicted"),
+                points: predicted,
+                predicted: true,
+            });
+        }
+    }
+    curves
+}
+
+/// `[OUT_DIR] [--quick]`.
+fn arguments() -> (PathBuf, bool) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let dir = args
+        .iter()
+        .find(|a| *a != "--quick")
+        .map_or_else(|| PathBuf::from("continuum_validation"), PathBuf::from);
+    (dir, quick)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (dir, quick) = arguments();
+    std::fs::create_dir_all(&dir)?;
+    let (bending, bars): (&[u32], &[u32]) = if quick {
+        (&[1, 2, 3], &[1, 2, 4])
+    } else {
+        (&[1, 2, 3, 4, 6, 8], &[1, 2, 4, 8])
+    };
+    let start = std::time::Instant::now();
+    let mut rows = tension_rows(bars);
+    rows.extend(bar_rows(bars));
+    rows.extend(bending_rows(bending));
+    let order: Vec<&str> = rows.iter().map(|r| r.case).collect();
+    rows.sort_by_key(|r| order.iter().position(|&c| c == r.case));
+    println!("{}", tables(&rows));
+    println!("({:.0} s)", start.elapsed().as_secs_f64());
+    write(&dir.join("convergence.csv"), &csv(&rows))?;
+    ConvergencePlot::default().save(&curves(&rows), dir.join("convergence.png"))?;
+    println!("wrote {}", dir.display());
+    Ok(())
+}
+
+/// Writes `text` to `path`.
+fn write(path: &Path, text: &str) -> std::io::Result<()> {
+    std::fs::write(path, text)
+}
