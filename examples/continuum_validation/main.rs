@@ -10,8 +10,8 @@
 //!
 //! `OUT_DIR` defaults to `out/continuum_validation`. Without `--full` the bending cases stop at 3
 //! cells across and the bars at 4 (the test suite's spacings, half a minute); `--full` runs the
-//! bending cases at 4 and 6 cells across too and the bars at 8 (the guide's figures, about half
-//! an hour on two busy cores). Each row is printed as it is measured.
+//! bending cases at 4 and 6 cells across too and the bars at 8 (the guide's figures, about ten
+//! minutes on two busy cores). Each row is printed as it is measured.
 
 #[allow(dead_code)]
 mod cases;
@@ -203,7 +203,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (bending, bars): (&[u32], &[u32]) = if full {
         (&[1, 2, 3, 4, 6], &[1, 2, 4, 8])
     } else {
-        println!("the test suite's spacings; --full adds the guide's (about half an hour)");
+        println!("the test suite's spacings; --full adds the guide's (about ten minutes)");
         (&[1, 2, 3], &[1, 2, 4])
     };
     let start = std::time::Instant::now();

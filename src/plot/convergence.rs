@@ -104,7 +104,8 @@ impl ConvergencePlot {
         if x.1 == 0.0 {
             return Err(plot_error(path, "no points to plot".to_string()));
         }
-        let (x, y) = ((x.0 / 1.3)..(x.1 * 1.3), (y.0 / 2.0)..(y.1 * 2.0));
+        // Room on the right for the legend, clear of the finest points.
+        let (x, y) = ((x.0 / 1.3)..(x.1 * 4.0), (y.0 / 2.0)..(y.1 * 2.0));
         draw_canvas(self.width, self.height, path, |root, draw| {
             let mut chart = ChartBuilder::on(root)
                 .caption(&self.title, (FAMILY, 22))
