@@ -187,6 +187,7 @@ pub fn image_body() -> Model {
         threshold: 0.5,
         theta0: 0.3,
         h0: 0.05,
+        material: None,
     };
     let part = body.from_image(&image::DynamicImage::ImageLuma8(picture));
     model.add("image body", built("image body", part));
