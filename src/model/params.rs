@@ -249,7 +249,7 @@ pub const MAX_STEPS: u64 = 1 << 32;
 pub fn steps_for(duration: f64, dt: f64) -> Result<u64> {
     non_negative("duration", duration, "must be finite and >= 0 s")?;
     let steps = (duration / dt).round();
-    if !(steps <= MAX_STEPS as f64) {
+    if steps.is_nan() || steps > MAX_STEPS as f64 {
         return Err(crate::Error::InvalidParameter {
             name: "duration",
             value: duration,
