@@ -68,15 +68,13 @@ fn set_limit(limits: &mut wgpu::Limits, name: &str, value: u64) -> PyResult<()> 
     Ok(())
 }
 
-/// The base limits `base` names, on `adapter`.
-fn base_limits(base: &str, adapter: &wgpu::Adapter) -> PyResult<wgpu::Limits> {
+/// The base limits `base` names (`"adapter"`, `"webgpu"` or `"downlevel"`, checked before), on
+/// `adapter`.
+fn base_limits(base: &str, adapter: &wgpu::Adapter) -> wgpu::Limits {
     match base {
-        "adapter" => Ok(adapter.limits()),
-        "webgpu" => Ok(wgpu::Limits::default()),
-        "downlevel" => Ok(wgpu::Limits::downlevel_defaults()),
-        other => Err(argument(format!(
-            "limits {other:?}: expected \"adapter\", \"webgpu\" or \"downlevel\""
-        ))),
+        "webgpu" => wgpu::Limits::default(),
+        "downlevel" => wgpu::Limits::downlevel_defaults(),
+        _ => adapter.limits(),
     }
 }
 
@@ -133,10 +131,20 @@ impl PyDevice {
                 wanted.push((name, value));
             }
         }
+        // Names and values checked before any adapter is looked for.
+        if !["adapter", "webgpu", "downlevel"].contains(&limits) {
+            return Err(argument(format!(
+                "limits {limits:?}: expected \"adapter\", \"webgpu\" or \"downlevel\""
+            )));
+        }
+        let mut scratch = wgpu::Limits::default();
+        for (name, value) in &wanted {
+            set_limit(&mut scratch, name, *value)?;
+        }
         let opened = py.detach(|| {
             pollster::block_on(async {
                 let adapter = hooke::gpu::find_adapter().await.py()?;
-                let mut limits = base_limits(&base, &adapter)?;
+                let mut limits = base_limits(&base, &adapter);
                 for (name, value) in &wanted {
                     set_limit(&mut limits, name, *value)?;
                 }
