@@ -66,6 +66,17 @@ mod cli {
 
     use crate::common::command::{hooke, scratch, stderr, write};
 
+    /// `hooke ARGS` fails, naming the duration and the bound.
+    fn refused(args: &[&str]) {
+        let out = hooke(args);
+        assert!(!out.status.success(), "hooke {args:?} succeeded");
+        let message = stderr(&out);
+        assert!(
+            message.contains("duration") && message.contains("2^32"),
+            "{message}"
+        );
+    }
+
     /// `hooke run --duration` and `hooke eval` of a population whose evaluation lasts 1e9 s
     /// fail at once, naming the duration; no results file is written.
     #[test]
@@ -73,7 +84,7 @@ mod cli {
         let dir = scratch("endless_runs", "cli");
         let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/cube.json");
         let csv = dir.join("trace.csv");
-        let out = hooke(&[
+        refused(&[
             "run",
             scene,
             "--duration",
@@ -81,31 +92,12 @@ mod cli {
             "--csv",
             csv.to_str().unwrap(),
         ]);
-        assert!(!out.status.success());
-        let message = stderr(&out);
-        assert!(
-            message.contains("duration") && message.contains("2^32"),
-            "{message}"
-        );
-
         let mut pop = crate::robustness::population_json::population();
         pop["evaluation"]["duration"] = json!(1.0e9);
         let pop = write(&dir.join("population.json"), &pop);
         let results = dir.join("results.json");
-        let out = hooke(&[
-            "eval",
-            &pop,
-            "--backend",
-            "cpu",
-            "--out",
-            results.to_str().unwrap(),
-        ]);
-        assert!(!out.status.success());
-        let message = stderr(&out);
-        assert!(
-            message.contains("duration") && message.contains("2^32"),
-            "{message}"
-        );
+        let out = results.to_str().unwrap();
+        refused(&["eval", &pop, "--backend", "cpu", "--out", out]);
         assert!(!results.exists(), "a results file was written");
     }
 }
