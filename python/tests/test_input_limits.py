@@ -51,7 +51,7 @@ def test_the_limit_is_hookes_and_the_environment_sets_it(tmp_path: Path, monkeyp
     monkeypatch.delenv("HOOKE_MAX_INPUT_BYTES", raising=False)
     assert hooke.max_input_bytes() == 64 << 20
     path = tmp_path / "population.json"
-    one_cell = '{"genome": {"size": [1, 1, 1], "cells": ["soft"]}}'
+    one_cell = '{"id": "one", "genome": {"size": [1, 1, 1], "cells": ["soft"]}}'
     path.write_text('{"version": 1, "evaluation": {"duration": 0.01}, "robots": [' + one_cell + "]}")
     monkeypatch.setenv("HOOKE_MAX_INPUT_BYTES", "10")
     assert hooke.max_input_bytes() == 10
@@ -90,5 +90,6 @@ def test_durations_beyond_two_to_the_32_steps_are_refused_before_running() -> No
     with pytest.raises(hooke.InvalidParameterError, match=r"duration.*2\^32"):
         world.step_for(1e9)  # 1e13 steps of 1e-4 s
     assert world.steps == 0
-    with pytest.raises(hooke.InvalidParameterError, match=r"2\^32"):
+    # An evaluation's settings are refused as a whole, the duration named in the message.
+    with pytest.raises(hooke.InvalidInputError, match=r"duration.*2\^32"):
         hooke.evaluate([[[[1]]]], {"duration": 1e9})
