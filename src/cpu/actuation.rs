@@ -115,7 +115,11 @@ fn actuate_part(
             let d = pos[a] - pos[b];
             let length = d.length();
             // A spring of length 0 has no direction: its rate of lengthening is taken as 0.
-            let vrel = if length > 0.0 { (vel[a] - vel[b]).dot(d / length) } else { 0.0 };
+            let vrel = if length > 0.0 {
+                (vel[a] - vel[b]).dot(d / length)
+            } else {
+                0.0
+            };
             *l = [length, vrel];
             energy(s, rest[s - first], *l)
         })
@@ -186,7 +190,8 @@ impl CpuWorld {
         let sp = &mut self.springs;
         let springs_of = (&sp.ends[..], &sp.table[..], &sp.param[..]);
         let (state, dt) = ((&self.pos[..], &self.vel[..]), self.params.dt);
-        self.actuated_len.resize(self.actuated_springs.len(), [0.0; 2]);
+        self.actuated_len
+            .resize(self.actuated_springs.len(), [0.0; 2]);
         let mut rest: &mut [f64] = &mut sp.rest;
         let mut len: &mut [[f64; 2]] = &mut self.actuated_len;
         let mut parts = Vec::with_capacity(self.chunks.len());

@@ -89,15 +89,24 @@ fn muscles_work_converges_at_second_order_in_every_creature_scene() {
                 let mut w = CpuWorld::new(&m).unwrap();
                 let b0 = shadow_balance(&mut w, &m);
                 w.step_for(0.1).unwrap();
-                assert!(w.energy().unwrap().injected.abs() > 1e-3, "{name}: no muscle work");
+                assert!(
+                    w.energy().unwrap().injected.abs() > 1e-3,
+                    "{name}: no muscle work"
+                );
                 shadow_balance(&mut w, &m) - b0
             })
             .collect();
         let p = [order(drift[0], drift[1]), order(drift[1], drift[2])];
         eprintln!("{name}: shadow balance drift {drift:?} J, orders {p:?}");
-        assert!(drift[2].abs() > 1e-10, "{name}: drift {drift:?} near rounding");
+        assert!(
+            drift[2].abs() > 1e-10,
+            "{name}: drift {drift:?} near rounding"
+        );
         for p in p {
-            assert!((p - 2.0).abs() <= 0.3, "{name}: order {p} (drifts {drift:?} J)");
+            assert!(
+                (p - 2.0).abs() <= 0.3,
+                "{name}: order {p} (drifts {drift:?} J)"
+            );
         }
     }
 }
