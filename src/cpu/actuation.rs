@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::chunk_actuators::{Muscle, OTHER, ZERO_LENGTH};
+use super::energy_springs::length_and_rate;
 use super::tables::SpringParams;
 use super::waves::Waves;
 use super::CpuWorld;
@@ -102,7 +103,6 @@ fn actuate_part(
         muscles,
     } = part;
     let (ends, table, param) = springs_of;
-    let (pos, vel) = state;
     let energy = |s: usize, rest: f64, [l, vrel]: [f64; 2]| {
         let p = &table[param[s] as usize];
         shadow_elastic(p.k_eff(rest), rest, l, vrel, dt)
@@ -111,16 +111,7 @@ fn actuate_part(
         .iter()
         .zip(len.iter_mut())
         .map(|(&s, l)| {
-            let [a, b] = ends[s].map(|m| m as usize);
-            let d = pos[a] - pos[b];
-            let length = d.length();
-            // A spring of length 0 has no direction: its rate of lengthening is taken as 0.
-            let vrel = if length > 0.0 {
-                (vel[a] - vel[b]).dot(d / length)
-            } else {
-                0.0
-            };
-            *l = [length, vrel];
+            *l = length_and_rate(ends[s], state);
             energy(s, rest[s - first], *l)
         })
         .sum();

@@ -37,18 +37,26 @@ pub(super) fn shadow_energy_springs(
     state: (&[DVec3], &[DVec3]),
     dt: f64,
 ) -> f64 {
-    let (pos, vel) = state;
     (0..sp.len())
         .map(|s| {
-            let [a, b] = sp.ends[s].map(|m| m as usize);
-            let d = pos[a] - pos[b];
-            let len = d.length();
-            let vrel = if len > 0.0 {
-                (vel[a] - vel[b]).dot(d / len)
-            } else {
-                0.0
-            };
+            let [len, vrel] = length_and_rate(sp.ends[s], state);
             shadow_elastic(sp.params(s).k_eff(rest[s]), rest[s], len, vrel, dt)
         })
         .sum()
+}
+
+/// The length (m) and rate of lengthening (m/s) of the spring joining masses `ends` at
+/// positions and velocities `state`; a spring of zero length has no direction, and its rate is
+/// taken as 0.
+pub(super) fn length_and_rate(ends: [u32; 2], state: (&[DVec3], &[DVec3])) -> [f64; 2] {
+    let (pos, vel) = state;
+    let [a, b] = ends.map(|m| m as usize);
+    let d = pos[a] - pos[b];
+    let len = d.length();
+    let vrel = if len > 0.0 {
+        (vel[a] - vel[b]).dot(d / len)
+    } else {
+        0.0
+    };
+    [len, vrel]
 }

@@ -125,6 +125,23 @@ fn balance_excursion(model: &Model, duration: f64) -> (f64, f64) {
     (worst, e0.total())
 }
 
+/// Asserts that the balance's largest excursion over `duration` at `model`'s dt, dt/2 and dt/4
+/// falls at order 0.75 or faster (the margins: see the callers).
+fn converges_at_first_order(name: &str, model: &Model, duration: f64) {
+    let excursion: Vec<f64> = [1.0, 2.0, 4.0]
+        .iter()
+        .map(|&div| balance_excursion(&at_dt(model, div), duration).0)
+        .collect();
+    let p = [
+        order(excursion[0], excursion[1]),
+        order(excursion[1], excursion[2]),
+    ];
+    eprintln!("{name}: balance excursion {excursion:?} J, orders {p:?}");
+    for p in p {
+        assert!(p >= 0.75, "{name}: order {p} (excursions {excursion:?} J)");
+    }
+}
+
 /// With everything on, the balance's largest excursion over 0.2 s converges at order 1 or
 /// faster (the O(dt) swing of the plain energy, plus the first-order terms of damping and
 /// contact; margin 0.25: the excursions' second-order parts, at most `omega dt` relative, and
@@ -135,18 +152,7 @@ fn balance_excursion(model: &Model, duration: f64) -> (f64, f64) {
 fn balance_converges_in_every_creature_scene() {
     for name in CREATURE_SCENES {
         let model = scene_model(name);
-        let excursion: Vec<f64> = [1.0, 2.0, 4.0]
-            .iter()
-            .map(|&div| balance_excursion(&at_dt(&model, div), 0.2).0)
-            .collect();
-        let p = [
-            order(excursion[0], excursion[1]),
-            order(excursion[1], excursion[2]),
-        ];
-        eprintln!("{name}: balance excursion {excursion:?} J, orders {p:?}");
-        for p in p {
-            assert!(p >= 0.75, "{name}: order {p} (excursions {excursion:?} J)");
-        }
+        converges_at_first_order(name, &model, 0.2);
         let (worst, e0) = balance_excursion(&model, 1.0);
         assert!(
             worst <= 3e-3 * e0.abs(),
@@ -173,18 +179,6 @@ fn balance_stays_within_three_percent_over_ten_seconds() {
 #[ignore = "every collision scene at three time steps: minutes in debug builds"]
 fn balance_converges_in_every_collision_scene() {
     for name in COLLISION_SCENES {
-        let model = scene_model(name);
-        let excursion: Vec<f64> = [1.0, 2.0, 4.0]
-            .iter()
-            .map(|&div| balance_excursion(&at_dt(&model, div), 0.02).0)
-            .collect();
-        let p = [
-            order(excursion[0], excursion[1]),
-            order(excursion[1], excursion[2]),
-        ];
-        eprintln!("{name}: balance excursion {excursion:?} J, orders {p:?}");
-        for p in p {
-            assert!(p >= 0.75, "{name}: order {p} (excursions {excursion:?} J)");
-        }
+        converges_at_first_order(name, &scene_model(name), 0.02);
     }
 }
