@@ -102,13 +102,14 @@ fn stencil_slot(pa: vec3<Real>, va: vec3<Real>, sb: State, mat: GpuMaterial, cod
     var rest = code;
     var injected: Real = 0.0;
     var present = code >= 0.0;
+    let dv = va - state_velocity(sb);
     if HAS_ACTUATORS && !MUSCLES_SET && code < -1.5 {
-        let moved = actuate(u32(-code) - 2u, mat, len);
+        let moved = actuate(u32(-code) - 2u, mat, len, lengthening(d, len, dv));
         rest = moved.x;
         injected = moved.y;
         present = true;
     }
-    let sf = spring_force(d, len, va - state_velocity(sb), effective(mat, rest), mat.damping);
+    let sf = spring_force(d, len, dv, effective(mat, rest), mat.damping);
     return SlotSpring(
         SpringForce(
             select(vec3<Fixed>(Fixed(0)), sf.q, present),

@@ -9,7 +9,18 @@ use serde::{Deserialize, Serialize};
 /// damping, drag, friction and inelastic contact remove accumulates in `dissipated`; what external
 /// forces, the drag spring, actuators and rest-length edits put in accumulates in `injected`. So
 /// [`Energy::balance`] = `total + dissipated - injected` stays constant up to the integrator's
-/// O(dt) error (Lipson tip 4: "if it is not constant, you have some bug").
+/// error (Lipson tip 4: "if it is not constant, you have some bug").
+///
+/// How large that error is: semi-implicit Euler keeps the shadow energy
+/// `total + dt/2 sum F_c . v` (`F_c` the conservative forces) constant to O(dt^2), and the plain
+/// total swings around it by O(dt). Forces the mass pass applies are booked with the step's mean
+/// velocity (the exact change of kinetic energy), and a muscle's work as the change of its
+/// spring's share of the shadow energy at the step's start, `k (L - L0)^2 / 2 - dt/2 k (L - L0)
+/// dL/dt`; so with muscles alone the balance does not drift at first order, and what remains is
+/// the O(dt) swing and the first-order terms of spring damping (booked at the step's start
+/// velocity) and penalty contact (which switches on within a step). The guide's energy section
+/// ([`crate::guide::concepts`], "How exact the books are") has the derivation and each
+/// scene's figures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Energy {
     /// Kinetic energy `sum m |v|^2 / 2`.
@@ -29,7 +40,9 @@ pub struct Energy {
     /// contact damping or restitution, including the damping and friction between colliding
     /// masses (>= 0 up to rounding).
     pub dissipated: f64,
-    /// Work done so far by external forces, the drag spring, actuators and rest-length changes.
+    /// Work done so far by external forces, the drag spring, actuators and rest-length changes;
+    /// an actuator's at each step's start, as the change of its spring's shadow elastic energy
+    /// (above).
     pub injected: f64,
 }
 
@@ -40,7 +53,8 @@ impl Energy {
         self.kinetic + self.gravity + self.elastic + self.ground
     }
 
-    /// `total + dissipated - injected`: constant for an exact integrator.
+    /// `total + dissipated - injected`: constant for an exact integrator; here constant up to an
+    /// O(dt) swing and small first-order terms (see [`Energy`]).
     #[must_use]
     pub fn balance(&self) -> f64 {
         self.total() + self.dissipated - self.injected

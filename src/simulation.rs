@@ -230,8 +230,8 @@ pub trait Simulation {
     /// actuator order: a relative rest-length change (dimensionless), clamped to the actuator's
     /// `[-|amplitude|, |amplitude|]`, so its spring's rest length is
     /// `L_base (1 + clamp(command, -|amplitude|, |amplitude|))`, m. In force from the next step
-    /// (whose start books the change of elastic energy as injected work); 0 until set and after
-    /// [`Simulation::reset`]. On the GPU one upload of all commands (rounded to f32).
+    /// (whose start books the change of shadow elastic energy as injected work); 0 until set and
+    /// after [`Simulation::reset`]. On the GPU one upload of all commands (rounded to f32).
     ///
     /// # Errors
     /// [`crate::Error::LengthMismatch`] unless `commands.len()` is

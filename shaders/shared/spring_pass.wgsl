@@ -58,6 +58,19 @@ fn elastic(k: Real, rest: Real, len: Real) -> Real {
     return 0.5 * k * (len - rest) * (len - rest);
 }
 
+// A spring's share (J) of the energy semi-implicit Euler conserves, at length `len` (m) and rate
+// of lengthening `vrel` (m/s): its elastic energy plus dt/2 times the power of its elastic force,
+// k (L - L0)^2 / 2 - dt/2 k (L - L0) vrel (the CPU's: `shadow_elastic` in src/model/spring_law/).
+fn shadow_elastic(k: Real, rest: Real, len: Real, vrel: Real) -> Real {
+    return elastic(k, rest, len) - 0.5 * params.dt * (k * (len - rest)) * vrel;
+}
+
+// The rate of lengthening (m/s) of a spring from a to b with d = pa - pb of length `len` (m) and
+// dv = va - vb (m/s); 0 for a spring of zero length, which has no direction.
+fn lengthening(d: vec3<Real>, len: Real, dv: vec3<Real>) -> Real {
+    return dot(dv, d * select(0.0, 1.0 / len, len > 0.0));
+}
+
 // A spring of the link table as the spring pass computes it: its second mass, its force, and the
 // work its actuator injected this step (J; 0 without actuator or energy tracking).
 struct LinkSpring {
@@ -78,28 +91,31 @@ fn link_spring(i: u32, pa: vec3<Real>, va: vec3<Real>) -> LinkSpring {
     let len = length(d);
     var rest = link_rest(links[i]);
     var injected: Real = 0.0;
+    let dv = va - state_velocity(sb);
     if is_actuated(link) {
-        let moved = actuate(link.rest, mat, len);
+        let moved = actuate(link.rest, mat, len, lengthening(d, len, dv));
         rest = moved.x;
         injected = moved.y;
     }
-    let force = spring_force(d, len, va - state_velocity(sb), effective(mat, rest), mat.damping);
+    let force = spring_force(d, len, dv, effective(mat, rest), mat.damping);
     return LinkSpring(b, force, injected);
 }
 
 // The rest length (m, .x) of the spring that actuator `i` drives, evaluated at the step's time
 // (for a commanded actuator, from its command) and recorded in the actuator's `current`, and the
-// work (J, .y; 0 without energy tracking) the change did at the spring's length `len` (m) and
-// material `mat`. Both variants of the spring pass call it, so an actuated spring gives the
-// same bits in the link table and in a stencil slot.
-fn actuate(i: u32, mat: GpuMaterial, len: Real) -> vec2<Real> {
+// work (J, .y; 0 without energy tracking) the change did at the spring's length `len` (m), rate
+// of lengthening `vrel` (m/s) and material `mat`. Both variants of the spring pass call it, so
+// an actuated spring gives the same bits in the link table and in a stencil slot.
+fn actuate(i: u32, mat: GpuMaterial, len: Real, vrel: Real) -> vec2<Real> {
     let rest = muscle_rest(i);
     var injected: Real = 0.0;
     if TRACK_ENERGY {
-        // Work done by the muscle: the change of elastic energy at fixed positions.
+        // Work done by the muscle: the change of shadow elastic energy at fixed positions and
+        // velocities.
         let before = effective(mat, actuator_table[i].current);
         let after = effective(mat, rest);
-        injected = elastic(after.x, after.y, len) - elastic(before.x, before.y, len);
+        injected = shadow_elastic(after.x, after.y, len, vrel)
+            - shadow_elastic(before.x, before.y, len, vrel);
     }
     actuator_table[i].current = rest;
     return vec2<Real>(rest, injected);

@@ -1,19 +1,22 @@
 //! The muscles' share of a step: the actuated rest lengths for the step's start time and the
-//! work they do (the change of the actuated springs' elastic energy at fixed positions), chunk
+//! work they do (the change of the actuated springs' shadow elastic energy at fixed positions and
+//! velocities, `spring_law::shadow_elastic`), chunk
 //! by chunk on the worker pool. Every actuated spring lies in one chunk, so the chunks' rest
 //! lengths are disjoint slices; each chunk books its work as a sum in spring order, and the
 //! chunks' sums are added in chunk order, so the bits do not depend on the thread count.
 
 use std::borrow::Cow;
 
+use glam::DVec3;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::chunk_actuators::{Muscle, OTHER, ZERO_LENGTH};
+use super::energy_springs::length_and_rate;
 use super::tables::SpringParams;
 use super::waves::Waves;
 use super::CpuWorld;
-use crate::model::spring_law::{elastic, formed_rest, rest_in_law};
+use crate::model::spring_law::{formed_rest, rest_in_law, shadow_elastic};
 use crate::model::{Actuator, SpringLaw};
 
 /// What sets an actuated spring's rest length (the fields of the world it reads).
@@ -64,13 +67,14 @@ impl Drive<'_> {
 }
 
 /// One chunk's part: its springs `first..first + rest.len()` (current rest lengths `rest`),
-/// its actuated springs `springs` (with scratch `len` for their lengths) and actuators
+/// its actuated springs `springs` (with scratch `len` for their lengths and rates of
+/// lengthening) and actuators
 /// `muscles`.
 struct Part<'a> {
     first: usize,
     rest: &'a mut [f64],
     springs: &'a [usize],
-    len: &'a mut [f64],
+    len: &'a mut [[f64; 2]],
     muscles: &'a [Muscle],
 }
 
@@ -80,15 +84,16 @@ fn set_rests(part: Part<'_>, drive: &Drive<'_>) -> (f64, f64) {
     (0.0, 0.0)
 }
 
-/// Sets the chunk's actuated rest lengths and returns the elastic energy of its actuated springs
-/// before and after, J (each a sum in spring order).
+/// Sets the chunk's actuated rest lengths and returns the shadow elastic energy
+/// ([`shadow_elastic`]) of its actuated springs before and after, J (each a sum in spring
+/// order): their difference is the muscles' work. `state` is the positions and velocities at
+/// the step's start, `dt` the step (s).
 fn actuate_part(
     part: Part<'_>,
     drive: &Drive<'_>,
-    ends: &[[u32; 2]],
-    table: &[SpringParams],
-    param: &[u32],
-    pos: &[glam::DVec3],
+    springs_of: (&[[u32; 2]], &[SpringParams], &[u32]),
+    state: (&[DVec3], &[DVec3]),
+    dt: f64,
 ) -> (f64, f64) {
     let Part {
         first,
@@ -97,16 +102,16 @@ fn actuate_part(
         len,
         muscles,
     } = part;
-    let energy = |s: usize, rest: f64, l: f64| {
+    let (ends, table, param) = springs_of;
+    let energy = |s: usize, rest: f64, [l, vrel]: [f64; 2]| {
         let p = &table[param[s] as usize];
-        elastic(p.k_eff(rest), rest, l)
+        shadow_elastic(p.k_eff(rest), rest, l, vrel, dt)
     };
     let before: f64 = springs
         .iter()
         .zip(len.iter_mut())
         .map(|(&s, l)| {
-            let [a, b] = ends[s];
-            *l = pos[a as usize].distance(pos[b as usize]);
+            *l = length_and_rate(ends[s], state);
             energy(s, rest[s - first], *l)
         })
         .sum();
@@ -167,16 +172,19 @@ impl CpuWorld {
 
     /// Sets the actuated rest lengths for the current time (one sine per distinct wave), chunk
     /// by chunk on `pool` (on the caller's thread when `None`), and returns the work the muscles
-    /// did: the change of the actuated springs' elastic energy at the current positions, J.
+    /// did: the change of the actuated springs' shadow elastic energy (`shadow_elastic`) at the
+    /// current positions and velocities, J.
     pub(super) fn actuate_step(&mut self, pool: Option<&ThreadPool>) -> f64 {
         self.waves.evaluate(self.time);
         let drive = drive!(self);
         let by = &self.chunk_actuators;
         let sp = &mut self.springs;
-        let (ends, table, param, pos) = (&sp.ends, &sp.table, &sp.param, &self.pos);
-        self.actuated_len.resize(self.actuated_springs.len(), 0.0);
+        let springs_of = (&sp.ends[..], &sp.table[..], &sp.param[..]);
+        let (state, dt) = ((&self.pos[..], &self.vel[..]), self.params.dt);
+        self.actuated_len
+            .resize(self.actuated_springs.len(), [0.0; 2]);
         let mut rest: &mut [f64] = &mut sp.rest;
-        let mut len: &mut [f64] = &mut self.actuated_len;
+        let mut len: &mut [[f64; 2]] = &mut self.actuated_len;
         let mut parts = Vec::with_capacity(self.chunks.len());
         for (c, chunk) in self.chunks.iter().enumerate() {
             let (r, rest_tail) = std::mem::take(&mut rest).split_at_mut(chunk.springs.len());
@@ -196,7 +204,7 @@ impl CpuWorld {
         self.rest_behind = !book && by.any_formed();
         let run = |p: Part<'_>| {
             if book {
-                actuate_part(p, &drive, ends, table, param, pos)
+                actuate_part(p, &drive, springs_of, state, dt)
             } else {
                 set_rests(p, &drive)
             }

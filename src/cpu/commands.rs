@@ -17,8 +17,8 @@ impl CpuWorld {
     /// Sets the command of every commanded actuator, in actuator order: a relative rest-length
     /// change (dimensionless; 0.1 lengthens the spring's rest length by 10 %), clamped to the
     /// actuator's `[-|amplitude|, |amplitude|]`. Takes effect from the next step, whose start
-    /// books the change of elastic energy as injected work (as for sine actuators). Commands are
-    /// 0 until set and after [`CpuWorld::reset`].
+    /// books the change of shadow elastic energy as injected work (as for sine actuators).
+    /// Commands are 0 until set and after [`CpuWorld::reset`].
     ///
     /// # Errors
     /// [`Error::LengthMismatch`](crate::Error::LengthMismatch) unless there is exactly one

@@ -4,7 +4,7 @@
 use glam::DVec3;
 
 use super::chunk_actuators::ChunkActuators;
-use super::energy_springs::{energy_springs, spring_energy};
+use super::energy_springs::{shadow_energy_springs, spring_energy};
 use super::formed_rest::{driver, drivers, Driver, FormedRest};
 use super::waves::Waves;
 use super::CpuWorld;
@@ -145,13 +145,21 @@ impl CpuWorld {
         } else {
             // `actuate` brings every muscle to the current time, so every muscle's change is
             // booked here (the next step's actuation then sees none), as `set_actuator` does.
-            let before = energy_springs(&self.springs, &self.springs.rest, &self.pos);
+            let before = self.shadow_energy();
             self.set_effective(spring, rest_length);
             self.actuate();
-            self.injected += energy_springs(&self.springs, &self.springs.rest, &self.pos) - before;
+            self.injected += self.shadow_energy() - before;
         }
         self.form_base_rest(spring);
         Ok(())
+    }
+
+    /// The springs' share of the shadow energy in the current state
+    /// ([`shadow_energy_springs`]): an edit that brings the muscles to the current time books
+    /// its change, as a step does.
+    fn shadow_energy(&self) -> f64 {
+        let state = (&self.pos[..], &self.vel[..]);
+        shadow_energy_springs(&self.springs, &self.springs.rest, state, self.params.dt)
     }
 
     /// Gives the walk spring `s`'s new base length where it forms the rest length
@@ -189,9 +197,9 @@ impl CpuWorld {
         let [a, b] = self.springs.ends[s];
         let masses = [self.mass[a as usize], self.mass[b as usize]];
         self.limit.actuator(&spring, &actuator, masses);
-        let before = energy_springs(&self.springs, &self.springs.rest, &self.pos);
+        let before = self.shadow_energy();
         self.actuate();
-        self.injected += energy_springs(&self.springs, &self.springs.rest, &self.pos) - before;
+        self.injected += self.shadow_energy() - before;
         Ok(())
     }
 

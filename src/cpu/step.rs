@@ -60,8 +60,8 @@ impl CpuWorld {
         if let Some(failure) = self.failed {
             return Err(self.failure_error(failure));
         }
-        // Actuated rest lengths for the start of this step. The elastic energy they add or
-        // remove at fixed positions is work done by the muscles.
+        // Actuated rest lengths for the start of this step. The shadow elastic energy they add
+        // or remove at fixed positions and velocities is work done by the muscles.
         let pool = if self.springs.len() >= PARALLEL_MIN_SPRINGS {
             self.pool.clone()
         } else {

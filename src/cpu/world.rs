@@ -100,8 +100,9 @@ pub struct CpuWorld {
     pub(super) actuated_springs: Vec<usize>,
     /// The actuators' distinct sine waves, each evaluated once per step.
     pub(super) waves: Waves,
-    /// Scratch: the length of each actuated spring at the start of the step, m.
-    pub(super) actuated_len: Vec<f64>,
+    /// Scratch: the length (m) and rate of lengthening (m/s) of each actuated spring at the
+    /// start of the step.
+    pub(super) actuated_len: Vec<[f64; 2]>,
     /// The actuators and actuated springs of each chunk (`actuation.rs`).
     pub(super) chunk_actuators: ChunkActuators,
     /// The command slot of each actuator (`None` for a sine one); see `commands.rs`.

@@ -446,8 +446,11 @@ fn draw_legend(
     if series.contains(&Series::Balance) {
         notes.extend([
             "balance = total + dissipated",
-            "  - injected (constant if",
-            "  the integration is exact)",
+            "  - injected: constant up to",
+            "  a swing that halves with dt",
+            "  (the integrator's; see the",
+            "  guide, \"How exact the books",
+            "  are\")",
         ]);
     }
     for (j, line) in notes.iter().enumerate() {

@@ -267,38 +267,42 @@ fn a_damped_commanded_spring_settles_at_its_commanded_length_on_the_gpu() {
 }
 
 /// The muscle's work is injected energy: across the step that applies a new command, the
-/// injected total grows by the elastic energy the new rest length adds at the step's starting
-/// positions, and over the next 999 steps `total + dissipated - injected` stays put. `f32` says
-/// whether the world rounds to f32 (the GPU) or f64.
+/// injected total grows by the change of the spring's shadow elastic energy
+/// `k (x - L0)^2 / 2 - dt/2 k (x - L0) v` at the step's starting position `x` and velocity `v`,
+/// and over the next 999 steps `total + dissipated - injected` stays put. `f32` says whether the
+/// world rounds to f32 (the GPU) or f64.
 ///
 /// Tolerances, with `E` the largest mechanical energy seen so far (J): the bob oscillates at
-/// omega = 10 rad/s; semi-implicit Euler keeps a modified energy `E + dt k x v / 2` (with
-/// `k |x v| <= omega E`) constant, so the balance moves by at most `omega dt E = 1e-3 E`, plus,
-/// at each command switch, the modified energy's own jump `dt k |v| |dL0| / 2` that the booked
-/// (exact) elastic jump does not include, with `|v| <= sqrt(2 E / m)`. In f32 the booked work
-/// has the lengths it is computed from rounded (`x` once, `L0 = base (1 + c)` twice: `3 U 0.6 m`),
-/// each changing a term `k |x - L0|^2 / 2` by `k |x - L0| 3 U 0.6 m` with `|x - L0| <=
-/// sqrt(2 E / k) + 0.2 m` (the stretch, plus the largest change of `L0`), two terms; and each
-/// step's f32 sum of dissipated and injected rounds at `U E` (6000 steps).
+/// omega = 10 rad/s; semi-implicit Euler keeps a modified energy `E - dt k (x - L0) v / 2` (with
+/// `k |(x - L0) v| <= omega E`) constant to O(dt^2), and the booked work is that energy's jump at
+/// each command switch, so the balance moves by at most `omega dt E = 1e-3 E`. In f32 the booked
+/// work has the lengths it is computed from rounded (`x` once, `L0 = base (1 + c)` twice: `3 U
+/// 0.6 m`), each changing a term `k |x - L0|^2 / 2` by `k |x - L0| 3 U 0.6 m` with `|x - L0| <=
+/// sqrt(2 E / k) + 0.2 m` (the stretch, plus the largest change of `L0`), two terms, and each
+/// shadow term `dt/2 k |x - L0| |v|` (`|v| <= sqrt(2 E / m)`) by `dt/2 k |v| (3 U 0.6 m + 4 U
+/// |x - L0|)` (the lengths, then four roundings of the product); and each step's f32 sum of
+/// dissipated and injected rounds at `U E` (6000 steps).
 fn muscle_work_is_booked<S: Simulation>(w: &mut S, f32: bool) {
     let (k, base, dt) = (100.0, 0.5, w.dt());
     let b0 = w.energy().unwrap().balance();
     let mut e_max = w.energy().unwrap().total();
     let mut injected_abs = 0.0f64;
-    let mut switching = 0.0f64;
     for (tick, c) in [0.1, -0.15, 0.2, 0.05, -0.2, 0.0].into_iter().enumerate() {
-        let x = w.positions().unwrap()[1].x;
+        let (x, v) = (w.positions().unwrap()[1].x, w.velocities().unwrap()[1].x);
         let before = w.energy().unwrap().injected;
         let old_rest = w.rest_lengths().unwrap()[0];
         w.set_commands(&[c]).unwrap();
         w.step(1).unwrap();
         let step_work = w.energy().unwrap().injected - before;
         let new_rest = base * (1.0 + c);
-        let want = 0.5 * k * ((x - new_rest).powi(2) - (x - old_rest).powi(2));
+        let shadow = |rest: f64| 0.5 * k * (x - rest).powi(2) - 0.5 * dt * k * (x - rest) * v;
+        let want = shadow(new_rest) - shadow(old_rest);
         e_max = e_max.max(w.energy().unwrap().total());
         let exact = if f32 {
             let stretch = (2.0 * e_max / k).sqrt() + 0.2;
-            2.0 * k * stretch * 3.0 * U * 0.6 + 4.0 * U * e_max
+            let v_max = (2.0 * e_max / 1.0).sqrt(); // 1 kg bob
+            let shadow_rounding = 0.5 * dt * k * v_max * (3.0 * U * 0.6 + 4.0 * U * stretch);
+            2.0 * (k * stretch * 3.0 * U * 0.6 + shadow_rounding) + 4.0 * U * e_max
         } else {
             // f64 rounding of terms of at most E: far below 1e-12 J for E < 100 J.
             1e-12
@@ -308,13 +312,11 @@ fn muscle_work_is_booked<S: Simulation>(w: &mut S, f32: bool) {
             "tick {tick}: injected {step_work} J across the command step, expected {want} J"
         );
         injected_abs += want.abs();
-        let v_max = (2.0 * e_max / 1.0).sqrt(); // 1 kg bob
-        switching += 0.5 * dt * k * v_max * (new_rest - old_rest).abs();
         w.step(999).unwrap();
         let e = w.energy().unwrap();
         e_max = e_max.max(e.total());
         let steps = w.steps() as f64;
-        let drift = 10.0 * dt * e_max + switching + if f32 { steps * U * e_max } else { 0.0 };
+        let drift = 10.0 * dt * e_max + if f32 { steps * U * e_max } else { 0.0 };
         assert!(
             (e.balance() - b0).abs() <= drift,
             "tick {tick}: balance drifted by {} J (allowed {drift:e} J)",

@@ -195,6 +195,7 @@ fn f64_parity_scenes() {
         ("rope", scenes::rope(30), 5000),
         ("image body", scenes::image_body(), 4000),
         ("inchworm", scenes::inchworm(), 5000),
+        ("walker", scenes::walker_file(), 4000),
         ("all laws", scenes::all_laws(false), 4000),
         ("all laws, explicit Euler", scenes::all_laws(true), 4000),
     ];

@@ -86,6 +86,13 @@ fn inchworm_with_friction_oscillators() {
     both_widths("inchworm", &scenes::inchworm(), 5000, 250);
 }
 
+/// The muscles' work, booked as the jump of the shadow elastic energy, on both backends.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn walker_scene_muscles_work() {
+    both_widths("walker", &scenes::walker_file(), 4000, 250);
+}
+
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn all_spring_laws_semi_implicit() {

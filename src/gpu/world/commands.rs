@@ -17,9 +17,9 @@ impl World {
     /// Sets the command of every commanded actuator, in actuator order, as
     /// [`CpuWorld::set_commands`](crate::CpuWorld::set_commands): a relative rest-length change,
     /// clamped on the device to the actuator's `[-|amplitude|, |amplitude|]`, in force from the
-    /// next step (which books the change of elastic energy as injected work). One upload of the
-    /// whole commands buffer (4 bytes per commanded actuator), no readback; the values are
-    /// rounded to f32. Commands are 0 until set and after [`World::reset`].
+    /// next step (which books the change of shadow elastic energy as injected work). One upload
+    /// of the whole commands buffer (4 bytes per commanded actuator), no readback; the values
+    /// are rounded to f32. Commands are 0 until set and after [`World::reset`].
     ///
     /// # Errors
     /// [`Error::LengthMismatch`](crate::Error::LengthMismatch) unless there is exactly one

@@ -27,7 +27,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub(crate) use force::{elastic, formed_rest, spring_force, stretch_energy};
+pub(crate) use force::{elastic, formed_rest, shadow_elastic, spring_force, stretch_energy};
 pub(crate) use real::Real;
 
 /// The force law of a spring. In every law the force on end `a` is `-f n`, with

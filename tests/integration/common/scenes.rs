@@ -538,3 +538,10 @@ pub fn herd(count: usize) -> Model {
         .herd(count, 1.0)
         .unwrap()
 }
+
+/// `scenes/walker.json`: a voxel walker whose muscles swing fast enough that the shadow term of
+/// their booked work (`dt/2 k (L - L0) dL/dt`) is a large share of it.
+pub fn walker_file() -> Model {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/walker.json");
+    hooke::Scene::load(path).unwrap().to_model().unwrap()
+}
