@@ -55,6 +55,7 @@ use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
 pub(crate) use codec::{Common, Reader, Writer};
 pub use file::write_durably;
+pub(crate) use file::{load_latest, previous_path, save_keeping_previous};
 
 use crate::error::{Error, Result};
 use crate::gpu::Precision;
