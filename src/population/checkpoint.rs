@@ -152,7 +152,7 @@ impl EvolutionCheckpoint {
             origin: format!("checkpoint {}", path.display()),
             reason,
         };
-save_keeping_previous(path, self.to_json().as_bytes()).map_err(error)
+        save_keeping_previous(path, self.to_json().as_bytes()).map_err(error)
     }
 
     /// Reads the checkpoint at `path`.

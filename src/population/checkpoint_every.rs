@@ -122,7 +122,11 @@ impl fmt::Debug for Checkpoints<'_> {
 }
 
 impl<'a> Checkpoints<'a> {
-    pub(super) fn new(every: CheckpointEvery, fingerprints: Fingerprints, sink: Box<Sink<'a>>) -> Self {
+    pub(super) fn new(
+        every: CheckpointEvery,
+        fingerprints: Fingerprints,
+        sink: Box<Sink<'a>>,
+    ) -> Self {
         Self {
             every,
             fingerprints,

@@ -225,7 +225,10 @@ impl<C: RobotController> Control for RobotControl<'_, C> {
         self.commands.copy_from_slice(&state.commands);
         for (r, (c, saved)) in self.controllers.iter_mut().zip(&state.robots).enumerate() {
             c.restore_state(saved).map_err(|e| {
-                error(format!("robot {r} ({:?}): its controller: {e}", self.names[r]))
+                error(format!(
+                    "robot {r} ({:?}): its controller: {e}",
+                    self.names[r]
+                ))
             })?;
         }
         Ok(())

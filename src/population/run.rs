@@ -208,7 +208,11 @@ impl Batch<'_> {
             if !failed.is_empty() {
                 return Ok(failed);
             }
-            if let Some(keep) = hooks.checkpoints.as_mut().filter(|k| k.due(progress.period)) {
+            if let Some(keep) = hooks
+                .checkpoints
+                .as_mut()
+                .filter(|k| k.due(progress.period))
+            {
                 let control = hooks.control.as_deref().map(Control::save).transpose()?;
                 keep.write(world.snapshot()?, progress, control)?;
             }
