@@ -19,6 +19,7 @@ mod cpu_physics;
 mod cpu_populations;
 mod cpu_stencil;
 mod creatures;
+mod eval_checkpoint_cli;
 mod eval_checkpoints;
 mod eval_cli;
 mod evaluation_defaults;
