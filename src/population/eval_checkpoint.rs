@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 
 use glam::DVec3;
 use serde::Serialize;
-use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
+use xxhash_rust::xxh3::xxh3_128;
 
 use super::{Evaluation, Fitness, RobotFailure};
 use crate::error::{Error, Result};
 use crate::simulation::BodyState;
 use crate::snapshot::{
-    load_latest, previous_path, save_keeping_previous, Reader, Snapshot, SnapshotBackend, Writer,
+    load_latest, previous_path, save_keeping_previous, Framing, Reader, Snapshot, SnapshotBackend,
+    Writer,
 };
 
 /// Where an evaluation's loop is between two control periods: what it keeps besides the world.
@@ -105,10 +106,13 @@ pub struct EvaluationCheckpoint {
     origin: String,
 }
 
-/// The magic bytes a checkpoint starts with.
-const MAGIC: [u8; 8] = *b"HOOKEEVC";
-/// Bytes before the payload: magic, version, zeros, payload length.
-const HEADER: usize = 24;
+/// The frame of the file: magic, version, 4 zero bytes, the payload's length.
+const FRAMING: Framing = Framing {
+    magic: *b"HOOKEEVC",
+    what: "hooke evaluation checkpoint",
+    header: 24,
+    version: EvaluationCheckpoint::FORMAT_VERSION,
+};
 
 impl EvaluationCheckpoint {
     /// The format version this hooke writes and reads.
@@ -186,15 +190,7 @@ impl EvaluationCheckpoint {
             c.robots.iter().for_each(|r| w.bytes(r));
         }
         w.bytes(&self.snapshot.to_bytes());
-        let mut b = Vec::with_capacity(HEADER + w.bytes.len() + 8);
-        b.extend_from_slice(&MAGIC);
-        b.extend_from_slice(&Self::FORMAT_VERSION.to_le_bytes());
-        b.extend_from_slice(&[0; 4]);
-        b.extend_from_slice(&(w.bytes.len() as u64).to_le_bytes());
-        b.extend_from_slice(&w.bytes);
-        let sum = xxh3_64(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        FRAMING.frame(&[0; 4], &w.bytes)
     }
 
     /// Reads the bytes of [`EvaluationCheckpoint::to_bytes`].
@@ -208,49 +204,8 @@ impl EvaluationCheckpoint {
     }
 
     fn parse(bytes: &[u8], origin: &str) -> Result<Self> {
-        let error = |reason: String| Error::Snapshot {
-            origin: origin.to_owned(),
-            reason,
-        };
-        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-            return Err(error(
-                "not a hooke evaluation checkpoint (it does not start with HOOKEEVC)".into(),
-            ));
-        }
-        if bytes.len() < HEADER + 8 {
-            return Err(error(format!("truncated: {} bytes", bytes.len())));
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != Self::FORMAT_VERSION {
-            return Err(error(format!(
-                "format version {version}; this hooke reads version {}",
-                Self::FORMAT_VERSION
-            )));
-        }
-        let payload = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-        let expected = (HEADER as u64 + 8).saturating_add(payload);
-        if bytes.len() as u64 != expected {
-            let what = if (bytes.len() as u64) < expected {
-                "truncated"
-            } else {
-                "longer than its header says"
-            };
-            return Err(error(format!(
-                "{what}: {} bytes, its header says {expected}",
-                bytes.len()
-            )));
-        }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let (stored, computed) = (
-            u64::from_le_bytes(sum.try_into().expect("8")),
-            xxh3_64(body),
-        );
-        if stored != computed {
-            return Err(error(format!(
-                "corrupted: its checksum is {stored:016x}, its bytes give {computed:016x}"
-            )));
-        }
-        Self::read_payload(&mut Reader::new(&body[HEADER..], origin), origin)
+        let body = FRAMING.body(bytes, origin)?;
+        Self::read_payload(&mut Reader::new(&body[FRAMING.header..], origin), origin)
     }
 
     fn read_payload(r: &mut Reader<'_>, origin: &str) -> Result<Self> {
