@@ -138,7 +138,7 @@ impl<'a> Checkpoints<'a> {
     /// Whether a checkpoint is due after control period `period` (counted from 1) of a run.
     pub(super) fn due(&self, period: u64) -> bool {
         match self.every {
-            CheckpointEvery::Periods(n) => period % n.max(1) == 0,
+            CheckpointEvery::Periods(n) => period.is_multiple_of(n.max(1)),
             CheckpointEvery::Seconds(s) => self.last.elapsed().as_secs_f64() >= s,
         }
     }

@@ -394,9 +394,9 @@ impl<'a> EvaluationRun<'a> {
     }
 
     /// Drives robot `r` by `controllers[r]` every [`Evaluation::control_steps`] steps
-    /// ([`RobotControl::tick`]): one [`Simulation::sense`] reads what all the controllers asked
+    /// ([`RobotControl::tick`]): one [`Simulation::sense`](crate::Simulation::sense) reads what all the controllers asked
     /// for, each controller gets its robot's part of it and fills its robot's commands, and one
-    /// [`Simulation::set_commands`] sends them all. Every controller is
+    /// [`Simulation::set_commands`](crate::Simulation::set_commands) sends them all. Every controller is
     /// [reset](RobotController::reset) at time 0, also when the run restarts after a failure;
     /// a failed (frozen) robot's controller is no longer called and its commands stay 0. A
     /// robot's result does not depend on the other robots or their controllers (it sees only
