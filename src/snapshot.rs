@@ -55,7 +55,7 @@ use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
 pub(crate) use codec::{Common, Reader, Writer};
 pub use file::write_durably;
-pub(crate) use file::{load_latest, previous_path, save_keeping_previous};
+pub(crate) use file::{load_latest, previous_path, read_named, save_keeping_previous};
 
 use crate::error::{Error, Result};
 use crate::gpu::Precision;
@@ -250,11 +250,7 @@ impl Snapshot {
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let origin = format!("snapshot file {}", path.display());
-        let bytes = std::fs::read(path).map_err(|e| Error::Snapshot {
-            origin: origin.clone(),
-            reason: format!("cannot read it: {e}"),
-        })?;
-        Self::parse(&bytes, &origin)
+        Self::parse(&read_named(path, &origin)?, &origin)
     }
 
     fn parse(bytes: &[u8], origin: &str) -> Result<Self> {

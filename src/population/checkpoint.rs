@@ -13,7 +13,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::{Evolution, EvolutionState, Evolved, GenerationStats};
 use crate::backend_choice::OpenBackend;
 use crate::error::{Error, Result};
-use crate::snapshot::{load_latest, previous_path, save_keeping_previous};
+use crate::snapshot::{load_latest, previous_path, read_named, save_keeping_previous};
 
 /// The `"format"` field of a checkpoint file.
 const FORMAT: &str = "hooke evolution checkpoint";
@@ -161,10 +161,7 @@ impl EvolutionCheckpoint {
     /// As [`EvolutionCheckpoint::from_json`], naming the file; a file that cannot be read.
     pub fn load(path: &Path) -> Result<Self> {
         let origin = format!("checkpoint {}", path.display());
-        let text = std::fs::read(path).map_err(|e| Error::Snapshot {
-            origin: origin.clone(),
-            reason: format!("cannot read it: {e}"),
-        })?;
+        let text = read_named(path, &origin)?;
         let text = String::from_utf8(text).map_err(|e| Error::Snapshot {
             origin: origin.clone(),
             reason: format!("corrupted: not UTF-8 text ({e})"),

@@ -13,8 +13,8 @@ use super::{Evaluation, Fitness, RobotFailure};
 use crate::error::{Error, Result};
 use crate::simulation::BodyState;
 use crate::snapshot::{
-    load_latest, previous_path, save_keeping_previous, Framing, Reader, Snapshot, SnapshotBackend,
-    Writer,
+    load_latest, previous_path, read_named, save_keeping_previous, Framing, Reader, Snapshot,
+    SnapshotBackend, Writer,
 };
 
 /// Where an evaluation's loop is between two control periods: what it keeps besides the world.
@@ -289,11 +289,7 @@ impl EvaluationCheckpoint {
     /// As [`EvaluationCheckpoint::from_bytes`], naming the file; a file that cannot be read.
     pub fn load(path: &Path) -> Result<Self> {
         let origin = format!("evaluation checkpoint {}", path.display());
-        let bytes = std::fs::read(path).map_err(|e| Error::Snapshot {
-            origin: origin.clone(),
-            reason: format!("cannot read it: {e}"),
-        })?;
-        Self::parse(&bytes, &origin)
+        Self::parse(&read_named(path, &origin)?, &origin)
     }
 
     /// Reads the checkpoint at `path`, or when that one is missing or refused, the one it

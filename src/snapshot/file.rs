@@ -103,3 +103,12 @@ pub(crate) fn load_latest<T>(
         },
     }
 }
+
+/// The bytes of the file at `path`; an error is [`Error::Snapshot`](crate::Error::Snapshot)
+/// naming `origin` ("cannot read it: ...").
+pub(crate) fn read_named(path: &Path, origin: &str) -> crate::Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| crate::Error::Snapshot {
+        origin: origin.to_owned(),
+        reason: format!("cannot read it: {e}"),
+    })
+}
