@@ -55,6 +55,7 @@ use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
 pub(crate) use codec::{Common, Reader, Writer};
 pub use file::write_durably;
+pub(crate) use file::{load_latest, previous_path, read_named, save_keeping_previous};
 
 use crate::error::{Error, Result};
 use crate::gpu::Precision;
@@ -134,10 +135,16 @@ pub struct Snapshot {
     pub(crate) payload: Vec<u8>,
 }
 
-/// The magic bytes a snapshot starts with.
-const MAGIC: [u8; 8] = *b"HOOKESNP";
 /// Bytes before the payload.
 const HEADER: usize = 72;
+/// The frame of the format: the magic `HOOKESNP`, the version, the header's fields, the
+/// payload's length.
+const FRAMING: Framing = Framing {
+    magic: *b"HOOKESNP",
+    what: "hooke snapshot",
+    header: HEADER,
+    version: Snapshot::FORMAT_VERSION,
+};
 
 impl Snapshot {
     /// The format version this hooke writes and reads.
@@ -202,20 +209,14 @@ impl Snapshot {
     /// The bytes of the [format](self#the-byte-format-version-1).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(HEADER + self.payload.len() + 8);
-        b.extend_from_slice(&MAGIC);
-        b.extend_from_slice(&Self::FORMAT_VERSION.to_le_bytes());
-        b.extend_from_slice(&[self.backend.code(), 0, 0, 0]);
-        b.extend_from_slice(&self.fingerprint.to_le_bytes());
+        let mut fields = Vec::with_capacity(HEADER - 20);
+        fields.extend_from_slice(&[self.backend.code(), 0, 0, 0]);
+        fields.extend_from_slice(&self.fingerprint.to_le_bytes());
         for n in [self.masses as u64, self.springs as u64, self.steps] {
-            b.extend_from_slice(&n.to_le_bytes());
+            fields.extend_from_slice(&n.to_le_bytes());
         }
-        b.extend_from_slice(&self.time.to_le_bytes());
-        b.extend_from_slice(&(self.payload.len() as u64).to_le_bytes());
-        b.extend_from_slice(&self.payload);
-        let sum = xxh3_64(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        fields.extend_from_slice(&self.time.to_le_bytes());
+        FRAMING.frame(&fields, &self.payload)
     }
 
     /// Reads the bytes of [`Snapshot::to_bytes`].
@@ -249,11 +250,7 @@ impl Snapshot {
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let origin = format!("snapshot file {}", path.display());
-        let bytes = std::fs::read(path).map_err(|e| Error::Snapshot {
-            origin: origin.clone(),
-            reason: format!("cannot read it: {e}"),
-        })?;
-        Self::parse(&bytes, &origin)
+        Self::parse(&read_named(path, &origin)?, &origin)
     }
 
     fn parse(bytes: &[u8], origin: &str) -> Result<Self> {
@@ -261,48 +258,8 @@ impl Snapshot {
             origin: origin.to_owned(),
             reason,
         };
-        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-            return Err(error(
-                "not a hooke snapshot (it does not start with the magic bytes HOOKESNP)".into(),
-            ));
-        }
-        if bytes.len() < HEADER {
-            return Err(error(format!(
-                "truncated: {} bytes, shorter than the {HEADER}-byte header",
-                bytes.len()
-            )));
-        }
+        let body = FRAMING.body(bytes, origin)?;
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != Self::FORMAT_VERSION {
-            return Err(error(format!(
-                "format version {version}; this hooke reads version {}",
-                Self::FORMAT_VERSION
-            )));
-        }
-        let payload = word(64);
-        let expected = (HEADER as u64 + 8).saturating_add(payload);
-        if bytes.len() as u64 != expected {
-            let what = if (bytes.len() as u64) < expected {
-                "truncated"
-            } else {
-                "longer than its header says"
-            };
-            return Err(error(format!(
-                "{what}: {} bytes, its header says {expected}",
-                bytes.len()
-            )));
-        }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let (stored, computed) = (
-            u64::from_le_bytes(sum.try_into().expect("8")),
-            xxh3_64(body),
-        );
-        if stored != computed {
-            return Err(error(format!(
-                "corrupted: its checksum is {stored:016x}, its bytes give {computed:016x}"
-            )));
-        }
         let backend = SnapshotBackend::of_code(bytes[12])
             .ok_or_else(|| error(format!("unknown backend code {}", bytes[12])))?;
         Ok(Self {
@@ -354,6 +311,93 @@ impl Snapshot {
     /// A reader of the payload.
     pub(crate) fn reader(&self) -> Reader<'_> {
         Reader::new(&self.payload, "snapshot")
+    }
+}
+
+/// The frame of hooke's binary files: 8 magic bytes, a `u32` format version, more header up to
+/// `header` bytes whose last 8 are the payload's length (`u64`), the payload, and an XXH3-64
+/// (seed 0) checksum of every byte before it (`u64`). All little-endian.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Framing {
+    /// The magic bytes.
+    pub(crate) magic: [u8; 8],
+    /// What such a file is, for errors ("hooke snapshot").
+    pub(crate) what: &'static str,
+    /// Bytes before the payload.
+    pub(crate) header: usize,
+    /// The format version this hooke reads.
+    pub(crate) version: u32,
+}
+
+impl Framing {
+    /// `bytes` checked (magic, version, length, checksum) and returned without their checksum;
+    /// errors ([`Error::Snapshot`] naming `origin`) say what is wrong.
+    pub(crate) fn body<'b>(&self, bytes: &'b [u8], origin: &str) -> Result<&'b [u8]> {
+        let error = |reason: String| Error::Snapshot {
+            origin: origin.to_owned(),
+            reason,
+        };
+        let magic = self.magic;
+        if bytes.len() < magic.len() || bytes[..magic.len()] != magic {
+            return Err(error(format!(
+                "not a {} (it does not start with the magic bytes {})",
+                self.what,
+                String::from_utf8_lossy(&magic)
+            )));
+        }
+        let header = self.header;
+        if bytes.len() < header {
+            return Err(error(format!(
+                "truncated: {} bytes, shorter than the {header}-byte header",
+                bytes.len()
+            )));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != self.version {
+            return Err(error(format!(
+                "format version {version}; this hooke reads version {}",
+                self.version
+            )));
+        }
+        let payload = u64::from_le_bytes(bytes[header - 8..header].try_into().expect("8"));
+        let expected = (header as u64 + 8).saturating_add(payload);
+        if bytes.len() as u64 != expected {
+            let what = if (bytes.len() as u64) < expected {
+                "truncated"
+            } else {
+                "longer than its header says"
+            };
+            return Err(error(format!(
+                "{what}: {} bytes, its header says {expected}",
+                bytes.len()
+            )));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let (stored, computed) = (
+            u64::from_le_bytes(sum.try_into().expect("8")),
+            xxh3_64(body),
+        );
+        if stored != computed {
+            return Err(error(format!(
+                "corrupted: its checksum is {stored:016x}, its bytes give {computed:016x}"
+            )));
+        }
+        Ok(body)
+    }
+
+    /// `payload` framed: magic, version, `fields` (the rest of the header but the length), the
+    /// payload's length, the payload, the checksum.
+    pub(crate) fn frame(&self, fields: &[u8], payload: &[u8]) -> Vec<u8> {
+        let mut b = Vec::with_capacity(self.header + payload.len() + 8);
+        b.extend_from_slice(&self.magic);
+        b.extend_from_slice(&self.version.to_le_bytes());
+        b.extend_from_slice(fields);
+        b.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        debug_assert_eq!(b.len(), self.header);
+        b.extend_from_slice(payload);
+        let sum = xxh3_64(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
     }
 }
 

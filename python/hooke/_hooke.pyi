@@ -245,7 +245,13 @@ def frames(
     ...
 
 def evaluate_population(
-    text: str, base_dir: _Path, backend: Optional[str] = None, threads: Optional[int] = None
+    text: str,
+    base_dir: _Path,
+    backend: Optional[str] = None,
+    threads: Optional[int] = None,
+    checkpoint: Optional[_Path] = None,
+    checkpoint_every: str = "60s",
+    resume: bool = False,
 ) -> dict[str, Any]:
     """A population file's text evaluated as `hooke eval` does (use `hooke.evaluate`)."""
     ...

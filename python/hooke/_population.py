@@ -197,6 +197,9 @@ def evaluate(
     *,
     backend: Optional[str] = None,
     threads: Optional[int] = None,
+    checkpoint: Optional[PathLike] = None,
+    checkpoint_every: Union[int, str] = "60s",
+    resume: bool = False,
     **settings: Any,
 ) -> EvaluationResults:
     """Evaluates a population of robots in one world, as ``hooke eval`` does (the same robots,
@@ -219,11 +222,21 @@ def evaluate(
     threads (all cores when ``None``; results do not depend on it). Scene paths are relative to
     the population file's folder (the current folder for the other forms).
 
+    ``checkpoint``: a file the running evaluation is checkpointed to every ``checkpoint_every``
+    (an int: control periods; a string: ``"10"`` periods or ``"90s"`` seconds of wall time),
+    atomically (a temporary file flushed to the disk and renamed; the one it replaces kept as
+    ``NAME.previous.EXT``), as ``hooke eval --checkpoint``. With ``resume=True`` the evaluation
+    continues from it (or the one before it, when it is damaged) and returns the results of a
+    run that never stopped, to the bit; a checkpoint of another population, evaluation or
+    backend raises :class:`SnapshotError` naming the file.
+
     Raises :class:`InvalidBuilderError` (a ``ValueError``) naming the robot (``robots[3] (id
     "a")``) and the field for bad input; a robot that fails while running is a row of the
     results, not an exception."""
     text, base_dir, _ = population_text(robots, evaluation, settings)
-    return results_of(_hooke.evaluate_population(text, base_dir, backend, threads))
+    path = None if checkpoint is None else os.fspath(checkpoint)
+    raw = _hooke.evaluate_population(text, base_dir, backend, threads, path, str(checkpoint_every), resume)
+    return results_of(raw)
 
 
 def population_text(robots: Any, evaluation: Optional[Mapping[str, Any]], settings: Mapping[str, Any]) -> tuple[str, str, int]:

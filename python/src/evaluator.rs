@@ -62,7 +62,7 @@ impl PyEvaluator {
             PopulationFile::from_json_checked(text.as_bytes(), Path::new("population")).py()?;
         let range = robots(file.robots.len(), start, end)?;
         let outcomes = py
-            .detach(|| run(&file, &base_dir, &self.open, range.clone()))
+            .detach(|| run(&file, &base_dir, &self.open, range.clone(), None))
             .py()?;
         results_dict(py, &ids(&file, range), &outcomes, &self.open)
     }

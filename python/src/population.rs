@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use hooke::population::{Population, PopulationFile, RobotResult};
+use hooke::population::{CheckpointEvery, Population, PopulationFile, RobotResult};
 use hooke::{BackendChoice, OpenBackend};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
@@ -46,24 +46,60 @@ pub(crate) enum Outcome {
     NoRobot(String),
 }
 
+/// Where and how often an evaluation writes its checkpoints, and whether it resumes from one.
+#[derive(Debug)]
+pub(crate) struct Checkpointing {
+    path: PathBuf,
+    every: CheckpointEvery,
+    resume: bool,
+}
+
+impl Checkpointing {
+    /// `checkpoint`, `checkpoint_every` (`"N"` control periods or `"Ts"` seconds) and `resume`
+    /// as `hooke.evaluate` takes them; `None` without a checkpoint path.
+    fn new(checkpoint: Option<PathBuf>, every: &str, resume: bool) -> PyResult<Option<Self>> {
+        let every = CheckpointEvery::from_str(every)
+            .map_err(|e| argument(format!("checkpoint_every: {e}")))?;
+        match checkpoint {
+            Some(path) => Ok(Some(Self {
+                path,
+                every,
+                resume,
+            })),
+            None if resume => Err(argument(
+                "resume=True needs checkpoint=PATH, the checkpoint to resume from".into(),
+            )),
+            None => Ok(None),
+        }
+    }
+}
+
 /// Evaluates the population file `text` (scene paths relative to `base_dir`) on `backend`
-/// (`None`: the file's `evaluation.backend`, else `"cpu"`) with `threads` CPU threads; the GIL
-/// is released meanwhile. Returns a dict of per-robot arrays (see `hooke.EvaluationResults`).
+/// (`None`: the file's `evaluation.backend`, else `"cpu"`) with `threads` CPU threads,
+/// checkpointed to `checkpoint` every `checkpoint_every` and resumed from it with `resume`; the
+/// GIL is released meanwhile. Returns a dict of per-robot arrays (see
+/// `hooke.EvaluationResults`).
 #[pyfunction]
-#[pyo3(signature = (text, base_dir, backend=None, threads=None))]
+#[pyo3(signature = (text, base_dir, backend=None, threads=None, checkpoint=None,
+                    checkpoint_every="60s", resume=false))]
+#[allow(clippy::too_many_arguments)] // the keyword arguments of `hooke.evaluate`
 pub(crate) fn evaluate_population<'py>(
     py: Python<'py>,
     text: &str,
     base_dir: PathBuf,
     backend: Option<&str>,
     threads: Option<usize>,
+    checkpoint: Option<PathBuf>,
+    checkpoint_every: &str,
+    resume: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let checkpointing = Checkpointing::new(checkpoint, checkpoint_every, resume)?;
     let (file, file_backend) =
         PopulationFile::from_json_checked(text.as_bytes(), Path::new("population")).py()?;
     let open = open_backend(backend, file_backend, threads)?;
     let all = 0..file.robots.len();
     let outcomes = py
-        .detach(|| run(&file, &base_dir, &open, all.clone()))
+        .detach(|| run(&file, &base_dir, &open, all.clone(), checkpointing.as_ref()))
         .py()?;
     results_dict(py, &ids(&file, all), &outcomes, &open)
 }
@@ -75,12 +111,14 @@ pub(crate) fn ids(file: &PopulationFile, range: Range<usize>) -> Vec<&str> {
 
 /// Builds the robots at positions `range` of `file` (a genome that builds none is that robot's
 /// failure, as in `hooke eval`; a scene that cannot be read is bad input naming the robot) and
-/// evaluates those built: `hooke eval --range` (`--split` when `range` is a share).
+/// evaluates those built: `hooke eval --range` (`--split` when `range` is a share), checkpointed
+/// (and resumed) as `checkpointing` says.
 pub(crate) fn run(
     file: &PopulationFile,
     base_dir: &Path,
     open: &OpenBackend,
     range: Range<usize>,
+    checkpointing: Option<&Checkpointing>,
 ) -> hooke::Result<Vec<Outcome>> {
     let evaluation = file.evaluation.evaluation()?;
     let mut population = Population::new();
@@ -108,7 +146,14 @@ pub(crate) fn run(
             }
         }
     }
-    let results = population.evaluate(&evaluation).on(open).run()?;
+    let mut run = population.evaluate(&evaluation).on(open);
+    if let Some(c) = checkpointing {
+        run = run.checkpoint(&c.path, c.every);
+        if c.resume {
+            run = run.resume(&c.path);
+        }
+    }
+    let results = run.run()?;
     merge_outcomes(outcomes, results, population.robots.len())
 }
 

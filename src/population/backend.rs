@@ -11,25 +11,36 @@
 use super::Evaluation;
 use crate::cpu::CpuWorld;
 use crate::error::Result;
-use crate::gpu::{FixedPointScale, World, WorldOptions};
+use crate::gpu::{FixedPointScale, Precision, World, WorldOptions};
 use crate::model::{Model, SpeedLimit};
 use crate::simulation::Simulation;
+use crate::snapshot::SnapshotBackend;
 
 /// A world a population runs in: [`CpuWorld`] or [`World`].
 pub(super) trait Backend: Simulation {
     /// Replaces the blow-up bound with the population's backstop (kept across resets).
     fn pin_bound(&mut self);
+    /// The backend and precision its snapshots are of.
+    fn kind(&self) -> SnapshotBackend;
 }
 
 impl Backend for CpuWorld {
     fn pin_bound(&mut self) {
         self.pin_speed_limit(backstop());
     }
+
+    fn kind(&self) -> SnapshotBackend {
+        SnapshotBackend::Cpu
+    }
 }
 
 impl Backend for World {
     fn pin_bound(&mut self) {
         self.pin_speed_limit(backstop());
+    }
+
+    fn kind(&self) -> SnapshotBackend {
+        SnapshotBackend::Gpu(self.precision())
     }
 }
 
@@ -56,14 +67,19 @@ pub(super) fn cpu_world(model: &Model, threads: Option<usize>) -> Result<CpuWorl
     Ok(world)
 }
 
-/// The GPU World of `model` on `device` and `queue` with [`gpu_options`], its bound pinned.
+/// The GPU World of `model` in `precision` on `device` and `queue` with [`gpu_options`], its
+/// bound pinned.
 pub(super) fn gpu_world(
     model: &Model,
     eval: &Evaluation,
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
+    precision: Precision,
+    (device, queue): (&wgpu::Device, &wgpu::Queue),
 ) -> Result<World> {
-    let mut world = World::with_device(device.clone(), queue.clone(), model, gpu_options(eval))?;
+    let options = WorldOptions {
+        precision,
+        ..gpu_options(eval)
+    };
+    let mut world = World::with_device(device.clone(), queue.clone(), model, options)?;
     world.pin_bound();
     Ok(world)
 }

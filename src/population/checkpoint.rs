@@ -13,7 +13,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::{Evolution, EvolutionState, Evolved, GenerationStats};
 use crate::backend_choice::OpenBackend;
 use crate::error::{Error, Result};
-use crate::snapshot::write_durably;
+use crate::snapshot::{load_latest, previous_path, read_named, save_keeping_previous};
 
 /// The `"format"` field of a checkpoint file.
 const FORMAT: &str = "hooke evolution checkpoint";
@@ -137,11 +137,7 @@ impl EvolutionCheckpoint {
     /// `checkpoint.json` -> `checkpoint.previous.json`.
     #[must_use]
     pub fn previous_path(path: &Path) -> PathBuf {
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        match path.extension() {
-            Some(ext) => path.with_file_name(format!("{stem}.previous.{}", ext.to_string_lossy())),
-            None => path.with_file_name(format!("{stem}.previous")),
-        }
+        previous_path(path)
     }
 
     /// Writes the checkpoint to `path`: the file there (if any) renamed to
@@ -156,12 +152,7 @@ impl EvolutionCheckpoint {
             origin: format!("checkpoint {}", path.display()),
             reason,
         };
-        if path.is_file() {
-            let previous = Self::previous_path(path);
-            std::fs::rename(path, &previous)
-                .map_err(|e| error(format!("cannot rename it to {}: {e}", previous.display())))?;
-        }
-        write_durably(path, self.to_json().as_bytes()).map_err(error)
+        save_keeping_previous(path, self.to_json().as_bytes()).map_err(error)
     }
 
     /// Reads the checkpoint at `path`.
@@ -170,10 +161,7 @@ impl EvolutionCheckpoint {
     /// As [`EvolutionCheckpoint::from_json`], naming the file; a file that cannot be read.
     pub fn load(path: &Path) -> Result<Self> {
         let origin = format!("checkpoint {}", path.display());
-        let text = std::fs::read(path).map_err(|e| Error::Snapshot {
-            origin: origin.clone(),
-            reason: format!("cannot read it: {e}"),
-        })?;
+        let text = read_named(path, &origin)?;
         let text = String::from_utf8(text).map_err(|e| Error::Snapshot {
             origin: origin.clone(),
             reason: format!("corrupted: not UTF-8 text ({e})"),
@@ -188,16 +176,7 @@ impl EvolutionCheckpoint {
     /// # Errors
     /// Both refusals, when neither reads.
     pub fn load_latest(path: &Path) -> Result<(Self, Option<Error>)> {
-        match Self::load(path) {
-            Ok(c) => Ok((c, None)),
-            Err(latest) => match Self::load(&Self::previous_path(path)) {
-                Ok(c) => Ok((c, Some(latest))),
-                Err(previous) => Err(Error::Snapshot {
-                    origin: format!("checkpoint {}", path.display()),
-                    reason: format!("no checkpoint reads: {latest}; {previous}"),
-                }),
-            },
-        }
+        load_latest(path, Self::load)
     }
 
     /// The state to continue with `evolution`, whose settings must be the checkpoint's but for

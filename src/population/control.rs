@@ -5,6 +5,8 @@
 
 use std::ops::Range;
 
+use super::eval_checkpoint::ControlState;
+use super::run::{Control, Tick};
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::sensors::{BodySlice, Readings, SensorSpec};
@@ -27,6 +29,25 @@ pub trait RobotController {
     /// its `commands` (relative rest-length changes; they hold the previous period's values on
     /// entry, zeros at time 0).
     fn control(&mut self, readings: &Readings, commands: &mut [f64]);
+
+    /// The controller's state between two control periods, as bytes of its own format, for an
+    /// evaluation checkpoint ([`EvaluationRun::checkpoint`](super::EvaluationRun::checkpoint));
+    /// a controller without state returns `Some(Vec::new())`. `None` (the default) says it
+    /// cannot: an evaluation with checkpoints then refuses to start, naming the robot.
+    fn save_state(&self) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Puts back a state [`RobotController::save_state`] returned, when an evaluation resumes
+    /// from a checkpoint; the next [`RobotController::control`] must then act as it would have
+    /// without the stop.
+    ///
+    /// # Errors
+    /// What is wrong with `state` (by default: that this controller cannot restore one).
+    fn restore_state(&mut self, state: &[u8]) -> std::result::Result<(), String> {
+        let _ = state;
+        Err("this controller cannot restore a saved state (RobotController::restore_state)".into())
+    }
 }
 
 /// Where robot `r`'s items sit in the population's model.
@@ -82,6 +103,8 @@ fn plan(model: &Model, specs: &[SensorSpec]) -> Result<Plan> {
 #[derive(Debug)]
 pub struct RobotControl<'a, C> {
     controllers: &'a mut [C],
+    /// Robot `r`'s name, for errors.
+    names: Vec<String>,
     specs: Vec<SensorSpec>,
     plan: Plan,
     commands: Vec<f64>,
@@ -107,6 +130,7 @@ impl<'a, C: RobotController> RobotControl<'a, C> {
         let commands = vec![0.0; plan.slices.last().map_or(0, |s| s.commands.end)];
         Ok(Self {
             controllers,
+            names: model.bodies.iter().map(|b| b.name.clone()).collect(),
             specs,
             plan,
             commands,
@@ -148,5 +172,65 @@ impl<'a, C: RobotController> RobotControl<'a, C> {
             c.control(&own, &mut self.commands[slice.commands.clone()]);
         }
         world.set_commands(&self.commands)
+    }
+}
+
+impl<C: RobotController> Control for RobotControl<'_, C> {
+    /// Resets every controller at period 0 (also when the run restarts after a failure), then
+    /// [`RobotControl::tick`].
+    fn tick(&mut self, world: &mut dyn crate::Simulation, tick: &Tick<'_>) -> Result<()> {
+        if tick.period == 0 {
+            self.reset();
+        }
+        RobotControl::tick(self, world, tick.frozen)
+    }
+
+    fn save(&self) -> Result<ControlState> {
+        let robots = self
+            .controllers
+            .iter()
+            .enumerate()
+            .map(|(r, c)| {
+                c.save_state().ok_or_else(|| Error::InvalidBuilder {
+                    builder: "evaluation checkpoint",
+                    reason: format!(
+                        "robot {r} ({:?}): its controller cannot save its state \
+                         (RobotController::save_state returns None), so this evaluation cannot \
+                         be checkpointed",
+                        self.names[r]
+                    ),
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(ControlState {
+            commands: self.commands.clone(),
+            robots,
+        })
+    }
+
+    fn restore(&mut self, state: &ControlState) -> Result<()> {
+        let error = |reason: String| Error::InvalidBuilder {
+            builder: "evaluation checkpoint",
+            reason,
+        };
+        if state.commands.len() != self.commands.len() || state.robots.len() != self.names.len() {
+            return Err(error(format!(
+                "its controllers have {} commands and {} states; this run's have {} and {}",
+                state.commands.len(),
+                state.robots.len(),
+                self.commands.len(),
+                self.names.len()
+            )));
+        }
+        self.commands.copy_from_slice(&state.commands);
+        for (r, (c, saved)) in self.controllers.iter_mut().zip(&state.robots).enumerate() {
+            c.restore_state(saved).map_err(|e| {
+                error(format!(
+                    "robot {r} ({:?}): its controller: {e}",
+                    self.names[r]
+                ))
+            })?;
+        }
+        Ok(())
     }
 }

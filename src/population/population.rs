@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::path::PathBuf;
 
 use glam::DVec3;
 use schemars::JsonSchema;
@@ -11,12 +12,16 @@ use serde::{Deserialize, Serialize};
 
 use super::backend::{cpu_world, gpu_world, Backend};
 use super::benchmark::{benchmark_genomes, block_robot};
-use super::run::{Batch, Control, Tick};
+use super::checkpoint_every::{CheckpointEvery, Checkpoints, Sink};
+use super::eval_checkpoint::{
+    evaluation_fingerprint, json_fingerprint, EvaluationCheckpoint, Fingerprints, ResumeFrom,
+};
+use super::run::{Batch, Control, Hooks};
 use super::{Evaluation, GenomeSettings, RobotControl, RobotController, RobotResult, VoxelGenome};
 use crate::backend_choice::OpenBackend;
 use crate::error::{Error, Result};
+use crate::gpu::Precision;
 use crate::model::{Model, Obstacle, Params, Part, SpeedLimit};
-use crate::simulation::Simulation;
 
 /// The collision group every robot mass of a population is put in (bit 31); robot masses mask
 /// it out, so no robot mass collides with any other robot mass.
@@ -207,7 +212,10 @@ impl Population {
             population: self,
             evaluation,
             backend: None,
+            precision: Precision::F32,
             controllers: None,
+            checkpoints: None,
+            resume: None,
         }
     }
 
@@ -274,7 +282,7 @@ impl Population {
         world: S,
         model: &Model,
         eval: &Evaluation,
-        control: Option<&mut Control<'_>>,
+        hooks: Hooks<'_>,
     ) -> Result<Vec<RobotResult>> {
         let limits = self.robot_limits(eval)?;
         let batch = Batch {
@@ -282,7 +290,7 @@ impl Population {
             eval,
             limits: &limits,
         };
-        batch.run(world, control)
+        batch.run(world, hooks)
     }
 
     /// Each robot's blow-up bound under `eval`, computed from a model of the robot alone.
@@ -302,7 +310,7 @@ impl Population {
 }
 
 /// Makes the robots' controllers ready for the population's model.
-type BindControllers<'a> = dyn FnOnce(&Model) -> Result<Box<Control<'a>>> + 'a;
+type BindControllers<'a> = dyn FnOnce(&Model) -> Result<Box<dyn Control + 'a>> + 'a;
 
 /// One evaluation of a [`Population`], set up by [`Population::evaluate`] and these methods,
 /// run by [`EvaluationRun::run`].
@@ -353,7 +361,10 @@ pub struct EvaluationRun<'a> {
     population: &'a Population,
     evaluation: &'a Evaluation,
     backend: Option<&'a OpenBackend>,
+    precision: Precision,
     controllers: Option<Box<BindControllers<'a>>>,
+    checkpoints: Option<(CheckpointEvery, Box<Sink<'a>>)>,
+    resume: Option<ResumeFrom>,
 }
 
 impl fmt::Debug for EvaluationRun<'_> {
@@ -362,7 +373,10 @@ impl fmt::Debug for EvaluationRun<'_> {
             .field("robots", &self.population.robots.len())
             .field("evaluation", self.evaluation)
             .field("backend", &self.backend)
+            .field("precision", &self.precision)
             .field("controllers", &self.controllers.is_some())
+            .field("checkpoints", &self.checkpoints.as_ref().map(|c| c.0))
+            .field("resume", &self.resume)
             .finish()
     }
 }
@@ -380,28 +394,100 @@ impl<'a> EvaluationRun<'a> {
     }
 
     /// Drives robot `r` by `controllers[r]` every [`Evaluation::control_steps`] steps
-    /// ([`RobotControl::tick`]): one [`Simulation::sense`] reads what all the controllers asked
+    /// ([`RobotControl::tick`]): one [`Simulation::sense`](crate::Simulation::sense) reads what all the controllers asked
     /// for, each controller gets its robot's part of it and fills its robot's commands, and one
-    /// [`Simulation::set_commands`] sends them all. Every controller is
+    /// [`Simulation::set_commands`](crate::Simulation::set_commands) sends them all. Every controller is
     /// [reset](RobotController::reset) at time 0, also when the run restarts after a failure;
     /// a failed (frozen) robot's controller is no longer called and its commands stay 0. A
     /// robot's result does not depend on the other robots or their controllers (it sees only
     /// its own sensors).
     pub fn controllers<C: RobotController>(self, controllers: &'a mut [C]) -> Self {
-        let bind = move |model: &Model| -> Result<Box<Control<'a>>> {
+        let bind = move |model: &Model| -> Result<Box<dyn Control + 'a>> {
             let controllers = controllers; // moved out: the binding is called once
-            let mut control = RobotControl::new(model, controllers)?;
-            Ok(Box::new(
-                move |world: &mut dyn Simulation, tick: &Tick<'_>| {
-                    if tick.period == 0 {
-                        control.reset();
-                    }
-                    control.tick(world, tick.frozen)
-                },
-            ))
+            Ok(Box::new(RobotControl::new(model, controllers)?))
         };
         Self {
             controllers: Some(Box::new(bind)),
+            ..self
+        }
+    }
+
+    /// GPU: the kernels' precision (default [`Precision::F32`]; [`Precision::F64`] needs an
+    /// adapter with `SHADER_F64`). The CPU reference always runs in f64 and ignores it.
+    pub fn precision(self, precision: Precision) -> Self {
+        Self { precision, ..self }
+    }
+
+    /// Writes a checkpoint of the evaluation to the file `path` every `every` (control periods
+    /// or seconds of wall time), between two control periods: the world's snapshot, where the
+    /// run is, the failures so far and the robots' states at the run's start, the controllers'
+    /// states ([`RobotController::save_state`]), and fingerprints of the population and the
+    /// evaluation ([`EvaluationCheckpoint`]). Each is written to a temporary file, flushed to
+    /// the disk and renamed over `path`, the one it replaces kept at
+    /// [`EvaluationCheckpoint::previous_path`], so a kill at any moment leaves a whole one.
+    /// Checkpoints change no bit of the results; the last one stays after the run.
+    ///
+    /// A run with controllers that cannot save their state is refused before its first step,
+    /// naming the robot.
+    ///
+    /// # Examples
+    ///
+    /// An evaluation stopped (here: its checkpoints kept in memory) and resumed gives the
+    /// results of one that never stopped, to the bit:
+    ///
+    /// ```
+    /// use hooke::population::{CheckpointEvery, Evaluation, GenomeSettings, Population,
+    ///     VoxelGenome, VoxelMaterial};
+    ///
+    /// let genomes = [VoxelGenome::filled([2, 1, 1], VoxelMaterial::Muscle { phase: 0 })];
+    /// let population = Population::from_genomes(&genomes, &GenomeSettings::default())?;
+    /// let eval = Evaluation { duration: 0.05, control_steps: 100, ..Evaluation::default() };
+    /// let straight = population.evaluate(&eval).run()?;
+    ///
+    /// let path = std::env::temp_dir().join(format!("hooke-doc-{}.ckpt", std::process::id()));
+    /// let every = CheckpointEvery::Periods(2); // or CheckpointEvery::Seconds(600.0)
+    /// assert_eq!(population.evaluate(&eval).checkpoint(&path, every).run()?, straight);
+    /// // After a kill, the same evaluation resumes from the file:
+    /// assert_eq!(population.evaluate(&eval).resume(&path).run()?, straight);
+    /// # std::fs::remove_file(&path).ok();
+    /// # std::fs::remove_file(hooke::population::EvaluationCheckpoint::previous_path(&path)).ok();
+    /// # Ok::<(), hooke::Error>(())
+    /// ```
+    pub fn checkpoint(self, path: impl Into<PathBuf>, every: CheckpointEvery) -> Self {
+        let path = path.into();
+        self.checkpoint_with(every, move |c: &EvaluationCheckpoint| c.save(&path))
+    }
+
+    /// As [`EvaluationRun::checkpoint`], each checkpoint handed to `sink` (to keep in memory,
+    /// send elsewhere, or save with [`EvaluationCheckpoint::save`]); an error from `sink` stops
+    /// the evaluation with that error.
+    pub fn checkpoint_with(
+        self,
+        every: CheckpointEvery,
+        sink: impl FnMut(&EvaluationCheckpoint) -> Result<()> + 'a,
+    ) -> Self {
+        Self {
+            checkpoints: Some((every, Box::new(sink))),
+            ..self
+        }
+    }
+
+    /// Resumes from the checkpoint at `path`, or from the one before it when that one is
+    /// damaged ([`EvaluationCheckpoint::load_latest`]; said in the log): the results are those
+    /// of a run that never stopped. The checkpoint must be of this population and evaluation
+    /// (checked by fingerprints), backend and precision, with controllers if this run has
+    /// them; otherwise [`EvaluationRun::run`] refuses it by name before any step.
+    pub fn resume(self, path: impl Into<PathBuf>) -> Self {
+        Self {
+            resume: Some(ResumeFrom::File(path.into())),
+            ..self
+        }
+    }
+
+    /// As [`EvaluationRun::resume`], from a checkpoint in memory.
+    pub fn resume_from(self, checkpoint: EvaluationCheckpoint) -> Self {
+        Self {
+            resume: Some(ResumeFrom::Checkpoint(Box::new(checkpoint))),
             ..self
         }
     }
@@ -414,13 +500,20 @@ impl<'a> EvaluationRun<'a> {
     /// validation errors (naming the element in the population's model), those of
     /// [`RobotControl::new`] for the controllers, and building the world (device limits, a
     /// robot with more springs at a mass than [`Evaluation::max_incidence`]); device errors and
-    /// the controllers' errors while running.
+    /// the controllers' errors while running. With checkpoints: [`CheckpointEvery::check`]'s
+    /// errors, [`Error::InvalidBuilder`] (`"evaluation checkpoint"`) for a controller that
+    /// cannot save its state, [`Error::Snapshot`] for a checkpoint that cannot be written. When
+    /// resuming: [`Error::Snapshot`] naming the checkpoint for one that does not read or is not
+    /// of this evaluation (population, evaluation, backend, precision, controllers).
     pub fn run(self) -> Result<Vec<RobotResult>> {
         let Self {
             population,
             evaluation: eval,
             backend,
+            precision,
             controllers,
+            checkpoints,
+            resume,
         } = self;
         eval.check()?;
         let model = population.model(&eval.params, &eval.obstacles)?;
@@ -431,16 +524,31 @@ impl<'a> EvaluationRun<'a> {
         if population.robots.is_empty() {
             return Ok(Vec::new());
         }
-        let control = control.as_deref_mut();
+        let fingerprints = Fingerprints {
+            population: json_fingerprint(population),
+            evaluation: evaluation_fingerprint(eval),
+        };
+        let hooks = Hooks {
+            control: control.as_deref_mut().map(|c| c as &mut dyn Control),
+            checkpoints: match checkpoints {
+                Some((every, sink)) => {
+                    every.check()?;
+                    Some(Checkpoints::new(every, fingerprints, sink))
+                }
+                None => None,
+            },
+            resume: resume.map(ResumeFrom::load).transpose()?,
+            fingerprints: Some(fingerprints),
+        };
         match backend {
             Some(OpenBackend::Gpu { device, queue, .. }) => {
-                let world = gpu_world(&model, eval, device, queue)?;
-                population.run_in(world, &model, eval, control)
+                let world = gpu_world(&model, eval, precision, (device, queue))?;
+                population.run_in(world, &model, eval, hooks)
             }
             Some(OpenBackend::Cpu { threads }) => {
-                population.run_in(cpu_world(&model, *threads)?, &model, eval, control)
+                population.run_in(cpu_world(&model, *threads)?, &model, eval, hooks)
             }
-            None => population.run_in(cpu_world(&model, None)?, &model, eval, control),
+            None => population.run_in(cpu_world(&model, None)?, &model, eval, hooks),
         }
     }
 }

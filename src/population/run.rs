@@ -3,6 +3,8 @@
 //! restarted without it, until every robot has finished or failed.
 
 use super::backend::Backend;
+use super::checkpoint_every::Checkpoints;
+use super::eval_checkpoint::{ControlState, EvaluationCheckpoint, Fingerprints, Progress};
 use super::{Evaluation, FailureKind, RobotFailure, RobotResult};
 use crate::error::{Error, Result};
 use crate::model::{Actuator, Model, SpeedLimit};
@@ -17,9 +19,30 @@ pub(super) struct Tick<'a> {
     pub(super) frozen: &'a [bool],
 }
 
-/// What runs at the start of every control period (the robots' controllers), given the world
-/// and the [`Tick`].
-pub(super) type Control<'a> = dyn FnMut(&mut dyn Simulation, &Tick<'_>) -> Result<()> + 'a;
+/// What runs at the start of every control period (the robots' controllers), and what a
+/// checkpoint keeps of it.
+pub(super) trait Control {
+    /// Called at the start of every control period with the world and the [`Tick`].
+    fn tick(&mut self, world: &mut dyn Simulation, tick: &Tick<'_>) -> Result<()>;
+    /// The controllers' state between two periods.
+    ///
+    /// # Errors
+    /// A controller that cannot save its state, naming its robot.
+    fn save(&self) -> Result<ControlState>;
+    /// Puts back what [`Control::save`] returned.
+    fn restore(&mut self, state: &ControlState) -> Result<()>;
+}
+
+/// What an evaluation adds to the plain run: its controllers, its checkpoints and the
+/// checkpoint it resumes from.
+#[derive(Default)]
+pub(super) struct Hooks<'h> {
+    pub(super) control: Option<&'h mut dyn Control>,
+    pub(super) checkpoints: Option<Checkpoints<'h>>,
+    pub(super) resume: Option<EvaluationCheckpoint>,
+    /// The population's and the evaluation's, which a checkpoint is checked against.
+    pub(super) fingerprints: Option<Fingerprints>,
+}
 
 /// A population's model (body `i` is robot `i`, named after it) under an evaluation, with each
 /// robot's own blow-up bound.
@@ -35,7 +58,9 @@ pub(super) struct Batch<'a> {
 
 impl Batch<'_> {
     /// Runs `world` (built from the model) until every robot has finished or failed, calling
-    /// `control` (if any) at the start of every control period; one result per robot.
+    /// the hooks' controllers (if any) at the start of every control period and writing their
+    /// checkpoints when due (after a period); one result per robot. A resumed run starts from
+    /// its checkpoint, refused by name unless it is of this evaluation and world.
     ///
     /// A failed robot's masses are fixed and its muscles stilled, and the run starts again from
     /// the initial state: every other robot's masses feel only their own springs, the ground
@@ -45,21 +70,31 @@ impl Batch<'_> {
     pub(super) fn run<S: Backend>(
         &self,
         mut world: S,
-        mut control: Option<&mut Control<'_>>,
+        mut hooks: Hooks<'_>,
     ) -> Result<Vec<RobotResult>> {
-        let robots = self.model.bodies.len();
-        let mut failures: Vec<Option<RobotFailure>> = vec![None; robots];
+        if let (Some(_), Some(control)) = (&hooks.checkpoints, &hooks.control) {
+            control.save()?; // refused before the first step, naming the robot
+        }
+        let mut progress = match hooks.resume.take() {
+            Some(checkpoint) => {
+                let fingerprints = hooks.fingerprints.expect("a resumed run has fingerprints");
+                checkpoint.check_fits(
+                    fingerprints,
+                    self.model.bodies.len(),
+                    world.kind(),
+                    hooks.control.is_some(),
+                )?;
+                self.resume(&mut world, checkpoint, hooks.control.as_deref_mut())?
+            }
+            None => self.begin(&mut world, vec![None; self.model.bodies.len()])?,
+        };
         loop {
-            world.reset();
-            world.pin_bound();
-            let frozen: Vec<bool> = failures.iter().map(Option::is_some).collect();
-            self.freeze(&mut world, &frozen)?;
-            let start = world.bodies()?;
-            let new = self.pass(&mut world, &frozen, control.as_deref_mut())?;
+            let new = self.pass(&mut world, &mut progress, &mut hooks)?;
             if new.is_empty() {
                 let end = world.bodies()?;
-                return Ok(self.results(&start, &end, failures));
+                return Ok(self.results(&progress.start, &end, progress.failures));
             }
+            let mut failures = std::mem::take(&mut progress.failures);
             if let Some((robot, f)) = new.iter().find(|(r, _)| failures[*r].is_some()) {
                 // Only a spring force at rest can fail a frozen robot: a fixed-point encoding too
                 // fine for the robot's springs.
@@ -75,7 +110,48 @@ impl Batch<'_> {
             for (robot, failure) in new {
                 failures[robot].get_or_insert(failure);
             }
+            progress = self.begin(&mut world, failures)?;
         }
+    }
+
+    /// A run from the initial state with the robots that `failures` names frozen.
+    fn begin<S: Backend>(
+        &self,
+        world: &mut S,
+        failures: Vec<Option<RobotFailure>>,
+    ) -> Result<Progress> {
+        world.reset();
+        world.pin_bound();
+        let progress = Progress {
+            failures,
+            start: Vec::new(),
+            done: 0,
+            period: 0,
+        };
+        self.freeze(world, &progress.frozen())?;
+        Ok(Progress {
+            start: world.bodies()?,
+            ..progress
+        })
+    }
+
+    /// The run `checkpoint` was taken in, put back into `world` and `control`.
+    fn resume<'c, S: Backend>(
+        &self,
+        world: &mut S,
+        checkpoint: EvaluationCheckpoint,
+        control: Option<&mut (dyn Control + 'c)>,
+    ) -> Result<Progress> {
+        let (snapshot, progress, state, origin) = checkpoint.into_parts();
+        let refused = |e: Error| Error::Snapshot {
+            origin: origin.clone(),
+            reason: e.to_string(),
+        };
+        world.restore(&snapshot).map_err(refused)?;
+        if let (Some(control), Some(state)) = (control, state) {
+            control.restore(&state).map_err(refused)?;
+        }
+        Ok(progress)
     }
 
     /// Fixes the masses of the `frozen` robots and stills their muscles, which leaves their
@@ -98,22 +174,26 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// One run of the whole duration from the initial state, in control periods; returns the
-    /// robots that failed (robot index, failure), empty when none did.
+    /// The rest of a run of the whole duration, from where `progress` is, in control periods,
+    /// a checkpoint written whenever one is due; returns the robots that failed (robot index,
+    /// failure), empty when none did.
     fn pass<S: Simulation>(
         &self,
         world: &mut S,
-        frozen: &[bool],
-        mut control: Option<&mut Control<'_>>,
+        progress: &mut Progress,
+        hooks: &mut Hooks<'_>,
     ) -> Result<Vec<(usize, RobotFailure)>> {
         let total = self.eval.steps()?;
-        let mut done = 0;
-        let mut period = 0;
-        while done < total {
-            if let Some(control) = control.as_deref_mut() {
-                control(world, &Tick { period, frozen })?;
+        let frozen = progress.frozen();
+        while progress.done < total {
+            if let Some(control) = hooks.control.as_deref_mut() {
+                let tick = Tick {
+                    period: progress.period,
+                    frozen: &frozen,
+                };
+                control.tick(world, &tick)?;
             }
-            let k = self.eval.control_steps.min(total - done);
+            let k = self.eval.control_steps.min(total - progress.done);
             if let Err(e) = world.step(k) {
                 let Some((mass, mut failure)) = RobotFailure::of_error(&e, world.time()) else {
                     return Err(e);
@@ -122,11 +202,19 @@ impl Batch<'_> {
                 failure.mass = Some(mass - self.model.bodies[robot].masses.start);
                 return Ok(vec![(robot, failure)]);
             }
-            done += k;
-            period += 1;
-            let failed = self.check(world, frozen)?;
+            progress.done += k;
+            progress.period += 1;
+            let failed = self.check(world, &frozen)?;
             if !failed.is_empty() {
                 return Ok(failed);
+            }
+            if let Some(keep) = hooks
+                .checkpoints
+                .as_mut()
+                .filter(|k| k.due(progress.period))
+            {
+                let control = hooks.control.as_deref().map(Control::save).transpose()?;
+                keep.write(world.snapshot()?, progress, control)?;
             }
         }
         Ok(Vec::new())

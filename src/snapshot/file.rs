@@ -55,3 +55,60 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .and_then(|()| file.sync_all())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
+
+/// Where a checkpoint file's previous version is kept: `checkpoint.json` ->
+/// `checkpoint.previous.json`, `eval.ckpt` -> `eval.previous.ckpt`.
+pub(crate) fn previous_path(path: &Path) -> std::path::PathBuf {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    match path.extension() {
+        Some(ext) => path.with_file_name(format!("{stem}.previous.{}", ext.to_string_lossy())),
+        None => path.with_file_name(format!("{stem}.previous")),
+    }
+}
+
+/// Writes a checkpoint's `bytes` to `path`, keeping the file there (if any) at
+/// [`previous_path`]: it is renamed there first, then the new bytes are written with
+/// [`write_durably`]. A kill at any moment leaves a whole checkpoint at one of the two paths.
+///
+/// # Errors
+/// The step that failed, naming the file.
+pub(crate) fn save_keeping_previous(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if path.is_file() {
+        let previous = previous_path(path);
+        std::fs::rename(path, &previous)
+            .map_err(|e| format!("cannot rename it to {}: {e}", previous.display()))?;
+    }
+    write_durably(path, bytes)
+}
+
+/// Reads the checkpoint at `path` with `load`, or when that one is missing or refused, the one
+/// it replaced ([`previous_path`]). Returns it and, when it is the previous one, why the latest
+/// was refused.
+///
+/// # Errors
+/// Both refusals in one [`Error::Snapshot`](crate::Error::Snapshot) naming `path`, when
+/// neither reads.
+pub(crate) fn load_latest<T>(
+    path: &Path,
+    load: impl Fn(&Path) -> crate::Result<T>,
+) -> crate::Result<(T, Option<crate::Error>)> {
+    match load(path) {
+        Ok(c) => Ok((c, None)),
+        Err(latest) => match load(&previous_path(path)) {
+            Ok(c) => Ok((c, Some(latest))),
+            Err(previous) => Err(crate::Error::Snapshot {
+                origin: format!("checkpoint {}", path.display()),
+                reason: format!("no checkpoint reads: {latest}; {previous}"),
+            }),
+        },
+    }
+}
+
+/// The bytes of the file at `path`; an error is [`Error::Snapshot`](crate::Error::Snapshot)
+/// naming `origin` ("cannot read it: ...").
+pub(crate) fn read_named(path: &Path, origin: &str) -> crate::Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| crate::Error::Snapshot {
+        origin: origin.to_owned(),
+        reason: format!("cannot read it: {e}"),
+    })
+}

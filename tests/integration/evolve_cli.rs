@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::common::command::{command, hooke, ok, read, stderr, write};
+use crate::common::command::{bounded, command, hooke, ok, read, stderr, write};
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
@@ -143,32 +143,6 @@ fn resume_after_a_stop_gives_the_undisturbed_champion_and_history() {
         "{}",
         stderr(&refused)
     );
-}
-
-/// How long any one `hooke evolve` of these tests may take before the test fails: far above
-/// the seconds they take, so only a hang reaches it.
-const DEADLINE: Duration = Duration::from_secs(240);
-
-/// Runs `hooke args` to its end, failing the test (and killing it) past [`DEADLINE`].
-fn bounded(args: &[&str]) -> Output {
-    let child = command(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let id = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || tx.send(child.wait_with_output()));
-    match rx.recv_timeout(DEADLINE) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            // SIGKILL by process id: the waiting thread owns the child.
-            let _ = std::process::Command::new("kill")
-                .args(["-9", &id.to_string()])
-                .status();
-            panic!("hooke {args:?} ran past {DEADLINE:?}");
-        }
-    }
 }
 
 /// The run's final files as a user compares them: champion.json's bytes, and history.csv's

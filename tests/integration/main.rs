@@ -20,6 +20,8 @@ mod cpu_populations;
 mod cpu_stencil;
 mod creatures;
 mod energy_books;
+mod eval_checkpoint_cli;
+mod eval_checkpoints;
 mod eval_cli;
 mod evaluation_defaults;
 mod evolve;

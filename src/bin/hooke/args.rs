@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use hooke::population::CheckpointEvery;
 use hooke::BackendChoice;
 
 /// Mass-spring physics on the GPU and on the CPU: run, render, view and inspect scene files;
@@ -98,7 +99,12 @@ is not there (--backend gpu without an adapter) or an output that cannot be writ
 Deterministic (the same input gives the same fitness bits on the same backend and adapter), \
 idempotent (a rerun overwrites results.json with the same content but the wall times) and safe \
 to run many at once (no shared state; results.json is written to a temporary file in its folder \
-and renamed, so a reader never sees half a file).";
+and renamed, so a reader never sees half a file).
+
+On a machine that may be stopped (a preemptible node), --checkpoint FILE writes the evaluation's \
+state every --checkpoint-every (control periods, or seconds of wall time: 60s by default); after \
+a kill at any moment, the same command with --resume continues from it and writes the results \
+of a run that was never stopped, to the bit (the wall times aside).";
 
 /// `hooke eval --help`, the file formats.
 const EVAL_FORMATS: &str = "\
@@ -379,6 +385,26 @@ pub(crate) struct EvalArgs {
     /// it to share a machine between several evaluators.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) threads: Option<u32>,
+    /// Write a checkpoint of the running evaluation to FILE (the world's state, the run's
+    /// progress, the failures so far; the one it replaces kept as FILE's stem + `.previous`),
+    /// atomically: written to a temporary file, flushed to the disk, renamed. Checkpoints
+    /// change no result.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) checkpoint: Option<PathBuf>,
+    /// How often to checkpoint: N control periods (`10`) or T seconds of wall time (`90s`).
+    #[arg(long, value_name = "N|Ts", default_value = "60s", requires = "checkpoint",
+          value_parser = checkpoint_every)]
+    pub(crate) checkpoint_every: CheckpointEvery,
+    /// Resume from --checkpoint FILE (or the one before it, when FILE is damaged): the results
+    /// are those of a run that was never stopped. A checkpoint of another population,
+    /// evaluation, share or backend is refused by name.
+    #[arg(long, requires = "checkpoint")]
+    pub(crate) resume: bool,
+}
+
+/// `N` control periods or `Ts` seconds.
+pub(crate) fn checkpoint_every(text: &str) -> Result<CheckpointEvery, String> {
+    text.parse().map_err(|e: hooke::Error| e.to_string())
 }
 
 /// `hooke merge`.

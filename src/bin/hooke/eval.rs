@@ -7,6 +7,7 @@ use std::time::Instant;
 use hooke::BackendChoice;
 
 use crate::args::EvalArgs;
+use crate::eval_run::Checkpointing;
 use crate::population_file::PopulationFile;
 use crate::results_file::{Results, RobotEntry};
 
@@ -48,7 +49,12 @@ pub(crate) fn eval(args: &EvalArgs) -> Result<(), Box<dyn Error>> {
         backend.describe()
     );
     let started = Instant::now();
-    let outcomes = crate::eval_run::evaluate(&backend, &evaluation, parts)?;
+    let checkpoint = args.checkpoint.as_deref().map(|path| Checkpointing {
+        path,
+        every: args.checkpoint_every,
+        resume: args.resume,
+    });
+    let outcomes = crate::eval_run::evaluate(&backend, &evaluation, parts, checkpoint)?;
     let wall = started.elapsed().as_secs_f64();
     let results = Results {
         hooke: env!("CARGO_PKG_VERSION").to_owned(),

@@ -1,7 +1,8 @@
 //! Running the `hooke` binary as a user does, and the files its tests read and write.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -15,6 +16,32 @@ pub fn command(args: &[&str]) -> Command {
 /// Runs the `hooke` binary with `args` and waits for it.
 pub fn hooke(args: &[&str]) -> Output {
     command(args).output().expect("the hooke binary runs")
+}
+
+/// How long any one `hooke` run of a test that kills or resumes runs may take before the test
+/// fails: far above the seconds they take, so only a hang reaches it.
+pub const DEADLINE: Duration = Duration::from_secs(240);
+
+/// Runs `hooke args` to its end, failing the test (and killing it) past [`DEADLINE`].
+pub fn bounded(args: &[&str]) -> Output {
+    let child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    match rx.recv_timeout(DEADLINE) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // SIGKILL by process id: the waiting thread owns the child.
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &id.to_string()])
+                .status();
+            panic!("hooke {args:?} ran past {DEADLINE:?}");
+        }
+    }
 }
 
 /// What the run printed on standard error.
