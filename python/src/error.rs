@@ -28,6 +28,7 @@ fn class_name(err: &Error) -> &'static str {
         Error::IndexOutOfRange { .. } => "IndexOutOfRangeError",
         Error::Image { .. } => "ImageReadError",
         Error::EmptyImage { .. } => "EmptyImageError",
+        Error::Mesh { .. } => "MeshError",
         Error::ImageWrite { .. } => "ImageWriteError",
         Error::LengthMismatch { .. } => "LengthMismatchError",
         Error::Plot { .. } => "PlotError",
