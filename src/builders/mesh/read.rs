@@ -35,17 +35,16 @@ impl TriangleMesh {
             .extension()
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase);
-        let read = match extension.as_deref() {
-            Some("obj") => Self::from_obj,
-            Some("stl") => Self::from_stl,
-            _ => {
-                return Err(mesh_error(
+        let read =
+            match extension.as_deref() {
+                Some("obj") => Self::from_obj,
+                Some("stl") => Self::from_stl,
+                _ => return Err(mesh_error(
                     path,
                     "is neither .obj nor .stl: hooke reads triangle meshes from OBJ and STL files"
                         .into(),
-                ))
-            }
-        };
+                )),
+            };
         read(&read_input(path)?, path)
     }
 
@@ -95,7 +94,9 @@ impl TriangleMesh {
     /// As [`TriangleMesh::read`].
     pub fn from_stl(bytes: &[u8], path: &Path) -> Result<Self> {
         let binary_count = (bytes.len() >= STL_HEADER).then(|| {
-            u64::from(u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]))
+            u64::from(u32::from_le_bytes([
+                bytes[80], bytes[81], bytes[82], bytes[83],
+            ]))
         });
         let fits = |n: u64| STL_HEADER as u64 + STL_TRIANGLE * n == bytes.len() as u64;
         let ascii = bytes.starts_with(b"solid ") && !binary_count.is_some_and(fits);
@@ -115,7 +116,10 @@ impl TriangleMesh {
         let kind = if ascii { "ASCII" } else { "binary" };
         let mut reader = Cursor::new(source);
         let broken = |n: usize, e: std::io::Error| {
-            mesh_error(path, format!("is not a valid {kind} STL file (at triangle {n}): {e}"))
+            mesh_error(
+                path,
+                format!("is not a valid {kind} STL file (at triangle {n}): {e}"),
+            )
         };
         let triangles = stl_io::create_stl_reader(&mut reader).map_err(|e| broken(0, e))?;
         let mut vertices = Vec::new();

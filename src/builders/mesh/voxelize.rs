@@ -68,7 +68,10 @@ impl Grid {
         let first = (min / self.a - 0.5).floor() - 1.0 - self.lo[axis] as f64;
         let last = (max / self.a - 0.5).ceil() + 1.0 - self.lo[axis] as f64;
         let n = self.n[axis] as f64;
-        (first.clamp(0.0, n) as usize, (last + 1.0).clamp(0.0, n) as usize)
+        (
+            first.clamp(0.0, n) as usize,
+            (last + 1.0).clamp(0.0, n) as usize,
+        )
     }
 }
 

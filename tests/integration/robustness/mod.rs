@@ -9,6 +9,7 @@
 //! failure reproduces).
 
 mod huge_files;
+mod mesh_files;
 mod models;
 mod mutate;
 mod population_json;
