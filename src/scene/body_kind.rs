@@ -118,7 +118,7 @@ impl BodyKind {
 }
 
 /// `path` itself when absolute or without `base_dir`, else `base_dir/path`.
-fn resolve(base_dir: Option<&Path>, path: &Path) -> PathBuf {
+pub(super) fn resolve(base_dir: Option<&Path>, path: &Path) -> PathBuf {
     match base_dir {
         Some(dir) if path.is_relative() => dir.join(path),
         _ => path.to_path_buf(),

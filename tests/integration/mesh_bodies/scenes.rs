@@ -49,6 +49,21 @@ fn a_scene_mesh_path_resolves_against_the_scene_folder() {
     assert!(!direct.masses.is_empty());
     assert_eq!(model.masses, direct.masses);
     assert_eq!(model.springs, direct.springs);
+    // The cells drawn by `hooke run --gif`: one per voxel, each 8 distinct masses of the body.
+    let scene = Scene::load(&scene_path).unwrap();
+    let cells = scene.mesh_cells(&model).unwrap();
+    let voxels = MeshBody::new(dir.join("ball.stl"), 0.01, material)
+        .read_mesh()
+        .unwrap()
+        .voxel_cells(0.01, Path::new("ball.stl"))
+        .unwrap();
+    assert_eq!(cells.len(), voxels.len());
+    for cell in &cells {
+        let mut sorted = *cell;
+        sorted.sort_unstable();
+        assert!(sorted.windows(2).all(|w| w[0] < w[1]), "{cell:?}");
+        assert!((sorted[7] as usize) < model.masses.len());
+    }
 }
 
 #[test]
@@ -56,14 +71,19 @@ fn hooke_runs_a_mesh_scene_and_names_a_broken_mesh_file() {
     let dir = scratch("mesh_bodies", "cli");
     ball_file(&dir);
     let scene = write(&dir.join("ball.json"), &scene_json("ball.stl"));
+    let gif = dir.join("ball.gif");
+    let gif_arg = gif.to_str().unwrap();
     ok(&hooke(&[
         "run",
         &scene,
         "--duration",
-        "0.01",
+        "0.02",
         "--backend",
         "cpu",
+        "--gif",
+        gif_arg,
     ]));
+    assert!(std::fs::metadata(&gif).unwrap().len() > 0);
     // The same scene naming an open mesh: the message names the mesh file and the hole.
     let mut open = TriangleMesh::icosphere(0.03, 1);
     open.triangles.pop();
