@@ -167,6 +167,10 @@ impl TriangleMesh {
             let (a, b, ..) = edges[start];
             let end = start + edges[start..].partition_point(|e| (e.0, e.1) == (a, b));
             let run = &edges[start..end];
+            if run.len() == 2 && run[0].2 != run[1].2 {
+                start = end;
+                continue;
+            }
             let at = format!(
                 "edge between vertices {a} {} and {b} {}",
                 self.vertices[a as usize], self.vertices[b as usize]
@@ -178,10 +182,7 @@ impl TriangleMesh {
             if run.len() > 2 {
                 return Err(mesh_error(path, format!("{at} belongs to {} triangles {triangles:?}: every edge of a closed surface belongs to exactly two", run.len())));
             }
-            if run[0].2 == run[1].2 {
-                return Err(mesh_error(path, format!("{at}: triangles {triangles:?} both run it the same way, so their orientations disagree (one is flipped)")));
-            }
-            start = end;
+            return Err(mesh_error(path, format!("{at}: triangles {triangles:?} both run it the same way, so their orientations disagree (one is flipped)")));
         }
         Ok(())
     }
