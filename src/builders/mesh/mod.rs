@@ -40,9 +40,9 @@ pub(crate) fn mesh_error(path: &Path, reason: String) -> Error {
 /// likewise on y, z) in the mesh's coordinates (m), so the body's masses sit where the mesh is;
 /// a [`Placement`](super::Placement) then turns it about the mesh's origin and moves it. A cell
 /// is filled when its centre is inside the mesh by the even-odd rule along +z, decided with
-/// exact predicates and documented tie rules (a centre lying on a face counts as inside when the
-/// solid is on the face's +z side, i.e. just above it), so the same file gives the same voxels
-/// on every machine, and a
+/// exact predicates and documented tie rules (a centre lying on the surface counts as inside
+/// when the solid lies just above it along z; on a vertical face, just beyond it along +x, or
+/// +y for a face parallel to x), so the same file gives the same voxels on every machine, and a
 /// mesh moved by whole voxels (in exactly representable steps) gives the same voxels moved.
 /// The rule and its derivation are in the guide (`hooke::guide::materials`, "Bodies from
 /// meshes").
