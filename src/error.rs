@@ -176,6 +176,20 @@ pub enum Error {
         #[source]
         source: image::ImageError,
     },
+    /// An image used to build a body has more pixels than
+    /// [`MAX_IMAGE_PIXELS`](crate::builders::MAX_IMAGE_PIXELS), read from its header before it is
+    /// decoded.
+    #[error("image {path} is {width} x {height} pixels, more than the {limit} pixels an image body may have (hooke::builders::MAX_IMAGE_PIXELS)")]
+    ImageTooLarge {
+        /// The file (or `"<memory>"`).
+        path: PathBuf,
+        /// Its width in pixels, as its header says.
+        width: u32,
+        /// Its height in pixels, as its header says.
+        height: u32,
+        /// The limit on `width * height`.
+        limit: u64,
+    },
     /// An image used to build a body has no black pixels, or no pixels at all.
     #[error("image {path} has no black pixels (a pixel is a mass when its luminance is below the threshold)")]
     EmptyImage {

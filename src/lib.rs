@@ -158,6 +158,7 @@ pub use input_file::{
     max_input_bytes, read_input, read_input_with_limit, DEFAULT_MAX_INPUT_BYTES,
     MAX_INPUT_BYTES_VAR,
 };
+pub use model::{steps_for, MAX_STEPS};
 pub use model::{
     Actuator, Body, ClassCollision, Collision, Contact, DragSpring, DutyCycle, Friction,
     FrictionOscillator, FrictionRule, Heightfield, Integrator, Mass, Model, Obstacle, Params, Part,

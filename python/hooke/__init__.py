@@ -16,11 +16,13 @@ from __future__ import annotations
 from . import _builders, _errors, _population
 from ._builders import *  # noqa: F403 (the builders, listed in _builders.__all__)
 from ._errors import *  # noqa: F403 (the exception classes, listed in _errors.__all__)
-from ._hooke import CpuWorld, Model, Readings, Scene, Simulation, World, record
+from ._hooke import CpuWorld, Device, Material, Model, Readings, Scene, Simulation, World, record
+from ._hooke import max_input_bytes
 from ._hooke import frames
 from ._population import *  # noqa: F403 (evaluate, evolve and their results, in _population.__all__)
 
-__all__ = ["Model", "Scene", "Simulation", "CpuWorld", "World", "Readings", "record"]
+__all__ = ["Model", "Scene", "Simulation", "CpuWorld", "World", "Device", "Material", "Readings", "record"]
+__all__ += ["max_input_bytes"]
 __all__ += _builders.__all__
 __all__ += _errors.__all__
 __all__ += ["frames"]

@@ -10,6 +10,15 @@ import json
 import os
 from typing import Any, ClassVar
 
+from . import _hooke
+
+
+def _json_value(value: Any) -> Any:
+    """A field value ``json`` cannot write itself: a :class:`hooke.Material` as its fields."""
+    if isinstance(value, _hooke.Material):
+        return value.to_dict()
+    raise TypeError(f"a builder field of type {type(value).__name__} cannot be written to a scene")
+
 
 class Builder:
     """A body described by its fields (SI units: m, kg, N/m, N*s/m, rad/s)."""
@@ -20,8 +29,9 @@ class Builder:
         self.fields: dict[str, Any] = dict(fields)
 
     def _body_json(self) -> str:
-        """The body as the scene format's JSON (``{"type": ..., fields...}``)."""
-        return json.dumps({"type": self._type, **self.fields})
+        """The body as the scene format's JSON (``{"type": ..., fields...}``); a
+        :class:`hooke.Material` anywhere in the fields is written as its fields."""
+        return json.dumps({"type": self._type, **self.fields}, default=_json_value)
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.fields.items())
@@ -30,8 +40,9 @@ class Builder:
 
 class Cube(Builder):
     """Lipson's cube: 8 corner masses, 28 springs. Fields: size (m), corner_mass (kg),
-    stiffness (N/m), damping (N*s/m), material (a name such as ``"ecoflex_00_30"`` or
-    ``{"young_modulus": Pa, "density": kg/m^3, "damping_ratio": 0.1}``, replacing the three)."""
+    stiffness (N/m), damping (N*s/m), material (a :class:`hooke.Material`, a name such as
+    ``"ecoflex_00_30"`` or ``{"young_modulus": Pa, "density": kg/m^3, "damping_ratio": 0.1}``,
+    replacing the three)."""
 
     _type = "cube"
 
@@ -46,7 +57,11 @@ class VoxelBody(Builder):
 
 class ImageBody(Builder):
     """A body from a black-and-white picture. Fields: path, spacing (m), mass (kg), stiffness,
-    damping, threshold, theta0, h0."""
+    damping, threshold, theta0, h0, material (as :class:`Cube`'s, replacing mass, stiffness and
+    damping: each pixel a square of side spacing and thickness spacing, the springs an isotropic
+    sheet of the material's Young's modulus). The picture's file is read within the input-file
+    size limit and its header's dimensions checked (at most 4096 x 4096 pixels) before it is
+    decoded."""
 
     _type = "image"
 

@@ -121,6 +121,11 @@ class ImageReadError(HookeError, OSError):
     """An image cannot be read."""
 
 
+class ImageTooLargeError(ImageReadError):
+    """An image body's picture has more pixels than an image body may have (its header is read
+    before it is decoded)."""
+
+
 class ImageWriteError(HookeError, OSError):
     """An image cannot be written."""
 
@@ -207,6 +212,7 @@ __all__ = [
     "SceneIoError",
     "InputTooLargeError",
     "ImageReadError",
+    "ImageTooLargeError",
     "ImageWriteError",
     "PlotError",
     "SimulationError",

@@ -173,10 +173,7 @@ def _population(robots: Any) -> tuple[dict[str, Any], Path]:
     to."""
     if isinstance(robots, (str, os.PathLike)):
         path = Path(robots)
-        try:
-            text = path.read_text()
-        except OSError as e:
-            raise ArgumentError(f"cannot read the population file {path}: {e}") from e
+        text = _hooke.read_input_text(path)  # within HOOKE_MAX_INPUT_BYTES, as hooke eval reads
         try:
             return json.loads(text), path.parent
         except json.JSONDecodeError as e:
@@ -417,9 +414,10 @@ def _settings(settings: Any) -> dict[str, Any]:
         return {}
     if isinstance(settings, (str, os.PathLike)):
         path = Path(settings)
+        text = _hooke.read_input_text(path)  # within HOOKE_MAX_INPUT_BYTES, as hooke evolve reads
         try:
-            file = dict(json.loads(path.read_text()))
-        except (OSError, json.JSONDecodeError, TypeError, ValueError) as e:
+            file = dict(json.loads(text))
+        except (json.JSONDecodeError, TypeError, ValueError) as e:
             raise ArgumentError(f"cannot read the settings file {path}: {e}") from e
     else:
         file = dict(settings)

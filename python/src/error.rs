@@ -27,6 +27,7 @@ fn class_name(err: &Error) -> &'static str {
         Error::InvalidBuilder { .. } => "InvalidBuilderError",
         Error::IndexOutOfRange { .. } => "IndexOutOfRangeError",
         Error::Image { .. } => "ImageReadError",
+        Error::ImageTooLarge { .. } => "ImageTooLargeError",
         Error::EmptyImage { .. } => "EmptyImageError",
         Error::Mesh { .. } => "MeshError",
         Error::ImageWrite { .. } => "ImageWriteError",

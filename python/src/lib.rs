@@ -9,10 +9,13 @@ use pyo3::prelude::*;
 
 mod arrays;
 mod control;
+mod device;
 mod error;
 mod evaluator;
 mod evolve;
 mod gym;
+mod input;
+mod material;
 mod model;
 mod population;
 mod record;
@@ -26,6 +29,10 @@ fn _hooke(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::PySimulation>()?;
     m.add_class::<world::PyCpuWorld>()?;
     m.add_class::<world::PyWorld>()?;
+    m.add_class::<device::PyDevice>()?;
+    m.add_class::<material::PyMaterial>()?;
+    m.add_function(wrap_pyfunction!(input::read_input_text, m)?)?;
+    m.add_function(wrap_pyfunction!(input::max_input_bytes, m)?)?;
     m.add_class::<control::PyReadings>()?;
     m.add_function(wrap_pyfunction!(record::record_gif, m)?)?;
     m.add_function(wrap_pyfunction!(gym::robot_herd, m)?)?;

@@ -290,6 +290,11 @@ impl PyModel {
         vector_out(py, self.model.springs.iter().map(|s| s.stiffness).collect())
     }
 
+    /// Axial damping of each spring, `(M,)` N*s/m (a material's from its damping ratio).
+    fn damping<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        vector_out(py, self.model.springs.iter().map(|s| s.damping).collect())
+    }
+
     /// The parameters as a dict of the scene file's fields.
     fn params(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let text =

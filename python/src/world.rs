@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-use hooke::{CpuWorld, Model, Precision, Simulation, Snapshot, World, WorldOptions};
+use hooke::{CpuWorld, Model, Simulation, Snapshot, World, WorldOptions};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::arrays::{flags, indices, reals, to_vectors, vector_out, vectors_out, Shape};
+use crate::device::PyDevice;
 use crate::error::{argument, IntoPyResult};
 use crate::model::PyModel;
 
@@ -412,28 +413,39 @@ pub(crate) struct PyWorld;
 #[pymethods]
 impl PyWorld {
     #[new]
-    #[pyo3(signature = (model, precision="f32"))]
-    fn new(py: Python<'_>, model: &PyModel, precision: &str) -> PyResult<PyClassInitializer<Self>> {
-        let precision = match precision {
-            "f32" => Precision::F32,
-            "f64" => Precision::F64,
-            other => {
-                return Err(argument(format!(
-                    "precision {other:?}: expected \"f32\" or \"f64\""
-                )))
-            }
-        };
+    #[pyo3(signature = (model, precision="f32", device=None))]
+    fn new(
+        py: Python<'_>,
+        model: &PyModel,
+        precision: &str,
+        device: Option<&PyDevice>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let options = WorldOptions {
-            precision,
+            precision: crate::device::precision(precision)?,
             ..WorldOptions::default()
         };
         let model = model.model.clone();
-        let world = py.detach(|| World::with_options(&model, options)).py()?;
+        let world = py
+            .detach(|| match device {
+                Some(d) => World::with_device(d.device.clone(), d.queue.clone(), &model, options),
+                None => World::with_options(&model, options),
+            })
+            .py()?;
         Ok(PyClassInitializer::from(PySimulation {
             backend: Backend::Gpu(Box::new(world)),
             model,
         })
         .add_subclass(Self))
+    }
+
+    /// The device memory of this World's buffers, bytes by buffer.
+    #[getter]
+    fn device_memory<'py>(self_: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let py = self_.py();
+        match &self_.as_super().backend {
+            Backend::Gpu(w) => crate::device::memory_dict(py, w.device_memory()),
+            Backend::Cpu(_) => Ok(PyDict::new(py)),
+        }
     }
 
     /// The adapter the World runs on (name and backend).

@@ -7,7 +7,7 @@ use image::DynamicImage;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::fits_u32;
+use super::{fits_u32, Material};
 use crate::error::{Error, Result};
 use crate::model::{Contact, Friction, Integrator, Mass, Params, Part, Spring, STANDARD_GRAVITY};
 use crate::validate::{finite, non_negative, positive, require};
@@ -72,6 +72,15 @@ pub struct ImageBody {
     pub theta0: f64,
     /// Initial lift `h0` in m along z. Finite.
     pub h0: f64,
+    /// The material the body is made of (default `None`). When given, it replaces `mass`,
+    /// `stiffness` and `damping`: each pixel is a square of side `spacing` and thickness
+    /// `spacing` (mass `rho spacing^3`), and the springs make an isotropic sheet of the
+    /// material's Young's modulus in the picture's plane: edge springs `3 E spacing / 4`,
+    /// diagonals `3 E spacing / 8` (N/m), Poisson's ratio the lattice's 1/3, damped as
+    /// [`Material::bond_damping`] says. The derivation and what a pixel sheet cannot represent
+    /// are in the guide (`hooke::guide::materials`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
 }
 
 impl Default for ImageBody {
@@ -94,6 +103,7 @@ impl ImageBody {
             threshold: 0.5,
             theta0: 0.5,
             h0: 1.0,
+            material: None,
         }
     }
 
@@ -115,29 +125,19 @@ impl ImageBody {
     }
 
     /// Builds the body from the picture in file `path` (any format the `image` crate reads with
-    /// hooke's features: PNG, GIF).
+    /// hooke's features: PNG, GIF). The file is read within the input-file size limit
+    /// ([`read_input`](crate::read_input)) and its dimensions, from its header, are checked
+    /// against [`MAX_IMAGE_PIXELS`](super::MAX_IMAGE_PIXELS) before it is decoded.
     ///
     /// # Errors
+    /// [`Error::InputTooLarge`] for a file above the size limit; [`Error::ImageTooLarge`] for a
+    /// picture of more pixels than [`MAX_IMAGE_PIXELS`](super::MAX_IMAGE_PIXELS);
     /// [`Error::Image`] if the file cannot be opened or decoded; otherwise as
     /// [`ImageBody::from_image`], with [`Error::EmptyImage`] naming `path`.
     pub fn from_path(&self, path: impl AsRef<Path>) -> Result<Part> {
         let path = path.as_ref();
         self.validate()?;
-        let image = image::ImageReader::open(path)
-            .map_err(|e| Error::Image {
-                path: path.to_path_buf(),
-                source: image::ImageError::IoError(e),
-            })?
-            .with_guessed_format()
-            .map_err(|e| Error::Image {
-                path: path.to_path_buf(),
-                source: image::ImageError::IoError(e),
-            })?
-            .decode()
-            .map_err(|source| Error::Image {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let image = super::image_file::read_image(path)?;
         self.build_from(&image, path)
     }
 
@@ -146,7 +146,9 @@ impl ImageBody {
     /// # Errors
     /// [`Error::InvalidParameter`] for a spacing or mass that is not finite and > 0, a negative or
     /// non-finite stiffness or damping, a threshold outside (0, 1], or a non-finite `theta0` or
-    /// `h0`; [`Error::EmptyImage`] (path `"<memory>"`) if no pixel is black.
+    /// `h0`; [`Material::validate`]'s errors naming the field; [`Error::ImageTooLarge`] (path
+    /// `"<memory>"`) for a picture of more than [`MAX_IMAGE_PIXELS`](super::MAX_IMAGE_PIXELS);
+    /// [`Error::EmptyImage`] (path `"<memory>"`) if no pixel is black.
     pub fn from_image(&self, image: &DynamicImage) -> Result<Part> {
         self.validate()?;
         self.build_from(image, Path::new("<memory>"))
@@ -172,10 +174,12 @@ impl ImageBody {
             "must lie in (0, 1] (luminance)",
         )?;
         finite("image.theta0", self.theta0, "must be finite")?;
-        finite("image.h0", self.h0, "must be finite")
+        finite("image.h0", self.h0, "must be finite")?;
+        self.material.as_ref().map_or(Ok(()), Material::validate)
     }
 
     fn build_from(&self, image: &DynamicImage, path: &Path) -> Result<Part> {
+        super::image_file::check_pixels(path, image.width(), image.height())?;
         let la = image.to_luma_alpha8();
         let (w, h) = la.dimensions();
         let black = |u: u32, r: u32| {
@@ -240,6 +244,9 @@ impl ImageBody {
                     }
                 }
             }
+        }
+        if let Some(material) = &self.material {
+            self.apply_material(&mut part, material);
         }
         Ok(part)
     }

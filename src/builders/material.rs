@@ -116,12 +116,13 @@ impl CubicStiffness {
 
 /// The named materials: name, Young's modulus (Pa), density (kg/m^3). Sources in
 /// docs/SOURCES.md ("Materials").
-const NAMED: [(&str, f64, f64); 5] = [
+const NAMED: [(&str, f64, f64); 6] = [
     ("ecoflex_00_30", 69.0e3, 1070.0),
     ("ecoflex_00_50", 83.0e3, 1070.0),
     ("dragon_skin_10", 152.0e3, 1070.0),
     ("dragon_skin_30", 593.0e3, 1080.0),
     ("ninjaflex_tpu", 12.0e6, 1190.0),
+    ("plastazote_ld33", 160.0e3, 33.0),
 ];
 
 impl Material {
@@ -147,7 +148,10 @@ impl Material {
 
     /// A material from the table, undamped. `E` is the datasheet's tensile modulus at 100 %
     /// strain for the silicones (the secant modulus the datasheets print; the small-strain
-    /// tangent modulus of these rubbers is of the same order) and the tensile modulus for TPU:
+    /// tangent modulus of these rubbers is of the same order: for an incompressible neo-Hookean
+    /// solid it is 3 / 1.75 = 1.7 times the 100 % secant), the tensile modulus for TPU, and for
+    /// the polyethylene foam the secant modulus of its compression stress at 25 % strain
+    /// (40 kPa / 0.25; a foam's initial modulus, before its cell walls buckle, is higher):
     ///
     /// | name | E (Pa) | density (kg/m^3) | source (docs/SOURCES.md) |
     /// |---|---|---|---|
@@ -156,6 +160,7 @@ impl Material {
     /// | `dragon_skin_10` | 152e3 | 1070 | Smooth-On, Dragon Skin Series technical bulletin |
     /// | `dragon_skin_30` | 593e3 | 1080 | Smooth-On, Dragon Skin Series technical bulletin |
     /// | `ninjaflex_tpu` | 12e6 | 1190 | NinjaTek, NinjaFlex technical data sheet |
+    /// | `plastazote_ld33` | 160e3 | 33 | Zotefoams, Plastazote LD33 typical properties |
     ///
     /// # Errors
     /// [`Error::InvalidBuilder`](crate::Error::InvalidBuilder) (builder `"material"`) for a name

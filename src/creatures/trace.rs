@@ -54,7 +54,7 @@ impl Trace {
         non_negative("duration", duration, "must be finite and >= 0 s")?;
         positive("interval", interval, "must be finite and > 0 s")?;
         let dt = world.params().dt;
-        let total = (duration / dt).round() as u64;
+        let total = crate::model::steps_for(duration, dt)?;
         let every = ((interval / dt).round() as u64).max(1);
         let mut trace = Self::default();
         let mut taken = 0;

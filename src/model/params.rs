@@ -225,12 +225,36 @@ impl Params {
     }
 }
 
-/// Number of steps of `dt` in `duration` (both s), rounded to the nearest whole step.
+/// The most steps one run may take: 2^32. A run is refused before it starts when its duration
+/// needs more (`round(duration / dt) > MAX_STEPS`): at `dt = 1e-4 s` that is some 5 days of
+/// simulated time and, at a microsecond per step, over an hour of wall time for the smallest
+/// model; a longer run is a mistaken unit or `dt`, not an experiment, and stepping it would look
+/// like a hang. The step counters (`u64`) and the hashes' step numbers hold it with room to spare.
+pub const MAX_STEPS: u64 = 1 << 32;
+
+/// Number of steps of `dt` in `duration` (both s), rounded to the nearest whole step: the count
+/// both worlds, control loops, evaluations, recordings and `hooke run` take.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) for a negative or non-finite
-/// `duration`.
-pub(crate) fn steps_for(duration: f64, dt: f64) -> Result<u64> {
+/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) naming `duration` for a negative
+/// or non-finite `duration`, or one of more than [`MAX_STEPS`] steps of `dt`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(hooke::steps_for(2.0, 0.001)?, 2000);
+/// // 2^32 steps is the most one run may take.
+/// assert!(hooke::steps_for(1.0e9, 0.001).is_err());
+/// # Ok::<(), hooke::Error>(())
+/// ```
+pub fn steps_for(duration: f64, dt: f64) -> Result<u64> {
     non_negative("duration", duration, "must be finite and >= 0 s")?;
-    Ok((duration / dt).round() as u64)
+    let steps = (duration / dt).round();
+    if steps.is_nan() || steps > MAX_STEPS as f64 {
+        return Err(crate::Error::InvalidParameter {
+            name: "duration",
+            value: duration,
+            expected: "must be at most 2^32 (MAX_STEPS) steps of dt: duration / dt <= 4294967296",
+        });
+    }
+    Ok(steps as u64)
 }

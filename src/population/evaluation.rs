@@ -93,7 +93,8 @@ impl Fitness {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Evaluation {
-    /// Simulated time, s (default 5). Finite and >= 0; run as `round(duration / dt)` steps.
+    /// Simulated time, s (default 5). Finite and >= 0; run as `round(duration / dt)` steps, at
+    /// most [`MAX_STEPS`](crate::MAX_STEPS).
     pub duration: f64,
     /// The world's parameters (default [`Params::robots`], the ground walking robots need: on
     /// [`Params::default`]'s frictionless ground nothing walks). In JSON, the fields `params`
@@ -136,7 +137,8 @@ impl Evaluation {
     /// Steps of one run, `round(duration / dt)`.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a negative or non-finite duration.
+    /// [`Error::InvalidParameter`] naming `duration` for a negative or non-finite duration, or
+    /// one of more than [`MAX_STEPS`](crate::MAX_STEPS) steps.
     pub fn steps(&self) -> Result<u64> {
         steps_for(self.duration, self.params.dt)
     }
@@ -144,7 +146,8 @@ impl Evaluation {
     /// Checks the evaluation's own fields (the model is checked when the world is built).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a bad duration; [`Error::InvalidBuilder`] (builder
+    /// [`Error::InvalidParameter`] for a bad duration (negative, non-finite, or more than
+    /// [`MAX_STEPS`](crate::MAX_STEPS) steps of `dt`); [`Error::InvalidBuilder`] (builder
     /// `"evaluation"`) for a bad fitness direction, `control_steps == 0`, or a fixed-point force
     /// that is not finite and > 0.
     pub fn check(&self) -> Result<()> {

@@ -208,7 +208,8 @@ pub fn record_cpu_with<S: Simulation + AsRef<Model>>(
 /// the run.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for a non-finite or negative duration, a sample time that is not
+/// [`Error::InvalidParameter`] for a non-finite or negative duration or one of more than
+/// [`MAX_STEPS`](crate::MAX_STEPS) steps, a sample time that is not
 /// finite and > 0, a frame time outside `[max(dt, 0.01), 655]` s, a bad image size, style or
 /// fixed camera; [`Error::LengthMismatch`] if `model` does not have the world's masses and
 /// springs; [`Error::IndexOutOfRange`] for a missing body or a cell or triangle naming a missing
@@ -283,13 +284,8 @@ pub fn record_with<S: Simulation>(
             });
         }
     }
-    if !(o.duration.is_finite() && o.duration >= 0.0) {
-        return Err(Error::InvalidParameter {
-            name: "duration",
-            value: o.duration,
-            expected: "must be finite and >= 0 s",
-        });
-    }
+    // A negative, non-finite or endless duration, refused before the device is touched.
+    crate::model::steps_for(o.duration, dt)?;
     if !(o.sample_time.is_finite() && o.sample_time > 0.0) {
         return Err(Error::InvalidParameter {
             name: "sample_time",
@@ -332,7 +328,7 @@ pub fn record_with<S: Simulation>(
     let frames = schedule.frames_for(o.duration);
     let every = ((o.sample_time / dt).round() as u64).max(1);
     let start = world.steps();
-    let total = ((o.duration / dt).round() as u64).max(schedule.step_of(frames - 1));
+    let total = crate::model::steps_for(o.duration, dt)?.max(schedule.step_of(frames - 1));
     let mut trace = Trace::default();
     let mut shots: Vec<(Vec<DVec3>, Vec<f64>)> = Vec::with_capacity(frames as usize);
     let mut taken = 0u64;

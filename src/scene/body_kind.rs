@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, MeshBody, RandomStructure, Rope, VoxelBody,
+    Builder, Cloth, Cube, ImageBody, Lattice, Material, MeshBody, RandomStructure, Rope, VoxelBody,
 };
 use crate::creatures::{BreathingCube, DroppedStructure, Inchworm, Pendulum, WalkingRobot, Wheel};
 use crate::error::Result;
@@ -158,6 +158,9 @@ struct ImageSourceJson {
     theta0: f64,
     /// Initial lift `h0` in m along z. Finite.
     h0: f64,
+    /// The material (a name or the fields); replaces `mass`, `stiffness` and `damping`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    material: Option<Material>,
 }
 impl Default for ImageSourceJson {
     fn default() -> Self {
@@ -180,6 +183,7 @@ impl From<ImageSource> for ImageSourceJson {
             threshold: b.threshold,
             theta0: b.theta0,
             h0: b.h0,
+            material: b.material,
         }
     }
 }
@@ -202,6 +206,7 @@ impl TryFrom<ImageSourceJson> for ImageSource {
                 threshold: j.threshold,
                 theta0: j.theta0,
                 h0: j.h0,
+                material: j.material,
             },
         })
     }

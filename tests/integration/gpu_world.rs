@@ -253,6 +253,27 @@ fn obstacle_scenes_are_bit_identical_run_to_run() {
     }
 }
 
+/// Bodies made of materials (`scenes::material_bodies`: a voxel body and an image body, their
+/// damping from the damping ratio) end in the same f32 bits in two runs, in both atomic widths,
+/// and the run moved them (the bits compared are not the initial state's).
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn material_bodies_are_bit_identical_run_to_run() {
+    let model = scenes::material_bodies();
+    let start: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
+    for atomics in [AtomicWidth::Auto, AtomicWidth::Bits32] {
+        let a = run_bits(&model, opts(atomics), 2000);
+        let b = run_bits(&model, opts(atomics), 2000);
+        assert_same_bits(&a, &b, &format!("material bodies ({atomics:?})"));
+        let moved =
+            a.0.iter()
+                .zip(&start)
+                .map(|(p, q)| p.distance(*q))
+                .fold(0.0, f64::max);
+        assert!(moved > 1e-3, "the bodies moved only {moved} m");
+    }
+}
+
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn high_contention_is_bit_identical_over_thousands_of_steps() {

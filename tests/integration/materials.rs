@@ -203,3 +203,121 @@ fn genomes_take_materials() {
         .to_string()
         .contains("stiff_material"));
 }
+
+/// Elastic energy (J) of `part`'s springs with every mass moved by the in-plane (x, z) strain
+/// `[exx, ezz, exz]`, linearised: `sum k (n . eps . n L0)^2 / 2` over springs along `n`.
+fn strained_energy(part: &hooke::Part, [exx, ezz, exz]: [f64; 3]) -> f64 {
+    part.springs
+        .iter()
+        .map(|s| {
+            let d = part.masses[s.b as usize].position - part.masses[s.a as usize].position;
+            let stretch = (d.x * d.x * exx + d.z * d.z * ezz + 2.0 * d.x * d.z * exz) / d.length();
+            s.stiffness * stretch * stretch / 2.0
+        })
+        .sum()
+}
+
+/// An image body of a material: each pixel weighs `rho s^3`, edge springs have `3 E s / 4` and
+/// diagonals `3 E s / 8`, damped at the damping ratio; and the pixel sheet is the isotropic
+/// plane-stress solid of Young's modulus E and Poisson's ratio 1/3 the derivation says: under
+/// uniaxial stress along x and along a direction 30 degrees from x, the springs' energy is the
+/// continuum's `sigma^2 / (2 E)` times the volume `N^2 s^3`, short by the springs the outline
+/// lacks (an N x N picture has N (N - 1) edge springs per axis and (N - 1)^2 diagonals per
+/// direction instead of N^2: at most 2/N of the energy).
+#[test]
+fn an_image_body_of_a_material_is_an_isotropic_sheet() {
+    let (n, s) = (40u32, 0.005);
+    let material = Material::new(3.0e5, 1100.0).with_damping_ratio(0.1);
+    let picture = image::GrayImage::from_pixel(n, n, image::Luma([0]));
+    let body = hooke::ImageBody {
+        spacing: s,
+        theta0: 0.0,
+        material: Some(material),
+        ..hooke::ImageBody::anderson_table1()
+    };
+    let part = body
+        .from_image(&image::DynamicImage::ImageLuma8(picture))
+        .unwrap();
+    for m in &part.masses {
+        assert!((m.mass - 1100.0 * s.powi(3)).abs() < 1e-18);
+    }
+    let e = material.young_modulus;
+    for spring in &part.springs {
+        let k = if spring.rest_length < 1.2 * s {
+            0.75
+        } else {
+            0.375
+        } * e
+            * s;
+        assert!((spring.stiffness - k).abs() < 1e-9 * k, "{spring:?}");
+        let m = 1100.0 * s.powi(3);
+        let critical = 2.0 * (k * m / 2.0).sqrt();
+        assert!(
+            (spring.damping - 0.1 * critical).abs() < 1e-12,
+            "{spring:?}"
+        );
+    }
+    let volume = f64::from(n * n) * s.powi(3);
+    let sigma = 1.0e3; // Pa: a strain of 1/300, small enough for the linearisation
+    for angle in [0.0f64, std::f64::consts::PI / 6.0] {
+        // Uniaxial stress along (cos, sin): strain sigma / E along it, -sigma / (3 E) across.
+        let (c, si) = (angle.cos(), angle.sin());
+        let (along, across) = (sigma / e, -sigma / (3.0 * e));
+        let strain = [
+            along * c * c + across * si * si,
+            along * si * si + across * c * c,
+            (along - across) * c * si,
+        ];
+        let continuum = sigma * sigma / (2.0 * e) * volume;
+        let springs = strained_energy(&part, strain);
+        let short = 1.0 - springs / continuum;
+        assert!(
+            (0.0..=2.0 / f64::from(n)).contains(&short),
+            "angle {angle}: springs {springs} J, continuum {continuum} J, short by {short}"
+        );
+    }
+}
+
+/// An image body in a scene file names a material like the other solids: by name or by its
+/// fields, built as the Rust builder builds it; the material survives a save.
+#[test]
+fn scene_image_bodies_take_a_material() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("image_material");
+    std::fs::create_dir_all(&dir).unwrap();
+    let picture =
+        image::GrayImage::from_fn(4, 3, |u, r| image::Luma([if u + r < 5 { 0 } else { 255 }]));
+    picture.save(dir.join("shape.png")).unwrap();
+    let json = |material: &str| {
+        format!(
+            r#"{{"version": 1, "bodies": [{{"body": {{"type": "image", "path": "shape.png",
+                "spacing": 0.01, "theta0": 0, "h0": 0, "material": {material}}}}}]}}"#
+        )
+    };
+    let load = |material: &str| {
+        let path = dir.join("scene.json");
+        std::fs::write(&path, json(material)).unwrap();
+        Scene::load(&path).unwrap()
+    };
+    let named = load(r#""ninjaflex_tpu""#).to_model().unwrap();
+    let ninjaflex = Material::named("ninjaflex_tpu").unwrap();
+    let fields = load(&format!(
+        r#"{{"young_modulus": {}, "density": {}}}"#,
+        ninjaflex.young_modulus, ninjaflex.density
+    ))
+    .to_model()
+    .unwrap();
+    let rust = hooke::ImageBody {
+        spacing: 0.01,
+        theta0: 0.0,
+        h0: 0.0,
+        material: Some(ninjaflex),
+        ..hooke::ImageBody::anderson_table1()
+    }
+    .from_path(dir.join("shape.png"))
+    .unwrap();
+    assert_eq!(named.springs, rust.springs);
+    assert_eq!(fields.springs, rust.springs);
+    assert_eq!(named.masses, rust.masses);
+    let saved = load(r#""ninjaflex_tpu""#).to_json_string();
+    assert!(saved.contains("young_modulus"), "{saved}");
+}

@@ -72,6 +72,14 @@ fn image_body_with_restitution() {
     both_widths("image body", &scenes::image_body(), 4000, 250);
 }
 
+/// Bodies made of materials (a voxel body and an image body, damped): the springs, masses and
+/// damping a `Material` gives hold the GPU to the CPU like hand-set ones.
+#[test]
+#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+fn bodies_of_materials() {
+    both_widths("material bodies", &scenes::material_bodies(), 3000, 250);
+}
+
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
 fn inchworm_with_friction_oscillators() {

@@ -111,7 +111,7 @@ fn simulate<S: Simulation>(
     backend: &OpenBackend,
 ) -> Result<(), Box<dyn Error>> {
     let dt = sim.dt();
-    let total = (args.duration / dt).round() as u64;
+    let total = hooke::steps_for(args.duration, dt)?;
     let every = ((args.every / dt).round() as u64).max(1);
     eprintln!(
         "{}: {} masses, {} springs, {} bodies; {total} steps of {} s on {}",

@@ -8,6 +8,7 @@
 //! count and `HOOKE_FUZZ_SEED` picks another random stream (the default seed is fixed, so a CI
 //! failure reproduces).
 
+mod endless_runs;
 mod huge_files;
 mod mesh_files;
 mod models;

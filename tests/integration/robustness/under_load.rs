@@ -109,12 +109,20 @@ mod eval_processes {
     use crate::common::command::{command, ok, read, scratch, stderr, write};
     use crate::eval_cli::comparable;
 
-    /// Processes started at once in each round.
-    const PROCESSES: usize = 6;
-    /// Rounds of starts and kills.
-    const ROUNDS: usize = 8;
-    /// The longest one `hooke eval` of this small batch may take (it takes a fraction of a
-    /// second): past it the process is taken for hung.
+    /// How many `hooke eval` start at once in each round, and how many rounds, on one backend.
+    #[derive(Clone, Copy)]
+    struct Load {
+        /// `--backend`: `cpu` or `gpu`.
+        backend: &'static str,
+        /// Processes started at once in each round.
+        processes: usize,
+        /// Rounds of starts and kills.
+        rounds: usize,
+    }
+
+    /// The longest one `hooke eval` of this small batch may take (a fraction of a second on the
+    /// CPU, a second or two on lavapipe with the device opened and the kernels compiled, both
+    /// slower with six at once on two cores): past it the process is taken for hung.
     const PROCESS_DEADLINE: Duration = Duration::from_secs(60);
 
     /// The population of the property tests, evaluated for 0.5 s (a few tenths of a second of
@@ -125,9 +133,20 @@ mod eval_processes {
         pop
     }
 
-    fn eval(pop: &str, out: &Path) -> Child {
-        command(&["eval", pop, "--backend", "cpu", "--threads", "1", "--out"])
-            .arg(out)
+    /// `hooke eval` on `backend` (one thread on the CPU).
+    fn eval_command(backend: &str, pop: &str, out: &Path) -> std::process::Command {
+        let mut args = vec!["eval", pop, "--backend", backend];
+        if backend == "cpu" {
+            args.extend(["--threads", "1"]);
+        }
+        args.push("--out");
+        let mut c = command(&args);
+        c.arg(out);
+        c
+    }
+
+    fn eval(backend: &str, pop: &str, out: &Path) -> Child {
+        eval_command(backend, pop, out)
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap()
@@ -159,17 +178,20 @@ mod eval_processes {
         }
     }
 
-    /// Six `hooke eval` at once on one results file, some killed (SIGKILL) at random moments of
-    /// their run, eight rounds: every results file that exists is complete with the bits of an
-    /// undisturbed run, and a run after all of them writes those bits again.
-    #[test]
-    fn eval_processes_killed_at_random_leave_complete_results() {
-        let dir: PathBuf = scratch("under_load", "eval_kills");
+    /// `load.processes` `hooke eval` at once on one results file, some killed (SIGKILL) at random
+    /// moments of their run, `load.rounds` rounds: every results file that exists is complete
+    /// with the bits of an undisturbed run, and a run after all of them writes those bits again.
+    fn kill_at_random(load: Load) {
+        let Load {
+            backend,
+            processes,
+            rounds,
+        } = load;
+        let dir: PathBuf = scratch("under_load", &format!("eval_kills_{backend}"));
         let pop = write(&dir.join("population.json"), &population());
         let reference_file = dir.join("reference.json");
         let started = Instant::now();
-        let out = command(&["eval", &pop, "--backend", "cpu", "--threads", "1", "--out"])
-            .arg(&reference_file)
+        let out = eval_command(backend, &pop, &reference_file)
             .output()
             .unwrap();
         ok(&out);
@@ -178,13 +200,15 @@ mod eval_processes {
         let shared = dir.join("results.json");
         let mut rng = SplitMix64::new(0x005e_ed0f_4b11);
         let (mut killed, mut finished) = (0, 0);
-        for _ in 0..ROUNDS {
-            let mut children: Vec<Child> = (0..PROCESSES).map(|_| eval(&pop, &shared)).collect();
+        for _ in 0..rounds {
+            let mut children: Vec<Child> = (0..processes)
+                .map(|_| eval(backend, &pop, &shared))
+                .collect();
             let round_start = Instant::now();
             let deadline = round_start + PROCESS_DEADLINE;
             // About half are killed, each at a moment drawn from the first two undisturbed
-            // run times of the round (six processes on two cores run slower than one alone).
-            let mut kills: Vec<(Duration, usize)> = (0..PROCESSES)
+            // run times of the round (several processes on two cores run slower than one alone).
+            let mut kills: Vec<(Duration, usize)> = (0..processes)
                 .filter_map(|i| {
                     let (kill, at) = (rng.next_f64() < 0.5, rng.next_f64());
                     kill.then(|| (run_time.mul_f64(2.0 * at), i))
@@ -207,17 +231,40 @@ mod eval_processes {
                 check_complete(&shared, &reference);
             }
         }
-        eprintln!("{killed} processes killed, {finished} finished, one run alone {run_time:?}");
+        eprintln!(
+            "{backend}: {killed} processes killed, {finished} finished, one run alone {run_time:?}"
+        );
         assert!(
             killed > 0 && finished > 0,
             "{killed} killed, {finished} finished: the test checked nothing"
         );
         // A rerun after all that: the same bits.
-        let out = command(&["eval", &pop, "--backend", "cpu", "--out"])
-            .arg(&shared)
-            .output()
-            .unwrap();
+        let out = eval_command(backend, &pop, &shared).output().unwrap();
         assert!(out.status.success(), "{}", stderr(&out));
         check_complete(&shared, &reference);
+    }
+
+    /// Six `hooke eval` on the CPU reference at once on one results file, about half killed
+    /// at random, eight rounds.
+    #[test]
+    fn eval_processes_killed_at_random_leave_complete_results() {
+        kill_at_random(Load {
+            backend: "cpu",
+            processes: 6,
+            rounds: 8,
+        });
+    }
+
+    /// The same on the GPU backend (lavapipe here): four processes at once, each opening the
+    /// device and compiling its kernels, three rounds; the fitness bits of each complete file
+    /// are the GPU reference run's.
+    #[test]
+    #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
+    fn gpu_eval_processes_killed_at_random_leave_complete_results() {
+        kill_at_random(Load {
+            backend: "gpu",
+            processes: 4,
+            rounds: 3,
+        });
     }
 }
