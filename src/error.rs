@@ -196,6 +196,16 @@ pub enum Error {
         /// The file (or `"<memory>"`).
         path: PathBuf,
     },
+    /// A triangle mesh used to build a body could not be read, is not a closed surface, or
+    /// gives no voxels or too many at the voxel size asked for
+    /// ([`MeshBody`](crate::builders::MeshBody)).
+    #[error("mesh {path}: {reason}")]
+    Mesh {
+        /// The file (or `"<memory>"`).
+        path: PathBuf,
+        /// What is wrong, naming the triangle, edge or vertex where there is one.
+        reason: String,
+    },
     /// An image (a rendered frame, an animation or a plot) could not be encoded or written.
     #[error("cannot write image {path}: {source}")]
     ImageWrite {

@@ -69,7 +69,7 @@
 //!   scenes, terrain, collisions, control, populations, the `hooke` command, clusters,
 //!   pictures, performance and troubleshooting, every snippet compiled and run as a test.
 //! - Build bodies: [`builders`] ([`Cube`], [`VoxelBody`], [`ImageBody`], [`Rope`], [`Cloth`],
-//!   [`RandomStructure`], [`Lattice`], [`ParticleBed`], placed with a [`Placement`]), or by hand from [`Mass`]es
+//!   [`RandomStructure`], [`Lattice`], [`ParticleBed`], [`MeshBody`] from an OBJ or STL mesh, placed with a [`Placement`]), or by hand from [`Mass`]es
 //!   and [`Spring`]s in a [`Part`]; global settings are [`Params`].
 //! - Save and load whole setups: [`Scene`] (JSON).
 //! - Robots that move: [`creatures`] (walking robot, rolling wheels, inchworm, Lipson's
@@ -140,9 +140,9 @@ mod validate;
 
 pub use backend_choice::{BackendChoice, OpenBackend};
 pub use builders::{
-    Builder, Cloth, Cube, CubicStiffness, ImageBody, Lattice, Material, Muscle, ParticleBed,
-    Placement, RandomStructure, Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody, VoxelPart,
-    LATTICE_POISSON_RATIO,
+    Builder, Cloth, Cube, CubicStiffness, ImageBody, Lattice, Material, MeshBody, Muscle,
+    ParticleBed, Placement, RandomStructure, Rope, RoughGround, Slope, Staircase, Voxel, VoxelBody,
+    VoxelPart, LATTICE_POISSON_RATIO,
 };
 pub use control::{ControlLoop, ControlRun, Controller};
 pub use cpu::CpuWorld;

@@ -59,6 +59,7 @@ mod body_kind;
 mod body_spec;
 mod description;
 mod format;
+mod mesh_cells;
 mod pile;
 mod terrain;
 

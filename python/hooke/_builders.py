@@ -7,6 +7,7 @@ the masses and springs. An unknown field or a value out of range raises
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, ClassVar
 
 from . import _hooke
@@ -63,6 +64,21 @@ class ImageBody(Builder):
     decoded."""
 
     _type = "image"
+
+
+class MeshBody(Builder):
+    """A solid from a closed triangle mesh file (``.obj``, or ``.stl`` binary or ASCII),
+    voxelized at voxel size ``voxel`` (m) into a voxel body of ``material`` (as
+    :class:`Cube`'s). Fields (all required): path (a str or path-like; in a scene file relative
+    to its folder), voxel, material. A mesh that cannot be read, is not closed, or gives no voxel
+    or too many raises :class:`hooke.MeshError` naming the file."""
+
+    _type = "mesh"
+
+    def __init__(self, **fields: Any) -> None:
+        if "path" in fields:
+            fields["path"] = os.fspath(fields["path"])
+        super().__init__(**fields)
 
 
 class Rope(Builder):
@@ -145,6 +161,7 @@ __all__ = [
     "Cube",
     "VoxelBody",
     "ImageBody",
+    "MeshBody",
     "Rope",
     "Cloth",
     "RandomStructure",

@@ -92,6 +92,11 @@ class EmptyImageError(InvalidInputError):
     """An image body's picture has no black pixel."""
 
 
+class MeshError(InvalidInputError):
+    """A mesh body's triangle mesh cannot be read, is not closed, or gives no voxels or too
+    many at its voxel size."""
+
+
 class SceneParseError(InvalidInputError):
     """A scene file is not valid scene JSON."""
 
@@ -200,6 +205,7 @@ __all__ = [
     "LengthMismatchError",
     "OutOfF32RangeError",
     "EmptyImageError",
+    "MeshError",
     "SceneParseError",
     "SceneVersionError",
     "IndexOutOfRangeError",

@@ -29,6 +29,7 @@ fn class_name(err: &Error) -> &'static str {
         Error::Image { .. } => "ImageReadError",
         Error::ImageTooLarge { .. } => "ImageTooLargeError",
         Error::EmptyImage { .. } => "EmptyImageError",
+        Error::Mesh { .. } => "MeshError",
         Error::ImageWrite { .. } => "ImageWriteError",
         Error::LengthMismatch { .. } => "LengthMismatchError",
         Error::Plot { .. } => "PlotError",

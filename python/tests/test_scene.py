@@ -93,3 +93,36 @@ def test_params_keep_the_preset_for_fields_not_given() -> None:
     assert changed["dt"] == 5e-5
     assert {k: v for k, v in changed.items() if k != "dt"} == {k: v for k, v in robots.items() if k != "dt"}
     assert hooke.Model().params() != robots
+
+
+CUBE_OBJ = """v 0 0 0
+v 0.2 0 0
+v 0 0.2 0
+v 0.2 0.2 0
+v 0 0 0.2
+v 0.2 0 0.2
+v 0 0.2 0.2
+v 0.2 0.2 0.2
+f 1 3 4 2
+f 5 6 8 7
+f 1 2 6 5
+f 3 7 8 4
+f 1 5 7 3
+f 2 4 8 6
+"""
+
+
+def test_a_mesh_body_voxelizes_its_file_with_its_material(tmp_path: Path) -> None:
+    # A 0.2 m cube at 0.05 m voxels: 4 x 4 x 4 cells, 5^3 corners, weighing rho (0.2 m)^3.
+    path = tmp_path / "cube.obj"
+    path.write_text(CUBE_OBJ)
+    material = {"young_modulus": 1.0e5, "density": 1000.0}
+    model = hooke.Model()
+    model.add("cube", hooke.MeshBody(path=path, voxel=0.05, material=material))
+    assert model.mass_count == 125
+    assert model.masses().sum() == pytest.approx(1000.0 * 0.2**3)
+    # The last face left out: the mesh is open, and the error names the file.
+    open_path = tmp_path / "open.obj"
+    open_path.write_text(CUBE_OBJ.rsplit("f", 1)[0])
+    with pytest.raises(hooke.MeshError, match="open.obj.*not watertight"):
+        model.add("open", hooke.MeshBody(path=open_path, voxel=0.05, material=material))

@@ -16,6 +16,7 @@
 //! | [`RandomStructure`] | a random connected structure, every mass joined to at least three others | Lipson |
 //! | [`Lattice`] | the benchmark lattice of the benchmark scene (13 forward neighbours, sorted springs) | benchmark scene |
 //! | [`Material`] | Young's modulus, density and damping ratio turned into the springs, masses and damping of [`VoxelBody`], [`Cube`] and [`Lattice`] | continuum mechanics (Cauchy-Born) |
+//! | [`MeshBody`] | a closed OBJ or STL triangle mesh voxelized (exactly, the same on every machine) into a [`VoxelBody`] of a [`Material`] | hooke |
 //! | [`ParticleBed`] | loose colliding particles on a jittered grid, no springs (piles, the collision benchmark's beds) | hooke |
 //!
 //! Hand-made masses and springs mix freely with builders, either in one [`Part`] or in the
@@ -57,6 +58,7 @@ mod image_material;
 mod lattice;
 mod lattice_material;
 mod material;
+mod mesh;
 mod particle_bed;
 mod random;
 mod terrain;
@@ -69,6 +71,7 @@ pub use image_body::ImageBody;
 pub use image_file::MAX_IMAGE_PIXELS;
 pub use lattice::Lattice;
 pub use material::{CubicStiffness, Material, LATTICE_POISSON_RATIO};
+pub use mesh::{MeshBody, TriangleMesh, MAX_COLUMN_TESTS};
 pub use particle_bed::ParticleBed;
 pub use random::{RandomStructure, SplitMix64, MAX_RANDOM_MASSES};
 pub use terrain::{RoughGround, Slope, Staircase};

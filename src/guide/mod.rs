@@ -23,6 +23,10 @@ pub mod materials {
     #![doc = include_str!("materials.md")]
 }
 
+pub mod meshes {
+    #![doc = include_str!("meshes.md")]
+}
+
 pub mod terrain {
     #![doc = include_str!("terrain.md")]
 }

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Material, RandomStructure, Rope, VoxelBody,
+    Builder, Cloth, Cube, ImageBody, Lattice, Material, MeshBody, RandomStructure, Rope, VoxelBody,
 };
 use crate::creatures::{BreathingCube, DroppedStructure, Inchworm, Pendulum, WalkingRobot, Wheel};
 use crate::error::Result;
@@ -16,7 +16,7 @@ use crate::model::Part;
 /// What makes a body: one builder or creature with its parameters, or a hand-made [`Part`]. In
 /// JSON the variant is the `"type"` field next to the builder's own fields, each of which may be
 /// left out (it then takes the default the builder documents): `"cube"`, `"voxels"`, `"image"`,
-/// `"rope"`, `"cloth"`, `"random"`, `"lattice"`, the creatures `"walking_robot"`,
+/// `"mesh"`, `"rope"`, `"cloth"`, `"random"`, `"lattice"`, the creatures `"walking_robot"`,
 /// `"commanded_walker"`, `"inchworm"`, `"wheel"`, `"breathing_cube"`, `"pendulum"`,
 /// `"dropped_structure"`, and `"part"`.
 ///
@@ -32,6 +32,9 @@ pub enum BodyKind {
     Voxels(VoxelBody),
     /// [`ImageBody`] read from a picture file.
     Image(ImageSource),
+    /// [`MeshBody`]: a closed OBJ or STL mesh voxelized into a voxel body of a material
+    /// (`"path"`, `"voxel"` and `"material"` required).
+    Mesh(MeshBody),
     /// [`Rope`].
     Rope(Rope),
     /// [`Cloth`].
@@ -67,6 +70,7 @@ impl BodyKind {
             Self::Cube(_) => "cube",
             Self::Voxels(_) => "voxels",
             Self::Image(_) => "image",
+            Self::Mesh(_) => "mesh",
             Self::Rope(_) => "rope",
             Self::Cloth(_) => "cloth",
             Self::Random(_) => "random",
@@ -82,8 +86,8 @@ impl BodyKind {
         }
     }
 
-    /// Builds the part in its local frame; a relative image path is resolved against `base_dir`
-    /// (when given).
+    /// Builds the part in its local frame; a relative image or mesh path is resolved against
+    /// `base_dir` (when given).
     ///
     /// # Errors
     /// The builder's errors.
@@ -91,13 +95,12 @@ impl BodyKind {
         match self {
             Self::Cube(b) => b.build(),
             Self::Voxels(b) => b.build(),
-            Self::Image(src) => {
-                let path = match base_dir {
-                    Some(dir) if src.path.is_relative() => dir.join(&src.path),
-                    _ => src.path.clone(),
-                };
-                src.body.from_path(path)
+            Self::Image(src) => src.body.from_path(resolve(base_dir, &src.path)),
+            Self::Mesh(b) => MeshBody {
+                path: resolve(base_dir, &b.path),
+                ..b.clone()
             }
+            .build(),
             Self::Rope(b) => b.build(),
             Self::Cloth(b) => b.build(),
             Self::Random(b) => b.build(),
@@ -111,6 +114,14 @@ impl BodyKind {
             Self::DroppedStructure(c) => Ok(c.build()?.part),
             Self::Part(p) => Ok(p.clone()),
         }
+    }
+}
+
+/// `path` itself when absolute or without `base_dir`, else `base_dir/path`.
+pub(super) fn resolve(base_dir: Option<&Path>, path: &Path) -> PathBuf {
+    match base_dir {
+        Some(dir) if path.is_relative() => dir.join(path),
+        _ => path.to_path_buf(),
     }
 }
 

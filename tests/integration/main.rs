@@ -36,6 +36,7 @@ mod hashes_cli;
 mod import_cycles;
 mod link_orientation;
 mod materials;
+mod mesh_bodies;
 mod numerics;
 mod obstacles;
 mod parity;

@@ -21,13 +21,17 @@ use crate::world::{on_world, OnWorld};
 /// Runs `hooke run`.
 pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
     SimdLevel::from_env()?;
-    let (_, model) = scene_file::load(&args.scene)?;
+    let (scene, model) = scene_file::load(&args.scene)?;
     // Check the GIF's name before the (possibly long) run.
-    let gif = args
+    let mut gif = args
         .gif
         .as_deref()
         .map(|p| gif_options(args, p))
         .transpose()?;
+    if let Some(options) = &mut gif {
+        // Mesh bodies are drawn as the surface of their voxels.
+        options.cells = scene.mesh_cells(&model)?;
+    }
     let backend = crate::eval_run::open(args.backend, args.threads)?;
     let work = Simulate {
         model: &model,

@@ -10,6 +10,7 @@
 
 mod endless_runs;
 mod huge_files;
+mod mesh_files;
 mod models;
 mod mutate;
 mod population_json;
