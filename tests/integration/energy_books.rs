@@ -137,6 +137,10 @@ fn converges_at_first_order(name: &str, model: &Model, duration: f64) {
         order(excursion[1], excursion[2]),
     ];
     eprintln!("{name}: balance excursion {excursion:?} J, orders {p:?}");
+    assert!(
+        excursion[2] > 1e-10,
+        "{name}: excursions {excursion:?} J near rounding: nothing to measure an order of"
+    );
     for p in p {
         assert!(p >= 0.75, "{name}: order {p} (excursions {excursion:?} J)");
     }
@@ -173,12 +177,16 @@ fn balance_stays_within_three_percent_over_ten_seconds() {
     }
 }
 
-/// The collision scenes converge at order 1 or faster (as in the creature scenes' test, over
-/// 0.02 s: pair contacts are the first-order term). Long in debug builds.
+/// The collision scenes converge at order 1 or faster (as in the creature scenes' test; pair
+/// contacts are the first-order term), over 0.5 s: the two cubes, 0.16 m apart (radii taken)
+/// and closing at 1 m/s, touch at 0.16 s; before that their balance moves by rounding alone.
+/// Long in debug builds. Fails today on `collisions_cloth`, whose excursion (0.0016, 0.00087,
+/// 0.00061 J at dt, dt/2, dt/4, of 6.9 J) falls at order 0.85 then 0.52: an open defect of the
+/// contact books; `collisions_cubes` measures 1.15 and 1.17, `collisions_pile` 1.75 and 1.56.
 #[test]
-#[ignore = "every collision scene at three time steps: minutes in debug builds"]
+#[ignore = "minutes in debug builds; fails on collisions_cloth (order 0.52), an open defect"]
 fn balance_converges_in_every_collision_scene() {
     for name in COLLISION_SCENES {
-        converges_at_first_order(name, &scene_model(name), 0.02);
+        converges_at_first_order(name, &scene_model(name), 0.5);
     }
 }
