@@ -87,8 +87,9 @@ impl TriangleMesh {
     ///
     /// A file is read as binary when its length is exactly what its triangle count says (84 +
     /// 50 n bytes), whatever its first bytes (binary headers often begin with `solid` too);
-    /// otherwise as ASCII when it begins with `solid `, else as a binary file with the wrong
-    /// length, which is refused before anything is allocated for its triangles.
+    /// otherwise as ASCII when it begins with `solid` and a space or a line's end, else as a
+    /// binary file with the wrong length, which is refused before anything is allocated for its
+    /// triangles.
     ///
     /// # Errors
     /// As [`TriangleMesh::read`].
@@ -99,16 +100,23 @@ impl TriangleMesh {
             ]))
         });
         let fits = |n: u64| STL_HEADER as u64 + STL_TRIANGLE * n == bytes.len() as u64;
-        let ascii = bytes.starts_with(b"solid ") && !binary_count.is_some_and(fits);
+        // "solid" then a name, or then the line's end when the solid has no name.
+        let solid =
+            bytes.starts_with(b"solid") && bytes.get(5).is_some_and(u8::is_ascii_whitespace);
+        let ascii = solid && !binary_count.is_some_and(fits);
         if !ascii {
             check_binary_length(bytes, binary_count, path)?;
         }
         // stl_io tells the kinds apart by the leading "solid ": a binary header that starts so
-        // is read from a copy whose header does not.
+        // is read from a copy whose header does not, and an ASCII file of a nameless solid
+        // from a copy whose first line has the space.
         let mut copy;
-        let source = if !ascii && bytes.starts_with(b"solid ") {
+        let source = if !ascii && solid {
             copy = bytes.to_vec();
             copy[0] = b'S';
+            &copy[..]
+        } else if ascii && bytes[5] != b' ' {
+            copy = [&b"solid "[..], &bytes[5..]].concat();
             &copy[..]
         } else {
             bytes

@@ -183,6 +183,13 @@ fn obj_binary_stl_and_ascii_stl_of_one_mesh_give_the_same_cells() {
         ("ball.obj", mesh.to_obj().into_bytes()),
         ("ball.stl", mesh.to_stl_binary()),
         ("ball_ascii.stl", mesh.to_stl_ascii().into_bytes()),
+        // A solid without a name, as some exporters write it.
+        (
+            "ball_nameless.stl",
+            mesh.to_stl_ascii()
+                .replacen("solid hooke", "solid", 1)
+                .into_bytes(),
+        ),
     ];
     let want = cells(&mesh, 0.007);
     for (name, bytes) in files {
