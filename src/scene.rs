@@ -60,6 +60,7 @@ mod body_spec;
 mod description;
 mod format;
 mod mesh_cells;
+mod tet_surfaces;
 mod pile;
 mod terrain;
 

@@ -17,6 +17,7 @@
 //! | [`Lattice`] | the benchmark lattice of the benchmark scene (13 forward neighbours, sorted springs) | benchmark scene |
 //! | [`Material`] | Young's modulus, density and damping ratio turned into the springs, masses and damping of [`VoxelBody`], [`Cube`] and [`Lattice`] | continuum mechanics (Cauchy-Born) |
 //! | [`MeshBody`] | a closed OBJ or STL triangle mesh voxelized (exactly, the same on every machine) into a [`VoxelBody`] of a [`Material`] | hooke |
+//! | [`TetMeshBody`] | a tetrahedral mesh (Gmsh `.msh`, ASCII 4.1 or 2.2): a mass per node, a spring per edge, of a [`Material`] | Van Gelder (1998), derived in the guide |
 //! | [`ParticleBed`] | loose colliding particles on a jittered grid, no springs (piles, the collision benchmark's beds) | hooke |
 //!
 //! Hand-made masses and springs mix freely with builders, either in one [`Part`] or in the
@@ -62,6 +63,7 @@ mod mesh;
 mod particle_bed;
 mod random;
 mod terrain;
+mod tet_mesh;
 mod voxel;
 mod voxel_material;
 
@@ -75,6 +77,7 @@ pub use mesh::{MeshBody, TriangleMesh, MAX_COLUMN_TESTS};
 pub use particle_bed::ParticleBed;
 pub use random::{RandomStructure, SplitMix64, MAX_RANDOM_MASSES};
 pub use terrain::{RoughGround, Slope, Staircase};
+pub use tet_mesh::{TetMesh, TetMeshBody, TETRAHEDRON_FACES};
 pub use voxel::{Muscle, Voxel, VoxelBody, VoxelPart};
 
 /// A parameter struct that builds a [`Part`] by itself (every builder but [`ImageBody`], which

@@ -7,7 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Material, MeshBody, RandomStructure, Rope, VoxelBody,
+    Builder, Cloth, Cube, ImageBody, Lattice, Material, MeshBody, RandomStructure, Rope, TetMeshBody,
+    VoxelBody,
 };
 use crate::creatures::{BreathingCube, DroppedStructure, Inchworm, Pendulum, WalkingRobot, Wheel};
 use crate::error::Result;
@@ -16,7 +17,7 @@ use crate::model::Part;
 /// What makes a body: one builder or creature with its parameters, or a hand-made [`Part`]. In
 /// JSON the variant is the `"type"` field next to the builder's own fields, each of which may be
 /// left out (it then takes the default the builder documents): `"cube"`, `"voxels"`, `"image"`,
-/// `"mesh"`, `"rope"`, `"cloth"`, `"random"`, `"lattice"`, the creatures `"walking_robot"`,
+/// `"mesh"`, `"tet_mesh"`, `"rope"`, `"cloth"`, `"random"`, `"lattice"`, the creatures `"walking_robot"`,
 /// `"commanded_walker"`, `"inchworm"`, `"wheel"`, `"breathing_cube"`, `"pendulum"`,
 /// `"dropped_structure"`, and `"part"`.
 ///
@@ -35,6 +36,10 @@ pub enum BodyKind {
     /// [`MeshBody`]: a closed OBJ or STL mesh voxelized into a voxel body of a material
     /// (`"path"`, `"voxel"` and `"material"` required).
     Mesh(MeshBody),
+    /// [`TetMeshBody`]: a tetrahedral Gmsh `.msh` mesh, a mass per node and a spring per edge
+    /// of a material (`"path"` and `"material"` required, `"scale"` in m per file unit,
+    /// default 1).
+    TetMesh(TetMeshBody),
     /// [`Rope`].
     Rope(Rope),
     /// [`Cloth`].
@@ -71,6 +76,7 @@ impl BodyKind {
             Self::Voxels(_) => "voxels",
             Self::Image(_) => "image",
             Self::Mesh(_) => "mesh",
+            Self::TetMesh(_) => "tet_mesh",
             Self::Rope(_) => "rope",
             Self::Cloth(_) => "cloth",
             Self::Random(_) => "random",
@@ -86,7 +92,7 @@ impl BodyKind {
         }
     }
 
-    /// Builds the part in its local frame; a relative image or mesh path is resolved against
+    /// Builds the part in its local frame; a relative image or mesh (or tetrahedral mesh) path is resolved against
     /// `base_dir` (when given).
     ///
     /// # Errors
@@ -97,6 +103,11 @@ impl BodyKind {
             Self::Voxels(b) => b.build(),
             Self::Image(src) => src.body.from_path(resolve(base_dir, &src.path)),
             Self::Mesh(b) => MeshBody {
+                path: resolve(base_dir, &b.path),
+                ..b.clone()
+            }
+            .build(),
+            Self::TetMesh(b) => TetMeshBody {
                 path: resolve(base_dir, &b.path),
                 ..b.clone()
             }

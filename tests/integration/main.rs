@@ -53,6 +53,7 @@ mod scene_files;
 mod sensors;
 mod snapshots;
 mod terrain;
+mod tet_mesh;
 mod viewer_input;
 
 /// A file in this folder that no `mod` line names is never compiled: its tests would silently

@@ -31,6 +31,8 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
     if let Some(options) = &mut gif {
         // Mesh bodies are drawn as the surface of their voxels.
         options.cells = scene.mesh_cells(&model)?;
+        // Tetrahedral mesh bodies, as their boundary triangles.
+        options.triangles = scene.tet_mesh_triangles(&model)?;
     }
     let backend = crate::eval_run::open(args.backend, args.threads)?;
     let work = Simulate {
