@@ -141,8 +141,8 @@ mod validate;
 pub use backend_choice::{BackendChoice, OpenBackend};
 pub use builders::{
     Builder, Cloth, Cube, CubicStiffness, ImageBody, Lattice, Material, MeshBody, Muscle,
-    ParticleBed, Placement, RandomStructure, Rope, RoughGround, Slope, Staircase, TetMeshBody, Voxel, VoxelBody,
-    VoxelPart, LATTICE_POISSON_RATIO,
+    ParticleBed, Placement, RandomStructure, Rope, RoughGround, Slope, Staircase, TetMeshBody,
+    Voxel, VoxelBody, VoxelPart, LATTICE_POISSON_RATIO,
 };
 pub use control::{ControlLoop, ControlRun, Controller};
 pub use cpu::CpuWorld;

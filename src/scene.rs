@@ -60,9 +60,9 @@ mod body_spec;
 mod description;
 mod format;
 mod mesh_cells;
-mod tet_surfaces;
 mod pile;
 mod terrain;
+mod tet_surfaces;
 
 pub use crate::format_version::{version_message, FORMAT_VERSION};
 pub use body_kind::{BodyKind, ImageSource};

@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::builders::{
-    Builder, Cloth, Cube, ImageBody, Lattice, Material, MeshBody, RandomStructure, Rope, TetMeshBody,
-    VoxelBody,
+    Builder, Cloth, Cube, ImageBody, Lattice, Material, MeshBody, RandomStructure, Rope,
+    TetMeshBody, VoxelBody,
 };
 use crate::creatures::{BreathingCube, DroppedStructure, Inchworm, Pendulum, WalkingRobot, Wheel};
 use crate::error::Result;

@@ -14,7 +14,8 @@ use crate::error::Result;
 pub const TETRAHEDRON_FACES: [[usize; 3]; 4] = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
 
 /// The six edges of a tetrahedron, as pairs of corner numbers.
-pub(super) const TETRAHEDRON_EDGES: [[usize; 2]; 6] = [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]];
+pub(super) const TETRAHEDRON_EDGES: [[usize; 2]; 6] =
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]];
 
 impl TetMesh {
     /// The mesh of `nodes` (m) and `tetrahedra` (four indices into `nodes` each), checked.
@@ -42,7 +43,10 @@ impl TetMesh {
             return Err(tet_error(path, "has no tetrahedra".into()));
         }
         if let Some(i) = nodes.iter().position(|p| !p.is_finite()) {
-            return Err(tet_error(path, format!("node {i} is not finite: {}", nodes[i])));
+            return Err(tet_error(
+                path,
+                format!("node {i} is not finite: {}", nodes[i]),
+            ));
         }
         let mut used = vec![false; nodes.len()];
         for (t, tet) in tetrahedra.iter().enumerate() {
@@ -124,7 +128,11 @@ impl TetMesh {
                 let mut key = face;
                 key.sort_unstable();
                 // An even rotation of the sorted order keeps its turn; an odd one reverses it.
-                let rotations = [[key[0], key[1], key[2]], [key[1], key[2], key[0]], [key[2], key[0], key[1]]];
+                let rotations = [
+                    [key[0], key[1], key[2]],
+                    [key[1], key[2], key[0]],
+                    [key[2], key[0], key[1]],
+                ];
                 let same = rotations.contains(&face);
                 faces.push((key, !same, t as u32));
             }
@@ -148,7 +156,11 @@ impl TetMesh {
             };
             return Err(tet_error(
                 path,
-                format!("the face of nodes {:?} belongs to {}: {why}", run[0].0, tets.join(" and ")),
+                format!(
+                    "the face of nodes {:?} belongs to {}: {why}",
+                    run[0].0,
+                    tets.join(" and ")
+                ),
             ));
         }
         Ok(())

@@ -104,7 +104,10 @@ impl<'a> Cursor<'a> {
             .iter()
             .map(|t| {
                 t.parse::<T>().map_err(|_| {
-                    self.error(format!("{what}: {:?} is not a number of the right kind", truncate(t)))
+                    self.error(format!(
+                        "{what}: {:?} is not a number of the right kind",
+                        truncate(t)
+                    ))
                 })
             })
             .collect()

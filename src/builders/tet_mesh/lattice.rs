@@ -30,15 +30,24 @@ impl TetMesh {
         positive("box_lattice.a", a, "must be finite and > 0 (m)")?;
         let n = cells.map(f64::from);
         let nodes = (n[0] + 1.0) * (n[1] + 1.0) * (n[2] + 1.0);
-        buildable("box_lattice.cells", n[0] * n[1] * n[2], nodes + 5.0 * n[0] * n[1] * n[2])?;
-        positive("box_lattice.cells", n[0] * n[1] * n[2], "each count must be > 0")?;
+        buildable(
+            "box_lattice.cells",
+            n[0] * n[1] * n[2],
+            nodes + 5.0 * n[0] * n[1] * n[2],
+        )?;
+        positive(
+            "box_lattice.cells",
+            n[0] * n[1] * n[2],
+            "each count must be > 0",
+        )?;
         let [nx, ny, nz] = cells;
         let node = |i: u32, j: u32, k: u32| i + (nx + 1) * (j + (ny + 1) * k);
         let mut mesh = Self::default();
         for k in 0..=nz {
             for j in 0..=ny {
                 for i in 0..=nx {
-                    mesh.nodes.push(DVec3::new(f64::from(i), f64::from(j), f64::from(k)) * a);
+                    mesh.nodes
+                        .push(DVec3::new(f64::from(i), f64::from(j), f64::from(k)) * a);
                 }
             }
         }
@@ -49,7 +58,11 @@ impl TetMesh {
                         let (x, y, z) = ((c & 1) as u32, ((c >> 1) & 1) as u32, (c >> 2) as u32);
                         node(i + x, j + y, k + z)
                     };
-                    let (inner, outer) = if (i + j + k) % 2 == 0 { (EVEN, ODD) } else { (ODD, EVEN) };
+                    let (inner, outer) = if (i + j + k) % 2 == 0 {
+                        (EVEN, ODD)
+                    } else {
+                        (ODD, EVEN)
+                    };
                     mesh.push_positive(inner.map(corner));
                     for c in outer {
                         // The corner and its three neighbours along the cube's edges.

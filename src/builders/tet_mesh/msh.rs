@@ -187,7 +187,12 @@ fn nodes2(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
 /// A line `tag x y z` of format 2.2.
 fn node_line(line: &str, at: &Cursor<'_>) -> Result<(u64, [f64; 3])> {
     let t: Vec<&str> = line.split_ascii_whitespace().collect();
-    let bad = || at.error(format!("a node should be \"tag x y z\", found {:?}", truncate(line)));
+    let bad = || {
+        at.error(format!(
+            "a node should be \"tag x y z\", found {:?}",
+            truncate(line)
+        ))
+    };
     if t.len() != 4 {
         return Err(bad());
     }
@@ -224,7 +229,9 @@ fn elements2(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
         }
         let first = 3usize.saturating_add(tags as usize);
         if t.len() != first.saturating_add(4) {
-            return Err(bad("a tetrahedron (type 4) should list its tags then 4 nodes"));
+            return Err(bad(
+                "a tetrahedron (type 4) should list its tags then 4 nodes",
+            ));
         }
         let nodes = parse_nodes(&t[first..], || bad("a tetrahedron's nodes should be tags"))?;
         listed.tetrahedra.push((tag, nodes, at.line()));
@@ -233,10 +240,7 @@ fn elements2(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
 }
 
 /// Four node tags.
-pub(super) fn parse_nodes(
-    tokens: &[&str],
-    bad: impl Fn() -> crate::Error,
-) -> Result<[u64; 4]> {
+pub(super) fn parse_nodes(tokens: &[&str], bad: impl Fn() -> crate::Error) -> Result<[u64; 4]> {
     let mut nodes = [0u64; 4];
     for (n, s) in nodes.iter_mut().zip(tokens) {
         *n = s.parse().map_err(|_| bad())?;
@@ -250,7 +254,8 @@ fn resolve(listed: Listed, path: &Path) -> Result<TetMesh> {
     if listed.tetrahedra.is_empty() {
         return Err(tet_error(
             path,
-            "has no tetrahedra (element type 4): a body needs a volume mesh (in Gmsh, mesh in 3D)".into(),
+            "has no tetrahedra (element type 4): a body needs a volume mesh (in Gmsh, mesh in 3D)"
+                .into(),
         ));
     }
     let mut index = vec![u32::MAX; listed.nodes.len()];
@@ -262,7 +267,9 @@ fn resolve(listed: Listed, path: &Path) -> Result<TetMesh> {
             let Some(&i) = listed.tags.get(&n) else {
                 return Err(tet_error(
                     path,
-                    format!("line {line}: tetrahedron {tag} names node {n}, which $Nodes does not list"),
+                    format!(
+                        "line {line}: tetrahedron {tag} names node {n}, which $Nodes does not list"
+                    ),
                 ));
             };
             used[i as usize] = true;

@@ -8,7 +8,11 @@ use crate::error::Result;
 /// `$Nodes`: `blocks nodes min-tag max-tag`, then per block `dim entity parametric count`,
 /// `count` lines of one tag, `count` lines of `x y z` (and `u v w` when parametric).
 pub(super) fn nodes(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
-    let head = at.numbers::<u64>("the $Nodes header (blocks, nodes, min tag, max tag)", 4, false)?;
+    let head = at.numbers::<u64>(
+        "the $Nodes header (blocks, nodes, min tag, max tag)",
+        4,
+        false,
+    )?;
     let blocks = at.check_count("node blocks", head[0], 1)?;
     let total = at.check_count("nodes", head[1], 2)?;
     listed.nodes.reserve(total);

@@ -39,7 +39,15 @@ impl TetMesh {
         }
         let _ = writeln!(s, "$EndNodes\n$Elements\n{}", self.tetrahedra.len());
         for (e, [a, b, c, d]) in self.tetrahedra.iter().enumerate() {
-            let _ = writeln!(s, "{} 4 2 1 1 {} {} {} {}", e + 1, a + 1, b + 1, c + 1, d + 1);
+            let _ = writeln!(
+                s,
+                "{} 4 2 1 1 {} {} {} {}",
+                e + 1,
+                a + 1,
+                b + 1,
+                c + 1,
+                d + 1
+            );
         }
         s.push_str("$EndElements\n");
         s

@@ -16,6 +16,7 @@ mod mutate;
 mod population_json;
 mod regressions;
 mod scene_json;
+mod tet_mesh_files;
 mod under_load;
 mod verdict;
 
