@@ -81,6 +81,23 @@ class MeshBody(Builder):
         super().__init__(**fields)
 
 
+class TetMeshBody(Builder):
+    """A solid from a tetrahedral mesh file (Gmsh ``.msh``, ASCII format 4.1 or 2.2): one mass
+    per node, one spring per edge of the tetrahedra, of ``material`` (as :class:`Cube`'s).
+    Fields: path (required; a str or path-like, in a scene file relative to its folder),
+    material (required), scale (m per unit of the file's coordinates, default 1; 0.001 for a
+    file in millimetres). A file that cannot be read, a missing node, an inverted or flat
+    tetrahedron, or a file without tetrahedra raises :class:`hooke.MeshError` naming the file
+    and the line."""
+
+    _type = "tet_mesh"
+
+    def __init__(self, **fields: Any) -> None:
+        if "path" in fields:
+            fields["path"] = os.fspath(fields["path"])
+        super().__init__(**fields)
+
+
 class Rope(Builder):
     """A chain of masses. Fields: segments, length (m), mass (kg), stiffness, damping,
     bending_stiffness, direction, fix_first, law."""
@@ -162,6 +179,7 @@ __all__ = [
     "VoxelBody",
     "ImageBody",
     "MeshBody",
+    "TetMeshBody",
     "Rope",
     "Cloth",
     "RandomStructure",

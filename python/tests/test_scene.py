@@ -126,3 +126,52 @@ def test_a_mesh_body_voxelizes_its_file_with_its_material(tmp_path: Path) -> Non
     open_path.write_text(CUBE_OBJ.rsplit("f", 1)[0])
     with pytest.raises(hooke.MeshError, match="open.obj.*not watertight"):
         model.add("open", hooke.MeshBody(path=open_path, voxel=0.05, material=material))
+
+
+# Two tetrahedra sharing a face, in millimetres, as Gmsh 4.1 writes them (a triangle element
+# on the surface, which is skipped).
+TWO_TETS_MSH = """$MeshFormat
+4.1 0 8
+$EndMeshFormat
+$Nodes
+1 5 1 5
+3 1 0 5
+1
+2
+3
+4
+5
+0 0 0
+10 0 0
+0 10 0
+0 0 10
+10 10 10
+$EndNodes
+$Elements
+2 3 1 3
+2 1 2 1
+1 2 3 4
+3 1 4 2
+2 1 2 3 4
+3 2 3 4 5
+$EndElements
+"""
+
+
+def test_a_tet_mesh_body_puts_a_mass_on_each_node_and_a_spring_on_each_edge(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "two.msh"
+    path.write_text(TWO_TETS_MSH)
+    material = {"young_modulus": 1.0e5, "density": 1000.0}
+    model = hooke.Model()
+    model.add("tets", hooke.TetMeshBody(path=path, material=material, scale=0.001))
+    assert model.mass_count == 5
+    assert model.spring_count == 9
+    # Volumes 1/6 and 2/6 of (1 cm)^3.
+    assert model.masses().sum() == pytest.approx(1000.0 * 0.5e-6)
+    # The second tetrahedron turned inside out: the error names the file, line and element.
+    inverted = tmp_path / "inverted.msh"
+    inverted.write_text(TWO_TETS_MSH.replace("3 2 3 4 5", "3 3 2 4 5"))
+    with pytest.raises(hooke.MeshError, match="inverted.msh.*line 24: tetrahedron 3 is inverted"):
+        model.add("bad", hooke.TetMeshBody(path=inverted, material=material))

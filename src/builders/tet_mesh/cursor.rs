@@ -9,25 +9,21 @@ use crate::error::{Error, Result};
 /// The lines of a text file (`\n` or `\r\n` ends), numbered from 1, read one at a time.
 pub(super) struct Cursor<'a> {
     path: &'a Path,
-    lines: std::iter::Enumerate<std::slice::Split<'a, u8, fn(&u8) -> bool>>,
+    /// The bytes not read yet, or `None` past the last line.
+    rest: Option<&'a [u8]>,
     /// How many lines the file has in all.
     total: usize,
     /// The number of the line last read (0 before the first).
     line: usize,
 }
 
-fn newline(b: &u8) -> bool {
-    *b == b'\n'
-}
-
 impl<'a> Cursor<'a> {
     /// The lines of `bytes`, `path` naming the file in errors.
     pub(super) fn new(bytes: &'a [u8], path: &'a Path) -> Self {
         let total = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
-        let split: fn(&u8) -> bool = newline;
         Self {
             path,
-            lines: bytes.split(split).enumerate(),
+            rest: Some(bytes),
             total,
             line: 0,
         }
@@ -58,10 +54,20 @@ impl<'a> Cursor<'a> {
     /// # Errors
     /// A line that is not UTF-8 text (a binary file).
     pub(super) fn next_line(&mut self) -> Result<Option<&'a str>> {
-        let Some((n, bytes)) = self.lines.next() else {
+        let Some(rest) = self.rest else {
             return Ok(None);
         };
-        self.line = n + 1;
+        let bytes = match rest.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                self.rest = Some(&rest[end + 1..]);
+                &rest[..end]
+            }
+            None => {
+                self.rest = None;
+                rest
+            }
+        };
+        self.line += 1;
         let text = std::str::from_utf8(bytes).map_err(|_| {
             self.error("is not text: hooke reads ASCII MSH files (binary MSH is not read)")
         })?;
