@@ -13,41 +13,35 @@ use crate::common;
 use crate::common::command::{hooke, ok, scratch, stderr, write};
 use crate::common::parity::compare;
 
-/// A 3 x 2 x 2 cm block of 1 cm cubes (five tetrahedra each), in millimetres, as `block.msh`
-/// in `dir`.
-fn block_file(dir: &Path) -> PathBuf {
-    let path = dir.join("block.msh");
-    let mesh = TetMesh::box_lattice([3, 2, 2], 10.0).unwrap();
-    std::fs::write(&path, mesh.to_msh()).unwrap();
-    path
+/// The 3 x 2 x 2 cm block of 1 cm cubes (five tetrahedra each), drawn in millimetres.
+fn block_in_mm() -> TetMesh {
+    TetMesh::box_lattice([3, 2, 2], 10.0).unwrap()
 }
 
-/// A scene of one tetrahedral body (mesh path `mesh`, relative to the scene) dropped from 5 cm.
-fn scene_json(mesh: &str) -> serde_json::Value {
-    json!({
-        "version": 1,
-        "params": { "dt": 0.0001 },
-        "bodies": [{
-            "body": {
-                "type": "tet_mesh", "path": mesh, "scale": 0.001,
-                "material": { "young_modulus": 1.0e5, "density": 1070.0, "damping_ratio": 0.1 }
-            },
-            "placement": { "position": [0.0, 0.0, 0.05] }
-        }]
-    })
+/// Writes `mesh` as `dir/<name>.msh` and a scene `dir/<name>.json` that drops it from 5 cm
+/// (naming the mesh file relative to the scene, in mm); returns the scene's path.
+fn scene_of(dir: &Path, name: &str, mesh: &TetMesh) -> PathBuf {
+    std::fs::write(dir.join(format!("{name}.msh")), mesh.to_msh()).unwrap();
+    let body = json!({
+        "type": "tet_mesh", "path": format!("{name}.msh"), "scale": 0.001,
+        "material": { "young_modulus": 1.0e5, "density": 1070.0, "damping_ratio": 0.1 }
+    });
+    let scene = json!({ "version": 1, "params": { "dt": 0.0001 }, "bodies": [
+        { "body": body, "placement": { "position": [0.0, 0.0, 0.05] } }
+    ] });
+    let path = dir.join(format!("{name}.json"));
+    write(&path, &scene);
+    path
 }
 
 #[test]
 fn a_scene_tet_mesh_path_resolves_against_the_scene_folder() {
     let dir = scratch("tet_mesh", "scene");
-    let mesh = block_file(&dir);
-    let scene_path = dir.join("block.json");
-    write(&scene_path, &scene_json("block.msh"));
-    let scene = Scene::load(&scene_path).unwrap();
+    let scene = Scene::load(scene_of(&dir, "block", &block_in_mm())).unwrap();
     let model = scene.to_model().unwrap();
     assert_eq!(model.bodies[0].name, "tet_mesh");
     let material = Material::new(1.0e5, 1070.0).with_damping_ratio(0.1);
-    let direct = TetMeshBody::new(&mesh, material)
+    let direct = TetMeshBody::new(dir.join("block.msh"), material)
         .with_scale(0.001)
         .build_at(&Placement::at(DVec3::new(0.0, 0.0, 0.05)))
         .unwrap();
@@ -73,27 +67,17 @@ fn a_scene_tet_mesh_path_resolves_against_the_scene_folder() {
 #[test]
 fn hooke_runs_a_tet_mesh_scene_and_names_a_broken_mesh_file() {
     let dir = scratch("tet_mesh", "cli");
-    block_file(&dir);
-    let scene = write(&dir.join("block.json"), &scene_json("block.msh"));
+    let scene = scene_of(&dir, "block", &block_in_mm());
     let gif = dir.join("block.gif");
-    let gif_arg = gif.to_str().unwrap();
-    ok(&hooke(&[
-        "run",
-        &scene,
-        "--duration",
-        "0.02",
-        "--backend",
-        "cpu",
-        "--gif",
-        gif_arg,
-    ]));
+    let [scene_arg, gif_arg] = [&scene, &gif].map(|p| p.to_str().unwrap());
+    let run = ["run", scene_arg, "--duration", "0.02", "--backend", "cpu"];
+    ok(&hooke(&[&run[..], &["--gif", gif_arg]].concat()));
     assert!(std::fs::metadata(&gif).unwrap().len() > 0);
     // The same scene naming a file whose first tetrahedron is inverted.
     let mut mesh = TetMesh::box_lattice([1, 1, 1], 10.0).unwrap();
     mesh.tetrahedra[0].swap(0, 1);
-    std::fs::write(dir.join("inverted.msh"), mesh.to_msh()).unwrap();
-    let scene = write(&dir.join("inverted.json"), &scene_json("inverted.msh"));
-    let out = hooke(&["run", &scene, "--duration", "0.01", "--backend", "cpu"]);
+    let scene = scene_of(&dir, "inverted", &mesh);
+    let out = hooke(&[&["run", scene.to_str().unwrap()], &run[2..]].concat());
     assert!(!out.status.success());
     let message = stderr(&out);
     assert!(
@@ -129,24 +113,22 @@ fn block_model() -> Model {
     model
 }
 
+/// On the GPU the block follows the CPU reference within the parity bounds
+/// (`common/parity.rs`), and a second World on the same model reaches the same bits.
 #[test]
 #[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
-fn a_tet_mesh_body_on_the_gpu_follows_the_cpu_reference() {
+fn a_tet_mesh_body_on_the_gpu_follows_the_cpu_and_reruns_to_the_same_bits() {
     let model = block_model();
-    let mut gpu = common::world(&model);
-    compare("tet block", &model, &mut gpu, 3000, 250);
-}
-
-#[test]
-#[cfg_attr(skip_gpu_tests, ignore = "HOOKE_SKIP_GPU_TESTS=1")]
-fn a_tet_mesh_body_reruns_to_the_same_bits_on_the_gpu() {
-    let model = block_model();
-    let run = || {
-        let mut w = common::world(&model);
-        w.step(1500).unwrap();
-        (w.positions().unwrap(), w.velocities().unwrap())
-    };
-    let (first, again) = (run(), run());
-    assert!(first.0 == again.0, "positions differ between runs");
-    assert!(first.1 == again.1, "velocities differ between runs");
+    let mut first = common::world(&model);
+    compare("tet block", &model, &mut first, 3000, 250);
+    let mut again = common::world(&model);
+    again.step(3000).unwrap();
+    assert!(
+        first.positions().unwrap() == again.positions().unwrap(),
+        "positions differ"
+    );
+    assert!(
+        first.velocities().unwrap() == again.velocities().unwrap(),
+        "velocities differ"
+    );
 }
