@@ -73,7 +73,8 @@ pub struct TetMesh {
 /// The file is read within the input size limit (`HOOKE_MAX_INPUT_BYTES`) and every count in it
 /// is checked against the lines the file has before anything is allocated for it; each error is
 /// an [`Error::Mesh`] naming the file, the line and what is wrong: a file that is not ASCII MSH
-/// 4.1 or 2.2 (binary MSH is refused), a missing section, a node listed twice, a tetrahedron
+/// 4.1 or 2.2 (binary MSH is refused), a missing section, a node listed twice, a volume element
+/// other than the 4-node tetrahedron (hexahedra, second-order tetrahedra), a tetrahedron
 /// naming a node that is not listed, a non-finite coordinate, a tetrahedron of zero volume or
 /// of negative volume (inverted), two tetrahedra overlapping across a face, a file without
 /// tetrahedra, and a mesh of more than [`MAX_BUILT_ELEMENTS`](crate::MAX_BUILT_ELEMENTS) masses

@@ -15,6 +15,18 @@ use crate::input_file::read_input;
 /// Gmsh's element type of the 4-node tetrahedron.
 pub(super) const TETRAHEDRON: u32 = 4;
 
+/// Gmsh's other volume element types (hexahedra, prisms, pyramids and the higher-order
+/// tetrahedra among them), which a body cannot leave out without losing part of its volume.
+const OTHER_VOLUMES: [u64; 13] = [5, 6, 7, 11, 12, 13, 14, 17, 18, 19, 29, 30, 31];
+
+/// The error of a volume element of type `kind` other than the 4-node tetrahedron, on the
+/// cursor's last line.
+pub(super) fn other_volume(kind: u64, at: &Cursor<'_>) -> crate::Error {
+    at.error(format!(
+        "a volume element of Gmsh type {kind}: hooke builds bodies of 4-node tetrahedra (type 4) only, and leaving it out would leave a hole (in Gmsh, mesh with first-order tetrahedra: Mesh.ElementOrder = 1, no recombination)"
+    ))
+}
+
 /// What a file lists, before its node tags are resolved: nodes in file order and the
 /// tetrahedra's node tags, with where each was read.
 #[derive(Default)]
@@ -76,7 +88,9 @@ impl TetMesh {
     /// [`Error::Mesh`](crate::Error::Mesh) naming `path` and the line: a file that is not ASCII
     /// MSH 4.1 or 2.2 (a binary one is refused), a section missing or cut short, a line that
     /// does not hold what the format says, a count larger than the lines left, a node listed
-    /// twice or not finite, a tetrahedron naming a node that is not listed; then
+    /// twice or not finite, a volume element other than the 4-node tetrahedron (a hexahedron,
+    /// a second-order tetrahedron: leaving it out would leave a hole), a tetrahedron naming a
+    /// node that is not listed; then
     /// [`TetMesh::new`]'s checks, each naming the tetrahedron's element tag and line.
     pub fn from_msh(bytes: &[u8], path: &Path) -> Result<Self> {
         let mut at = Cursor::new(bytes, path);
@@ -224,6 +238,9 @@ fn elements2(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
         let [tag, kind, tags] = head[..] else {
             return Err(bad("an element should begin \"tag type tag-count\""));
         };
+        if OTHER_VOLUMES.contains(&kind) {
+            return Err(other_volume(kind, at));
+        }
         if kind != u64::from(TETRAHEDRON) {
             continue;
         }

@@ -2,7 +2,7 @@
 //! header line then its nodes' tags and coordinates, or its elements.
 
 use super::cursor::{truncate, Cursor};
-use super::msh::{parse_nodes, Listed, TETRAHEDRON};
+use super::msh::{other_volume, parse_nodes, Listed, TETRAHEDRON};
 use crate::error::Result;
 
 /// `$Nodes`: `blocks nodes min-tag max-tag`, then per block `dim entity parametric count`,
@@ -52,7 +52,8 @@ pub(super) fn nodes(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
 }
 
 /// `$Elements`: `blocks elements min-tag max-tag`, then per block `dim entity type count` and
-/// `count` lines of `tag node...`; only blocks of type 4 are kept.
+/// `count` lines of `tag node...`; only blocks of type 4 are kept, and a block of other volume
+/// elements (dimension 3) is refused.
 pub(super) fn elements(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
     let head = at.numbers::<u64>(
         "the $Elements header (blocks, elements, min tag, max tag)",
@@ -76,6 +77,9 @@ pub(super) fn elements(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
             )));
         }
         let keep = block[2] == u64::from(TETRAHEDRON);
+        if block[0] == 3 && !keep && count > 0 {
+            return Err(other_volume(block[2], at));
+        }
         if keep {
             listed.tetrahedra.reserve(count);
         }
