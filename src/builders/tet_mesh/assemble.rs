@@ -2,7 +2,9 @@
 //! (the assembly [`TetMeshBody`](super::TetMeshBody) documents).
 
 use super::check::TETRAHEDRON_EDGES;
-use super::TetMesh;
+use std::path::Path;
+
+use super::{tet_error, TetMesh};
 use crate::builders::material::bond_damping;
 use crate::builders::Material;
 use crate::error::Result;
@@ -32,8 +34,9 @@ impl TetMesh {
 
     /// The part of this mesh made of `material` (already validated): each node a mass of
     /// `rho sum V / 4` over its tetrahedra, each edge a spring of `E sum V / L^2` over its
-    /// tetrahedra, damped by [`Material::bond_damping`].
-    pub(super) fn part_of(&self, material: &Material) -> Result<Part> {
+    /// tetrahedra, damped by [`Material::bond_damping`]. `path` names the mesh in errors: a
+    /// stiffness that is not finite and > 0 (`E V / L^2` out of `f64`'s range).
+    pub(super) fn part_of(&self, material: &Material, path: &Path) -> Result<Part> {
         let (nodes, tets) = (self.nodes.len() as f64, self.tetrahedra.len() as f64);
         buildable("tet_mesh.tetrahedra", tets, nodes + 6.0 * tets)?;
         let mut mass = vec![0.0; self.nodes.len()];
@@ -50,6 +53,12 @@ impl TetMesh {
         for ([a, b], volume) in self.edges() {
             let length = self.nodes[a as usize].distance(self.nodes[b as usize]);
             let k = material.young_modulus * volume / (length * length);
+            if !(k.is_finite() && k > 0.0) {
+                return Err(tet_error(
+                    path,
+                    format!("the edge between nodes {a} and {b} ({length:e} m long) gives the stiffness {k:e} N/m: its length is out of range"),
+                ));
+            }
             let c = bond_damping(
                 material.damping_ratio,
                 k,

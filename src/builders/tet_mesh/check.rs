@@ -24,8 +24,10 @@ impl TetMesh {
     /// [`Error::Mesh`](crate::Error::Mesh) (path `"<memory>"`) for no tetrahedra, a non-finite
     /// node, an index past the nodes, a node in no tetrahedron, a tetrahedron whose volume is
     /// zero (tested exactly: its corners on one plane) or negative (inverted: its corners in the
-    /// wrong order), or a face shared by more than two tetrahedra, or by two that lie on the
-    /// same side of it (they overlap).
+    /// wrong order) or not positive and finite when computed in `f64` (nearly flat), corners
+    /// closer than 1e-100 m or farther than 1e100 m apart (beyond what `f64` computes volumes
+    /// of), or a face shared by more than two tetrahedra, or by
+    /// two that lie on the same side of it (they overlap).
     pub fn new(nodes: Vec<DVec3>, tetrahedra: Vec<[u32; 4]>) -> Result<Self> {
         Self::checked(nodes, tetrahedra, Path::new("<memory>"), &|t| {
             format!("tetrahedron {t}")
@@ -92,6 +94,21 @@ impl TetMesh {
             y: p.y,
             z: p.z,
         };
+        // The exact predicate's products of three differences stay within f64's range (no
+        // underflow to 0, no overflow) for edges from 1e-100 to 1e100 m.
+        let span = [b - a, c - a, d - a]
+            .iter()
+            .fold(0.0f64, |m, e| m.max(e.abs().max_element()));
+        if !(1e-100..=1e100).contains(&span) {
+            return Err(tet_error(
+                path,
+                format!(
+                    "{}: its corners (nodes {:?}) {a}, {b}, {c}, {d} are too large or too small apart ({span:e} m) for its volume to be computed (edges from 1e-100 to 1e100 m)",
+                    name(t),
+                    self.tetrahedra[t]
+                ),
+            ));
+        }
         // orient3d is positive when d lies below the plane of a, b, c seen counter-clockwise
         // from above: the opposite of Gmsh's positive volume.
         let sign = -robust::orient3d(coord(a), coord(b), coord(c), coord(d));
@@ -105,13 +122,23 @@ impl TetMesh {
                 ),
             ));
         }
+        let volume = self.volume(t);
+        if sign > 0.0 && !(volume.is_finite() && volume > 0.0) {
+            return Err(tet_error(
+                path,
+                format!(
+                    "{} has the volume {volume:e} m^3 in floating point: it is nearly flat, or its coordinates (nodes {nodes:?}) {a}, {b}, {c}, {d} are too large or too small for its volume to be computed",
+                    name(t)
+                ),
+            ));
+        }
         if sign < 0.0 {
             return Err(tet_error(
                 path,
                 format!(
                     "{} is inverted: its volume is negative ({:e} m^3); its corners (nodes {nodes:?}) should be ordered so that (b - a) x (c - a) . (d - a) > 0, as Gmsh orders them",
                     name(t),
-                    self.volume(t)
+                    volume
                 ),
             ));
         }

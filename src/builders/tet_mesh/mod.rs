@@ -156,10 +156,12 @@ impl TetMeshBody {
     ///
     /// # Errors
     /// [`Material::validate`]'s errors; [`Error::InvalidParameter`] when the mesh has more than
-    /// [`MAX_BUILT_ELEMENTS`](crate::MAX_BUILT_ELEMENTS) masses and springs.
+    /// [`MAX_BUILT_ELEMENTS`](crate::MAX_BUILT_ELEMENTS) masses and springs;
+    /// [`Error::Mesh`] naming [`TetMeshBody::path`] for an edge whose stiffness leaves `f64`'s
+    /// range.
     pub fn part(&self, mesh: &TetMesh) -> Result<Part> {
         self.material.validate()?;
-        mesh.part_of(&self.material)
+        mesh.part_of(&self.material, &self.path)
     }
 }
 

@@ -279,7 +279,7 @@ fn a_file_without_tetrahedra_or_with_other_volume_elements_is_named() {
 }
 
 #[test]
-fn a_bad_scale_or_material_is_named() {
+fn a_bad_scale_material_or_size_is_named() {
     let dir = scratch("tet_mesh", "scale");
     let path = dir.join("one.msh");
     std::fs::write(&path, GMSH_41).unwrap();
@@ -295,6 +295,16 @@ fn a_bad_scale_or_material_is_named() {
         ),
         "{bad:?}"
     );
+    // The smallest positive modulus on 1 mm cubes: the stiffness E V / L^2 underflows to 0.
+    let least = TetMeshBody::new(&path, Material::new(5e-324, 1000.0));
+    let small = TetMesh::box_lattice([1, 1, 1], 0.001).unwrap();
+    let why = reason(least.part(&small), &path);
+    contains(&why, &["stiffness 0e0", "out of range"]);
+    // Cubes of 1e-110 m: each tetrahedron's volume underflows to 0 in f64.
+    let tiny = TetMesh::box_lattice([1, 1, 1], 1e-110).unwrap();
+    let memory = Path::new("<memory>");
+    let why = reason(TetMesh::new(tiny.nodes, tiny.tetrahedra), memory);
+    contains(&why, &["tetrahedron 0", "too large or too small"]);
     let bad = TetMeshBody::new(&path, Material::new(-1.0, 1000.0)).build();
     assert!(
         matches!(
