@@ -17,6 +17,8 @@
 //! `cargo test --features cli --test integration continuum:: -- --nocapture` prints the tables;
 //! `--ignored` runs 4 and 6 cells across.
 
+mod gpu;
+
 use std::sync::OnceLock;
 
 #[path = "../../examples/continuum_validation/cases/mod.rs"]
@@ -27,8 +29,8 @@ use cases::bar_mode::{chain_error, first_longitudinal_mode, reference as bar_ref
 use cases::beam_theory::{self, lattice_bending_ratio};
 use cases::buckling::{buckling, BucklingRun};
 use cases::cantilever::{cantilever, end_load, CantileverRun};
-use cases::material;
 use cases::tension::tension;
+use cases::{material, Backend};
 
 /// Cells across the thickness of the bending cases in CI (a few seconds each at 3 across).
 const CI_SPACINGS: [u32; 3] = [1, 2, 3];
@@ -48,7 +50,7 @@ fn tension_and_compression_give_young_modulus_and_a_quarter() {
     println!("| cells across | load | E_eff / E - 1 | nu_eff - 0.25 |");
     for across in [1, 2, 4] {
         for sign in [1.0, -1.0] {
-            let t = tension(across, sign * strain * e);
+            let t = tension(&Backend::Cpu, across, sign * strain * e);
             let (de, dnu) = (t.young_modulus / e - 1.0, t.poisson_ratio - 0.25);
             let load = if sign > 0.0 { "tension" } else { "compression" };
             println!("| {across} | {load} | {de:.2e} | {dnu:.2e} |");
@@ -69,7 +71,7 @@ fn mode_errors(refinements: &[u32]) -> Vec<f64> {
     refinements
         .iter()
         .map(|&across| {
-            let f = first_longitudinal_mode(across);
+            let f = first_longitudinal_mode(&Backend::Cpu, across);
             let a = SIDE / f64::from(across);
             let error = f / reference - 1.0;
             println!(
@@ -129,7 +131,12 @@ fn assert_falls(what: &str, spacings: &[u32], errors: &[f64]) {
 /// The cantilevers at [`CI_SPACINGS`], run once for the deflection and the mode tests.
 fn ci_cantilevers() -> &'static [CantileverRun] {
     static RUNS: OnceLock<Vec<CantileverRun>> = OnceLock::new();
-    RUNS.get_or_init(|| CI_SPACINGS.iter().map(|&n| cantilever(n)).collect())
+    RUNS.get_or_init(|| {
+        CI_SPACINGS
+            .iter()
+            .map(|&n| cantilever(&Backend::Cpu, n))
+            .collect()
+    })
 }
 
 /// The cantilever's tip deflection against `F L^3 / (3 E I)` (Euler-Bernoulli; `L = 10 b`).
@@ -272,7 +279,10 @@ fn check_modes(runs: &[CantileverRun]) {
 /// fall at every refinement.
 #[test]
 fn buckling_load_converges_to_euler() {
-    let runs: Vec<BucklingRun> = CI_SPACINGS.iter().map(|&n| buckling(n)).collect();
+    let runs: Vec<BucklingRun> = CI_SPACINGS
+        .iter()
+        .map(|&n| buckling(&Backend::Cpu, n))
+        .collect();
     check_buckling(&runs);
 }
 
@@ -303,9 +313,15 @@ fn check_buckling(runs: &[BucklingRun]) {
 #[ignore = "minutes: the bending cases at 4 and 6 cells across"]
 fn bending_cases_finer() {
     let spacings = [3, 4, 6];
-    let runs: Vec<CantileverRun> = spacings.iter().map(|&n| cantilever(n)).collect();
+    let runs: Vec<CantileverRun> = spacings
+        .iter()
+        .map(|&n| cantilever(&Backend::Cpu, n))
+        .collect();
     check_deflections(&runs);
     check_modes(&runs);
-    let columns: Vec<BucklingRun> = spacings.iter().map(|&n| buckling(n)).collect();
+    let columns: Vec<BucklingRun> = spacings
+        .iter()
+        .map(|&n| buckling(&Backend::Cpu, n))
+        .collect();
     check_buckling(&columns);
 }
