@@ -15,7 +15,8 @@
 //! the measurement to it within the band that shear, rotary inertia and the clamped root leave
 //! open (derived in each test), and the error against beam theory to fall at every refinement.
 //! `cargo test --features cli --test integration continuum:: -- --nocapture` prints the tables;
-//! `--ignored` runs 4 and 6 cells across.
+//! `--ignored` runs 4 and 6 cells across. `continuum/gpu.rs` runs tension and the bar's mode on
+//! the GPU World (f32 and f64) against these.
 
 mod gpu;
 
