@@ -191,15 +191,20 @@ fn curves(rows: &[Row]) -> Vec<ConvergenceCurve> {
                 .filter_map(|r| f(r).map(|e| (f64::from(r.across), e.abs())))
                 .collect()
         };
+        // The CPU reference's curves carry the case alone (the guide's plot); others say where.
+        let label = match of[0].backend {
+            "cpu" => name.to_string(),
+            backend => format!("{name} ({backend})"),
+        };
         curves.push(ConvergenceCurve {
-            label: name.to_string(),
+            label: label.clone(),
             points: points(&|r| Some(r.error())),
             predicted: false,
         });
         let predicted = points(&|r| r.predicted_error);
         if !predicted.is_empty() {
             curves.push(ConvergenceCurve {
-                label: format!("{name}, predicted"),
+                label: format!("{label}, predicted"),
                 points: predicted,
                 predicted: true,
             });
