@@ -202,9 +202,10 @@ fn largest_distance(a: &mut CpuWorld, b: &mut CpuWorld) -> f64 {
 /// window (above) at dt, dt/2 and dt/4, the shadow balance's largest change (the plain balance
 /// less the O(dt) swing of springs and gravity, which would otherwise hide the contacts: the
 /// cloth's free fall alone swings the plain balance by 1e-3 J) falls at order 0.75 or faster;
-/// measured: cloth 1.02 and 1.01, cubes 1.13 and 1.15, pile 1.63 and 1.39. Penalty contact switching on within a step,
-/// restitution impulses and spring damping at the step's start are first-order terms, so 1 is
-/// the derivation's order; margin 0.25 as in the creature scenes. The test checks its premise
+/// measured: cloth 1.02 and 1.01, cubes 1.13 and 1.15, pile 1.63 and 1.39. Penalty contact
+/// switching on within a step (whose own swing `dt/2 F . v` is left in: at most first order),
+/// restitution impulses and spring damping at the step's start promise no more than order 1;
+/// margin 0.25 as in the creature scenes. The test checks its premise
 /// too: the runs stay the same motion, their largest position difference shrinking with dt
 /// and below 1 mm (a twelfth of the cloth's contact radius, the smallest).
 #[test]
