@@ -56,22 +56,17 @@
 //!   mass rounded once), and the f64 bound of the CPU's own rounding.
 
 use std::f64::consts::PI;
-use std::sync::OnceLock;
 
 use hooke::prelude::*;
 use hooke::Precision;
 
 use super::cases::bar_mode::{self, chain_error, first_longitudinal_mode, LENGTH, SIDE};
-use super::cases::tension::{tension, Tension};
-use super::cases::{bar, material, wave_speed, Backend};
+use super::cases::{bar, wave_speed, Backend};
+use super::{
+    cpu_bar_modes, cpu_tensions, tension_pair, BAR_SPACINGS as SPACINGS, TENSION_STRAIN as STRAIN,
+};
 use crate::common;
 use crate::common::parity::{R, U, U64};
-
-/// Cells across the bars in the comparisons.
-const SPACINGS: [u32; 3] = [1, 2, 4];
-
-/// The strain of the tension cases.
-const STRAIN: f64 = 1e-4;
 
 /// The lattice's Poisson's ratio.
 const NU: f64 = 0.25;
@@ -146,23 +141,6 @@ fn tension_model(across: u32) -> Model {
     )
 }
 
-/// The tension and the compression of the bar of `across` cells across on `backend`.
-fn tension_pair(backend: &Backend, across: u32) -> [Tension; 2] {
-    let e = material().young_modulus;
-    [1.0, -1.0].map(|sign| tension(backend, across, sign * STRAIN * e))
-}
-
-/// The CPU reference's tension and compression at [`SPACINGS`], computed once.
-fn cpu_tension() -> &'static [[Tension; 2]] {
-    static RUNS: OnceLock<Vec<[Tension; 2]>> = OnceLock::new();
-    RUNS.get_or_init(|| {
-        SPACINGS
-            .iter()
-            .map(|&n| tension_pair(&Backend::Cpu, n))
-            .collect()
-    })
-}
-
 /// How far one backend's settled strains may lie from the exact lattice's, `[d eps_x, d eps_y]`
 /// (module docs, "Static cases"), for the tension bar `model` with unit roundoff `u` and quantum
 /// `q` (N).
@@ -193,7 +171,7 @@ fn check_tension(backend: &Backend) {
         "| cells across | load | E: {0} / cpu - 1 | bound | nu: {0} - cpu | bound |",
         backend.name()
     );
-    for (&across, cpu) in SPACINGS.iter().zip(cpu_tension()) {
+    for (&across, cpu) in SPACINGS.iter().zip(cpu_tensions()) {
         let model = tension_model(across);
         let [gx, gy] = settled_strain_error(&model, u, quantum(&model, backend));
         let [cx, cy] = settled_strain_error(&model, U64, 0.0);
@@ -283,17 +261,6 @@ fn random_walk_frequency_error(model: &Model, steps: f64, u: f64, q: f64) -> f64
     6.0 * 2f64.sqrt() * sigma / (20.0 * PI) + 2.0 * u
 }
 
-/// The CPU reference's bar modes at [`SPACINGS`], computed once.
-fn cpu_modes() -> &'static [f64] {
-    static RUNS: OnceLock<Vec<f64>> = OnceLock::new();
-    RUNS.get_or_init(|| {
-        SPACINGS
-            .iter()
-            .map(|&n| first_longitudinal_mode(&Backend::Cpu, n))
-            .collect()
-    })
-}
-
 /// The bar's mode on `backend` at [`SPACINGS`]: each frequency within the bound of the CPU
 /// reference's, and its error against `c / (2 L)` falling by at least 2 at each halving of the
 /// spacing, as the CPU test asks (`continuum::bar_longitudinal_mode_converges_to_the_wave_speed`).
@@ -306,7 +273,7 @@ fn check_modes(precision: Precision) {
         backend.name()
     );
     let mut errors = Vec::new();
-    for (&across, &cpu) in SPACINGS.iter().zip(cpu_modes()) {
+    for (&across, &cpu) in SPACINGS.iter().zip(cpu_bar_modes()) {
         let (model, steps) = mode_model(across);
         let q = quantum(&model, &backend);
         let own = match precision {
