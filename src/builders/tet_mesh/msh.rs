@@ -207,14 +207,8 @@ fn node_line(line: &str, at: &Cursor<'_>) -> Result<(u64, [f64; 3])> {
             truncate(line)
         ))
     };
-    if t.len() != 4 {
-        return Err(bad());
-    }
-    let tag = t[0].parse::<u64>().map_err(|_| bad())?;
-    let mut p = [0.0; 3];
-    for (x, s) in p.iter_mut().zip(&t[1..]) {
-        *x = s.parse().map_err(|_| bad())?;
-    }
+    let [tag] = parse_all(t.get(..1).unwrap_or_default(), bad)?;
+    let p = parse_all(t.get(1..).unwrap_or_default(), bad)?;
     Ok((tag, p))
 }
 
@@ -245,24 +239,27 @@ fn elements2(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
             continue;
         }
         let first = 3usize.saturating_add(tags as usize);
-        if t.len() != first.saturating_add(4) {
-            return Err(bad(
-                "a tetrahedron (type 4) should list its tags then 4 nodes",
-            ));
-        }
-        let nodes = parse_nodes(&t[first..], || bad("a tetrahedron's nodes should be tags"))?;
+        let nodes = parse_all(t.get(first..).unwrap_or_default(), || {
+            bad("a tetrahedron (type 4) should list its tags then 4 node tags")
+        })?;
         listed.tetrahedra.push((tag, nodes, at.line()));
     }
     at.expect("$EndElements")
 }
 
-/// Four node tags.
-pub(super) fn parse_nodes(tokens: &[&str], bad: impl Fn() -> crate::Error) -> Result<[u64; 4]> {
-    let mut nodes = [0u64; 4];
-    for (n, s) in nodes.iter_mut().zip(tokens) {
-        *n = s.parse().map_err(|_| bad())?;
+/// `tokens` as exactly `N` values of `T` (and `bad()` when they are not).
+pub(super) fn parse_all<T: std::str::FromStr + Copy + Default, const N: usize>(
+    tokens: &[&str],
+    bad: impl Fn() -> crate::Error,
+) -> Result<[T; N]> {
+    if tokens.len() != N {
+        return Err(bad());
     }
-    Ok(nodes)
+    let mut values = [T::default(); N];
+    for (v, s) in values.iter_mut().zip(tokens) {
+        *v = s.parse().map_err(|_| bad())?;
+    }
+    Ok(values)
 }
 
 /// The mesh of the tetrahedra listed: their node tags resolved, the nodes no tetrahedron names

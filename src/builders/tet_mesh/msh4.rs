@@ -2,7 +2,7 @@
 //! header line then its nodes' tags and coordinates, or its elements.
 
 use super::cursor::{truncate, Cursor};
-use super::msh::{other_volume, parse_nodes, Listed, TETRAHEDRON};
+use super::msh::{other_volume, parse_all, Listed, TETRAHEDRON};
 use crate::error::Result;
 
 /// `$Nodes`: `blocks nodes min-tag max-tag`, then per block `dim entity parametric count`,
@@ -95,11 +95,8 @@ pub(super) fn elements(at: &mut Cursor<'_>, listed: &mut Listed) -> Result<()> {
                     truncate(line)
                 ))
             };
-            if t.len() != 5 {
-                return Err(bad());
-            }
-            let tag = t[0].parse::<u64>().map_err(|_| bad())?;
-            let nodes = parse_nodes(&t[1..], bad)?;
+            let [tag] = parse_all(t.get(..1).unwrap_or_default(), bad)?;
+            let nodes = parse_all(t.get(1..).unwrap_or_default(), bad)?;
             listed.tetrahedra.push((tag, nodes, at.line()));
         }
     }
