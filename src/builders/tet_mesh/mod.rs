@@ -17,6 +17,7 @@ mod assemble;
 mod check;
 mod cursor;
 mod lattice;
+mod listed;
 mod msh;
 mod msh4;
 mod write;

@@ -2,7 +2,7 @@
 //! header line then its nodes' tags and coordinates, or its elements.
 
 use super::cursor::{truncate, Cursor};
-use super::msh::{other_volume, parse_all, Listed, TETRAHEDRON};
+use super::listed::{other_volume, parse_all, Listed, TETRAHEDRON};
 use crate::error::Result;
 
 /// `$Nodes`: `blocks nodes min-tag max-tag`, then per block `dim entity parametric count`,
