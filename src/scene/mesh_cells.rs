@@ -4,56 +4,26 @@
 
 use super::body_kind::{resolve, BodyKind};
 use super::description::Scene;
-use crate::builders::{MeshBody, TriangleMesh, VoxelBody, VoxelPart};
+use crate::builders::MeshBody;
 use crate::error::Result;
 use crate::model::Model;
 use crate::render::MeshSurface;
 
-/// One mesh body of a scene, read and voxelized again.
-struct MeshVoxels {
-    mesh: TriangleMesh,
-    body: VoxelBody,
-    part: VoxelPart,
-    /// The model index of the body's first mass.
-    first: u32,
-}
-
-impl MeshVoxels {
-    /// The voxels' corner masses as model indices.
-    fn corners(&self) -> Vec<[u32; 8]> {
-        let first = self.first;
-        self.part
-            .voxel_masses
-            .iter()
-            .map(|corners| corners.map(|m| first + m))
-            .collect()
-    }
-}
-
 impl Scene {
-    /// The scene's mesh bodies, in body order, each read, checked and voxelized again.
-    fn mesh_voxels(&self, model: &Model) -> Result<Vec<MeshVoxels>> {
+    /// The scene's mesh bodies, in body order, each with its path resolved against the scene's
+    /// folder, and the model index of its first mass.
+    fn mesh_bodies(&self, model: &Model) -> Vec<(MeshBody, u32)> {
         let mut out = Vec::new();
         for (spec, body) in self.bodies.iter().zip(&model.bodies) {
-            let BodyKind::Mesh(mesh) = &spec.body else {
-                continue;
-            };
-            let path = resolve(self.base_dir.as_deref(), &mesh.path);
-            let at = MeshBody {
-                path: path.clone(),
-                ..mesh.clone()
-            };
-            let triangles = at.read_mesh()?;
-            let voxels = at.voxel_body(&triangles, &path)?;
-            let part = voxels.build_voxels()?;
-            out.push(MeshVoxels {
-                mesh: triangles,
-                body: voxels,
-                part,
-                first: body.masses.start as u32,
-            });
+            if let BodyKind::Mesh(mesh) = &spec.body {
+                let at = MeshBody {
+                    path: resolve(self.base_dir.as_deref(), &mesh.path),
+                    ..mesh.clone()
+                };
+                out.push((at, body.masses.start as u32));
+            }
         }
-        Ok(out)
+        out
     }
 
     /// The voxels of every mesh body of the scene, each as its 8 corner masses (model indices,
@@ -65,15 +35,17 @@ impl Scene {
     /// # Errors
     /// The mesh bodies' errors, as [`Scene::to_model`] gives them.
     pub fn mesh_cells(&self, model: &Model) -> Result<Vec<[u32; 8]>> {
-        Ok(self
-            .mesh_voxels(model)?
-            .iter()
-            .flat_map(MeshVoxels::corners)
-            .collect())
+        let mut cells = Vec::new();
+        for (mesh, first) in self.mesh_bodies(model) {
+            let voxels = mesh.voxel_body(&mesh.read_mesh()?, &mesh.path)?;
+            let part = voxels.build_voxels()?;
+            cells.extend(part.voxel_masses.iter().map(|c| c.map(|m| first + m)));
+        }
+        Ok(cells)
     }
 
     /// The surface of every mesh body of the scene, in body order: the mesh's own triangles,
-    /// each vertex embedded in its voxel cell ([`MeshSurface::embed`]), so that
+    /// each vertex embedded in its voxel cell ([`MeshBody::surface`]), so that
     /// [`Drawing::set_surfaces`](crate::render::Drawing::set_surfaces) draws the mesh moving
     /// with the body's masses. `model` is [`Scene::to_model`]'s model of this scene; the mesh
     /// files are read and voxelized again.
@@ -81,12 +53,9 @@ impl Scene {
     /// # Errors
     /// The mesh bodies' errors, as [`Scene::to_model`] gives them.
     pub fn mesh_surfaces(&self, model: &Model) -> Result<Vec<MeshSurface>> {
-        self.mesh_voxels(model)?
+        self.mesh_bodies(model)
             .iter()
-            .map(|m| {
-                let cells: Vec<[i32; 3]> = m.body.voxels.iter().map(|v| v.cell).collect();
-                MeshSurface::embed(&m.mesh, m.body.voxel_size, &cells, &m.corners())
-            })
+            .map(|(mesh, first)| mesh.surface(*first))
             .collect()
     }
 }
