@@ -1,8 +1,8 @@
 //! `hooke.Model`: models from numpy arrays and from builders, and the parameters and
 //! placements `hooke.Scene` shares.
 
-use hooke::{BodyKind, Mass, Model, Params, Part, Placement, Spring};
 use hooke::render::MeshSurface;
+use hooke::{BodyKind, Mass, Model, Params, Part, Placement, Spring};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange};

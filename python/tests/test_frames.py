@@ -94,9 +94,10 @@ def test_a_mesh_scene_is_drawn_with_its_meshs_own_surface(tmp_path: Path) -> Non
     skip_without_gpu()  # the renderer needs an adapter (lavapipe is enough)
     scene = hooke.Scene.load(ROOT / "scenes" / "mesh_bunny.json")
     world = hooke.CpuWorld(scene.to_model())
-    (path,) = hooke.frames(world, tmp_path, seconds=0.001, size=(96, 72))
+    (path,) = hooke.frames(world, tmp_path, seconds=0.001, size=(320, 240))
     size, data = png_size_and_pixels(path)
     # The face colour (232, 196, 150) lit at 40 % to 100 %: warm pixels, which nothing else in
-    # the scene has (springs grey, blue or red; the ground and sky grey-blue).
+    # the scene has (springs grey, blue or red; the ground and sky grey-blue). Some hundreds of
+    # them show between the springs drawn over it; without the surface there are none.
     warm = [p for p in unfiltered_rgba(size, data) if p[0] > p[1] + 15 and p[1] > p[2] + 15]
-    assert len(warm) > 50, f"{len(warm)} pixels of the face colour"
+    assert len(warm) > 100, f"{len(warm)} pixels of the face colour"
