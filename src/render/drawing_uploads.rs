@@ -8,7 +8,7 @@ use super::drawing::{
     check_len, storage_buffer, to_vec4, GpuOverlayLine, GpuPosition, GpuSurfaceCorner,
     ObstacleBuffers, MASS_FIXED,
 };
-use super::mesh_surface::MeshSurface;
+use super::mesh_surface::{check_triangles, MeshSurface};
 use super::renderer::Renderer;
 use super::style::linear;
 use super::{Drawing, OverlayLine};
@@ -187,14 +187,7 @@ impl Drawing {
     /// [`Error::InvalidParameter`] for more than `u32::MAX` triangle corners in all.
     pub fn set_surfaces(&mut self, renderer: &Renderer, surfaces: &[MeshSurface]) -> Result<()> {
         for s in surfaces {
-            let n = s.vertices.len();
-            if let Some(&v) = s.triangles.iter().flatten().find(|&&v| v as usize >= n) {
-                return Err(Error::IndexOutOfRange {
-                    what: "mesh surface vertex",
-                    index: v as usize,
-                    len: n,
-                });
-            }
+            check_triangles(&s.triangles, s.vertices.len())?;
         }
         if let Some(m) = surfaces.iter().filter_map(MeshSurface::max_mass).max() {
             if m >= self.masses {

@@ -94,14 +94,7 @@ impl MeshSurface {
                 reason: "a mesh surface needs at least one voxel cell to ride on".into(),
             });
         }
-        let n = mesh.vertices.len();
-        if let Some(&bad) = mesh.triangles.iter().flatten().find(|&&i| i as usize >= n) {
-            return Err(Error::IndexOutOfRange {
-                what: "mesh vertex (in a surface triangle)",
-                index: bad as usize,
-                len: n,
-            });
-        }
+        check_triangles(&mesh.triangles, mesh.vertices.len())?;
         let finder = CellFinder::new(cells);
         let vertices = mesh
             .vertices
@@ -143,6 +136,21 @@ impl MeshSurface {
     #[must_use]
     pub fn max_mass(&self) -> Option<u32> {
         self.vertices.iter().flat_map(|v| v.masses).max()
+    }
+}
+
+/// Checks that every corner of `triangles` names one of `vertices` vertices.
+///
+/// # Errors
+/// [`Error::IndexOutOfRange`] naming the first corner that does not.
+pub(super) fn check_triangles(triangles: &[[u32; 3]], vertices: usize) -> Result<()> {
+    match triangles.iter().flatten().find(|&&i| i as usize >= vertices) {
+        None => Ok(()),
+        Some(&bad) => Err(Error::IndexOutOfRange {
+            what: "mesh vertex (in a surface triangle)",
+            index: bad as usize,
+            len: vertices,
+        }),
     }
 }
 
