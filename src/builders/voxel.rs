@@ -1,9 +1,8 @@
 //! Voxel bodies: every filled cell of a 3D occupancy grid is a cube of 8 corner masses and 28
 //! springs; corners and springs shared by neighbouring cells are merged.
 
-use std::collections::HashMap;
-
 use glam::DVec3;
+use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +39,30 @@ pub(crate) const CORNER_PAIRS: [(usize, usize); 28] = {
         x += 1;
     }
     pairs
+};
+
+/// A slot of the spring table while a voxel body is built: no spring yet.
+const NO_SPRING: u32 = u32::MAX;
+
+/// For each pair of [`CORNER_PAIRS`], which of its two corners is the lower on the lattice
+/// (compared by x, then y, then z) and the direction to the other, numbered 0..13 among the 13
+/// directions `d` in {-1, 0, 1}^3 whose first non-zero component is positive: a spring shared by
+/// several voxels has the same lower corner and direction in each.
+const PAIR_SLOTS: [(usize, usize); 28] = {
+    let mut slots = [(0, 0); 28];
+    let mut j = 0;
+    while j < 28 {
+        let (x, y) = CORNER_PAIRS[j];
+        let (a, b) = (CORNERS[x], CORNERS[y]);
+        let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+        let forward = d[0] > 0 || (d[0] == 0 && (d[1] > 0 || (d[1] == 0 && d[2] > 0)));
+        let (lower, sign) = if forward { (x, 1) } else { (y, -1) };
+        // Index among the 27 offsets, less the 14 that are zero or point backwards.
+        let index = (sign * d[0] + 1) * 9 + (sign * d[1] + 1) * 3 + (sign * d[2] + 1) - 14;
+        slots[j] = (lower, index as usize);
+        j += 1;
+    }
+    slots
 };
 
 /// A muscle pattern for the springs of one voxel: the actuator parameters of
@@ -392,7 +415,7 @@ impl VoxelBody {
             1,
             "needs at least one voxel",
         )?;
-        let mut seen = HashMap::with_capacity(self.voxels.len());
+        let mut seen = FxHashMap::with_capacity_and_hasher(self.voxels.len(), Default::default());
         for (v, voxel) in self.voxels.iter().enumerate() {
             if let Some(first) = seen.insert(voxel.cell, v) {
                 return Err(invalid(
@@ -417,8 +440,13 @@ impl VoxelBody {
 
         let h = self.voxel_size;
         let mut part = Part::new();
-        let mut corner_index: HashMap<[i64; 3], u32> = HashMap::new();
-        let mut spring_index: HashMap<(u32, u32), u32> = HashMap::new();
+        // About one corner per voxel in a solid block.
+        let n = self.voxels.len();
+        let mut corner_index: FxHashMap<[i64; 3], u32> =
+            FxHashMap::with_capacity_and_hasher(n + n / 2, Default::default());
+        // Each spring's slot: its lower corner's mass times 13 plus its direction (`PAIR_SLOTS`),
+        // filled as corners appear; near slots for near voxels, so the lookups stay in cache.
+        let mut spring_slot: Vec<u32> = Vec::with_capacity(13 * (n + n / 2));
         let mut actuated = Vec::new();
         let mut voxel_masses = Vec::with_capacity(self.voxels.len());
         let mut voxel_springs = Vec::with_capacity(self.voxels.len());
@@ -428,19 +456,24 @@ impl VoxelBody {
                 let key = [base[0] + c[0], base[1] + c[1], base[2] + c[2]];
                 *corner_index.entry(key).or_insert_with(|| {
                     let p = DVec3::new(key[0] as f64, key[1] as f64, key[2] as f64) * h;
+                    spring_slot.extend([NO_SPRING; 13]);
                     part.add_mass(Mass::new(self.corner_mass, p))
                 })
             });
             let k = voxel.stiffness.unwrap_or(self.stiffness);
-            let springs = CORNER_PAIRS.map(|(x, y)| {
+            let springs = std::array::from_fn(|j| {
+                let ((x, y), (lower, direction)) = (CORNER_PAIRS[j], PAIR_SLOTS[j]);
+                let slot = corners[lower] as usize * 13 + direction;
                 let (a, b) = (corners[x].min(corners[y]), corners[x].max(corners[y]));
-                let s = *spring_index.entry((a, b)).or_insert_with(|| {
+                if spring_slot[slot] == NO_SPRING {
                     let rest = part.masses[a as usize]
                         .position
                         .distance(part.masses[b as usize].position);
                     actuated.push(false);
-                    part.add_spring(Spring::hooke(a, b, k, rest).with_damping(self.damping))
-                });
+                    spring_slot[slot] =
+                        part.add_spring(Spring::hooke(a, b, k, rest).with_damping(self.damping));
+                }
+                let s = spring_slot[slot];
                 // A shared spring takes the stiffer of its voxels' materials.
                 let spring = &mut part.springs[s as usize];
                 spring.stiffness = spring.stiffness.max(k);
@@ -474,7 +507,7 @@ impl VoxelPart {
     /// Renumbers the masses by corner key (`corner_index`: each corner's key and mass) and lists
     /// the springs by their masses, each from the lower to the higher (see
     /// [`VoxelBody::build_voxels`]); the actuators and the voxels' lists follow.
-    fn in_lattice_order(&mut self, corner_index: &HashMap<[i64; 3], u32>) {
+    fn in_lattice_order(&mut self, corner_index: &FxHashMap<[i64; 3], u32>) {
         let mut corners: Vec<([i64; 3], u32)> = corner_index
             .iter()
             .map(|(&[x, y, z], &m)| ([z, y, x], m))

@@ -447,10 +447,11 @@ fn draw_legend(
         notes.extend([
             "balance = total + dissipated",
             "  - injected: constant up to",
-            "  a swing that halves with dt",
-            "  (the integrator's; see the",
-            "  guide, \"How exact the books",
-            "  are\")",
+            "  the integrator's swing and,",
+            "  with damping or contact, a",
+            "  drift: both halve with dt",
+            "  (see the guide, \"How exact",
+            "  the books are\")",
         ]);
     }
     for (j, line) in notes.iter().enumerate() {

@@ -128,6 +128,25 @@ fn two_voxels_sharing_a_face_merge_corners_and_springs() {
 }
 
 #[test]
+fn a_block_of_voxels_has_each_edge_and_diagonal_once() {
+    // A 3 x 3 x 3 block listed from the far corner back: every spring shared by neighbouring
+    // voxels (an edge by up to four, a face diagonal by two) is merged, in all 13 directions.
+    let n = 3i32;
+    let cells: Vec<[i32; 3]> = (0..n * n * n)
+        .rev()
+        .map(|i| [i % n, (i / n) % n, i / (n * n)])
+        .collect();
+    let part = VoxelBody::from_cells(cells).build().unwrap();
+    let n = n as usize;
+    assert_eq!(part.masses.len(), (n + 1).pow(3));
+    // Edges 3 n (n + 1)^2, face diagonals 2 x 3 n^2 (n + 1), body diagonals 4 n^3.
+    let springs = 3 * n * (n + 1).pow(2) + 6 * n * n * (n + 1) + 4 * n.pow(3);
+    assert_eq!(part.springs.len(), springs);
+    assert_simple(&part);
+    assert_rest_lengths(&part);
+}
+
+#[test]
 fn voxel_bodies_number_masses_by_place_and_list_springs_by_their_masses() {
     // Cells listed out of order, one of them a muscle: the masses come out in lattice order
     // (z, then y, then x), each spring from its lower mass, the springs by (a, b), and the

@@ -15,7 +15,10 @@
 //! the measurement to it within the band that shear, rotary inertia and the clamped root leave
 //! open (derived in each test), and the error against beam theory to fall at every refinement.
 //! `cargo test --features cli --test integration continuum:: -- --nocapture` prints the tables;
-//! `--ignored` runs 4 and 6 cells across.
+//! `--ignored` runs 4 and 6 cells across. `continuum/gpu.rs` runs tension and the bar's mode on
+//! the GPU World (f32 and f64) against these.
+
+mod gpu;
 
 use std::sync::OnceLock;
 
@@ -27,8 +30,8 @@ use cases::bar_mode::{chain_error, first_longitudinal_mode, reference as bar_ref
 use cases::beam_theory::{self, lattice_bending_ratio};
 use cases::buckling::{buckling, BucklingRun};
 use cases::cantilever::{cantilever, end_load, CantileverRun};
-use cases::material;
-use cases::tension::tension;
+use cases::tension::{tension, Tension};
+use cases::{material, Backend};
 
 /// Cells across the thickness of the bending cases in CI (a few seconds each at 3 across).
 const CI_SPACINGS: [u32; 3] = [1, 2, 3];
@@ -44,13 +47,11 @@ const CI_SPACINGS: [u32; 3] = [1, 2, 3];
 #[test]
 fn tension_and_compression_give_young_modulus_and_a_quarter() {
     let e = material().young_modulus;
-    let strain = 1e-4;
+    let strain = TENSION_STRAIN;
     println!("| cells across | load | E_eff / E - 1 | nu_eff - 0.25 |");
-    for across in [1, 2, 4] {
-        for sign in [1.0, -1.0] {
-            let t = tension(across, sign * strain * e);
+    for (across, pair) in BAR_SPACINGS.into_iter().zip(cpu_tensions()) {
+        for (t, load) in pair.iter().zip(["tension", "compression"]) {
             let (de, dnu) = (t.young_modulus / e - 1.0, t.poisson_ratio - 0.25);
-            let load = if sign > 0.0 { "tension" } else { "compression" };
             println!("| {across} | {load} | {de:.2e} | {dnu:.2e} |");
             assert!(de.abs() < 2.0 * strain, "{across} across, {load}: {t:?}");
             assert!(
@@ -61,15 +62,52 @@ fn tension_and_compression_give_young_modulus_and_a_quarter() {
     }
 }
 
-/// The relative frequency errors of the bar's first longitudinal mode at `refinements` cells
-/// across, printed as the guide's table.
-fn mode_errors(refinements: &[u32]) -> Vec<f64> {
+/// Cells across the bars of the tension and wave-speed tests (and of their GPU comparisons).
+const BAR_SPACINGS: [u32; 3] = [1, 2, 4];
+
+/// The strain of the tension tests.
+const TENSION_STRAIN: f64 = 1e-4;
+
+/// The CPU reference's tension and compression at [`BAR_SPACINGS`], run once for the tension
+/// test and the GPU comparisons.
+fn cpu_tensions() -> &'static [[Tension; 2]] {
+    static RUNS: OnceLock<Vec<[Tension; 2]>> = OnceLock::new();
+    RUNS.get_or_init(|| {
+        BAR_SPACINGS
+            .iter()
+            .map(|&n| tension_pair(&Backend::Cpu, n))
+            .collect()
+    })
+}
+
+/// The tension and the compression at [`TENSION_STRAIN`] of the bar of `across` cells across on
+/// `backend`.
+fn tension_pair(backend: &cases::Backend, across: u32) -> [Tension; 2] {
+    let e = material().young_modulus;
+    [1.0, -1.0].map(|sign| tension(backend, across, sign * TENSION_STRAIN * e))
+}
+
+/// The CPU reference's bar modes (Hz) at [`BAR_SPACINGS`], run once for the wave-speed test and
+/// the GPU comparisons.
+fn cpu_bar_modes() -> &'static [f64] {
+    static RUNS: OnceLock<Vec<f64>> = OnceLock::new();
+    RUNS.get_or_init(|| {
+        BAR_SPACINGS
+            .iter()
+            .map(|&n| first_longitudinal_mode(&Backend::Cpu, n))
+            .collect()
+    })
+}
+
+/// The relative errors of the bar's first longitudinal mode, `frequencies` (Hz) at
+/// `refinements` cells across, printed as the guide's table.
+fn mode_errors(refinements: &[u32], frequencies: &[f64]) -> Vec<f64> {
     let reference = bar_reference();
     println!("| cells across | a (m) | cells along | f (Hz) | f / f_ref - 1 | (pi a / L)^2 / 24 |");
     refinements
         .iter()
-        .map(|&across| {
-            let f = first_longitudinal_mode(across);
+        .zip(frequencies)
+        .map(|(&across, &f)| {
             let a = SIDE / f64::from(across);
             let error = f / reference - 1.0;
             println!(
@@ -92,8 +130,8 @@ fn mode_errors(refinements: &[u32]) -> Vec<f64> {
 /// step's `(omega dt)^2 / 24` is below 1e-4).
 #[test]
 fn bar_longitudinal_mode_converges_to_the_wave_speed() {
-    let errors = mode_errors(&[1, 2, 4]);
-    for (&across, e) in [1, 2, 4].iter().zip(&errors) {
+    let errors = mode_errors(&BAR_SPACINGS, cpu_bar_modes());
+    for (&across, e) in BAR_SPACINGS.iter().zip(&errors) {
         let bound = 1.5 * chain_error(across) + 1e-4;
         assert!(e.abs() < bound, "{across} across: error {e:.3e}");
     }
@@ -108,7 +146,7 @@ fn bar_longitudinal_mode_converges_to_the_wave_speed() {
 #[test]
 #[ignore = "tens of seconds: the guide's finest refinement"]
 fn bar_longitudinal_mode_finest() {
-    let e = mode_errors(&[8])[0];
+    let e = mode_errors(&[8], &[first_longitudinal_mode(&Backend::Cpu, 8)])[0];
     assert!(e.abs() < 1.5 * chain_error(8) + 1e-4, "error {e:.3e}");
 }
 
@@ -129,7 +167,12 @@ fn assert_falls(what: &str, spacings: &[u32], errors: &[f64]) {
 /// The cantilevers at [`CI_SPACINGS`], run once for the deflection and the mode tests.
 fn ci_cantilevers() -> &'static [CantileverRun] {
     static RUNS: OnceLock<Vec<CantileverRun>> = OnceLock::new();
-    RUNS.get_or_init(|| CI_SPACINGS.iter().map(|&n| cantilever(n)).collect())
+    RUNS.get_or_init(|| {
+        CI_SPACINGS
+            .iter()
+            .map(|&n| cantilever(&Backend::Cpu, n))
+            .collect()
+    })
 }
 
 /// The cantilever's tip deflection against `F L^3 / (3 E I)` (Euler-Bernoulli; `L = 10 b`).
@@ -272,7 +315,10 @@ fn check_modes(runs: &[CantileverRun]) {
 /// fall at every refinement.
 #[test]
 fn buckling_load_converges_to_euler() {
-    let runs: Vec<BucklingRun> = CI_SPACINGS.iter().map(|&n| buckling(n)).collect();
+    let runs: Vec<BucklingRun> = CI_SPACINGS
+        .iter()
+        .map(|&n| buckling(&Backend::Cpu, n))
+        .collect();
     check_buckling(&runs);
 }
 
@@ -303,9 +349,15 @@ fn check_buckling(runs: &[BucklingRun]) {
 #[ignore = "minutes: the bending cases at 4 and 6 cells across"]
 fn bending_cases_finer() {
     let spacings = [3, 4, 6];
-    let runs: Vec<CantileverRun> = spacings.iter().map(|&n| cantilever(n)).collect();
+    let runs: Vec<CantileverRun> = spacings
+        .iter()
+        .map(|&n| cantilever(&Backend::Cpu, n))
+        .collect();
     check_deflections(&runs);
     check_modes(&runs);
-    let columns: Vec<BucklingRun> = spacings.iter().map(|&n| buckling(n)).collect();
+    let columns: Vec<BucklingRun> = spacings
+        .iter()
+        .map(|&n| buckling(&Backend::Cpu, n))
+        .collect();
     check_buckling(&columns);
 }

@@ -177,16 +177,77 @@ fn balance_stays_within_three_percent_over_ten_seconds() {
     }
 }
 
-/// The collision scenes converge at order 1 or faster (as in the creature scenes' test; pair
-/// contacts are the first-order term), over 0.5 s: the two cubes, 0.16 m apart (radii taken)
-/// and closing at 1 m/s, touch at 0.16 s; before that their balance moves by rounding alone.
-/// Long in debug builds. Fails today on `collisions_cloth`, whose excursion (0.0016, 0.00087,
-/// 0.00061 J at dt, dt/2, dt/4, of 6.9 J) falls at order 0.85 then 0.52: an open defect of the
-/// contact books; `collisions_cubes` measures 1.15 and 1.17, `collisions_pile` 1.75 and 1.56.
+/// How long each collision scene's motion stays the same motion at dt, dt/2 and dt/4, s: the
+/// cloth lands on the sphere at 0.09 s and drapes; the pile's boxes land at 0.11 s; the two cubes
+/// touch at 0.16 s and part by 0.25 s. Later the cloth's folds and the pile's stack turn chaotic:
+/// at 0.3 s the cloth's runs at dt/4 and dt/8 differ by 8 mm, at 0.4 s by 6 cm, and their
+/// balances then measure different motions, whose books cannot be compared step size by step
+/// size (that comparison, over 0.5 s, once read as orders 0.85 and 0.52 for the cloth).
+const COLLISION_WINDOWS: [(&str, f64); 3] = [
+    ("collisions_cloth", 0.2),
+    ("collisions_cubes", 0.3),
+    ("collisions_pile", 0.2),
+];
+
+/// The largest distance between the same mass in `a` and `b`, m.
+fn largest_distance(a: &mut CpuWorld, b: &mut CpuWorld) -> f64 {
+    let (a, b) = (a.positions().unwrap(), b.positions().unwrap());
+    a.iter()
+        .zip(&b)
+        .map(|(p, q)| p.distance(*q))
+        .fold(0.0, f64::max)
+}
+
+/// In every collision scene the contact books converge at order 1 or faster: over the scene's
+/// window (above) at dt, dt/2 and dt/4, the shadow balance's largest change (the plain balance
+/// less the O(dt) swing of springs and gravity, which would otherwise hide the contacts: the
+/// cloth's free fall alone swings the plain balance by 1e-3 J) falls at order 0.75 or faster;
+/// measured: cloth 1.02 and 1.01, cubes 1.13 and 1.15, pile 1.63 and 1.39. Penalty contact
+/// switching on within a step (whose own swing `dt/2 F . v` is left in: at most first order),
+/// restitution impulses and spring damping at the step's start promise no more than order 1;
+/// margin 0.25 as in the creature scenes. The test checks its premise
+/// too: the runs stay the same motion, their largest position difference shrinking with dt
+/// and below 1 mm (a twelfth of the cloth's contact radius, the smallest).
 #[test]
-#[ignore = "minutes in debug builds; fails on collisions_cloth (order 0.52), an open defect"]
-fn balance_converges_in_every_collision_scene() {
-    for name in COLLISION_SCENES {
-        converges_at_first_order(name, &scene_model(name), 0.5);
+fn contact_books_converge_at_first_order_in_every_collision_scene() {
+    for (name, window) in COLLISION_WINDOWS {
+        let model = scene_model(name);
+        let mut runs: Vec<(Model, CpuWorld, f64, f64)> = [1.0, 2.0, 4.0]
+            .iter()
+            .map(|&div| {
+                let m = at_dt(&model, div);
+                let mut w = CpuWorld::new(&m).unwrap();
+                let b0 = shadow_balance(&mut w, &m);
+                (m, w, b0, 0.0)
+            })
+            .collect();
+        let mut apart = [0.0f64; 2];
+        for _ in 0..(window / 0.01).round() as usize {
+            for (m, w, b0, worst) in &mut runs {
+                w.step_for(0.01).unwrap();
+                *worst = worst.max((shadow_balance(w, m) - *b0).abs());
+            }
+            let [a, b, c] = &mut runs[..] else {
+                unreachable!()
+            };
+            apart[0] = apart[0].max(largest_distance(&mut a.1, &mut b.1));
+            apart[1] = apart[1].max(largest_distance(&mut b.1, &mut c.1));
+        }
+        let change: Vec<f64> = runs.iter().map(|r| r.3).collect();
+        let p = [order(change[0], change[1]), order(change[1], change[2])];
+        eprintln!(
+            "{name}: shadow balance change {change:?} J, orders {p:?}; runs apart {apart:?} m"
+        );
+        assert!(
+            apart[1] < apart[0] && apart[0] < 1e-3,
+            "{name}: the runs at dt, dt/2, dt/4 part ({apart:?} m): not one motion"
+        );
+        assert!(
+            change[2] > 1e-10,
+            "{name}: changes {change:?} J near rounding: nothing to measure an order of"
+        );
+        for p in p {
+            assert!(p >= 0.75, "{name}: order {p} (changes {change:?} J)");
+        }
     }
 }

@@ -4,7 +4,7 @@ use std::f64::consts::PI;
 
 use hooke::prelude::*;
 
-use super::{bar, crossing_frequency, face_mean, wave_speed, zero_crossings};
+use super::{bar, crossing_frequency, face_mean, wave_speed, zero_crossings, Backend};
 
 /// The bar's side b (m); it is `8 b` long.
 pub(crate) const SIDE: f64 = 0.01;
@@ -12,11 +12,11 @@ pub(crate) const SIDE: f64 = 0.01;
 /// The bar's length L (m).
 pub(crate) const LENGTH: f64 = 8.0 * SIDE;
 
-/// The first longitudinal mode of a free bar of `across` cells square and `8 across` long, in
-/// Hz: started from the mode's shape `u_x = U cos(pi x / L)` at strain amplitude 1e-4 and at
+/// The first longitudinal mode of a free bar of `across` cells square and `8 across` long on
+/// `backend`, in Hz: started from the mode's shape `u_x = U cos(pi x / L)` at strain amplitude 1e-4 and at
 /// rest, undamped; the period from 21 zero crossings of the bar's elongation (ten periods), so
 /// that the higher modes the start excites a little average out.
-pub(crate) fn first_longitudinal_mode(across: u32) -> f64 {
+pub(crate) fn first_longitudinal_mode(backend: &Backend, across: u32) -> f64 {
     let a = SIDE / f64::from(across);
     let mut model = bar([8 * across, across, across], a, 0.0);
     let rest: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
@@ -24,10 +24,9 @@ pub(crate) fn first_longitudinal_mode(across: u32) -> f64 {
     for m in &mut model.masses {
         m.position.x += amplitude * (PI * m.position.x / LENGTH).cos();
     }
-    let mut world = CpuWorld::new(&model).expect("world");
+    let mut world = backend.world(&model);
     let period = 2.0 * LENGTH / wave_speed();
-    let crossings = zero_crossings(&mut world, 21, 11.0 * period, |world| {
-        let now = world.position_slice();
+    let crossings = zero_crossings(world.as_mut(), 21, 11.0 * period, |now| {
         face_mean(&rest, now, 0, LENGTH) - face_mean(&rest, now, 0, 0.0) - LENGTH
     });
     crossing_frequency(&crossings)

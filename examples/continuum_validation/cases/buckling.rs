@@ -7,7 +7,7 @@ use hooke::prelude::*;
 
 use super::beam_theory::{self, length, NU, THICKNESS};
 use super::cantilever::{clamped, tip_deflection};
-use super::{face_share, material};
+use super::{face_share, material, Backend};
 
 /// The two axial loads, as fractions of the Engesser reference load, at which the lateral
 /// stiffness is measured.
@@ -32,7 +32,7 @@ fn lateral_load() -> f64 {
     3.0 * beam_theory::bending_stiffness() * 1e-4 / length().powi(2)
 }
 
-/// The column of `across` cells across at the axial load `load` (N) with the lateral tip load
+/// The column of `across` cells across on `backend` at the axial load `load` (N) with the lateral tip load
 /// [`lateral_load`], settled: its lateral stiffness (N/m) and drift.
 ///
 /// The column starts in the uniform state of the axial load (strain `-P / (E A)` along x and
@@ -40,13 +40,13 @@ fn lateral_load() -> f64 {
 /// equilibrium exactly (the patch test), so only the bending is left to settle. Damping:
 /// `gamma = 2 omega_P`, `omega_P = omega_1 sqrt(1 - P / P_ref)` the loaded column's first mode
 /// (the beam-column's first-mode estimate), as in [`super::cantilever::cantilever`].
-fn lateral_stiffness(across: u32, load: f64) -> (f64, f64) {
+fn lateral_stiffness(backend: &Backend, across: u32, load: f64) -> (f64, f64) {
     let (_, reference) = beam_theory::buckling_load();
     let omega_1 = 2.0 * PI * beam_theory::first_mode(material().density).timoshenko();
     let omega = omega_1 * (1.0 - load / reference).sqrt();
     let (mut model, rest) = clamped(across, 2.0 * omega);
     let strain = load / (material().young_modulus * THICKNESS * THICKNESS);
-    let centre = DVec3::new(0.0, THICKNESS / 2.0, 1.0 + THICKNESS / 2.0);
+    let centre = DVec3::new(0.0, THICKNESS / 2.0, THICKNESS / 2.0);
     for m in &mut model.masses {
         let d = m.position - centre;
         m.position = centre
@@ -56,7 +56,7 @@ fn lateral_stiffness(across: u32, load: f64) -> (f64, f64) {
                 d.z * (1.0 + NU * strain),
             );
     }
-    let mut world = CpuWorld::new(&model).expect("world");
+    let mut world = backend.world(&model);
     let a = THICKNESS / f64::from(across);
     for (i, p) in rest.iter().enumerate() {
         if let Some(share) = face_share(*p, length(), a, THICKNESS) {
@@ -98,12 +98,13 @@ pub(crate) fn fitted_buckling_load(p1: f64, k1: f64, p2: f64, k2: f64) -> f64 {
     (lo * hi).sqrt()
 }
 
-/// The column of `across` cells across measured at [`LOADS`] and its buckling load.
-pub(crate) fn buckling(across: u32) -> BucklingRun {
+/// The column of `across` cells across on `backend` measured at [`LOADS`] and its buckling
+/// load.
+pub(crate) fn buckling(backend: &Backend, across: u32) -> BucklingRun {
     let (_, reference) = beam_theory::buckling_load();
     let [p1, p2] = LOADS.map(|q| q * reference);
-    let (k1, d1) = lateral_stiffness(across, p1);
-    let (k2, d2) = lateral_stiffness(across, p2);
+    let (k1, d1) = lateral_stiffness(backend, across, p1);
+    let (k2, d2) = lateral_stiffness(backend, across, p2);
     BucklingRun {
         across,
         stiffness: [k1, k2],

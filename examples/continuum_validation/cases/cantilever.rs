@@ -6,7 +6,7 @@ use std::f64::consts::PI;
 use hooke::prelude::*;
 
 use super::beam_theory::{self, length, SLENDERNESS, THICKNESS};
-use super::{bar, crossing_frequency, face_share, material, zero_crossings};
+use super::{bar, crossing_frequency, face_share, material, zero_crossings, Backend};
 
 /// What one cantilever measured.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +53,7 @@ pub(crate) fn tip_deflection(rest: &[DVec3], now: &[DVec3]) -> f64 {
     tip.iter().sum::<f64>() / tip.len() as f64
 }
 
-/// Settles the cantilever of `across` cells across under [`end_load`] (spread over the tip face
+/// Settles the cantilever of `across` cells across on `backend` under [`end_load`] (spread over the tip face
 /// as a uniform traction along -z), then releases it from that shape, undamped, and times its
 /// first bending mode from 21 zero crossings of the tip's deflection (10 periods).
 ///
@@ -68,10 +68,10 @@ pub(crate) fn tip_deflection(rest: &[DVec3], now: &[DVec3]) -> f64 {
 /// modes move each crossing by at most `0.03 / omega`, and the frequency from the first and last
 /// of 21 crossings (20 half periods) is within `2 (0.03) / (20 pi) = 1e-3`; the time step's
 /// phase error `(omega dt)^2 / 24` is below 1e-8.
-pub(crate) fn cantilever(across: u32) -> CantileverRun {
+pub(crate) fn cantilever(backend: &Backend, across: u32) -> CantileverRun {
     let omega = 2.0 * PI * beam_theory::first_mode(material().density).timoshenko();
     let (mut model, rest) = clamped(across, 2.0 * omega);
-    let mut world = CpuWorld::new(&model).expect("world");
+    let mut world = backend.world(&model);
     let a = THICKNESS / f64::from(across);
     for (i, p) in rest.iter().enumerate() {
         if let Some(share) = face_share(*p, length(), a, THICKNESS) {
@@ -89,10 +89,10 @@ pub(crate) fn cantilever(across: u32) -> CantileverRun {
         m.position = *p;
     }
     model.params.velocity_damping = 0.0;
-    let mut free = CpuWorld::new(&model).expect("world");
+    let mut free = backend.world(&model);
     let period = 2.0 * PI / omega;
-    let crossings = zero_crossings(&mut free, 21, 20.0 * period, |w| {
-        tip_deflection(&rest, w.position_slice())
+    let crossings = zero_crossings(free.as_mut(), 21, 20.0 * period, |now| {
+        tip_deflection(&rest, now)
     });
     CantileverRun {
         across,

@@ -3,7 +3,7 @@
 
 use hooke::prelude::*;
 
-use super::{bar, face_mean, face_share, wave_speed};
+use super::{bar, face_mean, face_share, wave_speed, Backend};
 
 /// What a tension (or compression) test measured.
 #[derive(Clone, Copy, Debug)]
@@ -14,7 +14,7 @@ pub(crate) struct Tension {
     pub(crate) poisson_ratio: f64,
 }
 
-/// A bar of `across` cells square and `2 across` long (side b = 0.02 m), its end faces pulled
+/// On `backend`, a bar of `across` cells square and `2 across` long (side b = 0.02 m), its end faces pulled
 /// apart by the stress `stress` (Pa; negative compresses) spread over the end nodes by their
 /// share of the face ([`face_share`]), damped to rest.
 ///
@@ -25,14 +25,14 @@ pub(crate) struct Tension {
 /// alone) and is then overdamped, decaying at `omega_1 (1 - sqrt(1 - 0.81)) = 0.56 omega_1`:
 /// 30 / omega_1 left a residual of 2e-4 in `E` at one cell across, 60 / omega_1 leaves
 /// `e^-34 < 1e-14`.
-pub(crate) fn tension(across: u32, stress: f64) -> Tension {
+pub(crate) fn tension(backend: &Backend, across: u32, stress: f64) -> Tension {
     let b = 0.02;
     let a = b / f64::from(across);
     let length = 2.0 * b;
     let omega_1 = std::f64::consts::PI * wave_speed() / length;
     let model = bar([2 * across, across, across], a, 2.0 * omega_1);
     let rest: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
-    let mut world = CpuWorld::new(&model).expect("world");
+    let mut world = backend.world(&model);
     for (i, p) in rest.iter().enumerate() {
         let end = [(0.0, -1.0), (length, 1.0)]
             .into_iter()
