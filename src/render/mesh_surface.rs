@@ -144,7 +144,11 @@ impl MeshSurface {
 /// # Errors
 /// [`Error::IndexOutOfRange`] naming the first corner that does not.
 pub(super) fn check_triangles(triangles: &[[u32; 3]], vertices: usize) -> Result<()> {
-    match triangles.iter().flatten().find(|&&i| i as usize >= vertices) {
+    match triangles
+        .iter()
+        .flatten()
+        .find(|&&i| i as usize >= vertices)
+    {
         None => Ok(()),
         Some(&bad) => Err(Error::IndexOutOfRange {
             what: "mesh vertex (in a surface triangle)",
