@@ -3,14 +3,15 @@
 //! bonds damped at 10 %: 1 330 voxels, 1 900 masses), then dropped onto rough ground and pushed
 //! along +x at 0.8 m/s, on the CPU reference: it lands, tumbles about half a metre and settles.
 //!
-//! The mesh is an icosphere whose vertices are pushed out along their directions (a
-//! star-shaped surface: closed, consistently oriented and free of self-intersections by
-//! construction). The scene names the OBJ file, relative to itself, as a user's scene would:
-//! `{"type": "mesh", "path": "bunny.obj", "voxel": 0.008, "material": ...}`.
+//! The mesh is [`TriangleMesh::bunny`]: an icosphere whose vertices are pushed out along their
+//! directions (a star-shaped surface: closed, consistently oriented and free of
+//! self-intersections by construction). The scene names the OBJ file, relative to itself, as a
+//! user's scene would: `{"type": "mesh", "path": "bunny.obj", "voxel": 0.008, "material": ...}`.
 //!
 //! Writes to `out/mesh_body/`: `bunny.obj`, `bunny.stl` (binary), `bunny.json` (the scene, which
-//! `hooke run out/mesh_body/bunny.json --gif out.gif` replays), `bunny.gif` (the voxels' surface,
-//! 2 s at 25 frames per simulated second, the camera following) and `bunny_energy.png`.
+//! `hooke run out/mesh_body/bunny.json --gif out.gif` replays), `bunny.gif` (the mesh's own
+//! surface carried by the voxels, 2 s at 25 frames per simulated second, the camera following)
+//! and `bunny_energy.png`.
 //!
 //! Run: `cargo run --release --example mesh_body`
 
@@ -31,54 +32,13 @@ const VOXEL: f64 = 0.006;
 /// Simulated time, s.
 const DURATION: f64 = 2.0;
 
-/// A bump of the surface: along `towards` (a direction), of relative height `height` and
-/// angular width `width` (the bump falls to 1/e where `1 - cos(angle) = width`).
-struct Bump {
-    towards: DVec3,
-    height: f64,
-    width: f64,
-}
-
-/// The bunny-like blob, about 12 cm long: an ellipsoidal body, a head in front (+x, up) and two
-/// long ears above it.
-fn bunny() -> TriangleMesh {
-    let bumps = [
-        Bump {
-            towards: DVec3::new(1.0, 0.0, 0.6),
-            height: 0.35,
-            width: 0.12,
-        },
-        Bump {
-            towards: DVec3::new(0.55, 0.35, 1.0),
-            height: 1.4,
-            width: 0.025,
-        },
-        Bump {
-            towards: DVec3::new(0.55, -0.35, 1.0),
-            height: 1.4,
-            width: 0.025,
-        },
-    ];
-    let mut mesh = TriangleMesh::icosphere(1.0, 4);
-    for v in &mut mesh.vertices {
-        let d = v.normalize();
-        let lift: f64 = bumps
-            .iter()
-            .map(|b| b.height * (-(1.0 - d.dot(b.towards.normalize())) / b.width).exp())
-            .sum();
-        // Body: 5 cm half-length along x, 3.5 cm across, 3 cm high, bumps on top of that.
-        *v = d * (1.0 + lift) * DVec3::new(0.05, 0.035, 0.03);
-    }
-    mesh
-}
-
 fn run() -> hooke::Result<()> {
     let out = Path::new(OUT);
     std::fs::create_dir_all(out).map_err(|source| hooke::Error::SceneIo {
         path: out.to_path_buf(),
         source,
     })?;
-    let mesh = bunny();
+    let mesh = TriangleMesh::bunny(4);
     let write = |name: &str, bytes: &[u8]| {
         std::fs::write(out.join(name), bytes).map_err(|source| hooke::Error::SceneIo {
             path: out.join(name),
@@ -121,6 +81,7 @@ fn run() -> hooke::Result<()> {
     scene.params.dt = model.params.dt;
     scene.save(out.join("bunny.json"))?;
     let cells = scene.mesh_cells(&model)?;
+    let surfaces = scene.mesh_surfaces(&model)?;
     println!(
         "voxelized at {VOXEL} m: {} voxels, {} masses, {} springs, {:.1} g; dt = {:.2e} s",
         cells.len(),
@@ -135,8 +96,8 @@ fn run() -> hooke::Result<()> {
         duration: DURATION,
         frame_time: 0.04,
         framing: Framing::Follow,
-        cells,
-        // The voxels' surface alone: thousands of short springs would hide it.
+        surfaces,
+        // The mesh's surface alone: thousands of short springs would hide it.
         style: Style {
             show_springs: false,
             show_masses: false,

@@ -8,6 +8,7 @@
 //
 // Entry points, in drawing order: ground (plane z = 0 with a grid), spring_shadows and
 // mass_shadows (the scene flattened onto z = 0, blended with `min`), faces (shaded triangles),
+// surface (mesh bodies' own triangles, each vertex blended from the 8 corners of its cell),
 // springs (screen-space quads coloured by strain), masses (discs; squares for fixed masses) and
 // overlay (extra segments such as the drag line, drawn over everything).
 //
@@ -63,6 +64,13 @@ struct GpuOverlayLine {
     color: vec4<f32>,
 }
 
+// One corner of a mesh surface triangle: a mesh vertex riding on the 8 corner masses of its
+// voxel cell with trilinear weights (summing to 1).
+struct GpuSurfaceCorner {
+    masses: array<u32, 8>,
+    weights: array<f32, 8>,
+}
+
 @group(0) @binding(0) var<uniform> view: GpuView;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> springs: array<vec2<u32>>;
@@ -72,6 +80,8 @@ struct GpuOverlayLine {
 // Three mass indices per triangle.
 @group(0) @binding(5) var<storage, read> triangles: array<u32>;
 @group(0) @binding(6) var<storage, read> overlay: array<GpuOverlayLine>;
+// Three corners per mesh surface triangle (src/render/mesh_surface.rs).
+@group(0) @binding(7) var<storage, read> surface: array<GpuSurfaceCorner>;
 // The shadow map: depth (view.shadow_depth) of the highest occluder over each texel, read
 // through a comparison sampler (`reference <= texel` passes: nothing above) with linear
 // filtering.
@@ -300,13 +310,8 @@ fn disc_fs(in: Disc) -> @location(0) vec4<f32> {
     return in.color;
 }
 
-@vertex
-fn faces_vs(@builtin(vertex_index) vi: u32) -> Flat {
-    let t = vi / 3u;
-    let a = positions[triangles[3u * t]].xyz;
-    let b = positions[triangles[3u * t + 1u]].xyz;
-    let c = positions[triangles[3u * t + 2u]].xyz;
-    let p = positions[triangles[vi]].xyz;
+// A triangle a, b, c (m) lit from view.light on both sides, at its corner p.
+fn lit_face(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, p: vec3<f32>) -> Flat {
     let n = cross(b - a, c - a);
     let len = length(n);
     var lambert = 0.0;
@@ -318,6 +323,34 @@ fn faces_vs(@builtin(vertex_index) vi: u32) -> Flat {
     out.clip = view.view_proj * vec4<f32>(p, 1.0);
     out.color = vec4<f32>(view.face.rgb * (0.4 + 0.6 * lambert), view.face.a);
     return out;
+}
+
+@vertex
+fn faces_vs(@builtin(vertex_index) vi: u32) -> Flat {
+    let t = vi / 3u;
+    let a = positions[triangles[3u * t]].xyz;
+    let b = positions[triangles[3u * t + 1u]].xyz;
+    let c = positions[triangles[3u * t + 2u]].xyz;
+    return lit_face(a, b, c, positions[triangles[vi]].xyz);
+}
+
+// Where surface corner i is now: the weighted sum of its cell's corner masses (the CPU twin is
+// MeshSurface::positions).
+fn surface_corner(i: u32) -> vec3<f32> {
+    var p = vec3<f32>(0.0);
+    for (var k = 0u; k < 8u; k++) {
+        p += surface[i].weights[k] * positions[surface[i].masses[k]].xyz;
+    }
+    return p;
+}
+
+@vertex
+fn surface_vs(@builtin(vertex_index) vi: u32) -> Flat {
+    let t = vi / 3u;
+    let a = surface_corner(3u * t);
+    let b = surface_corner(3u * t + 1u);
+    let c = surface_corner(3u * t + 2u);
+    return lit_face(a, b, c, surface_corner(vi));
 }
 
 // ---- Obstacles and the shadow map (scenes with obstacles only) ----

@@ -241,7 +241,8 @@ def frames(
 ) -> list[Path]:
     """Runs `world` for `seconds` s and writes a PNG of `size` pixels every `every` s of
     simulated time (frame 0 the start) as `<directory>/<stem>_00000.png`, ... (the GIF and the
-    energy plot of the run beside them); the GIL released. Returns the PNG paths in order."""
+    energy plot of the run beside them); the GIL released. Returns the PNG paths in order. Mesh
+    bodies are shaded with their meshes' own triangles."""
     ...
 
 def evaluate_population(

@@ -109,5 +109,6 @@ pub(crate) fn robot_herd<'py>(
     }
     let model = population.model(&params, &[]).py()?;
     model.validate().py()?;
-    Ok((PyModel { model }, layout))
+    let surfaces = Vec::new();
+    Ok((PyModel { model, surfaces }, layout))
 }

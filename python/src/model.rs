@@ -1,6 +1,7 @@
 //! `hooke.Model`: models from numpy arrays and from builders, and the parameters and
 //! placements `hooke.Scene` shares.
 
+use hooke::render::MeshSurface;
 use hooke::{BodyKind, Mass, Model, Params, Part, Placement, Spring};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -99,6 +100,8 @@ type BodyRanges<'py> = (String, Bound<'py, PyRange>, Bound<'py, PyRange>);
 #[derive(Clone, Debug)]
 pub(crate) struct PyModel {
     pub(crate) model: Model,
+    /// The surfaces of its mesh bodies (drawn by `hooke.record` and `hooke.frames`).
+    pub(crate) surfaces: Vec<MeshSurface>,
 }
 
 #[pymethods]
@@ -113,6 +116,7 @@ impl PyModel {
     ) -> PyResult<Self> {
         Ok(Self {
             model: Model::new(params_from(py, preset, params)?),
+            surfaces: Vec::new(),
         })
     }
 
@@ -219,9 +223,17 @@ impl PyModel {
         velocity: Triple,
     ) -> PyResult<usize> {
         let placement = placement(position, rotation, velocity)?;
-        let mut part = body_kind(builder)?.build(None).py()?;
+        let kind = body_kind(builder)?;
+        let mut part = kind.build(None).py()?;
         placement.apply(&mut part).py()?;
-        self.add_part(name, part)
+        // A mesh body is drawn with its mesh's triangles, riding on the masses added next.
+        let surface = match &kind {
+            BodyKind::Mesh(mesh) => Some(mesh.surface(index_u32(self.model.masses.len())?).py()?),
+            _ => None,
+        };
+        let body = self.add_part(name, part)?;
+        self.surfaces.extend(surface);
+        Ok(body)
     }
 
     /// Number of masses.

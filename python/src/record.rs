@@ -11,7 +11,8 @@ use crate::world::{Backend, PySimulation};
 
 /// Runs `world` for `seconds` and writes the GIF `path` (it must end in `.gif`) with the energy
 /// plot `<stem>_energy.png` beside it; frames every `frame_time` s of simulated time, `size`
-/// pixels. The GIL is released meanwhile. Returns the paths of the GIF and the plot.
+/// pixels. The GIL is released meanwhile. Returns the paths of the GIF and the plot. Mesh bodies
+/// (added as `hooke.MeshBody` or from a scene file) are shaded with their meshes' own triangles.
 #[pyfunction]
 #[pyo3(name = "record", signature = (world, path, seconds=2.0, *, frame_time=0.04, size=(480, 360)))]
 pub(crate) fn record_gif(
@@ -82,9 +83,14 @@ fn run(
     let mut this = world.borrow_mut();
     let sim = &mut *this;
     let model = &sim.model;
+    // Mesh bodies are shaded with their meshes' own triangles.
+    let options = RecordOptions {
+        surfaces: sim.surfaces.clone(),
+        ..options.clone()
+    };
     py.detach(|| match &mut sim.backend {
-        Backend::Cpu(w) => record(w.as_mut(), model, options),
-        Backend::Gpu(w) => record(w.as_mut(), model, options),
+        Backend::Cpu(w) => record(w.as_mut(), model, &options),
+        Backend::Gpu(w) => record(w.as_mut(), model, &options),
     })
     .py()
 }

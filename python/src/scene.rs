@@ -80,7 +80,13 @@ impl PyScene {
 
     /// The model the scene describes.
     fn to_model(&self, py: Python<'_>) -> PyResult<PyModel> {
-        let model = py.detach(|| self.scene.to_model()).py()?;
-        Ok(PyModel { model })
+        let (model, surfaces) = py
+            .detach(|| {
+                let model = self.scene.to_model()?;
+                let surfaces = self.scene.mesh_surfaces(&model)?;
+                Ok::<_, hooke::Error>((model, surfaces))
+            })
+            .py()?;
+        Ok(PyModel { model, surfaces })
     }
 }

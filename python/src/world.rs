@@ -45,6 +45,8 @@ pub(crate) struct PySimulation {
     pub(crate) backend: Backend,
     /// The model the world was built from (the renderer draws its springs).
     pub(crate) model: Model,
+    /// Its mesh bodies' surfaces (the renderer shades them).
+    pub(crate) surfaces: Vec<hooke::render::MeshSurface>,
 }
 
 #[pymethods]
@@ -389,6 +391,7 @@ impl PyCpuWorld {
         model: &PyModel,
         threads: Option<usize>,
     ) -> PyResult<PyClassInitializer<Self>> {
+        let surfaces = model.surfaces.clone();
         let model = model.model.clone();
         let mut world = py.detach(|| CpuWorld::new(&model)).py()?;
         if let Some(t) = threads {
@@ -400,6 +403,7 @@ impl PyCpuWorld {
         Ok(PyClassInitializer::from(PySimulation {
             backend: Backend::Cpu(Box::new(world)),
             model,
+            surfaces,
         })
         .add_subclass(Self))
     }
@@ -424,6 +428,7 @@ impl PyWorld {
             precision: crate::device::precision(precision)?,
             ..WorldOptions::default()
         };
+        let surfaces = model.surfaces.clone();
         let model = model.model.clone();
         let world = py
             .detach(|| match device {
@@ -434,6 +439,7 @@ impl PyWorld {
         Ok(PyClassInitializer::from(PySimulation {
             backend: Backend::Gpu(Box::new(world)),
             model,
+            surfaces,
         })
         .add_subclass(Self))
     }

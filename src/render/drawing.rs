@@ -29,6 +29,19 @@ pub(crate) struct GpuOverlayLine {
 }
 const _: () = assert!(std::mem::size_of::<GpuOverlayLine>() == 48);
 
+/// One corner of a mesh surface triangle as the shader reads it: a mesh vertex's cell corner
+/// masses and trilinear weights ([`crate::render::EmbeddedVertex`] in `f32`). Mirror of WGSL
+/// `GpuSurfaceCorner`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub(crate) struct GpuSurfaceCorner {
+    /// Corner masses, corner `x + 2 y + 4 z`.
+    pub(crate) masses: [u32; 8],
+    /// Their weights.
+    pub(crate) weights: [f32; 8],
+}
+const _: () = assert!(std::mem::size_of::<GpuSurfaceCorner>() == 64);
+
 /// A segment drawn over the scene (not depth tested), e.g. the line from a dragged mass to the
 /// mouse (SDL).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,7 +55,8 @@ pub struct OverlayLine {
 }
 
 /// What a [`Renderer`](super::Renderer) draws for one model: the springs' mass indices and rest lengths, which
-/// masses are fixed, the obstacles' triangles, optional shaded triangles, overlay lines, the
+/// masses are fixed, the obstacles' triangles, optional shaded triangles and mesh surfaces,
+/// overlay lines, the
 /// highlighted mass, whether there is a ground, and (for CPU worlds) a positions buffer.
 ///
 /// Made once per model with [`Drawing::new`]; only topology and the (static) obstacles are
@@ -56,12 +70,16 @@ pub struct Drawing {
     pub(crate) masses: u32,
     pub(crate) springs: u32,
     pub(crate) triangles: u32,
+    /// Corners of the mesh surfaces' triangles (three per triangle).
+    pub(crate) surface_corners: u32,
     pub(crate) overlay_lines: u32,
     pub(crate) spring_buffer: wgpu::Buffer,
     pub(crate) rest_buffer: wgpu::Buffer,
     pub(crate) flag_buffer: wgpu::Buffer,
     pub(crate) triangle_buffer: wgpu::Buffer,
     pub(crate) overlay_buffer: wgpu::Buffer,
+    /// `GpuSurfaceCorner`s, three per mesh surface triangle.
+    pub(crate) surface_buffer: wgpu::Buffer,
     pub(crate) position_buffer: wgpu::Buffer,
     pub(crate) highlight: Option<u32>,
     pub(crate) ground: bool,
@@ -147,6 +165,12 @@ impl Drawing {
     #[must_use]
     pub fn triangles(&self) -> usize {
         self.triangles as usize
+    }
+
+    /// Number of mesh surface triangles drawn ([`Drawing::set_surfaces`]).
+    #[must_use]
+    pub fn surface_triangles(&self) -> usize {
+        self.surface_corners as usize / 3
     }
 
     /// The scene's own positions buffer (`array<vec4<f32>>`, xyz in m, one per mass), the one

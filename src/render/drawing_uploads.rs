@@ -5,8 +5,10 @@
 use glam::DVec3;
 
 use super::drawing::{
-    check_len, storage_buffer, to_vec4, GpuOverlayLine, GpuPosition, ObstacleBuffers, MASS_FIXED,
+    check_len, storage_buffer, to_vec4, GpuOverlayLine, GpuPosition, GpuSurfaceCorner,
+    ObstacleBuffers, MASS_FIXED,
 };
+use super::mesh_surface::{check_triangles, MeshSurface};
 use super::renderer::Renderer;
 use super::style::linear;
 use super::{Drawing, OverlayLine};
@@ -44,6 +46,7 @@ impl Drawing {
             masses: model.masses.len() as u32,
             springs: model.springs.len() as u32,
             triangles: 0,
+            surface_corners: 0,
             overlay_lines: 0,
             spring_buffer: storage_buffer(
                 device,
@@ -62,6 +65,7 @@ impl Drawing {
             ),
             triangle_buffer: storage_buffer(device, "hooke::render::triangles", &[]),
             overlay_buffer: storage_buffer(device, "hooke::render::overlay", &[]),
+            surface_buffer: storage_buffer(device, "hooke::render::surface", &[]),
             position_buffer: storage_buffer(
                 device,
                 "hooke::render::positions",
@@ -171,6 +175,52 @@ impl Drawing {
             bytemuck::cast_slice(triangles),
         );
         self.triangles = triangles.len() as u32;
+        Ok(())
+    }
+
+    /// Sets the mesh surfaces to shade (mesh bodies drawn with their own triangles, see
+    /// [`MeshSurface`]), lit like the triangles of [`Drawing::set_triangles`]: their vertices
+    /// follow the masses they ride on at every draw. An empty slice removes them.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a mass or surface vertex index that does not exist;
+    /// [`Error::InvalidParameter`] for more than `u32::MAX` triangle corners in all.
+    pub fn set_surfaces(&mut self, renderer: &Renderer, surfaces: &[MeshSurface]) -> Result<()> {
+        for s in surfaces {
+            check_triangles(&s.triangles, s.vertices.len())?;
+        }
+        if let Some(m) = surfaces.iter().filter_map(MeshSurface::max_mass).max() {
+            if m >= self.masses {
+                return Err(Error::IndexOutOfRange {
+                    what: "mass (of a mesh surface)",
+                    index: m as usize,
+                    len: self.masses(),
+                });
+            }
+        }
+        let corners: Vec<GpuSurfaceCorner> = surfaces
+            .iter()
+            .flat_map(|s| {
+                s.triangles.iter().flatten().map(|&v| {
+                    let v = &s.vertices[v as usize];
+                    GpuSurfaceCorner {
+                        masses: v.masses,
+                        weights: v.weights.map(|w| w as f32),
+                    }
+                })
+            })
+            .collect();
+        let count = u32::try_from(corners.len()).map_err(|_| Error::InvalidParameter {
+            name: "mesh surface triangle corners",
+            value: corners.len() as f64,
+            expected: "must be at most u32::MAX in all",
+        })?;
+        self.surface_buffer = storage_buffer(
+            renderer.device(),
+            "hooke::render::surface",
+            bytemuck::cast_slice(&corners),
+        );
+        self.surface_corners = count;
         Ok(())
     }
 

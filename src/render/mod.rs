@@ -41,6 +41,7 @@
 //! | `camera.rs` | [`Camera`], [`Camera::frame`], [`bounds`], [`bounds_with`] (obstacles) |
 //! | `style.rs` | [`Style`], [`Srgba`] |
 //! | `faces.rs` | [`exterior_triangles`] of hexahedral cells (the solid look) |
+//! | `mesh_surface.rs` | [`MeshSurface`]: a mesh body's own triangles, each vertex embedded in its voxel cell |
 //! | `drawing_uploads.rs` | [`Drawing::new`] and the setters that write its buffers through a [`Renderer`] |
 //! | `obstacle_mesh.rs` | the obstacles' triangles (made once per [`Drawing`]) and plane instances |
 //! | `shadow_map.rs` | shadows in scenes with obstacles: a depth map seen straight down |
@@ -57,6 +58,7 @@ mod drawing_uploads;
 mod faces;
 mod gif;
 pub mod input;
+mod mesh_surface;
 mod needs;
 mod obstacle_mesh;
 mod palette;
@@ -74,6 +76,7 @@ pub use camera::{bounds, bounds_with, Camera, DEFAULT_AZIMUTH, DEFAULT_ELEVATION
 pub use drawing::{Drawing, OverlayLine};
 pub use faces::{exterior_triangles, HEXAHEDRON_FACES};
 pub use gif::{FrameSchedule, GifWriter};
+pub use mesh_surface::{EmbeddedVertex, MeshSurface};
 pub use png::save_png;
 #[cfg(feature = "plot")]
 pub use record::{

@@ -25,7 +25,7 @@ pub(super) enum Binding {
 
 /// The bindings of group 0, in binding order: WGSL variable name and kind. The bind group of
 /// a draw gives the buffers in this order.
-pub(super) const BINDINGS: [(&str, Binding); 7] = [
+pub(super) const BINDINGS: [(&str, Binding); 8] = [
     ("view", Binding::Uniform),
     ("positions", Binding::StorageRead),
     ("springs", Binding::StorageRead),
@@ -33,6 +33,7 @@ pub(super) const BINDINGS: [(&str, Binding); 7] = [
     ("mass_flags", Binding::StorageRead),
     ("triangles", Binding::StorageRead),
     ("overlay", Binding::StorageRead),
+    ("surface", Binding::StorageRead),
 ];
 
 /// The WGSL `override` constants of shaders/render.wgsl, by name: the numbers Rust owns.
@@ -77,6 +78,7 @@ pub(super) struct Pipelines {
     spring_shadows: wgpu::RenderPipeline,
     mass_shadows: wgpu::RenderPipeline,
     faces: wgpu::RenderPipeline,
+    surface: wgpu::RenderPipeline,
     springs: wgpu::RenderPipeline,
     masses: wgpu::RenderPipeline,
     overlay: wgpu::RenderPipeline,
@@ -339,6 +341,14 @@ impl Pipelines {
                 Image,
                 &[],
             ),
+            surface: make(
+                "hooke::render::surface",
+                "surface_vs",
+                Some("flat_fs"),
+                SOLID,
+                Image,
+                &[],
+            ),
             springs: make(
                 "hooke::render::springs",
                 "springs_vs",
@@ -395,7 +405,7 @@ impl Pipelines {
     /// shadow map, when the scene's obstacles are drawn), in drawing order: either the ground
     /// and the spring and mass shadows flattened onto it or (scenes whose obstacles are drawn)
     /// the planes, the other obstacles and the ground, shadowed from the map; then faces,
-    /// springs, masses, overlay lines. Each quad is 6 vertices (two triangles), one instance per spring, mass,
+    /// mesh surfaces, springs, masses, overlay lines. Each quad is 6 vertices (two triangles), one instance per spring, mass,
     /// line or plane.
     pub(super) fn record(&self, pass: &mut wgpu::RenderPass<'_>, scene: &Drawing, style: &Style) {
         let masses = style.show_masses && style.mass_radius > 0.0 && scene.masses > 0;
@@ -436,6 +446,10 @@ impl Pipelines {
             pass.set_pipeline(&self.faces);
             pass.draw(0..3 * scene.triangles, 0..1);
         }
+        if style.show_faces && scene.surface_corners > 0 {
+            pass.set_pipeline(&self.surface);
+            pass.draw(0..scene.surface_corners, 0..1);
+        }
         if springs {
             pass.set_pipeline(&self.springs);
             pass.draw(0..6, 0..scene.springs);
@@ -462,7 +476,7 @@ pub(super) fn shadow_mapped<'a>(scene: &'a Drawing, style: &Style) -> Option<&'a
 mod tests {
     use std::mem::{align_of, offset_of, size_of};
 
-    use super::super::drawing::GpuOverlayLine;
+    use super::super::drawing::{GpuOverlayLine, GpuSurfaceCorner};
     use super::*;
 
     /// A mirror's WGSL name, size and alignment in bytes, and `(field, offset)` list.
@@ -506,6 +520,7 @@ mod tests {
                 shadow_sizes
             }),
             mirror!(GpuOverlayLine { a, b, color }),
+            mirror!(GpuSurfaceCorner { masses, weights }),
         ]
     }
 
@@ -565,7 +580,8 @@ mod tests {
 
     /// The bind group layout Rust builds from [`BINDINGS`] matches the WGSL globals of group 0:
     /// same indices, names and kinds (uniform or read-only storage), the uniform block is
-    /// `GpuView` and the overlay an array of `GpuOverlayLine`; group 1 is the shadow map and
+    /// `GpuView`, the overlay an array of `GpuOverlayLine` and the surface one of
+    /// `GpuSurfaceCorner`; group 1 is the shadow map and
     /// its comparison sampler.
     #[test]
     fn render_bindings_match_wgsl_globals() {
@@ -616,6 +632,10 @@ mod tests {
             panic!("overlay is not an array");
         };
         assert_eq!(base, wgsl_struct(&module, "GpuOverlayLine"));
+        let naga::TypeInner::Array { base, .. } = module.types[ty("surface")].inner else {
+            panic!("surface is not an array");
+        };
+        assert_eq!(base, wgsl_struct(&module, "GpuSurfaceCorner"));
     }
 
     /// The vertex buffer layouts read the obstacle mirrors at their Rust offsets, and WGSL

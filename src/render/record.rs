@@ -23,8 +23,8 @@ use std::path::PathBuf;
 use glam::{DVec3, Vec3};
 
 use super::{
-    bounds_with, Camera, Drawing, FrameSchedule, GifWriter, Positions, Renderer, Style,
-    DEFAULT_AZIMUTH, DEFAULT_ELEVATION,
+    bounds_with, Camera, Drawing, FrameSchedule, GifWriter, MeshSurface, Positions, Renderer,
+    Style, DEFAULT_AZIMUTH, DEFAULT_ELEVATION,
 };
 use crate::creatures::Trace;
 use crate::error::{Error, Result};
@@ -84,6 +84,10 @@ pub struct RecordOptions {
     /// More triangles to shade, each three mass indices (e.g. the grid squares of a cloth);
     /// drawn with the exterior faces of `cells`. Empty by default.
     pub triangles: Vec<[u32; 3]>,
+    /// Mesh surfaces to shade, each a mesh's own triangles riding on its body's masses (what
+    /// [`Scene::mesh_surfaces`](crate::Scene::mesh_surfaces) gives for a scene's mesh bodies).
+    /// Empty by default.
+    pub surfaces: Vec<MeshSurface>,
     /// The body whose centre of mass [`RecordingSummary::trace`] follows (default 0).
     pub body: usize,
     /// Folder the files go to (created if missing).
@@ -113,6 +117,7 @@ impl RecordOptions {
             style: Style::default(),
             cells: Vec::new(),
             triangles: Vec::new(),
+            surfaces: Vec::new(),
             body: 0,
             out_dir: out_dir.into(),
             title: stem.clone(),
@@ -316,6 +321,7 @@ pub fn record_with<S: Simulation>(
     let mut triangles = super::exterior_triangles(&o.cells);
     triangles.extend_from_slice(&o.triangles);
     drawing.set_triangles(&renderer, &triangles)?;
+    drawing.set_surfaces(&renderer, &o.surfaces)?;
     // Draw the initial state once, unread, so that a bad style or camera fails before the run.
     let check = match o.framing {
         Framing::Fixed(camera) => camera,

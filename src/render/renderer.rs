@@ -273,6 +273,7 @@ impl Renderer {
             &scene.flag_buffer,
             &scene.triangle_buffer,
             &scene.overlay_buffer,
+            &scene.surface_buffer,
         ];
         let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
             .iter()

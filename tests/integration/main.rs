@@ -45,6 +45,7 @@ mod population_benchmark;
 mod recording;
 mod render;
 mod render_any_adapter;
+mod render_mesh_surface;
 mod render_obstacles;
 mod render_output;
 mod reset_body;

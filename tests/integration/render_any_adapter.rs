@@ -193,6 +193,16 @@ fn obstacles_and_their_shadows_are_drawn_on_the_gl_backend() {
     draw_and_check_obstacles(&device, &queue);
 }
 
+/// Mesh bodies' surfaces are drawn on the OpenGL backend too (their vertex shader reads an
+/// eighth storage buffer, of structs holding arrays).
+#[test]
+#[cfg(target_os = "linux")]
+#[ignore = "needs Mesa's OpenGL; .ci/run runs it with --include-ignored"]
+fn mesh_surfaces_are_drawn_on_the_gl_backend() {
+    let (device, queue) = gl_device();
+    crate::render_mesh_surface::draw_and_check_mesh_surface(&device, &queue);
+}
+
 /// A device on wgpu's OpenGL backend (Mesa's llvmpipe here), which lacks `VIEW_FORMATS`.
 #[cfg(target_os = "linux")]
 fn gl_device() -> (wgpu::Device, wgpu::Queue) {

@@ -29,8 +29,8 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
         .map(|p| gif_options(args, p))
         .transpose()?;
     if let Some(options) = &mut gif {
-        // Mesh bodies are drawn as the surface of their voxels.
-        options.cells = scene.mesh_cells(&model)?;
+        // Mesh bodies are drawn with their own triangles, carried by their voxels.
+        options.surfaces = scene.mesh_surfaces(&model)?;
         // Tetrahedral mesh bodies, as their boundary triangles.
         options.triangles = scene.tet_mesh_triangles(&model)?;
     }

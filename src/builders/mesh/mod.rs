@@ -14,6 +14,7 @@ use crate::validate::positive;
 
 mod read;
 mod shapes;
+mod surface;
 mod triangle_mesh;
 mod voxelize;
 mod write;

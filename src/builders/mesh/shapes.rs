@@ -1,5 +1,5 @@
-//! Closed meshes made in code: a box and an icosphere (for tests, examples, benchmarks and
-//! bodies that need no file).
+//! Closed meshes made in code: a box, an icosphere and a bunny-like blob (for tests, examples,
+//! benchmarks and bodies that need no file).
 
 use glam::DVec3;
 
@@ -104,5 +104,53 @@ impl TriangleMesh {
             vertices: vertices.into_iter().map(|v| v * radius).collect(),
             triangles,
         }
+    }
+}
+
+/// A bump of [`TriangleMesh::bunny`]'s surface: along `towards` (a direction), of relative
+/// height `height` and angular width `width` (the bump falls to 1/e where `1 - cos(angle) =
+/// width`).
+struct Bump {
+    towards: DVec3,
+    height: f64,
+    width: f64,
+}
+
+impl TriangleMesh {
+    /// A bunny-like blob about 11 cm long (m): an ellipsoidal body (5 cm half-length along x,
+    /// 3.5 cm across, 3 cm high about the origin), a head in front (+x, up) and two long ears
+    /// above it; the [`TriangleMesh::icosphere`] of `subdivisions` with each vertex pushed out
+    /// along its direction (a star-shaped surface: closed, consistently oriented and free of
+    /// self-intersections by construction). `assets/bunny.obj` is `bunny(3)` written by
+    /// [`TriangleMesh::to_obj`].
+    #[must_use]
+    pub fn bunny(subdivisions: u32) -> Self {
+        let bumps = [
+            Bump {
+                towards: DVec3::new(1.0, 0.0, 0.6),
+                height: 0.35,
+                width: 0.12,
+            },
+            Bump {
+                towards: DVec3::new(0.55, 0.35, 1.0),
+                height: 1.4,
+                width: 0.025,
+            },
+            Bump {
+                towards: DVec3::new(0.55, -0.35, 1.0),
+                height: 1.4,
+                width: 0.025,
+            },
+        ];
+        let mut mesh = Self::icosphere(1.0, subdivisions);
+        for v in &mut mesh.vertices {
+            let d = v.normalize();
+            let lift: f64 = bumps
+                .iter()
+                .map(|b| b.height * (-(1.0 - d.dot(b.towards.normalize())) / b.width).exp())
+                .sum();
+            *v = d * (1.0 + lift) * DVec3::new(0.05, 0.035, 0.03);
+        }
+        mesh
     }
 }

@@ -1,9 +1,11 @@
 //! Bodies from triangle meshes: the voxelizer's cells against exact counts and analytic
 //! volumes, its tie rules and determinism (`voxels.rs`); bad mesh files, each a clear error
-//! (`bad_input.rs`); mesh bodies in scene files, the CLI and on the GPU (`scenes.rs`).
+//! (`bad_input.rs`); mesh bodies in scene files, the CLI and on the GPU (`scenes.rs`); their own
+//! surfaces drawn (`surfaces.rs`).
 
 mod bad_input;
 mod scenes;
+mod surfaces;
 mod voxels;
 
 use std::path::Path;

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use hooke::population::{Layout, Population};
+use hooke::render::MeshSurface;
 use hooke::{DVec3, Model};
 
 use crate::population_file::PopulationFile;
@@ -21,6 +22,8 @@ pub(crate) struct Loaded {
     pub(crate) model: Model,
     /// Hexahedral cells of its voxel robots (8 mass indices each), drawn shaded.
     pub(crate) cells: Vec<[u32; 8]>,
+    /// The surfaces of its mesh bodies, drawn shaded.
+    pub(crate) surfaces: Vec<MeshSurface>,
 }
 
 /// Reads `path`: a population file when its top level has `robots`, else a scene file. Errors
@@ -35,7 +38,10 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
         .ok()
         .is_some_and(|v| v.get("robots").is_some());
     if !is_population {
-        let (_, model) = crate::scene_file::load(path)?;
+        let (scene, model) = crate::scene_file::load(path)?;
+        let surfaces = scene
+            .mesh_surfaces(&model)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let about = format!(
             "Scene {}: {} masses, {} springs, {} bodies.",
             path.display(),
@@ -48,6 +54,7 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
             about,
             model,
             cells: Vec::new(),
+            surfaces,
         });
     }
     let base_dir = path
@@ -67,6 +74,7 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
             name,
             model,
             cells,
+            surfaces: Vec::new(),
         })
 }
 
@@ -148,6 +156,22 @@ mod tests {
         assert_eq!(loaded.name, "cube.json");
         assert_eq!(loaded.model.masses.len(), 8);
         assert!(loaded.cells.is_empty());
+        assert!(loaded.surfaces.is_empty());
+    }
+
+    #[test]
+    fn a_mesh_scene_loads_with_the_surface_of_its_mesh() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/mesh_bunny.json");
+        let loaded = load(&path).unwrap();
+        assert!(loaded.cells.is_empty());
+        assert_eq!(loaded.surfaces.len(), 1);
+        let surface = &loaded.surfaces[0];
+        assert!(!surface.triangles.is_empty());
+        let body = &loaded.model.bodies[0];
+        let masses = surface.vertices.iter().flat_map(|v| v.masses);
+        assert!(masses
+            .into_iter()
+            .all(|m| body.masses.contains(&(m as usize))));
     }
 
     #[test]

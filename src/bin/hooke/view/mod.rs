@@ -26,7 +26,9 @@ pub(crate) fn view(args: &ViewArgs) -> Result<(), Box<dyn Error>> {
 #[cfg(feature = "viewer")]
 fn show(loaded: Option<load::Loaded>) -> Result<(), Box<dyn Error>> {
     let entries = match loaded {
-        Some(l) => vec![gui::Entry::model(l.name, l.about, l.model, l.cells)],
+        Some(l) => vec![gui::Entry::model(
+            l.name, l.about, l.model, l.cells, l.surfaces,
+        )],
         None => gui::builtins(),
     };
     gui::run(entries).map_err(Into::into)

@@ -6,7 +6,7 @@ use std::time::Instant;
 use eframe::egui;
 use eframe::egui_wgpu::wgpu;
 use hooke::render::input::{Action, Orbit, ThrowScene, ViewerInput};
-use hooke::render::{Camera, Drawing, Renderer};
+use hooke::render::{Camera, Drawing, MeshSurface, Renderer};
 use hooke::{CpuWorld, DVec3, Energy};
 
 use super::scenarios::{Built, SCENARIOS};
@@ -19,21 +19,26 @@ pub(crate) struct Entry {
     pub(crate) about: String,
     /// Builds its model and (for voxel bodies) the cells of its solid look.
     pub(crate) build: Box<dyn Fn() -> Built>,
+    /// The surfaces of its mesh bodies (on the masses `build`'s model numbers), shaded with
+    /// the solid look.
+    pub(crate) surfaces: Vec<MeshSurface>,
 }
 
 impl Entry {
-    /// An entry that shows `model` (with the solid look of `cells`).
+    /// An entry that shows `model` (with the solid look of `cells` and `surfaces`).
     #[allow(dead_code)] // used by `hooke view`, not by the viewer example
     pub(crate) fn model(
         name: String,
         about: String,
         model: hooke::Model,
         cells: Vec<[u32; 8]>,
+        surfaces: Vec<MeshSurface>,
     ) -> Self {
         Self {
             name,
             about,
             build: Box::new(move || Ok((model.clone(), cells.clone()))),
+            surfaces,
         }
     }
 }
@@ -46,6 +51,7 @@ pub(crate) fn builtins() -> Vec<Entry> {
             name: s.name.to_owned(),
             about: s.about.to_owned(),
             build: Box::new(s.build),
+            surfaces: Vec::new(),
         })
         .collect()
 }
@@ -99,7 +105,7 @@ pub(crate) struct Viewer {
     pub(crate) orbit: Orbit,
     /// Simulated seconds per wall-clock second.
     pub(crate) speed: f64,
-    /// Whether voxel bodies are drawn with shaded faces.
+    /// Whether voxel and mesh bodies are drawn with shaded faces.
     pub(crate) solid: bool,
     pub(crate) last: Instant,
     pub(crate) energy: Energy,

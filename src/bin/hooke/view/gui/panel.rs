@@ -61,7 +61,8 @@ impl Viewer {
         );
         ui.add(egui::Slider::new(&mut style.line_width, 1.0..=6.0).text("line px"));
         ui.checkbox(&mut style.shadows, "shadows");
-        if !self.running.cells.is_empty() {
+        let surfaces = !self.entries[self.running.index].surfaces.is_empty();
+        if !self.running.cells.is_empty() || surfaces {
             ui.checkbox(&mut self.solid, "solid faces");
         }
         ui.add(

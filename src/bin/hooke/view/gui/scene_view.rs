@@ -4,7 +4,7 @@
 
 use eframe::egui;
 use eframe::egui_wgpu::wgpu;
-use hooke::render::{exterior_triangles, Camera, OverlayLine, Positions};
+use hooke::render::{exterior_triangles, Camera, MeshSurface, OverlayLine, Positions};
 use hooke::DragSpring;
 
 use super::app::Viewer;
@@ -138,6 +138,16 @@ impl Viewer {
         running.scene.set_overlay(&self.renderer, &overlay)?;
         if running.scene.triangles() != triangles.len() {
             running.scene.set_triangles(&self.renderer, &triangles)?;
+        }
+        // Mesh bodies: their own triangles, riding on their voxels.
+        let surfaces: &[MeshSurface] = if self.solid {
+            &self.entries[running.index].surfaces
+        } else {
+            &[]
+        };
+        let shown: usize = surfaces.iter().map(|s| s.triangles.len()).sum();
+        if running.scene.surface_triangles() != shown {
+            running.scene.set_surfaces(&self.renderer, surfaces)?;
         }
         running
             .scene
