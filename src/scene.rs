@@ -62,7 +62,6 @@ mod format;
 mod mesh_cells;
 mod pile;
 mod terrain;
-mod tet_surfaces;
 
 pub use crate::format_version::{version_message, FORMAT_VERSION};
 pub use body_kind::{BodyKind, ImageSource};

@@ -226,9 +226,12 @@ impl PyModel {
         let kind = body_kind(builder)?;
         let mut part = kind.build(None).py()?;
         placement.apply(&mut part).py()?;
-        // A mesh body is drawn with its mesh's triangles, riding on the masses added next.
+        // A mesh body is drawn with its mesh's triangles, a tetrahedral mesh body with its
+        // boundary, riding on the masses added next.
+        let first = index_u32(self.model.masses.len())?;
         let surface = match &kind {
-            BodyKind::Mesh(mesh) => Some(mesh.surface(index_u32(self.model.masses.len())?).py()?),
+            BodyKind::Mesh(mesh) => Some(mesh.surface(first).py()?),
+            BodyKind::TetMesh(mesh) => Some(mesh.surface(first).py()?),
             _ => None,
         };
         let body = self.add_part(name, part)?;

@@ -101,3 +101,19 @@ def test_a_mesh_scene_is_drawn_with_its_meshs_own_surface(tmp_path: Path) -> Non
     # them show between the springs drawn over it; without the surface there are none.
     warm = [p for p in unfiltered_rgba(size, data) if p[0] > p[1] + 15 and p[1] > p[2] + 15]
     assert len(warm) > 100, f"{len(warm)} pixels of the face colour"
+
+
+def test_a_tet_mesh_body_is_drawn_with_its_boundary(tmp_path: Path) -> None:
+    skip_without_gpu()
+    from test_scene import TWO_TETS_MSH
+
+    path = tmp_path / "two.msh"
+    path.write_text(TWO_TETS_MSH)
+    model = hooke.Model()
+    material = {"young_modulus": 1.0e5, "density": 1000.0}
+    # Two tetrahedra 5 cm across, their boundary six triangles, drawn in the face colour.
+    model.add("tets", hooke.TetMeshBody(path=path, material=material, scale=0.05), position=(0, 0, 0.1))
+    (frame,) = hooke.frames(hooke.CpuWorld(model), tmp_path, seconds=0.001, size=(320, 240))
+    size, data = png_size_and_pixels(frame)
+    warm = [p for p in unfiltered_rgba(size, data) if p[0] > p[1] + 15 and p[1] > p[2] + 15]
+    assert len(warm) > 100, f"{len(warm)} pixels of the face colour"

@@ -1,10 +1,11 @@
 //! What the renderer draws of a scene's mesh bodies: each mesh's own triangles riding on its
-//! voxels ([`Scene::mesh_surfaces`], what `hooke run --gif` and `hooke view` shade), or the
+//! voxels and each tetrahedral mesh's boundary on its nodes ([`Scene::mesh_surfaces`], what
+//! `hooke run --gif` and `hooke view` shade), or a mesh body's
 //! voxels as hexahedral cells of the model's masses ([`Scene::mesh_cells`]).
 
 use super::body_kind::{resolve, BodyKind};
 use super::description::Scene;
-use crate::builders::MeshBody;
+use crate::builders::{MeshBody, TetMeshBody};
 use crate::error::Result;
 use crate::model::Model;
 use crate::render::MeshSurface;
@@ -44,18 +45,38 @@ impl Scene {
         Ok(cells)
     }
 
-    /// The surface of every mesh body of the scene, in body order: the mesh's own triangles,
-    /// each vertex embedded in its voxel cell ([`MeshBody::surface`]), so that
-    /// [`Drawing::set_surfaces`](crate::render::Drawing::set_surfaces) draws the mesh moving
-    /// with the body's masses. `model` is [`Scene::to_model`]'s model of this scene; the mesh
-    /// files are read and voxelized again.
+    /// The surface of every mesh and tetrahedral mesh body of the scene, in body order: a mesh
+    /// body's own triangles, each vertex embedded in its voxel cell ([`MeshBody::surface`]), a
+    /// tetrahedral body's boundary triangles on its nodes ([`TetMeshBody::surface`]), so that
+    /// [`Drawing::set_surfaces`](crate::render::Drawing::set_surfaces) draws them moving with
+    /// the bodies' masses. `model` is [`Scene::to_model`]'s model of this scene; the mesh files
+    /// are read (and voxelized) again.
     ///
     /// # Errors
     /// The mesh bodies' errors, as [`Scene::to_model`] gives them.
     pub fn mesh_surfaces(&self, model: &Model) -> Result<Vec<MeshSurface>> {
-        self.mesh_bodies(model)
-            .iter()
-            .map(|(mesh, first)| mesh.surface(*first))
-            .collect()
+        let base = self.base_dir.as_deref();
+        let mut surfaces = Vec::new();
+        for (spec, body) in self.bodies.iter().zip(&model.bodies) {
+            let first = body.masses.start as u32;
+            match &spec.body {
+                BodyKind::Mesh(mesh) => surfaces.push(
+                    MeshBody {
+                        path: resolve(base, &mesh.path),
+                        ..mesh.clone()
+                    }
+                    .surface(first)?,
+                ),
+                BodyKind::TetMesh(mesh) => surfaces.push(
+                    TetMeshBody {
+                        path: resolve(base, &mesh.path),
+                        ..mesh.clone()
+                    }
+                    .surface(first)?,
+                ),
+                _ => {}
+            }
+        }
+        Ok(surfaces)
     }
 }

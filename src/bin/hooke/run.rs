@@ -29,10 +29,9 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Box<dyn Error>> {
         .map(|p| gif_options(args, p))
         .transpose()?;
     if let Some(options) = &mut gif {
-        // Mesh bodies are drawn with their own triangles, carried by their voxels.
+        // Mesh bodies are drawn with their own triangles carried by their voxels, tetrahedral
+        // mesh bodies with their boundary triangles on their nodes.
         options.surfaces = scene.mesh_surfaces(&model)?;
-        // Tetrahedral mesh bodies, as their boundary triangles.
-        options.triangles = scene.tet_mesh_triangles(&model)?;
     }
     let backend = crate::eval_run::open(args.backend, args.threads)?;
     let work = Simulate {

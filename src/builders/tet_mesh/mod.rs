@@ -20,6 +20,7 @@ mod lattice;
 mod listed;
 mod msh;
 mod msh4;
+mod surface;
 mod write;
 
 pub use check::TETRAHEDRON_FACES;

@@ -48,13 +48,18 @@ fn a_scene_tet_mesh_path_resolves_against_the_scene_folder() {
     assert_eq!(direct.masses.len(), 4 * 3 * 3);
     assert_eq!(model.masses, direct.masses);
     assert_eq!(model.springs, direct.springs);
-    // The triangles `hooke run --gif` draws: the block's six sides, two per square of 1 cm.
-    let triangles = scene.tet_mesh_triangles(&model).unwrap();
+    // The surface `hooke run --gif`, `hooke view` and Python draw: the block's six sides, two
+    // triangles per square of 1 cm, each corner one of the body's masses.
+    let surfaces = scene.mesh_surfaces(&model).unwrap();
+    assert_eq!(surfaces.len(), 1);
+    let positions: Vec<DVec3> = model.masses.iter().map(|m| m.position).collect();
+    let corners = surfaces[0].positions(&positions);
+    let triangles = &surfaces[0].triangles;
     assert_eq!(triangles.len(), 2 * 2 * (3 * 2 + 3 * 2 + 2 * 2));
     let area: f64 = triangles
         .iter()
         .map(|t| {
-            let [p, q, r] = t.map(|i| model.masses[i as usize].position);
+            let [p, q, r] = t.map(|i| corners[i as usize]);
             (q - p).cross(r - p).length() / 2.0
         })
         .sum();
